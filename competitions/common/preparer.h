@@ -1,0 +1,38 @@
+#ifndef MLEBENCH_COMPETITIONS_COMMON_PREPARER_H_
+#define MLEBENCH_COMPETITIONS_COMMON_PREPARER_H_
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "grading/id_registry.h"
+
+namespace mlebench {
+
+// A competition's data preparation: upstream's `prepare(raw, public, private)`.
+// Reads the raw Kaggle download in `raw` (never modified: scratch files go to
+// `scratch`, an empty directory owned by the caller) and writes the files an
+// agent sees into `public_dir` and the held-out answers into `private_dir`,
+// with the same names, columns and rows as upstream's prepare.py. Runs
+// upstream's own checks; a failed check or unreadable input is an error.
+using PrepareFn = absl::Status (*)(const std::filesystem::path& raw,
+                                   const std::filesystem::path& public_dir,
+                                   const std::filesystem::path& private_dir,
+                                   const std::filesystem::path& scratch);
+
+struct CompetitionPreparer {
+  std::string id;
+  PrepareFn prepare = nullptr;
+};
+
+// Process-wide registry, filled by MLEBENCH_REGISTER_PREPARER in alwayslink
+// libraries.
+using PreparerRegistry = IdRegistry<CompetitionPreparer>;
+
+}  // namespace mlebench
+
+#define MLEBENCH_REGISTER_PREPARER(...) MLEBENCH_REGISTER_IN(::mlebench::PreparerRegistry, __VA_ARGS__)
+
+#endif  // MLEBENCH_COMPETITIONS_COMMON_PREPARER_H_

@@ -1,0 +1,48 @@
+#ifndef MLEBENCH_GRADING_GRADER_H_
+#define MLEBENCH_GRADING_GRADER_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "grading/csv.h"
+#include "grading/id_registry.h"
+#include "grading/table.h"
+
+namespace mlebench {
+
+// A competition's grading function: upstream's `grade(submission, answers)`.
+// Returns the raw (unrounded) score, or
+//  - an *invalid submission* status (made with InvalidSubmission()) in every
+//    case where upstream's grader raises for this submission, with a specific
+//    reason a person can act on;
+//  - any other non-OK status for internal errors (e.g. malformed answers),
+//    which the caller reports loudly instead of blaming the submission.
+using GradeFn = absl::StatusOr<double> (*)(const Table& submission, const Table& answers);
+
+// An invalid-submission status: InvalidArgumentError tagged with a payload so
+// that it cannot be confused with an internal InvalidArgumentError.
+absl::Status InvalidSubmission(std::string_view reason);
+bool IsInvalidSubmission(const absl::Status& status);
+
+struct CompetitionGrader {
+  std::string id;          // upstream's competition id, e.g. "spaceship-titanic"
+  std::string metric;      // upstream's grader name, e.g. "accuracy"
+  GradeFn grade = nullptr;
+  // How to read the submission and the answers (e.g. id columns kept as text).
+  CsvReadOptions submission_csv;
+  CsvReadOptions answers_csv;
+};
+
+// Process-wide registry of graders, filled at static-initialisation time by
+// MLEBENCH_REGISTER_GRADER in alwayslink libraries.
+using GraderRegistry = IdRegistry<CompetitionGrader>;
+
+}  // namespace mlebench
+
+// Registers a CompetitionGrader at static-initialisation time.
+#define MLEBENCH_REGISTER_GRADER(...) MLEBENCH_REGISTER_IN(::mlebench::GraderRegistry, __VA_ARGS__)
+
+#endif  // MLEBENCH_GRADING_GRADER_H_
