@@ -8,7 +8,7 @@ constexpr char kInvalidSubmissionPayload[] = "mlebench/invalid-submission";
 }  // namespace
 
 absl::Status InvalidSubmission(std::string_view reason) {
-  absl::Status status = absl::InvalidArgumentError(reason);
+  absl::Status status = absl::InvalidArgumentError(std::string(reason));
   status.SetPayload(kInvalidSubmissionPayload, absl::Cord("1"));
   return status;
 }

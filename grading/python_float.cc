@@ -61,12 +61,53 @@ std::string FormatPythonFloat(double value) {
 
 double RoundPython(double value, int ndigits) {
   if (!std::isfinite(value)) return value;
-  // glibc's printf rounds the exact binary value correctly (ties to even in
-  // the default rounding mode), which is what CPython's round() does through
-  // its own correctly rounded dtoa; strtod then picks the nearest double.
-  char buf[512];
-  std::snprintf(buf, sizeof(buf), "%.*f", ndigits, value);
-  return std::strtod(buf, nullptr);
+  // CPython's float.__round__ limits: beyond 323 decimals every double is
+  // already exact; below -308 everything rounds to a signed zero.
+  if (ndigits > 323) return value;
+  if (ndigits < -308) return 0.0 * value;
+  if (ndigits >= 0) {
+    // glibc's printf rounds the exact binary value correctly (ties to even
+    // in the default rounding mode), which is what CPython's round() does
+    // through its own correctly rounded dtoa; strtod then picks the nearest
+    // double. 309 integer digits + "." + 323 decimals + sign fit.
+    char buf[700];
+    std::snprintf(buf, sizeof(buf), "%.*f", ndigits, value);
+    return std::strtod(buf, nullptr);
+  }
+  // Negative ndigits: round the exact integer part half-to-even at the
+  // 10^-ndigits digit; a nonzero fraction only matters to break a tie.
+  const double integral = std::trunc(value);
+  const bool fraction_nonzero = integral != value;
+  char buf[400];
+  std::snprintf(buf, sizeof(buf), "%.0f", std::fabs(integral));
+  const std::string digits(buf);
+  const size_t k = static_cast<size_t>(-ndigits);
+  std::string head = digits.size() > k ? digits.substr(0, digits.size() - k) : "";
+  const std::string tail = digits.size() > k ? digits.substr(digits.size() - k)
+                                             : std::string(k - digits.size(), '0') + digits;
+  const std::string half = "5" + std::string(k - 1, '0');
+  const int cmp = tail.compare(half);
+  bool round_up;
+  if (cmp > 0 || (cmp == 0 && fraction_nonzero)) {
+    round_up = true;
+  } else if (cmp < 0) {
+    round_up = false;
+  } else {  // an exact tie: to even
+    round_up = !head.empty() && (head.back() - '0') % 2 == 1;
+  }
+  if (round_up) {
+    int i = static_cast<int>(head.size()) - 1;
+    while (i >= 0 && head[i] == '9') head[i--] = '0';
+    if (i >= 0) {
+      ++head[i];
+    } else {
+      head.insert(head.begin(), '1');
+    }
+  }
+  if (head.empty()) head = "0";
+  const std::string text = (std::signbit(value) ? "-" : "") + head + "e" + std::to_string(k);
+  // Overflow gives inf here (CPython raises OverflowError).
+  return std::strtod(text.c_str(), nullptr);
 }
 
 }  // namespace mlebench

@@ -35,7 +35,7 @@ Column* Table::FindMutable(std::string_view name) {
 
 absl::StatusOr<const Column*> Table::Get(std::string_view name) const {
   const Column* c = Find(name);
-  if (c == nullptr) return absl::NotFoundError(absl::StrCat("no column named '", name, "'"));
+  if (c == nullptr) return absl::NotFoundError(absl::StrCat("no column named '", std::string(name), "'"));
   return c;
 }
 

@@ -32,7 +32,9 @@ std::string_view DtypeName(Dtype dtype);
 
 // One named column. `cells[i]` holds a value matching `dtype`:
 // kInt64 -> int64_t; kFloat64 -> double (NaN for missing); kBool -> bool;
-// kObject -> std::string, bool or std::monostate.
+// kObject -> std::string, bool or std::monostate; also int64_t or double
+// where pandas' chunked reading of a large CSV mixed numbers with text (see
+// csv.h).
 struct Column {
   std::string name;
   Dtype dtype = Dtype::kObject;

@@ -1,0 +1,101 @@
+// The test step of a competition (see competition_test in defs.bzl): reads the
+// graded report, adds who produced the submission (agent, seed: kept out of
+// the grade action so that an unchanged submission is never regraded), writes
+// JUnit XML to $XML_OUTPUT_FILE, copies the report, run record and agent log
+// into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
+// by the gating policy.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "grading/command_line.h"
+#include "grading/gating.h"
+#include "grading/junit.h"
+#include "grading/report.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+absl::Status WriteFile(const std::filesystem::path& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+// Returns the process exit code: 0 pass, 1 gate failed, 2 broken inputs.
+int Run(const std::vector<std::string>& args) {
+  absl::StatusOr<CommandLine> cl = ParseCommandLine(
+      args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate"});
+  if (cl.ok()) {
+    if (absl::Status s = RequireFlags(*cl, {"competition", "report", "gate"}); !s.ok()) cl = s;
+  }
+  if (!cl.ok()) {
+    std::fprintf(stderr, "check_report: %s\n", cl.status().ToString().c_str());
+    return 2;
+  }
+  absl::StatusOr<GatingPolicy> policy = ParseGatingPolicy(cl->Get("gate"));
+  absl::StatusOr<std::string> json = ReadFile(cl->Get("report"));
+  absl::StatusOr<CompetitionReport> report =
+      json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
+  if (!policy.ok() || !report.ok()) {
+    std::fprintf(stderr, "check_report: %s: %s\n", cl->Get("competition").c_str(),
+                 (!policy.ok() ? policy.status() : report.status()).ToString().c_str());
+    return 2;
+  }
+  report->set_agent(cl->Get("agent"));
+  int64_t seed = 0;
+  if (absl::SimpleAtoi(cl->Get("seed", "0"), &seed)) report->set_seed(seed);
+
+  const GateDecision decision = Gate(*report, *policy);
+  const std::string summary = SummaryLine(*report, *policy, decision);
+  std::cout << summary << std::endl;
+
+  if (const char* xml = std::getenv("XML_OUTPUT_FILE"); xml != nullptr && *xml) {
+    if (absl::Status s = WriteFile(xml, CompetitionJUnitXml(*report, *policy, decision, summary));
+        !s.ok()) {
+      std::fprintf(stderr, "check_report: %s\n", s.ToString().c_str());
+      return 2;
+    }
+  }
+  if (const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR"); dir != nullptr && *dir) {
+    const std::filesystem::path out(dir);
+    const std::string id = report->competition_id();
+    absl::Status s = WriteFile(out / (id + ".report.json"), ToPythonJson(*report, 2) + "\n");
+    for (const auto& [flag, name] : {std::pair<std::string, std::string>{"run_record", ".run_record.json"},
+                                     {"agent_log", ".agent.log"}}) {
+      if (!s.ok() || !cl->Has(flag)) continue;
+      absl::StatusOr<std::string> content = ReadFile(cl->Get(flag));
+      s = content.ok() ? WriteFile(out / (id + name), *content) : content.status();
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "check_report: %s\n", s.ToString().c_str());
+      return 2;
+    }
+  }
+  if (!decision.pass) return 1;
+  return 0;
+}
+
+}  // namespace
+}  // namespace mlebench
+
+int main(int argc, char** argv) {
+  return mlebench::Run(std::vector<std::string>(argv + 1, argv + argc));
+}

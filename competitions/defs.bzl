@@ -1,0 +1,393 @@
+"""Rules that turn one competition into a Bazel test.
+
+For each competition, `mle_competition` wires four steps, each a cacheable
+action whose inputs are exactly what it reads:
+
+    raw data --prepare--> public/ + private/      (PreparedDataInfo)
+    public/  --agent----> submission/ + log + run record (AgentRunInfo)
+    submission/ + private/ + thresholds --grade--> report.json (CompetitionReportInfo)
+    report.json + run record --test--> pass/fail by the gating policy, JUnit XML
+
+The agent never sees private/. Grading depends on nothing but the grader
+binary, the submission, the answers and the thresholds, so an unchanged
+submission is never graded twice (local or remote action cache); the agent
+and seed are added to the report by the test step, not the grade action.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//agent_runner:settings.bzl", "BuildSettingInfo")
+load("//competitions:competition_table.bzl", "COMPETITIONS")
+
+GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
+
+PreparedDataInfo = provider(
+    doc = "A competition's prepared data.",
+    fields = {
+        "competition_id": "Upstream's competition id.",
+        "public": "Tree artifact: the files the agent sees.",
+        "private": "Tree artifact: held-out answers, for grading only.",
+        "dataset": "'synthetic' or 'kaggle': where the raw data came from.",
+    },
+)
+
+AgentRunInfo = provider(
+    doc = "One agent run on a competition.",
+    fields = {
+        "submission_dir": "Tree artifact holding submission.csv, or empty when the agent made none.",
+        "log": "File: the agent's stdout and stderr.",
+        "record": "File: the run record JSON (exit status, timed out, duration).",
+        "agent": "Label string of the agent.",
+        "seed": "The seed the agent ran with (int).",
+    },
+)
+
+CompetitionReportInfo = provider(
+    doc = "A graded competition.",
+    fields = {
+        "report": "File: the CompetitionReport JSON written by the grade action.",
+    },
+)
+
+GateInfo = provider(
+    doc = "The gating policy chosen with --//competitions:gate.",
+    fields = {"policy": "One of GATING_POLICIES."},
+)
+
+def _gating_policy_impl(ctx):
+    value = ctx.build_setting_value
+    if value not in GATING_POLICIES:
+        fail("--%s=%s: must be one of %s" % (ctx.label, value, ", ".join(GATING_POLICIES)))
+    return [GateInfo(policy = value)]
+
+gating_policy = rule(
+    implementation = _gating_policy_impl,
+    build_setting = config.string(flag = True),
+    doc = "Build setting: when a competition test passes. `none`: whenever a report " +
+          "was produced; `valid`: the submission is valid; `median`: above the " +
+          "leaderboard median; `bronze`/`silver`/`gold`: at least that medal.",
+)
+
+def _prepared_data_impl(ctx):
+    public = ctx.actions.declare_directory(ctx.label.name + "/public")
+    private = ctx.actions.declare_directory(ctx.label.name + "/private")
+    raw = ctx.files.raw
+    if len(raw) != 1 or not raw[0].is_directory:
+        fail("raw must provide exactly one directory (a synthetic_raw target)")
+    ctx.actions.run(
+        executable = ctx.executable.preparer,
+        arguments = [
+            "--competition",
+            ctx.attr.competition_id,
+            "--raw",
+            raw[0].path,
+            "--public",
+            public.path,
+            "--private",
+            private.path,
+        ],
+        inputs = raw,
+        outputs = [public, private],
+        mnemonic = "MlePrepare",
+        progress_message = "Preparing %s data for %s" % (ctx.attr.dataset, ctx.attr.competition_id),
+    )
+    return [
+        DefaultInfo(files = depset([public, private])),
+        PreparedDataInfo(
+            competition_id = ctx.attr.competition_id,
+            public = public,
+            private = private,
+            dataset = ctx.attr.dataset,
+        ),
+    ]
+
+prepared_data = rule(
+    implementation = _prepared_data_impl,
+    doc = "Runs a competition's preparer on its raw download: public/ and private/ trees.",
+    attrs = {
+        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
+        "raw": attr.label(
+            mandatory = True,
+            allow_files = True,
+            doc = "A target whose single output is the raw download directory.",
+        ),
+        "preparer": attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = "exec",
+            doc = "The competition's prepare binary.",
+        ),
+        "dataset": attr.string(
+            default = "synthetic",
+            values = ["synthetic", "kaggle"],
+            doc = "Where the raw data came from; recorded in reports.",
+        ),
+    },
+)
+
+def _agent_run_impl(ctx):
+    data = ctx.attr.data[PreparedDataInfo]
+    agent = ctx.attr._agent[DefaultInfo].files_to_run
+    seed = ctx.attr._seed[BuildSettingInfo].value
+    time_limit = ctx.attr._time_limit_s[BuildSettingInfo].value
+    submission = ctx.actions.declare_directory(ctx.label.name + "/submission")
+    log = ctx.actions.declare_file(ctx.label.name + "/agent.log")
+    record = ctx.actions.declare_file(ctx.label.name + "/run_record.json")
+    ctx.actions.run(
+        executable = ctx.executable._runner,
+        arguments = [
+            "--competition",
+            data.competition_id,
+            "--public",
+            data.public.path,
+            "--description",
+            ctx.file.description.path,
+            "--agent",
+            agent.executable.path,
+            "--time_limit_s",
+            str(time_limit),
+            "--seed",
+            str(seed),
+            "--submission_out",
+            submission.path,
+            "--log_out",
+            log.path,
+            "--record_out",
+            record.path,
+            # Inside the execroot, so the action needs no writable /tmp (remote
+            # workers may not have one); the runner deletes it afterwards.
+            "--workspace",
+            record.dirname + "/workspace",
+        ],
+        inputs = [data.public, ctx.file.description],
+        tools = [agent],
+        outputs = [submission, log, record],
+        mnemonic = "MleAgent",
+        progress_message = "Running agent %s on %s (seed %d)" % (
+            ctx.attr._agent.label,
+            data.competition_id,
+            seed,
+        ),
+        exec_group = "agent",
+    )
+    return [
+        DefaultInfo(files = depset([submission, log, record])),
+        AgentRunInfo(
+            submission_dir = submission,
+            log = log,
+            record = record,
+            agent = str(ctx.attr._agent.label),
+            seed = seed,
+        ),
+    ]
+
+agent_run = rule(
+    implementation = _agent_run_impl,
+    doc = "Runs the agent chosen with --//agent_runner:agent on a competition's public data, " +
+          "inside one action in the `agent` exec group (route it to a GPU pool with " +
+          "exec_properties = {\"agent.Pool\": ...} or --exec_properties).",
+    attrs = {
+        "data": attr.label(
+            mandatory = True,
+            providers = [PreparedDataInfo],
+            doc = "The competition's prepared_data target; only its public/ tree is an input.",
+        ),
+        "description": attr.label(
+            mandatory = True,
+            allow_single_file = [".md"],
+            doc = "The task description, in our own words, copied to data/description.md.",
+        ),
+        "_agent": attr.label(
+            default = "//agent_runner:agent",
+            executable = True,
+            cfg = "exec",
+        ),
+        "_seed": attr.label(default = "//agent_runner:seed"),
+        "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
+        "_runner": attr.label(
+            default = "//agent_runner:run_agent",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+    exec_groups = {
+        "agent": exec_group(),
+    },
+)
+
+def _graded_report_impl(ctx):
+    data = ctx.attr.data[PreparedDataInfo]
+    run = ctx.attr.run[AgentRunInfo]
+    report = ctx.actions.declare_file(ctx.label.name + ".json")
+    args = [
+        "--competition",
+        data.competition_id,
+        "--submission",
+        run.submission_dir.path + "/submission.csv",
+        "--answers",
+        data.private.path + "/" + ctx.attr.answers,
+        "--out",
+        report.path,
+        "--dataset",
+        data.dataset,
+        "--submission_path_label",
+        run.submission_dir.short_path + "/submission.csv",
+    ]
+    inputs = [run.submission_dir, data.private]
+    if ctx.file.leaderboard:
+        args += ["--leaderboard", ctx.file.leaderboard.path]
+        inputs.append(ctx.file.leaderboard)
+    else:
+        args += ["--thresholds_csv", ctx.file._thresholds.path]
+        inputs.append(ctx.file._thresholds)
+    ctx.actions.run(
+        executable = ctx.executable.grader,
+        arguments = args,
+        inputs = inputs,
+        outputs = [report],
+        mnemonic = "MleGrade",
+        progress_message = "Grading %s" % data.competition_id,
+    )
+    return [
+        DefaultInfo(files = depset([report])),
+        CompetitionReportInfo(report = report),
+    ]
+
+graded_report = rule(
+    implementation = _graded_report_impl,
+    doc = "Grades an agent run's submission against the private answers.",
+    attrs = {
+        "data": attr.label(mandatory = True, providers = [PreparedDataInfo]),
+        "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
+        "grader": attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = "exec",
+            doc = "The competition's grade binary.",
+        ),
+        "answers": attr.string(
+            mandatory = True,
+            doc = "Path of the answers file inside private/.",
+        ),
+        "leaderboard": attr.label(
+            allow_single_file = [".csv"],
+            doc = "Optional upstream leaderboard.csv; without it the embedded thresholds are used.",
+        ),
+        "_thresholds": attr.label(
+            default = "//grading:medal_thresholds.csv",
+            allow_single_file = True,
+        ),
+    },
+)
+
+def _competition_test_impl(ctx):
+    report = ctx.attr.report[CompetitionReportInfo].report
+    run = ctx.attr.run[AgentRunInfo]
+    policy = ctx.attr._gate[GateInfo].policy
+    checker = ctx.executable._checker
+    script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
+    ctx.actions.write(
+        output = script,
+        is_executable = True,
+        content = "\n".join([
+            "#!/bin/sh",
+            "# Generated by //competitions:defs.bzl; runs from the runfiles root.",
+            "exec %s \\" % _shell_quote(checker.short_path),
+            "  --competition %s \\" % _shell_quote(ctx.attr.competition_id),
+            "  --report %s \\" % _shell_quote(report.short_path),
+            "  --run_record %s \\" % _shell_quote(run.record.short_path),
+            "  --agent_log %s \\" % _shell_quote(run.log.short_path),
+            "  --agent %s \\" % _shell_quote(run.agent),
+            "  --seed %d \\" % run.seed,
+            "  --gate %s \"$@\"" % policy,
+            "",
+        ]),
+    )
+    runfiles = ctx.runfiles(files = [report, run.record, run.log])
+    runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
+    return [DefaultInfo(executable = script, runfiles = runfiles)]
+
+def _shell_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+competition_test = rule(
+    implementation = _competition_test_impl,
+    test = True,
+    doc = "Reads a graded report, writes JUnit XML with score, medal and thresholds as " +
+          "properties, copies the report into the test's undeclared outputs, prints one " +
+          "summary line and passes or fails by --//competitions:gate.",
+    attrs = {
+        "competition_id": attr.string(mandatory = True),
+        "report": attr.label(mandatory = True, providers = [CompetitionReportInfo]),
+        "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
+        "_gate": attr.label(default = "//competitions:gate"),
+        "_checker": attr.label(
+            default = "//competitions:check_report",
+            executable = True,
+            cfg = "target",
+        ),
+    },
+)
+
+def mle_competition(
+        name,
+        grader,
+        preparer,
+        synthetic_raw,
+        description = "description.md",
+        leaderboard = None,
+        tags = [],
+        **kwargs):
+    """Declares one competition: prepare, agent run, grading and its test.
+
+    The test target is `name` (the competition id, so `bazel test
+    //competitions/<id>` runs it); intermediate targets are `name_data`,
+    `name_run` and `name_report`, and the binaries `grade` and `prepare`.
+
+    Args:
+      name: upstream's competition id; must be in competition_table.bzl.
+      grader: cc_library (alwayslink) registering the competition's grader.
+      preparer: cc_library (alwayslink) registering the competition's preparer.
+      synthetic_raw: target producing the synthetic raw download directory.
+      description: the task description in our own words (Markdown).
+      leaderboard: optional upstream leaderboard.csv for thresholds.
+      tags: extra tags for the test; the competition's splits are added.
+      **kwargs: passed to the test (e.g. size, timeout).
+    """
+    if name not in COMPETITIONS:
+        fail("%s is not an upstream competition id (see competitions/competitions.tsv)" % name)
+    info = COMPETITIONS[name]
+    prefix = name + "/prepared/private/"
+    if not info.answers.startswith(prefix):
+        fail("answers of %s are not under prepared/private/: %s" % (name, info.answers))
+
+    cc_binary(name = "grade", deps = [grader, "//grading:grade_main"])
+    cc_binary(name = "prepare", deps = [preparer, "//competitions/common:prepare_main"])
+
+    prepared_data(
+        name = name + "_data",
+        competition_id = name,
+        raw = synthetic_raw,
+        preparer = ":prepare",
+        dataset = "synthetic",
+    )
+    agent_run(
+        name = name + "_run",
+        data = ":" + name + "_data",
+        description = description,
+    )
+    graded_report(
+        name = name + "_report",
+        data = ":" + name + "_data",
+        run = ":" + name + "_run",
+        grader = ":grade",
+        answers = info.answers[len(prefix):],
+        leaderboard = leaderboard,
+    )
+    competition_test(
+        name = name,
+        competition_id = name,
+        report = ":" + name + "_report",
+        run = ":" + name + "_run",
+        tags = tags + ["mlebench", "metric:" + info.metric] + info.splits,
+        **kwargs
+    )

@@ -1,0 +1,37 @@
+#ifndef MLEBENCH_GRADING_COMMAND_LINE_H_
+#define MLEBENCH_GRADING_COMMAND_LINE_H_
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace mlebench {
+
+// Parsed command line of the project's small tools: `--name value` or
+// `--name=value` flags, bare `--name` for the names declared as switches,
+// positional arguments, and everything after `--` kept verbatim. Unknown
+// flags are an error, so that a typo never silently changes behaviour.
+struct CommandLine {
+  std::map<std::string, std::string, std::less<>> flags;
+  std::vector<std::string> positional;
+  std::vector<std::string> after_dash_dash;
+
+  bool Has(std::string_view name) const { return flags.count(name) > 0; }
+  // The flag's value, or `fallback` when absent.
+  std::string Get(std::string_view name, std::string_view fallback = "") const;
+};
+
+absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& args,
+                                             const std::set<std::string, std::less<>>& value_flags,
+                                             const std::set<std::string, std::less<>>& switches = {});
+
+// Checks that every flag in `names` was given.
+absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>& names);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_GRADING_COMMAND_LINE_H_

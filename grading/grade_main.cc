@@ -1,0 +1,85 @@
+// The grade action of one competition (linked with exactly one grader
+// library, so that a change to another competition's grader never regrades
+// this one). Writes the CompetitionReport JSON; exits 0 for any graded report,
+// valid or not, and non-zero only for internal errors.
+//
+//   grade --competition ID --submission FILE --answers FILE
+//         (--thresholds_csv FILE | --leaderboard FILE) --out FILE
+//         [--agent NAME] [--seed N] [--dataset synthetic|kaggle]
+//         [--submission_path_label PATH]
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "grading/command_line.h"
+#include "grading/grader.h"
+#include "grading/medals.h"
+#include "grading/report.h"
+
+namespace mlebench {
+namespace {
+
+absl::Status Run(const std::vector<std::string>& args) {
+  absl::StatusOr<CommandLine> cl = ParseCommandLine(
+      args, {"competition", "submission", "answers", "thresholds_csv", "leaderboard", "out",
+             "agent", "seed", "dataset", "submission_path_label"});
+  if (!cl.ok()) return cl.status();
+  if (absl::Status s = RequireFlags(*cl, {"competition", "submission", "answers", "out"}); !s.ok()) {
+    return s;
+  }
+  const std::string id = cl->Get("competition");
+  const CompetitionGrader* grader = GraderRegistry::Find(id);
+  if (grader == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no grader registered for '", id, "' in this binary"));
+  }
+  MedalThresholds thresholds;
+  ReportContext context;
+  if (cl->Has("leaderboard")) {
+    absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboardFile(cl->Get("leaderboard"));
+    if (!t.ok()) return t.status();
+    thresholds = *t;
+    context.thresholds_source = "leaderboard";
+  } else if (cl->Has("thresholds_csv")) {
+    auto table = ReadThresholdsTable(cl->Get("thresholds_csv"));
+    if (!table.ok()) return table.status();
+    auto it = table->find(id);
+    if (it == table->end()) {
+      return absl::NotFoundError(absl::StrCat("no medal thresholds for '", id, "'"));
+    }
+    thresholds = it->second;
+    context.thresholds_source = "embedded";
+  } else {
+    return absl::InvalidArgumentError("one of --thresholds_csv or --leaderboard is required");
+  }
+  context.agent = cl->Get("agent");
+  if (!absl::SimpleAtoi(cl->Get("seed", "0"), &context.seed)) {
+    return absl::InvalidArgumentError("--seed must be an integer");
+  }
+  context.dataset = cl->Get("dataset", "synthetic");
+  context.submission_path = cl->Get("submission_path_label", cl->Get("submission"));
+
+  absl::StatusOr<CompetitionReport> report = GradeSubmissionFile(
+      *grader, cl->Get("submission"), cl->Get("answers"), thresholds, context);
+  if (!report.ok()) return report.status();
+  std::ofstream out(cl->Get("out"), std::ios::binary | std::ios::trunc);
+  out << ToPythonJson(*report, 2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", cl->Get("out")));
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace mlebench
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  absl::Status s = mlebench::Run(args);
+  if (!s.ok()) {
+    std::fprintf(stderr, "grade: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}

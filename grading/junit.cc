@@ -1,0 +1,77 @@
+#include "grading/junit.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      case '\t': out += "&#9;"; break;
+      default:
+        // XML 1.0 forbids other control characters; drop them visibly.
+        if (c < 0x20) {
+          out += "?";
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  return out;
+}
+
+std::string CompetitionJUnitXml(const CompetitionReport& r, GatingPolicy policy,
+                                const GateDecision& decision, std::string_view summary) {
+  const std::string id = XmlEscape(r.competition_id());
+  const bool scored = r.score().kind_case() == google::protobuf::Value::kNumberValue;
+  std::string props;
+  auto prop = [&](const std::string& name, const std::string& value) {
+    absl::StrAppend(&props, "        <property name=\"", name, "\" value=\"", XmlEscape(value),
+                    "\"/>\n");
+  };
+  auto yes = [](bool b) { return b ? "true" : "false"; };
+  prop("score", scored ? FormatPythonFloat(r.score().number_value()) : "");
+  prop("medal", std::string(MedalName(r)));
+  prop("gold_threshold", FormatPythonFloat(r.gold_threshold()));
+  prop("silver_threshold", FormatPythonFloat(r.silver_threshold()));
+  prop("bronze_threshold", FormatPythonFloat(r.bronze_threshold()));
+  prop("median_threshold", FormatPythonFloat(r.median_threshold()));
+  prop("any_medal", yes(r.any_medal()));
+  prop("above_median", yes(r.above_median()));
+  prop("is_lower_better", yes(r.is_lower_better()));
+  prop("submission_exists", yes(r.submission_exists()));
+  prop("valid_submission", yes(r.valid_submission()));
+  prop("invalid_reason", r.invalid_reason());
+  prop("agent", r.agent());
+  prop("seed", std::to_string(r.seed()));
+  prop("dataset", r.dataset());
+  prop("thresholds_source", r.thresholds_source());
+  prop("gate", std::string(GatingPolicyName(policy)));
+
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  absl::StrAppend(&xml, "  <testsuite name=\"", id, "\" tests=\"1\" failures=\"",
+                  decision.pass ? 0 : 1, "\" errors=\"0\">\n");
+  absl::StrAppend(&xml, "    <testcase name=\"", id, "\" classname=\"mlebench.", id, "\">\n");
+  absl::StrAppend(&xml, "      <properties>\n", props, "      </properties>\n");
+  if (!decision.pass) {
+    absl::StrAppend(&xml, "      <failure message=\"", XmlEscape(decision.reason), "\">",
+                    XmlEscape(decision.reason), "</failure>\n");
+  }
+  absl::StrAppend(&xml, "      <system-out>", XmlEscape(summary), "</system-out>\n");
+  absl::StrAppend(&xml, "    </testcase>\n  </testsuite>\n</testsuites>\n");
+  return xml;
+}
+
+}  // namespace mlebench

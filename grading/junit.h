@@ -1,0 +1,24 @@
+#ifndef MLEBENCH_GRADING_JUNIT_H_
+#define MLEBENCH_GRADING_JUNIT_H_
+
+#include <string>
+#include <string_view>
+
+#include "grading/gating.h"
+#include "grading/report.pb.h"
+
+namespace mlebench {
+
+// JUnit XML for one competition test: a testsuite with one testcase named
+// after the competition, whose <properties> hold every report field (score,
+// medals, thresholds, validity, agent, seed, dataset, ...), a <failure> when
+// the gate failed, and the summary line as <system-out>. Deterministic.
+std::string CompetitionJUnitXml(const CompetitionReport& report, GatingPolicy policy,
+                                const GateDecision& decision, std::string_view summary);
+
+// Escapes text for XML attribute values and character data.
+std::string XmlEscape(std::string_view text);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_GRADING_JUNIT_H_

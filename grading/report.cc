@@ -1,0 +1,283 @@
+#include "grading/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "grading/csv.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+namespace {
+
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+
+// Python's json float encoding: repr, with NaN/Infinity spelled as json does.
+std::string JsonFloat(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return FormatPythonFloat(v);
+}
+
+// Python's json string encoding with ensure_ascii=True.
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+          if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+            out += buf;
+          } else {
+            out.push_back(static_cast<char>(c));
+          }
+      }
+      ++i;
+      continue;
+    }
+    // Decode one UTF-8 sequence; invalid bytes become U+FFFD.
+    uint32_t cp = 0xFFFD;
+    size_t len = 1;
+    if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) {
+      cp = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+      len = 2;
+    } else if ((c & 0xF0) == 0xE0 && i + 2 < s.size()) {
+      cp = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+      len = 3;
+    } else if ((c & 0xF8) == 0xF0 && i + 3 < s.size()) {
+      cp = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) |
+           (s[i + 3] & 0x3F);
+      len = 4;
+    }
+    char buf[16];
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      std::snprintf(buf, sizeof(buf), "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+    } else {
+      std::snprintf(buf, sizeof(buf), "\\u%04x", cp);
+    }
+    out += buf;
+    i += len;
+  }
+  out += '"';
+  return out;
+}
+
+void AppendMessage(const Message& m, int indent, int depth, std::string* out);
+
+void AppendValue(const Message& m, const FieldDescriptor* f, int index, int indent, int depth,
+                 std::string* out) {
+  const Reflection* r = m.GetReflection();
+  const bool repeated = f->is_repeated();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING:
+      *out += JsonString(repeated ? r->GetRepeatedString(m, f, index) : r->GetString(m, f));
+      break;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      *out += (repeated ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f)) ? "true" : "false";
+      break;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      *out += JsonFloat(repeated ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f));
+      break;
+    case FieldDescriptor::CPPTYPE_INT64:
+      *out += std::to_string(repeated ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f));
+      break;
+    case FieldDescriptor::CPPTYPE_INT32:
+      *out += std::to_string(repeated ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f));
+      break;
+    case FieldDescriptor::CPPTYPE_MESSAGE: {
+      const Message& sub = repeated ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f);
+      if (sub.GetDescriptor() == google::protobuf::Value::descriptor()) {
+        const auto& v = static_cast<const google::protobuf::Value&>(sub);
+        if (v.kind_case() == google::protobuf::Value::kNumberValue) {
+          *out += JsonFloat(v.number_value());
+        } else if (v.kind_case() == google::protobuf::Value::kStringValue) {
+          *out += JsonString(v.string_value());
+        } else if (v.kind_case() == google::protobuf::Value::kBoolValue) {
+          *out += v.bool_value() ? "true" : "false";
+        } else {
+          *out += "null";
+        }
+      } else {
+        AppendMessage(sub, indent, depth, out);
+      }
+      break;
+    }
+    default:
+      *out += "null";  // no other field types are used in report.proto
+  }
+}
+
+void NewLine(int indent, int depth, std::string* out) {
+  if (indent <= 0) return;
+  *out += '\n';
+  out->append(static_cast<size_t>(indent * depth), ' ');
+}
+
+void AppendMessage(const Message& m, int indent, int depth, std::string* out) {
+  const auto* d = m.GetDescriptor();
+  std::vector<const FieldDescriptor*> fields;
+  for (int i = 0; i < d->field_count(); ++i) fields.push_back(d->field(i));
+  std::sort(fields.begin(), fields.end(),
+            [](const FieldDescriptor* a, const FieldDescriptor* b) { return a->number() < b->number(); });
+  const char* item_sep = indent > 0 ? "," : ", ";
+  *out += '{';
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const FieldDescriptor* f = fields[i];
+    if (i > 0) *out += item_sep;
+    NewLine(indent, depth + 1, out);
+    *out += JsonString(f->name());
+    *out += ": ";
+    if (f->is_repeated()) {
+      const int n = m.GetReflection()->FieldSize(m, f);
+      *out += '[';
+      for (int k = 0; k < n; ++k) {
+        if (k > 0) *out += item_sep;
+        NewLine(indent, depth + 2, out);
+        AppendValue(m, f, k, indent, depth + 2, out);
+      }
+      if (n > 0) NewLine(indent, depth + 1, out);
+      *out += ']';
+    } else {
+      AppendValue(m, f, -1, indent, depth + 1, out);
+    }
+  }
+  if (!fields.empty()) NewLine(indent, depth, out);
+  *out += '}';
+}
+
+}  // namespace
+
+CompetitionReport MakeReport(std::string_view competition_id, bool submission_exists,
+                             std::optional<double> score, std::string_view invalid_reason,
+                             const MedalThresholds& thresholds, const ReportContext& context) {
+  const MedalResult medals = RankScore(score, thresholds);
+  CompetitionReport r;
+  r.set_competition_id(std::string(competition_id));
+  if (score.has_value()) {
+    r.mutable_score()->set_number_value(*score);
+  } else {
+    r.mutable_score()->set_null_value(google::protobuf::NULL_VALUE);
+  }
+  r.set_gold_threshold(thresholds.gold);
+  r.set_silver_threshold(thresholds.silver);
+  r.set_bronze_threshold(thresholds.bronze);
+  r.set_median_threshold(thresholds.median);
+  r.set_any_medal(medals.any());
+  r.set_gold_medal(medals.gold);
+  r.set_silver_medal(medals.silver);
+  r.set_bronze_medal(medals.bronze);
+  r.set_above_median(medals.above_median);
+  r.set_submission_exists(submission_exists);
+  r.set_valid_submission(score.has_value());
+  r.set_is_lower_better(thresholds.is_lower_better);
+  r.set_created_at(context.created_at);
+  r.set_submission_path(context.submission_path);
+  r.set_invalid_reason(std::string(invalid_reason));
+  r.set_agent(context.agent);
+  r.set_seed(context.seed);
+  r.set_dataset(context.dataset);
+  r.set_thresholds_source(context.thresholds_source);
+  return r;
+}
+
+absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& grader,
+                                                      const std::string& submission_file,
+                                                      const std::string& answers_file,
+                                                      const MedalThresholds& thresholds,
+                                                      const ReportContext& context) {
+  std::error_code ec;
+  const std::filesystem::path path(submission_file);
+  const bool exists = std::filesystem::is_regular_file(path, ec) &&
+                      absl::AsciiStrToLower(path.extension().string()) == ".csv";
+  if (!exists) {
+    return MakeReport(grader.id, false, std::nullopt,
+                      "no submission: expected a .csv file at the submission path", thresholds,
+                      context);
+  }
+  absl::StatusOr<Table> answers = ReadCsvFile(answers_file, grader.answers_csv);
+  if (!answers.ok()) {
+    return absl::Status(answers.status().code(),
+                        absl::StrCat("cannot read answers: ", answers.status().message()));
+  }
+  absl::StatusOr<Table> submission = ReadCsvFile(submission_file, grader.submission_csv);
+  if (!submission.ok()) {
+    return MakeReport(grader.id, true, std::nullopt,
+                      absl::StrCat("submission is not a readable CSV: ",
+                                   submission.status().message()),
+                      thresholds, context);
+  }
+  absl::StatusOr<double> score = grader.grade(*submission, *answers);
+  if (!score.ok()) {
+    if (IsInvalidSubmission(score.status())) {
+      return MakeReport(grader.id, true, std::nullopt, std::string(score.status().message()), thresholds,
+                        context);
+    }
+    return absl::Status(score.status().code(),
+                        absl::StrCat("grader for ", grader.id,
+                                     " failed: ", score.status().message()));
+  }
+  if (std::isnan(*score)) {
+    // Upstream would report a NaN score as valid; NaN is not JSON and wins
+    // nothing, so we call it what it is.
+    return MakeReport(grader.id, true, std::nullopt, "the metric is NaN for this submission",
+                      thresholds, context);
+  }
+  return MakeReport(grader.id, true, RoundPython(*score, 5), "", thresholds, context);
+}
+
+AggregatedReport Aggregate(const std::vector<CompetitionReport>& reports) {
+  AggregatedReport a;
+  a.set_total_runs(static_cast<int64_t>(reports.size()));
+  for (const CompetitionReport& r : reports) {
+    a.set_total_runs_with_submissions(a.total_runs_with_submissions() + r.submission_exists());
+    a.set_total_valid_submissions(a.total_valid_submissions() + r.valid_submission());
+    a.set_total_gold_medals(a.total_gold_medals() + r.gold_medal());
+    a.set_total_silver_medals(a.total_silver_medals() + r.silver_medal());
+    a.set_total_bronze_medals(a.total_bronze_medals() + r.bronze_medal());
+    a.set_total_above_median(a.total_above_median() + r.above_median());
+    *a.add_competition_reports() = r;
+  }
+  a.set_total_medals(a.total_gold_medals() + a.total_silver_medals() + a.total_bronze_medals());
+  return a;
+}
+
+std::string ToPythonJson(const google::protobuf::Message& message, int indent) {
+  std::string out;
+  AppendMessage(message, indent, 0, &out);
+  return out;
+}
+
+absl::StatusOr<CompetitionReport> ReportFromJson(std::string_view json) {
+  CompetitionReport report;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = true;
+  auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(json.data(), json.size()), &report, options);
+  if (!status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("not a report: ", status.ToString()));
+  }
+  return report;
+}
+
+}  // namespace mlebench
