@@ -15,7 +15,7 @@ and seed are added to the report by the test step, not the grade action.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
-load("//agent_runner:settings.bzl", "BuildSettingInfo")
+load("//tools:build_settings.bzl", "BuildSettingInfo")
 load("//competitions:competition_table.bzl", "COMPETITIONS")
 
 GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
@@ -46,25 +46,6 @@ CompetitionReportInfo = provider(
     fields = {
         "report": "File: the CompetitionReport JSON written by the grade action.",
     },
-)
-
-GateInfo = provider(
-    doc = "The gating policy chosen with --//competitions:gate.",
-    fields = {"policy": "One of GATING_POLICIES."},
-)
-
-def _gating_policy_impl(ctx):
-    value = ctx.build_setting_value
-    if value not in GATING_POLICIES:
-        fail("--%s=%s: must be one of %s" % (ctx.label, value, ", ".join(GATING_POLICIES)))
-    return [GateInfo(policy = value)]
-
-gating_policy = rule(
-    implementation = _gating_policy_impl,
-    build_setting = config.string(flag = True),
-    doc = "Build setting: when a competition test passes. `none`: whenever a report " +
-          "was produced; `valid`: the submission is valid; `median`: above the " +
-          "leaderboard median; `bronze`/`silver`/`gold`: at least that medal.",
 )
 
 def _prepared_data_impl(ctx):
@@ -129,6 +110,8 @@ def _agent_run_impl(ctx):
     agent = ctx.attr._agent[DefaultInfo].files_to_run
     seed = ctx.attr._seed[BuildSettingInfo].value
     time_limit = ctx.attr._time_limit_s[BuildSettingInfo].value
+    isolation = ctx.attr._isolation[BuildSettingInfo].value
+    network = ctx.attr._network[BuildSettingInfo].value
     submission = ctx.actions.declare_directory(ctx.label.name + "/submission")
     log = ctx.actions.declare_file(ctx.label.name + "/agent.log")
     record = ctx.actions.declare_file(ctx.label.name + "/run_record.json")
@@ -157,6 +140,10 @@ def _agent_run_impl(ctx):
             # workers may not have one); the runner deletes it afterwards.
             "--workspace",
             record.dirname + "/workspace",
+            "--isolation",
+            isolation,
+            "--network",
+            network,
         ],
         inputs = [data.public, ctx.file.description],
         tools = [agent],
@@ -203,6 +190,8 @@ agent_run = rule(
         ),
         "_seed": attr.label(default = "//agent_runner:seed"),
         "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
+        "_isolation": attr.label(default = "//agent_runner:isolation"),
+        "_network": attr.label(default = "//agent_runner:network"),
         "_runner": attr.label(
             default = "//agent_runner:run_agent",
             executable = True,
@@ -282,7 +271,7 @@ graded_report = rule(
 def _competition_test_impl(ctx):
     report = ctx.attr.report[CompetitionReportInfo].report
     run = ctx.attr.run[AgentRunInfo]
-    policy = ctx.attr._gate[GateInfo].policy
+    policy = ctx.attr._gate[BuildSettingInfo].value
     checker = ctx.executable._checker
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(

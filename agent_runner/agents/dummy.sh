@@ -1,0 +1,12 @@
+#!/bin/sh
+# Baseline agent: submits the competition's sample submission unchanged, which
+# checks the plumbing (workspace, submission collection, grading) end to end.
+data_dir="${MLEBENCH_DATA_DIR:-data}"
+submission_dir="${MLEBENCH_SUBMISSION_DIR:-submission}"
+sample="$data_dir/sample_submission.csv"
+if [ ! -f "$sample" ]; then
+  echo "dummy: no sample submission at $sample" >&2
+  exit 1
+fi
+cp "$sample" "$submission_dir/submission.csv" || exit 1
+echo "dummy: copied $sample to $submission_dir/submission.csv"

@@ -1,0 +1,73 @@
+#include "agent_runner/processes.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace mlebench {
+namespace {
+
+// Calls `visit` with the pid of every process listed in /proc.
+void ForEachProcess(const std::function<void(pid_t)>& visit) {
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return;
+  while (const struct dirent* entry = readdir(proc)) {
+    int pid;
+    if (absl::SimpleAtoi(entry->d_name, &pid) && pid > 0) visit(pid);
+  }
+  closedir(proc);
+}
+
+std::optional<pid_t> ParentOf(pid_t pid) {
+  std::ifstream stat_file(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat_line;
+  if (!std::getline(stat_file, stat_line)) return std::nullopt;
+  // "pid (comm) state ppid ...": comm may itself contain ')'.
+  const size_t close_paren = stat_line.rfind(')');
+  if (close_paren == std::string::npos) return std::nullopt;
+  char state;
+  int ppid;
+  if (std::sscanf(stat_line.c_str() + close_paren + 1, " %c %d", &state, &ppid) != 2) {
+    return std::nullopt;
+  }
+  return ppid;
+}
+
+}  // namespace
+
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  ForEachProcess([&](pid_t pid) {
+    if (ParentOf(pid) == parent) children.push_back(pid);
+  });
+  return children;
+}
+
+std::optional<std::string> PidNamespaceOf(pid_t pid) {
+  const std::string link = absl::StrCat("/proc/", pid, "/ns/pid");
+  char target[PATH_MAX];
+  const ssize_t size = readlink(link.c_str(), target, sizeof(target));
+  if (size <= 0 || size >= static_cast<ssize_t>(sizeof(target))) return std::nullopt;
+  return std::string(target, static_cast<size_t>(size));
+}
+
+std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace) {
+  std::vector<pid_t> members;
+  ForEachProcess([&](pid_t pid) {
+    if (PidNamespaceOf(pid) == pid_namespace) members.push_back(pid);
+  });
+  return members;
+}
+
+}  // namespace mlebench

@@ -1,0 +1,30 @@
+#ifndef MLEBENCH_AGENT_RUNNER_PROCESSES_H_
+#define MLEBENCH_AGENT_RUNNER_PROCESSES_H_
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlebench {
+
+// Views of the process table, read from /proc (so they see the processes of
+// the pid namespace this /proc belongs to). A snapshot: processes may start or
+// end while it is taken.
+
+// Every process whose parent is `parent`.
+std::vector<pid_t> ChildrenOf(pid_t parent);
+
+// An identifier of the pid namespace that `pid` lives in (the target of
+// /proc/<pid>/ns/pid, e.g. "pid:[4026532184]"), or nullopt when it cannot be
+// read (the process is gone, or belongs to another user).
+std::optional<std::string> PidNamespaceOf(pid_t pid);
+
+// Every process whose pid namespace is `pid_namespace` (as PidNamespaceOf
+// names it).
+std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_AGENT_RUNNER_PROCESSES_H_

@@ -1,0 +1,130 @@
+#!/bin/bash
+# Tests run_agent's command line: flags, outputs, exit status, isolation
+# flags, and that processes which leave the agent's process group are killed
+# too.
+set -uo pipefail
+
+runner=agent_runner/run_agent
+dummy=agent_runner/agents/dummy
+tmp="${TEST_TMPDIR:?}/run_agent_test"
+rm -rf "$tmp"
+mkdir -p "$tmp/public/sub"
+printf 'id,label\n0,a\n' > "$tmp/public/sample_submission.csv"
+printf 'x\n' > "$tmp/public/sub/file.txt"
+printf '# Toy\n' > "$tmp/description.md"
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# Runs run_agent with the common flags for run "$1", then the remaining args.
+run() {
+  local name="$1"; shift
+  "$runner" --competition toy --public "$tmp/public" --description "$tmp/description.md" \
+    --submission_out "$tmp/$name/submission" --log_out "$tmp/$name/agent.log" \
+    --record_out "$tmp/$name/record.json" "$@" 2> "$tmp/$name.stderr"
+}
+
+# Dummy agent, both flag spellings.
+mkdir -p "$tmp/dummy"
+run dummy --agent "$dummy" --time_limit_s=5 --seed 3 || fail "dummy run exited $?"
+cmp -s "$tmp/public/sample_submission.csv" "$tmp/dummy/submission/submission.csv" \
+  || fail "dummy submission differs from the sample"
+record="$(cat "$tmp/dummy/record.json")"
+# The default isolation is auto, which finds bwrap here (./bazelw installs it).
+expected='^\{"competition_id": "toy", "agent": "dummy", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "allow"\}$'
+[[ "$record" =~ $expected ]] || fail "unexpected record: $record"
+grep -q "dummy: copied" "$tmp/dummy/agent.log" || fail "dummy log lacks its message"
+
+# Isolation flags: bwrap without network; auto falling back when bwrap is
+# missing, which the record and the log say; none.
+mkdir -p "$tmp/deny" "$tmp/fallback" "$tmp/none"
+run deny --agent "$dummy" --time_limit_s 5 --seed 0 --isolation bwrap --network deny \
+  || fail "deny run exited $?"
+grep -q '"isolation": "bwrap", "network": "deny"}$' "$tmp/deny/record.json" \
+  || fail "deny record: $(cat "$tmp/deny/record.json")"
+run fallback --agent "$dummy" --time_limit_s 5 --seed 0 --isolation=auto \
+  --bwrap "$tmp/no/bwrap" || fail "fallback run exited $?"
+grep -q '"submission_exists": true, "submission_bytes": 13, "isolation": "none", "network": "allow"}$' \
+  "$tmp/fallback/record.json" || fail "fallback record: $(cat "$tmp/fallback/record.json")"
+grep -q "^run_agent: running the agent without isolation: cannot execute $tmp/no/bwrap" \
+  "$tmp/fallback/agent.log" || fail "fallback log: $(cat "$tmp/fallback/agent.log")"
+run none --agent "$dummy" --time_limit_s 5 --seed 0 --isolation none || fail "none run exited $?"
+grep -q '"isolation": "none", "network": "allow"}$' "$tmp/none/record.json" \
+  || fail "none record: $(cat "$tmp/none/record.json")"
+! grep -q "without isolation" "$tmp/none/agent.log" || fail "none is not a fallback"
+
+# Extra args after --, an explicit kept workspace, and a daemon that escapes
+# the process group with setsid: run_agent must still kill it.
+cat > "$tmp/escape.sh" <<'AGENT'
+#!/bin/sh
+setsid sleep 1000 &
+echo $! > "$1"
+echo "extra: $*"
+exit 0
+AGENT
+chmod +x "$tmp/escape.sh"
+mkdir -p "$tmp/escape"
+# Unisolated, so that the agent can write the pid file outside its workspace
+# (under bwrap the pid namespace ends such daemons: see runner_test).
+run escape --agent "$tmp/escape.sh" --time_limit_s 5 --seed 0 --workspace "$tmp/ws" \
+  --keep_workspace --isolation none -- "$tmp/escaped.pid" second || fail "escape run exited $?"
+grep -q "^extra: $tmp/escaped.pid second$" "$tmp/escape/agent.log" || fail "extra args not passed"
+[[ -f "$tmp/ws/instructions.txt" && -f "$tmp/ws/data/sub/file.txt" ]] || fail "workspace not kept"
+[[ -d "$tmp/escape/submission" && -z "$(ls -A "$tmp/escape/submission")" ]] \
+  || fail "submission dir should exist and be empty"
+pid="$(cat "$tmp/escaped.pid")"
+if kill -0 "$pid" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/null; then
+  fail "escaped daemon $pid still runs"
+  kill -9 "$pid"
+fi
+
+# Timeout through the binary, with a short grace period.
+mkdir -p "$tmp/sleeper"
+run sleeper --agent agent_runner/agents/sleeper --time_limit_s 1 --grace_s 0.2 --seed 0 \
+  || fail "sleeper run exited $?"
+grep -q '"signal": 9, "timed_out": true' "$tmp/sleeper/record.json" \
+  || fail "sleeper record: $(cat "$tmp/sleeper/record.json")"
+[[ -s "$tmp/sleeper/submission/submission.csv" ]] || fail "sleeper submission not kept"
+
+# Runner errors: non-zero exit and a message saying what is wrong.
+expect_error() {
+  local message="$1"; shift
+  mkdir -p "$tmp/err"
+  rm -rf "$tmp/err/"*
+  if "$runner" "$@" > /dev/null 2> "$tmp/err.stderr"; then
+    fail "expected failure for: $*"
+  elif ! grep -qF -- "$message" "$tmp/err.stderr"; then
+    fail "expected '$message' for: $* -- got: $(cat "$tmp/err.stderr")"
+  fi
+}
+common=(--competition toy --public "$tmp/public" --description "$tmp/description.md"
+        --agent "$dummy" --submission_out "$tmp/err/sub" --log_out "$tmp/err/log"
+        --record_out "$tmp/err/record.json")
+expect_error "missing flag --time_limit_s" "${common[@]}" --seed 0
+expect_error "usage: run_agent" "${common[@]}" --seed 0
+expect_error "unknown flag --bogus" "${common[@]}" --seed 0 --time_limit_s 1 --bogus 1
+expect_error "--time_limit_s must be an integer" "${common[@]}" --seed 0 --time_limit_s 1.5
+expect_error "--seed must be an integer" "${common[@]}" --seed x --time_limit_s 1
+expect_error "--grace_s must be a number" "${common[@]}" --seed 0 --time_limit_s 1 --grace_s nan
+expect_error "flag --seed given twice" "${common[@]}" --seed 0 --seed 1 --time_limit_s 1
+expect_error "flag --seed needs a value" "${common[@]}" --time_limit_s 1 --seed
+expect_error "unexpected argument 'stray'" "${common[@]}" --seed 0 --time_limit_s 1 stray
+expect_error "--isolation must be auto, bwrap or none, got 'sandbox'" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --isolation sandbox
+expect_error "--network must be allow or deny, got 'off'" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --network off
+expect_error "network deny needs isolation" "${common[@]}" --seed 0 --time_limit_s 1 \
+  --isolation none --network deny
+expect_error "isolation bwrap is unavailable: cannot execute $tmp/no/bwrap" "${common[@]}" \
+  --seed 0 --time_limit_s 1 --isolation bwrap --bwrap "$tmp/no/bwrap"
+expect_error "network deny needs bwrap isolation, which is unavailable" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --network deny --bwrap "$tmp/no/bwrap"
+expect_error "cannot read public dir" "${common[@]/#$tmp\/public/$tmp/absent}" --seed 0 \
+  --time_limit_s 1
+[[ ! -e "$tmp/err/record.json" ]] || fail "a failed run must not write a record"
+
+if (( failures )); then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "PASS"

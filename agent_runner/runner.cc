@@ -1,0 +1,835 @@
+#include "agent_runner/runner.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "agent_runner/instructions.h"
+#include "agent_runner/processes.h"
+#include "agent_runner/sandbox.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Upper bounds that keep deadline arithmetic far from overflow.
+constexpr int64_t kMaxTimeLimitS = 10'000'000;  // ~115 days
+constexpr double kMaxGraceS = 3600;
+
+absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error) {
+  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));
+}
+
+absl::Status FsError(absl::string_view what, const fs::path& path, const std::error_code& ec) {
+  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", ec.message()));
+}
+
+// True if `path` is absent or an empty directory.
+absl::StatusOr<bool> IsAbsentOrEmptyDirectory(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (status.type() == fs::file_type::not_found) return true;
+  if (ec) return FsError("cannot stat", path, ec);
+  if (status.type() != fs::file_type::directory) return false;
+  const bool empty = fs::is_empty(path, ec);
+  if (ec) return FsError("cannot list", path, ec);
+  return empty;
+}
+
+absl::Status ValidateOptions(const RunOptions& options) {
+  if (options.competition_id.empty()) {
+    return absl::InvalidArgumentError("competition id is empty");
+  }
+  if (options.time_limit_s <= 0 || options.time_limit_s > kMaxTimeLimitS) {
+    return absl::InvalidArgumentError(absl::StrCat("time limit must be between 1 and ",
+                                                   kMaxTimeLimitS, " seconds, got ",
+                                                   options.time_limit_s));
+  }
+  if (!(options.grace_s >= 0 && options.grace_s <= kMaxGraceS)) {
+    return absl::InvalidArgumentError(absl::StrCat("grace period must be between 0 and ",
+                                                   kMaxGraceS, " seconds, got ", options.grace_s));
+  }
+  if (options.network == Network::kDeny && options.isolation == Isolation::kNone) {
+    return absl::InvalidArgumentError(
+        "network deny needs isolation (bwrap or auto): without it the agent shares the host's "
+        "network");
+  }
+  if (options.submission_out.empty() || options.log_out.empty() || options.agent.empty() ||
+      options.public_dir.empty() || options.description_file.empty()) {
+    return absl::InvalidArgumentError(
+        "public dir, description file, agent, submission output and log output are all required");
+  }
+  struct stat st;
+  if (stat(options.public_dir.c_str(), &st) != 0) {
+    return ErrnoError("cannot read public dir", options.public_dir, errno);
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("public dir ", options.public_dir.string(), " is not a directory"));
+  }
+  if (stat(options.description_file.c_str(), &st) != 0) {
+    return ErrnoError("cannot read description file", options.description_file, errno);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "description file ", options.description_file.string(), " is not a regular file"));
+  }
+  if (stat(options.agent.c_str(), &st) != 0) {
+    return ErrnoError("cannot find agent", options.agent, errno);
+  }
+  if (!S_ISREG(st.st_mode) || access(options.agent.c_str(), X_OK) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("agent ", options.agent.string(), " is not an executable file"));
+  }
+  absl::StatusOr<bool> out_ok = IsAbsentOrEmptyDirectory(options.submission_out);
+  if (!out_ok.ok()) return out_ok.status();
+  if (!*out_ok) {
+    return absl::InvalidArgumentError(absl::StrCat("submission output ",
+                                                   options.submission_out.string(),
+                                                   " must be absent or an empty directory"));
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Workspace
+
+absl::Status CopyRegularFile(const fs::path& from, const fs::path& to, fs::perms mode) {
+  std::error_code ec;
+  fs::copy_file(from, to, ec);  // reads through symlinks, as Bazel inputs often are
+  if (ec) return FsError(absl::StrCat("cannot copy ", from.string(), " to"), to, ec);
+  fs::permissions(to, mode, ec);
+  if (ec) return FsError("cannot set permissions of", to, ec);
+  return absl::OkStatus();
+}
+
+constexpr fs::perms kReadOnlyFile =
+    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+constexpr fs::perms kReadOnlyDir =
+    kReadOnlyFile | fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
+
+// Copies the files under `from` (following symlinks, which is how Bazel
+// presents inputs) into the existing directory `to`, read-only. Anything that
+// is neither a regular file nor a directory is an error: copying a FIFO would
+// hang, and a dangling link is a broken input. `ancestors` holds the
+// directories being copied, to reject symlink cycles.
+absl::Status CopyTreeReadOnly(const fs::path& from, const fs::path& to,
+                              std::vector<std::pair<dev_t, ino_t>>& ancestors) {
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(from, ec), end; !ec && it != end; it.increment(ec)) {
+    entries.push_back(it->path());
+  }
+  if (ec) return FsError("cannot list public dir", from, ec);
+  std::sort(entries.begin(), entries.end());  // deterministic order of errors
+  for (const fs::path& entry : entries) {
+    struct stat st;
+    if (stat(entry.c_str(), &st) != 0) {
+      return ErrnoError("cannot read public file", entry, errno);
+    }
+    const fs::path target = to / entry.filename();
+    if (S_ISREG(st.st_mode)) {
+      if (absl::Status s = CopyRegularFile(entry, target, kReadOnlyFile); !s.ok()) return s;
+    } else if (S_ISDIR(st.st_mode)) {
+      const std::pair<dev_t, ino_t> id(st.st_dev, st.st_ino);
+      if (std::find(ancestors.begin(), ancestors.end(), id) != ancestors.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("public dir has a symlink cycle at ", entry.string()));
+      }
+      if (!fs::create_directory(target, ec) || ec) {
+        return FsError("cannot create", target, ec);
+      }
+      ancestors.push_back(id);
+      absl::Status s = CopyTreeReadOnly(entry, target, ancestors);
+      ancestors.pop_back();
+      if (!s.ok()) return s;
+      fs::permissions(target, kReadOnlyDir, ec);
+      if (ec) return FsError("cannot set permissions of", target, ec);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("public dir entry ", entry.string(),
+                                                     " is neither a regular file nor a directory"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteTextFile(const fs::path& path, absl::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+// Creates the workspace directory itself; returns its absolute path.
+absl::StatusOr<fs::path> CreateWorkspaceRoot(const std::optional<fs::path>& requested) {
+  std::error_code ec;
+  if (requested.has_value()) {
+    absl::StatusOr<bool> ok = IsAbsentOrEmptyDirectory(*requested);
+    if (!ok.ok()) return ok.status();
+    if (!*ok) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("workspace ", requested->string(), " must be absent or an empty directory"));
+    }
+    fs::create_directories(*requested, ec);
+    if (ec) return FsError("cannot create workspace", *requested, ec);
+    fs::path absolute = fs::absolute(*requested, ec);
+    if (ec) return FsError("cannot resolve", *requested, ec);
+    return absolute;
+  }
+  const char* tmpdir = std::getenv("TMPDIR");
+  fs::path parent = (tmpdir != nullptr && *tmpdir != '\0') ? fs::path(tmpdir) : fs::path("/tmp");
+  std::string pattern = (parent / "mlebench-agent-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    return ErrnoError("cannot create a workspace under", parent, errno);
+  }
+  fs::path absolute = fs::absolute(pattern, ec);
+  if (ec) return FsError("cannot resolve", pattern, ec);
+  return absolute;
+}
+
+absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& options) {
+  std::error_code ec;
+  for (const char* dir : {"data", "submission", "logs", "code"}) {
+    fs::create_directory(workspace / dir, ec);
+    if (ec) return FsError("cannot create", workspace / dir, ec);
+  }
+  const fs::path data = workspace / "data";
+  std::vector<std::pair<dev_t, ino_t>> ancestors;
+  struct stat st;
+  if (stat(options.public_dir.c_str(), &st) == 0) ancestors.emplace_back(st.st_dev, st.st_ino);
+  if (absl::Status s = CopyTreeReadOnly(options.public_dir, data, ancestors); !s.ok()) return s;
+
+  // The description given separately wins over one shipped in the public dir.
+  const fs::path description = data / "description.md";
+  if (fs::is_directory(fs::symlink_status(description, ec))) {
+    return absl::InvalidArgumentError("public dir has a directory named description.md");
+  }
+  fs::remove(description, ec);
+  if (ec) return FsError("cannot replace", description, ec);
+  if (absl::Status s = CopyRegularFile(options.description_file, description, kReadOnlyFile);
+      !s.ok()) {
+    return s;
+  }
+  fs::permissions(data, kReadOnlyDir, ec);
+  if (ec) return FsError("cannot set permissions of", data, ec);
+
+  return WriteTextFile(workspace / "instructions.txt", AgentInstructions(options.time_limit_s));
+}
+
+// Deletes the workspace, first making every directory in it writable again
+// (the data/ copies are read-only, and the agent may have locked its own).
+void RemoveWorkspace(const fs::path& workspace) {
+  std::error_code ec;
+  fs::permissions(workspace, fs::perms::owner_all, fs::perm_options::add, ec);
+  for (fs::recursive_directory_iterator it(workspace, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::error_code ignored;
+    if (it->is_directory(ignored) && !it->is_symlink(ignored)) {
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ignored);
+    }
+  }
+  ec.clear();
+  fs::remove_all(workspace, ec);
+  if (ec) {
+    std::cerr << "run_agent: warning: cannot delete workspace " << workspace.string() << ": "
+              << ec.message() << "\n";
+  }
+}
+
+// Deletes the workspace when it goes out of scope, unless released.
+class WorkspaceCleanup {
+ public:
+  WorkspaceCleanup(fs::path workspace, bool keep) : workspace_(std::move(workspace)), keep_(keep) {}
+  ~WorkspaceCleanup() {
+    if (!keep_) RemoveWorkspace(workspace_);
+  }
+  WorkspaceCleanup(const WorkspaceCleanup&) = delete;
+  WorkspaceCleanup& operator=(const WorkspaceCleanup&) = delete;
+
+ private:
+  fs::path workspace_;
+  bool keep_;
+};
+
+// ---------------------------------------------------------------------------
+// Process management
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
+  ~FileDescriptor() { Close(); }
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
+    if (this != &other) {
+      Close();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  int get() const { return fd_; }
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Writes "run_agent: cannot execute the agent (errno N)" using only
+// async-signal-safe calls, for the child between fork and exec.
+void WriteExecFailure(int fd, int error) {
+  char digits[16];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + error % 10);
+    error /= 10;
+  } while (error > 0 && n < 15);
+  constexpr char kPrefix[] = "run_agent: cannot execute the agent (errno ";
+  ssize_t ignored = write(fd, kPrefix, sizeof(kPrefix) - 1);
+  while (n > 0) ignored = write(fd, &digits[--n], 1);
+  ignored = write(fd, ")\n", 2);
+  (void)ignored;
+}
+
+struct ChildOutcome {
+  int wait_status = 0;
+  bool timed_out = false;
+  double duration_s = 0;
+};
+
+// Returns true once `pid` has exited (without reaping it, so that its process
+// group id stays reserved), or false when `deadline` passes first. Sleeps in
+// poll() on a pidfd; where pidfds are missing, in short naps.
+bool WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline) {
+  for (;;) {
+    siginfo_t info;
+    std::memset(&info, 0, sizeof(info));
+    if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
+      return true;
+    }
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return false;
+    const auto remaining_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+    if (pidfd >= 0) {
+      struct pollfd pfd = {pidfd, POLLIN, 0};
+      poll(&pfd, 1, static_cast<int>(std::min<int64_t>(remaining_ms, 1'000'000)));
+    } else {
+      usleep(static_cast<useconds_t>(std::min<int64_t>(remaining_ms, 10)) * 1000);
+    }
+  }
+}
+
+void KillAndReapAllChildren() {
+  for (;;) {
+    const std::vector<pid_t> children = ChildrenOf(getpid());
+    if (children.empty()) return;
+    for (pid_t child : children) kill(child, SIGKILL);
+    for (pid_t child : children) {
+      while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
+// How to start a child process and when to end it.
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0] is the executable's absolute path
+  std::vector<std::string> env;
+  fs::path cwd;
+  int output_fd = -1;     // receives stdout and stderr; stdin is /dev/null
+  int inherited_fd = -1;  // a descriptor the child keeps (bwrap's --args), or -1
+  // argv runs bwrap with BwrapOptions: the child gets a session of its own
+  // (no controlling terminal), and the deadline's SIGTERM goes to the
+  // processes inside the sandbox rather than to bwrap, which would end the
+  // sandbox at once.
+  bool sandboxed = false;
+  int64_t time_limit_s = 0;
+  double grace_s = 0;
+  bool kill_all_children = false;
+};
+
+// Runs the child in its own process group, enforces the time limit and kills
+// the whole group when the main process ends.
+absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
+  // Everything the child needs is prepared before fork(): after it, only
+  // async-signal-safe calls are allowed.
+  std::vector<char*> argv_ptrs;
+  for (const std::string& arg : spec.argv) argv_ptrs.push_back(const_cast<char*>(arg.c_str()));
+  argv_ptrs.push_back(nullptr);
+  std::vector<char*> env_ptrs;
+  for (const std::string& var : spec.env) env_ptrs.push_back(const_cast<char*>(var.c_str()));
+  env_ptrs.push_back(nullptr);
+  const std::string cwd_string = spec.cwd.string();
+  const int inherited_fd = spec.inherited_fd;
+  FileDescriptor dev_null(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (dev_null.get() < 0) return ErrnoError("cannot open", "/dev/null", errno);
+  // The child closes its end once its process group exists; until then
+  // kill(-pid) could miss it.
+  int started_pipe[2];
+  if (pipe2(started_pipe, O_CLOEXEC) != 0)
+    return ErrnoError("cannot create a pipe for", spec.argv[0], errno);
+  FileDescriptor started_read(started_pipe[0]);
+  FileDescriptor started_write(started_pipe[1]);
+
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) return ErrnoError("cannot fork to run", spec.argv[0], errno);
+  if (pid == 0) {
+    if (spec.sandboxed) {
+      setsid();
+    } else {
+      setpgid(0, 0);
+    }
+    // Start from default signal handling whatever the runner inherited:
+    // ignored signals would otherwise stay ignored across exec.
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, nullptr);
+    for (int sig = 1; sig < NSIG; ++sig) {
+      if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
+    }
+    if (dup2(dev_null.get(), STDIN_FILENO) < 0 || dup2(spec.output_fd, STDOUT_FILENO) < 0 ||
+        dup2(spec.output_fd, STDERR_FILENO) < 0) {
+      _exit(127);
+    }
+    // Best effort (the runner's own fds are O_CLOEXEC anyway); this also
+    // closes the started pipe.
+    if (inherited_fd >= 0) {
+      fcntl(inherited_fd, F_SETFD, 0);
+      if (inherited_fd > 3) close_range(3, static_cast<unsigned>(inherited_fd) - 1, 0);
+      close_range(static_cast<unsigned>(inherited_fd) + 1, ~0U, 0);
+    } else {
+      close_range(3, ~0U, 0);
+    }
+    if (chdir(cwd_string.c_str()) != 0) {
+      WriteExecFailure(STDERR_FILENO, errno);
+      _exit(127);
+    }
+    execve(argv_ptrs[0], argv_ptrs.data(), env_ptrs.data());
+    WriteExecFailure(STDERR_FILENO, errno);
+    _exit(127);
+  }
+  started_write.Close();
+  char ignored;
+  while (read(started_read.get(), &ignored, 1) < 0 && errno == EINTR) {
+  }
+  FileDescriptor pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+  if (pidfd.get() >= 0) fcntl(pidfd.get(), F_SETFD, FD_CLOEXEC);
+
+  ChildOutcome outcome;
+  bool exited = WaitForExit(pid, pidfd.get(), start + std::chrono::seconds(spec.time_limit_s));
+  if (!exited) {
+    outcome.timed_out = true;
+    if (spec.sandboxed) {
+      SignalSandboxedProcesses(pid, SIGTERM);
+    } else {
+      kill(-pid, SIGTERM);
+    }
+    const auto grace =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.grace_s));
+    exited = WaitForExit(pid, pidfd.get(), Clock::now() + grace);
+  }
+  // The main process is a zombie or still running, so the group id is still
+  // ours: kill whatever is left of the group (daemons, stragglers; under
+  // bwrap, the sandbox's init, whose death ends every process inside).
+  kill(-pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return ErrnoError("cannot wait for", spec.argv[0], errno);
+  }
+  outcome.wait_status = status;
+  outcome.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (spec.kill_all_children) KillAndReapAllChildren();
+  return outcome;
+}
+
+// ---------------------------------------------------------------------------
+// Isolation
+
+// A memory file holding `args` NUL-separated, the format of bwrap's --args;
+// at a descriptor above stderr, so that the child can keep it where it is.
+absl::StatusOr<FileDescriptor> WriteArgsFile(const std::vector<std::string>& args) {
+  FileDescriptor file(memfd_create("bwrap-args", MFD_CLOEXEC));
+  if (file.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
+  if (file.get() <= STDERR_FILENO) {
+    file = FileDescriptor(fcntl(file.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1));
+    if (file.get() < 0) return ErrnoError("cannot move", "bwrap's argument file", errno);
+  }
+  std::string contents;
+  for (const std::string& arg : args) {
+    contents += arg;
+    contents.push_back('\0');
+  }
+  for (size_t written = 0; written < contents.size();) {
+    const ssize_t n = write(file.get(), contents.data() + written, contents.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return ErrnoError("cannot write", "bwrap's argument file", errno);
+    written += static_cast<size_t>(n);
+  }
+  return file;
+}
+
+// How bwrap is started: argv for `command` under `args_file` (read from its
+// start, so each run rewinds it).
+ChildSpec BwrapChild(const fs::path& bwrap, int args_file, std::vector<std::string> command) {
+  lseek(args_file, 0, SEEK_SET);
+  ChildSpec spec;
+  spec.argv = {bwrap.string(), "--args", absl::StrCat(args_file)};
+  spec.argv.insert(spec.argv.end(), command.begin(), command.end());
+  spec.inherited_fd = args_file;
+  spec.sandboxed = true;
+  return spec;
+}
+
+constexpr int64_t kProbeTimeLimitS = 10;
+
+// Why bwrap cannot confine the agent here, or nullopt when it can: runs
+// /bin/true once with the run's own options (`args_file`), so that every
+// mount is tried.
+absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int args_file,
+                                                      const std::vector<std::string>& env,
+                                                      const fs::path& workspace) {
+  if (access(bwrap.c_str(), X_OK) != 0) {
+    return absl::StrCat("cannot execute ", bwrap.string(), ": ", std::strerror(errno));
+  }
+  FileDescriptor output(memfd_create("bwrap-probe", MFD_CLOEXEC));
+  if (output.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
+  ChildSpec spec = BwrapChild(bwrap, args_file, {"/bin/true"});
+  spec.env = env;
+  spec.cwd = workspace;
+  spec.output_fd = output.get();
+  spec.time_limit_s = kProbeTimeLimitS;
+  absl::StatusOr<ChildOutcome> outcome = RunChild(spec);
+  if (!outcome.ok()) return outcome.status();
+  if (WIFEXITED(outcome->wait_status) && WEXITSTATUS(outcome->wait_status) == 0) {
+    return std::nullopt;
+  }
+  char message[1024];
+  const ssize_t size = pread(output.get(), message, sizeof(message), 0);
+  const std::string said(absl::StripAsciiWhitespace(
+      absl::string_view(message, static_cast<size_t>(std::max<ssize_t>(size, 0)))));
+  std::string how;
+  if (outcome->timed_out) {
+    how = absl::StrCat("did not finish within ", kProbeTimeLimitS, " s");
+  } else if (WIFEXITED(outcome->wait_status)) {
+    how = absl::StrCat("exited with status ", WEXITSTATUS(outcome->wait_status));
+  } else {
+    how = absl::StrCat("was killed by signal ", WTERMSIG(outcome->wait_status));
+  }
+  return absl::StrCat(bwrap.string(), " --args ... /bin/true ", how,
+                      said.empty() ? "" : absl::StrCat(": ", said));
+}
+
+// The isolation the run gets, and for bwrap the file of its options.
+struct Confinement {
+  Isolation isolation = Isolation::kNone;
+  fs::path bwrap;
+  FileDescriptor args_file;
+};
+
+// Resolves Isolation::kAuto by probing bwrap; a fallback to no isolation is
+// noted in the agent's log.
+absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const fs::path& workspace,
+                                              const fs::path& agent,
+                                              const std::vector<std::string>& env, int log_fd) {
+  Confinement confinement;
+  if (options.isolation == Isolation::kNone) return confinement;
+  std::error_code ec;
+  confinement.bwrap = fs::absolute(options.bwrap, ec);
+  if (ec) return FsError("cannot resolve", options.bwrap, ec);
+  absl::StatusOr<std::vector<std::string>> bwrap_options =
+      BwrapOptions({.workspace = workspace,
+                    .agent = agent,
+                    .share_network = options.network == Network::kAllow});
+  if (!bwrap_options.ok()) return bwrap_options.status();
+  absl::StatusOr<FileDescriptor> args_file = WriteArgsFile(*bwrap_options);
+  if (!args_file.ok()) return args_file.status();
+  absl::StatusOr<std::optional<std::string>> problem =
+      ProbeBwrap(confinement.bwrap, args_file->get(), env, workspace);
+  if (!problem.ok()) return problem.status();
+  if (!problem->has_value()) {
+    confinement.isolation = Isolation::kBwrap;
+    confinement.args_file = *std::move(args_file);
+    return confinement;
+  }
+  if (options.isolation == Isolation::kBwrap) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("isolation bwrap is unavailable: ", **problem));
+  }
+  if (options.network == Network::kDeny) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("network deny needs bwrap isolation, which is unavailable: ", **problem));
+  }
+  const std::string note =
+      absl::StrCat("run_agent: running the agent without isolation: ", **problem, "\n");
+  ssize_t ignored = write(log_fd, note.data(), note.size());
+  (void)ignored;
+  return confinement;
+}
+
+std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::path& agent,
+                                          const RunOptions& options) {
+  const std::string ws = workspace.string();
+  // std::map: variables in a fixed (sorted) order.
+  std::map<std::string, std::string> vars = {
+      {"PATH", "/usr/bin:/bin"},
+      {"HOME", ws},
+      {"LANG", "C.UTF-8"},
+      {"MLEBENCH_WORKSPACE", ws},
+      {"MLEBENCH_DATA_DIR", (workspace / "data").string()},
+      {"MLEBENCH_SUBMISSION_DIR", (workspace / "submission").string()},
+      {"MLEBENCH_LOGS_DIR", (workspace / "logs").string()},
+      {"MLEBENCH_CODE_DIR", (workspace / "code").string()},
+      {"MLEBENCH_COMPETITION_ID", options.competition_id},
+      {"MLEBENCH_SEED", absl::StrCat(options.seed)},
+      {"MLEBENCH_TIME_LIMIT_S", absl::StrCat(options.time_limit_s)},
+      // Upstream's names, set in its agent images and container.
+      {"SUBMISSION_DIR", (workspace / "submission").string()},
+      {"LOGS_DIR", (workspace / "logs").string()},
+      {"CODE_DIR", (workspace / "code").string()},
+      {"COMPETITION_ID", options.competition_id},
+  };
+  // sh_binary and py_binary launchers find their runfiles through this.
+  fs::path runfiles = agent;
+  runfiles += ".runfiles";
+  std::error_code ec;
+  if (fs::is_directory(runfiles, ec)) vars["RUNFILES_DIR"] = runfiles.string();
+  std::vector<std::string> env;
+  for (const auto& [name, value] : vars) env.push_back(absl::StrCat(name, "=", value));
+  return env;
+}
+
+// Copies submission/submission.csv to `submission_out` when it is a regular
+// file, or a symlink to a regular file inside the workspace. Returns its size,
+// or nullopt (with the reason appended to the agent's log) when there is none.
+absl::StatusOr<std::optional<int64_t>> CollectSubmission(const fs::path& workspace,
+                                                         const fs::path& submission_out,
+                                                         int log_fd) {
+  const fs::path submission = workspace / "submission" / "submission.csv";
+  auto note = [&](absl::string_view why) -> absl::StatusOr<std::optional<int64_t>> {
+    const std::string line = absl::StrCat("run_agent: no submission: ", why, "\n");
+    ssize_t ignored = write(log_fd, line.data(), line.size());
+    (void)ignored;
+    return std::nullopt;
+  };
+  struct stat st;
+  if (lstat(submission.c_str(), &st) != 0) {
+    return note("submission/submission.csv does not exist");
+  }
+  fs::path source = submission;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const fs::path target = fs::canonical(submission, ec);
+    if (ec) return note("submission/submission.csv is a dangling symlink");
+    const fs::path root = fs::canonical(workspace, ec);
+    if (ec) return FsError("cannot resolve", workspace, ec);
+    const fs::path relative = target.lexically_relative(root);
+    if (relative.empty() || *relative.begin() == "..") {
+      return note("submission/submission.csv is a symlink to outside the workspace");
+    }
+    source = target;
+    if (stat(source.c_str(), &st) != 0) return note("submission/submission.csv is unreadable");
+  }
+  if (!S_ISREG(st.st_mode)) return note("submission/submission.csv is not a regular file");
+  if (access(source.c_str(), R_OK) != 0) return note("submission/submission.csv is unreadable");
+  const fs::path destination = submission_out / "submission.csv";
+  if (absl::Status s = CopyRegularFile(source, destination,
+                                       fs::perms::owner_read | fs::perms::owner_write |
+                                           fs::perms::group_read | fs::perms::others_read);
+      !s.ok()) {
+    return s;
+  }
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(destination, ec);
+  if (ec) return FsError("cannot stat", destination, ec);
+  return static_cast<int64_t>(size);
+}
+
+void AppendJsonString(std::string& out, absl::string_view text) {
+  out.push_back('"');
+  for (const unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          absl::StrAppendFormat(&out, "\\u%04x", c);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+std::string JsonOptionalInt(const std::optional<int>& value) {
+  return value.has_value() ? absl::StrCat(*value) : "null";
+}
+
+}  // namespace
+
+absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  std::error_code ec;
+  // Resolved before anything changes directory; not canonicalised, so that a
+  // launcher still finds `<agent>.runfiles` next to the path it was given.
+  const fs::path agent = fs::absolute(options.agent, ec);
+  if (ec) return FsError("cannot resolve", options.agent, ec);
+
+  if (options.log_out.has_parent_path()) fs::create_directories(options.log_out.parent_path(), ec);
+  FileDescriptor log_fd(
+      open(options.log_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (log_fd.get() < 0) return ErrnoError("cannot open log", options.log_out, errno);
+  fs::create_directories(options.submission_out, ec);
+  if (ec) return FsError("cannot create", options.submission_out, ec);
+
+  absl::StatusOr<fs::path> workspace = CreateWorkspaceRoot(options.workspace);
+  if (!workspace.ok()) return workspace.status();
+  WorkspaceCleanup cleanup(*workspace, options.keep_workspace);
+  if (absl::Status s = PopulateWorkspace(*workspace, options); !s.ok()) return s;
+
+  const std::vector<std::string> env = AgentEnvironment(*workspace, agent, options);
+  absl::StatusOr<Confinement> confinement =
+      ChooseConfinement(options, *workspace, agent, env, log_fd.get());
+  if (!confinement.ok()) return confinement.status();
+
+  std::vector<std::string> command = {agent.string()};
+  command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
+  ChildSpec spec;
+  if (confinement->isolation == Isolation::kBwrap) {
+    spec = BwrapChild(confinement->bwrap, confinement->args_file.get(), std::move(command));
+  } else {
+    spec.argv = std::move(command);
+  }
+  spec.env = env;
+  spec.cwd = *workspace;
+  spec.output_fd = log_fd.get();
+  spec.time_limit_s = options.time_limit_s;
+  spec.grace_s = options.grace_s;
+  spec.kill_all_children = options.kill_all_children;
+  absl::StatusOr<ChildOutcome> outcome = RunChild(spec);
+  if (!outcome.ok()) return outcome.status();
+
+  RunRecord record;
+  record.competition_id = options.competition_id;
+  record.agent = agent.filename().string();
+  record.seed = options.seed;
+  if (WIFEXITED(outcome->wait_status)) record.exit_code = WEXITSTATUS(outcome->wait_status);
+  if (WIFSIGNALED(outcome->wait_status)) record.signal = WTERMSIG(outcome->wait_status);
+  record.timed_out = outcome->timed_out;
+  record.duration_s = outcome->duration_s;
+  record.time_limit_s = options.time_limit_s;
+  record.isolation = confinement->isolation;
+  record.network = confinement->isolation == Isolation::kBwrap ? options.network : Network::kAllow;
+
+  absl::StatusOr<std::optional<int64_t>> submission_bytes =
+      CollectSubmission(*workspace, options.submission_out, log_fd.get());
+  if (!submission_bytes.ok()) return submission_bytes.status();
+  record.submission_exists = submission_bytes->has_value();
+  record.submission_bytes = submission_bytes->value_or(0);
+  return record;
+}
+
+std::string RunRecordToJson(const RunRecord& record) {
+  std::string json = "{\"competition_id\": ";
+  AppendJsonString(json, record.competition_id);
+  json += ", \"agent\": ";
+  AppendJsonString(json, record.agent);
+  absl::StrAppend(&json, ", \"seed\": ", record.seed,
+                  ", \"exit_code\": ", JsonOptionalInt(record.exit_code),
+                  ", \"signal\": ", JsonOptionalInt(record.signal),
+                  ", \"timed_out\": ", record.timed_out ? "true" : "false",
+                  ", \"duration_s\": ", absl::StrFormat("%.3f", record.duration_s),
+                  ", \"time_limit_s\": ", record.time_limit_s,
+                  ", \"submission_exists\": ", record.submission_exists ? "true" : "false",
+                  ", \"submission_bytes\": ", record.submission_bytes, ", \"isolation\": \"",
+                  IsolationName(record.isolation), "\"", ", \"network\": \"",
+                  NetworkName(record.network), "\"}\n");
+  return json;
+}
+
+const char* IsolationName(Isolation isolation) {
+  switch (isolation) {
+    case Isolation::kAuto:
+      return "auto";
+    case Isolation::kBwrap:
+      return "bwrap";
+    case Isolation::kNone:
+      return "none";
+  }
+  return "unknown";
+}
+
+const char* NetworkName(Network network) { return network == Network::kDeny ? "deny" : "allow"; }
+
+std::optional<Isolation> ParseIsolation(absl::string_view text) {
+  for (Isolation isolation : {Isolation::kAuto, Isolation::kBwrap, Isolation::kNone}) {
+    if (text == IsolationName(isolation)) return isolation;
+  }
+  return std::nullopt;
+}
+
+std::optional<Network> ParseNetwork(absl::string_view text) {
+  for (Network network : {Network::kAllow, Network::kDeny}) {
+    if (text == NetworkName(network)) return network;
+  }
+  return std::nullopt;
+}
+
+absl::Status BecomeChildSubreaper() {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+    return absl::InternalError(
+        absl::StrCat("cannot become a child subreaper: ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlebench

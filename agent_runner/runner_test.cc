@@ -1,0 +1,910 @@
+#include "agent_runner/runner.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "agent_runner/instructions.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Optional;
+
+// Runfiles-relative paths (the test runs in the runfiles root).
+constexpr char kDummyAgent[] = "agent_runner/agents/dummy";
+constexpr char kSilentAgent[] = "agent_runner/agents/silent";
+constexpr char kSleeperAgent[] = "agent_runner/agents/sleeper";
+
+constexpr char kTrainCsv[] = "id,feature,label\n0,1.5,a\n1,2.5,b\n";
+constexpr char kSampleCsv[] = "id,label\n0,a\n1,a\n";
+constexpr char kNestedText[] = "nested file\n";
+constexpr char kDescription[] = "# Toy competition\nPredict the label.\n";
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& contents) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << contents;
+}
+
+// Every file under `root` (relative path -> contents), to compare trees.
+std::map<std::string, std::string> ReadTree(const fs::path& root) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) {
+      files[fs::relative(entry.path(), root).string()] = ReadFile(entry.path());
+    }
+  }
+  return files;
+}
+
+// True once `pid` no longer runs (gone, or a zombie nobody has reaped yet).
+bool ProcessIsGone(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  const std::string stat = ReadFile(absl::StrCat("/proc/", pid, "/stat"));
+  const size_t close_paren = stat.rfind(')');
+  return close_paren != std::string::npos && close_paren + 2 < stat.size() &&
+         (stat[close_paren + 2] == 'Z' || stat[close_paren + 2] == 'X');
+}
+
+// Killed processes are reaped by whoever inherits them; give that a moment.
+bool ProcessIsGoneSoon(pid_t pid) {
+  for (int i = 0; i < 100; ++i) {
+    if (ProcessIsGone(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// Live processes (host pids, whatever namespace they are in) that carry the
+// agent environment of `workspace`: every process an agent starts inherits
+// it, and so do bwrap's own.
+std::set<pid_t> ProcessesOfWorkspace(const fs::path& workspace) {
+  const std::string marker = absl::StrCat("MLEBENCH_WORKSPACE=", workspace.string());
+  std::set<pid_t> pids;
+  std::error_code ec;
+  for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    int pid;
+    if (!absl::SimpleAtoi(it->path().filename().string(), &pid)) continue;
+    const std::string environ = ReadFile(it->path() / "environ");
+    for (absl::string_view var : absl::StrSplit(environ, '\0')) {
+      if (var == marker && !ProcessIsGone(pid)) pids.insert(pid);
+    }
+  }
+  return pids;
+}
+
+std::map<std::string, std::string> ParseEnv(const std::string& env_output) {
+  std::map<std::string, std::string> vars;
+  for (absl::string_view line : absl::StrSplit(env_output, '\n', absl::SkipEmpty())) {
+    const size_t eq = line.find('=');
+    if (eq != absl::string_view::npos) {
+      vars[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
+    }
+  }
+  return vars;
+}
+
+// "name: value" lines an agent printed -> {name: value}.
+std::map<std::string, std::string> ParseReport(const std::string& log) {
+  std::map<std::string, std::string> report;
+  for (absl::string_view line : absl::StrSplit(log, '\n', absl::SkipEmpty())) {
+    const size_t colon = line.find(": ");
+    if (colon != absl::string_view::npos) {
+      report[std::string(line.substr(0, colon))] = std::string(line.substr(colon + 2));
+    }
+  }
+  return report;
+}
+
+class RunAgentTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* test_tmpdir = std::getenv("TEST_TMPDIR");
+    ASSERT_NE(test_tmpdir, nullptr);
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(test_tmpdir) / absl::StrJoin(absl::StrSplit(info->name(), '/'), "_");
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    public_dir_ = root_ / "public";
+    WriteFile(public_dir_ / "train.csv", kTrainCsv);
+    WriteFile(public_dir_ / "sample_submission.csv", kSampleCsv);
+    WriteFile(public_dir_ / "images" / "nested.txt", kNestedText);
+    WriteFile(root_ / "description.md", kDescription);
+  }
+
+  // Options for `agent` with outputs under root_/<run>/.
+  RunOptions Options(const fs::path& agent, const std::string& run = "run") {
+    RunOptions options;
+    options.competition_id = "toy-competition";
+    options.public_dir = public_dir_;
+    options.description_file = root_ / "description.md";
+    options.agent = agent;
+    options.time_limit_s = 2;
+    options.grace_s = 0.5;
+    options.seed = 7;
+    options.submission_out = root_ / run / "submission";
+    options.log_out = root_ / run / "agent.log";
+    options.isolation = isolation_;
+    return options;
+  }
+
+  // Writes an executable script (/bin/sh unless `shell` says otherwise).
+  fs::path WriteScript(const std::string& name, const std::string& body,
+                       const std::string& shell = "/bin/sh") {
+    const fs::path path = root_ / name;
+    WriteFile(path, absl::StrCat("#!", shell, "\n", body));
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+  }
+
+  struct WatchedRun {
+    absl::StatusOr<RunRecord> record;
+    std::set<pid_t> processes;  // of the workspace, once `ready_file` existed
+  };
+
+  // Runs the agent (options.workspace must be set) on another thread; once
+  // the agent has created `ready_file` (relative to the workspace), notes
+  // the processes of the workspace and calls `on_ready`.
+  WatchedRun RunAndWatch(const RunOptions& options, const std::string& ready_file,
+                         const std::function<void()>& on_ready = {}) {
+    const fs::path workspace = fs::absolute(*options.workspace);
+    std::future<absl::StatusOr<RunRecord>> run =
+        std::async(std::launch::async, [&options] { return RunAgent(options); });
+    WatchedRun watched;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline &&
+           run.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
+      if (fs::exists(workspace / ready_file)) {
+        watched.processes = ProcessesOfWorkspace(workspace);
+        if (on_ready) on_ready();
+        break;
+      }
+    }
+    watched.record = run.get();
+    return watched;
+  }
+
+  Isolation isolation_ = Isolation::kNone;
+  fs::path root_;
+  fs::path public_dir_;
+};
+
+// Behaviour that is the same with and without bwrap.
+class RunAgentModesTest : public RunAgentTest, public ::testing::WithParamInterface<Isolation> {
+ protected:
+  void SetUp() override {
+    isolation_ = GetParam();
+    RunAgentTest::SetUp();
+  }
+  bool sandboxed() const { return isolation_ == Isolation::kBwrap; }
+};
+
+INSTANTIATE_TEST_SUITE_P(Isolation, RunAgentModesTest,
+                         ::testing::Values(Isolation::kNone, Isolation::kBwrap),
+                         [](const ::testing::TestParamInfo<Isolation>& info) {
+                           return std::string(IsolationName(info.param));
+                         });
+
+TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment) {
+  const fs::path agent = WriteScript("inspect.sh",
+                                     "pwd > logs/pwd.txt\n"
+                                     "env > logs/env.txt\n"
+                                     "ls -ld data/train.csv > logs/train_mode.txt\n"
+                                     "echo \"args: $*\"\n"
+                                     "echo to-stderr >&2\n");
+  fs::create_directories(root_ / "inspect.sh.runfiles");
+  RunOptions options = Options(agent);
+  options.agent_args = {"--alpha", "two words"};
+  options.workspace = root_ / "workspace";
+  options.keep_workspace = true;
+  setenv("MLEBENCH_TEST_LEAK", "must not reach the agent", 1);
+
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  unsetenv("MLEBENCH_TEST_LEAK");
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_EQ(record->isolation, GetParam());
+  EXPECT_EQ(record->network, Network::kAllow);
+
+  const fs::path ws = fs::absolute(root_ / "workspace");
+  // data/: the public files, recursively, plus the description.
+  EXPECT_EQ(ReadTree(ws / "data"),
+            (std::map<std::string, std::string>{{"description.md", kDescription},
+                                                {"images/nested.txt", kNestedText},
+                                                {"sample_submission.csv", kSampleCsv},
+                                                {"train.csv", kTrainCsv}}));
+  EXPECT_EQ(fs::status(ws / "data" / "train.csv").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  EXPECT_THAT(ReadFile(ws / "logs" / "train_mode.txt"), HasSubstr("-r--r--r--"));
+  EXPECT_TRUE(fs::is_directory(ws / "submission"));
+  EXPECT_TRUE(fs::is_empty(ws / "submission"));
+  EXPECT_TRUE(fs::is_directory(ws / "code"));
+  EXPECT_EQ(ReadFile(ws / "instructions.txt"), AgentInstructions(2));
+
+  // The same absolute paths inside the sandbox as outside.
+  EXPECT_EQ(ReadFile(ws / "logs" / "pwd.txt"), ws.string() + "\n");
+  std::map<std::string, std::string> env = ParseEnv(ReadFile(ws / "logs" / "env.txt"));
+  env.erase("PWD");  // exported by the shell itself
+  const std::string agent_path = fs::absolute(agent).string();
+  EXPECT_EQ(env, (std::map<std::string, std::string>{
+                     {"CODE_DIR", ws.string() + "/code"},
+                     {"COMPETITION_ID", "toy-competition"},
+                     {"HOME", ws.string()},
+                     {"LANG", "C.UTF-8"},
+                     {"LOGS_DIR", ws.string() + "/logs"},
+                     {"MLEBENCH_CODE_DIR", ws.string() + "/code"},
+                     {"MLEBENCH_COMPETITION_ID", "toy-competition"},
+                     {"MLEBENCH_DATA_DIR", ws.string() + "/data"},
+                     {"MLEBENCH_LOGS_DIR", ws.string() + "/logs"},
+                     {"MLEBENCH_SEED", "7"},
+                     {"MLEBENCH_SUBMISSION_DIR", ws.string() + "/submission"},
+                     {"MLEBENCH_TIME_LIMIT_S", "2"},
+                     {"MLEBENCH_WORKSPACE", ws.string()},
+                     {"PATH", "/usr/bin:/bin"},
+                     {"RUNFILES_DIR", agent_path + ".runfiles"},
+                     {"SUBMISSION_DIR", ws.string() + "/submission"},
+                 }));
+  const std::string log = ReadFile(options.log_out);
+  EXPECT_THAT(log, HasSubstr("args: --alpha two words\n"));
+  EXPECT_THAT(log, HasSubstr("to-stderr\n"));
+}
+
+TEST_P(RunAgentModesTest, DescriptionFlagReplacesOneInPublicDir) {
+  WriteFile(public_dir_ / "description.md", "stale description\n");
+  const fs::path agent = WriteScript("copy.sh", "cp data/description.md logs/\n");
+  RunOptions options = Options(agent);
+  options.workspace = root_ / "workspace";
+  options.keep_workspace = true;
+  ASSERT_TRUE(RunAgent(options).ok());
+  EXPECT_EQ(ReadFile(root_ / "workspace" / "logs" / "description.md"), kDescription);
+  EXPECT_EQ(ReadFile(public_dir_ / "description.md"), "stale description\n");
+}
+
+TEST_P(RunAgentModesTest, DeletesWorkspaceUnlessKept) {
+  const fs::path agent = WriteScript("where.sh", "echo \"pwd: $(pwd)\"\nchmod 500 code data\n");
+  RunOptions options = Options(agent);
+  options.workspace = root_ / "workspace";
+  ASSERT_TRUE(RunAgent(options).ok());
+  EXPECT_FALSE(fs::exists(root_ / "workspace"));
+
+  // Default: a fresh directory under $TMPDIR, deleted afterwards.
+  const fs::path tmpdir = root_ / "tmp";
+  fs::create_directories(tmpdir);
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  setenv("TMPDIR", tmpdir.c_str(), 1);
+  options = Options(agent, "run2");
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  if (old_tmpdir)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(ParseReport(ReadFile(options.log_out))["pwd"],
+              HasSubstr(tmpdir.string() + "/mlebench-agent-"));
+  EXPECT_TRUE(fs::is_empty(tmpdir));
+}
+
+TEST_P(RunAgentModesTest, DummyAgentSubmitsSampleSubmission) {
+  // A relative agent path, resolved before the runner changes directory.
+  absl::StatusOr<RunRecord> record = RunAgent(Options(kDummyAgent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_EQ(record->signal, std::nullopt);
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_TRUE(record->submission_exists);
+  EXPECT_EQ(record->submission_bytes, static_cast<int64_t>(std::string(kSampleCsv).size()));
+  EXPECT_EQ(record->agent, "dummy");
+  EXPECT_EQ(record->isolation, GetParam());
+  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"), HasSubstr("dummy: copied"));
+}
+
+TEST_P(RunAgentModesTest, DummyAgentWithoutSampleSubmissionFailsAsAResult) {
+  fs::remove(public_dir_ / "sample_submission.csv");
+  absl::StatusOr<RunRecord> record = RunAgent(Options(kDummyAgent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(1));
+  EXPECT_FALSE(record->submission_exists);
+  EXPECT_TRUE(fs::is_empty(root_ / "run" / "submission"));
+  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"), HasSubstr("dummy: no sample submission"));
+}
+
+TEST_P(RunAgentModesTest, SilentAgentLeavesSubmissionDirEmpty) {
+  absl::StatusOr<RunRecord> record = RunAgent(Options(kSilentAgent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_FALSE(record->submission_exists);
+  EXPECT_EQ(record->submission_bytes, 0);
+  EXPECT_TRUE(fs::is_directory(root_ / "run" / "submission"));
+  EXPECT_TRUE(fs::is_empty(root_ / "run" / "submission"));
+  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
+              HasSubstr("run_agent: no submission: submission/submission.csv does not exist"));
+}
+
+TEST_P(RunAgentModesTest, TimeoutKillsAgentThatIgnoresSigtermAndKeepsSubmission) {
+  RunOptions options = Options(kSleeperAgent);
+  options.time_limit_s = 1;
+  options.grace_s = 0.3;
+  options.workspace = root_ / "workspace";
+  // The sleeper writes its pids (of its own namespace) once its child runs.
+  options.agent_args = {(fs::absolute(root_ / "workspace") / "logs" / "pids").string()};
+  WatchedRun run = RunAndWatch(options, "logs/pids");
+  ASSERT_TRUE(run.record.ok()) << run.record.status();
+  EXPECT_TRUE(run.record->timed_out);
+  EXPECT_EQ(run.record->exit_code, std::nullopt);
+  EXPECT_THAT(run.record->signal, Optional(SIGKILL));
+  EXPECT_GE(run.record->duration_s, 1.3);
+  EXPECT_LT(run.record->duration_s, 5.0);
+  EXPECT_TRUE(run.record->submission_exists);
+  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), "id,prediction\n0,1\n");
+
+  // The sleeper and its child; under bwrap also bwrap and the sandbox's init.
+  EXPECT_GE(run.processes.size(), sandboxed() ? 4u : 2u);
+  for (pid_t pid : run.processes) EXPECT_TRUE(ProcessIsGoneSoon(pid)) << "pid " << pid;
+}
+
+TEST_P(RunAgentModesTest, AgentThatHonoursSigtermStopsAtDeadline) {
+  const fs::path agent = WriteScript("polite.sh",
+                                     "trap 'echo got TERM; exit 3' TERM\n"
+                                     "while :; do sleep 0.05; done\n");
+  RunOptions options = Options(agent);
+  options.time_limit_s = 1;
+  options.grace_s = 5;  // not waited for: the agent exits on SIGTERM
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_TRUE(record->timed_out);
+  EXPECT_THAT(record->exit_code, Optional(3));
+  EXPECT_EQ(record->signal, std::nullopt);
+  EXPECT_GE(record->duration_s, 1.0);
+  EXPECT_LT(record->duration_s, 3.0);
+  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("got TERM"));
+}
+
+TEST_P(RunAgentModesTest, KillsLeftoverProcessesWhenAgentExits) {
+  const fs::path agent = WriteScript("daemon.sh",
+                                     "sleep 1000 &\n"
+                                     ": > logs/ready\n"
+                                     "while [ ! -e logs/go ]; do sleep 0.02; done\n"
+                                     "exit 0\n");
+  RunOptions options = Options(agent);
+  options.workspace = root_ / "workspace";
+  WatchedRun run = RunAndWatch(options, "logs/ready", [&] {
+    WriteFile(fs::absolute(root_ / "workspace") / "logs" / "go", "");
+  });
+  ASSERT_TRUE(run.record.ok()) << run.record.status();
+  EXPECT_FALSE(run.record->timed_out);
+  EXPECT_THAT(run.record->exit_code, Optional(0));
+  EXPECT_LT(run.record->duration_s, 1.5);
+  EXPECT_GE(run.processes.size(), sandboxed() ? 4u : 2u);
+  for (pid_t pid : run.processes) EXPECT_TRUE(ProcessIsGoneSoon(pid)) << "pid " << pid;
+}
+
+TEST_P(RunAgentModesTest, AgentCannotModifyPublicInputs) {
+  const std::map<std::string, std::string> before = ReadTree(public_dir_);
+  const fs::path agent = WriteScript("vandal.sh",
+                                     "chmod -R u+w data\n"
+                                     "echo vandalised >> data/train.csv\n"
+                                     "echo vandalised > data/images/nested.txt\n"
+                                     "rm -f data/sample_submission.csv\n"
+                                     "touch data/new_file.csv\n");
+  absl::StatusOr<RunRecord> record = RunAgent(Options(agent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(ReadTree(public_dir_), before);
+  EXPECT_FALSE(fs::exists(public_dir_ / "new_file.csv"));
+}
+
+TEST_P(RunAgentModesTest, SubmissionSymlinkInsideWorkspaceIsFollowed) {
+  const fs::path agent =
+      WriteScript("link.sh", "ln -s ../data/sample_submission.csv submission/submission.csv\n");
+  absl::StatusOr<RunRecord> record = RunAgent(Options(agent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_TRUE(record->submission_exists);
+  const fs::path copied = root_ / "run" / "submission" / "submission.csv";
+  EXPECT_FALSE(fs::is_symlink(copied));
+  EXPECT_EQ(ReadFile(copied), kSampleCsv);
+}
+
+TEST_P(RunAgentModesTest, SubmissionThatIsNotAFileInTheWorkspaceIsIgnored) {
+  WriteFile(root_ / "outside.csv", "id,label\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"ln -s " + (root_ / "outside.csv").string() + " submission/submission.csv",
+       "a symlink to outside the workspace"},
+      {"ln -s missing.csv submission/submission.csv", "a dangling symlink"},
+      {"mkdir submission/submission.csv", "not a regular file"},
+      {"mkfifo submission/submission.csv", "not a regular file"},
+  };
+  int run = 0;
+  for (const auto& [command, reason] : cases) {
+    SCOPED_TRACE(command);
+    const fs::path agent = WriteScript(absl::StrCat("bad", run, ".sh"), command + "\n");
+    RunOptions options = Options(agent, absl::StrCat("run", run++));
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_TRUE(record.ok()) << record.status();
+    EXPECT_FALSE(record->submission_exists);
+    EXPECT_TRUE(fs::is_empty(options.submission_out));
+    EXPECT_THAT(ReadFile(options.log_out), HasSubstr(reason));
+  }
+}
+
+TEST_P(RunAgentModesTest, AgentThatCannotBeExecutedIsAResult) {
+  // Executable but not a program: execve fails with ENOEXEC. (bwrap uses
+  // execvp, which hands such a file to /bin/sh: "just: not found", 127.)
+  const fs::path agent = root_ / "not_a_program";
+  WriteFile(agent, "just text\n");
+  fs::permissions(agent, fs::perms::owner_all);
+  absl::StatusOr<RunRecord> record = RunAgent(Options(agent));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(127));
+  EXPECT_FALSE(record->submission_exists);
+  if (!sandboxed()) {
+    EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
+                HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC, ")")));
+  }
+}
+
+// Replaces the duration (checking its format) so records can be compared.
+std::string WithoutDuration(const std::string& json) {
+  static const std::regex kDuration(R"("duration_s": [0-9]+\.[0-9]{3},)");
+  EXPECT_TRUE(std::regex_search(json, kDuration)) << json;
+  return std::regex_replace(json, kDuration, "\"duration_s\": D,");
+}
+
+TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
+  absl::StatusOr<RunRecord> first = RunAgent(Options(kDummyAgent, "first"));
+  absl::StatusOr<RunRecord> second = RunAgent(Options(kDummyAgent, "second"));
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(second.ok()) << second.status();
+  const std::string json = RunRecordToJson(*first);
+  EXPECT_EQ(WithoutDuration(json), WithoutDuration(RunRecordToJson(*second)));
+  EXPECT_EQ(WithoutDuration(json),
+            absl::StrCat("{\"competition_id\": \"toy-competition\", \"agent\": \"dummy\", "
+                         "\"seed\": 7, \"exit_code\": 0, \"signal\": null, \"timed_out\": false, "
+                         "\"duration_s\": D, \"time_limit_s\": 2, \"submission_exists\": true, "
+                         "\"submission_bytes\": ",
+                         std::string(kSampleCsv).size(), ", \"isolation\": \"",
+                         IsolationName(GetParam()), "\", \"network\": \"allow\"}\n"));
+}
+
+// ---------------------------------------------------------------------------
+// Runner errors and input handling (the same whatever the isolation).
+
+TEST_F(RunAgentTest, RunnerErrors) {
+  const fs::path agent = WriteScript("ok.sh", "exit 0\n");
+  auto expect_error = [&](RunOptions options, const std::string& message) {
+    SCOPED_TRACE(message);
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_FALSE(record.ok());
+    EXPECT_THAT(std::string(record.status().message()), HasSubstr(message));
+  };
+  RunOptions options = Options(agent);
+  options.public_dir = root_ / "absent";
+  expect_error(options, "cannot read public dir");
+
+  options = Options(agent);
+  options.description_file = root_ / "absent.md";
+  expect_error(options, "cannot read description file");
+
+  options = Options(root_ / "absent_agent");
+  expect_error(options, "cannot find agent");
+
+  WriteFile(root_ / "not_executable.sh", "#!/bin/sh\n");
+  fs::permissions(root_ / "not_executable.sh", fs::perms::owner_read | fs::perms::owner_write);
+  if (access((root_ / "not_executable.sh").c_str(), X_OK) != 0) {  // root may execute anything
+    expect_error(Options(root_ / "not_executable.sh"), "is not an executable file");
+  }
+  expect_error(Options(root_), "is not an executable file");
+
+  options = Options(agent);
+  options.time_limit_s = 0;
+  expect_error(options, "time limit must be between 1 and");
+
+  options = Options(agent);
+  options.grace_s = -1;
+  expect_error(options, "grace period must be between 0 and");
+
+  options = Options(agent);
+  options.competition_id = "";
+  expect_error(options, "competition id is empty");
+
+  options = Options(agent);
+  WriteFile(root_ / "busy" / "leftover.txt", "x");
+  options.workspace = root_ / "busy";
+  expect_error(options, "must be absent or an empty directory");
+
+  options = Options(agent);
+  WriteFile(options.submission_out / "submission.csv", "stale");
+  expect_error(options, "must be absent or an empty directory");
+}
+
+TEST_F(RunAgentTest, PublicDirWithSpecialFilesIsAnError) {
+  const fs::path agent = WriteScript("ok.sh", "exit 0\n");
+  ASSERT_EQ(mkfifo((public_dir_ / "pipe").c_str(), 0644), 0);
+  absl::StatusOr<RunRecord> record = RunAgent(Options(agent, "fifo"));
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()),
+              HasSubstr("is neither a regular file nor a directory"));
+  fs::remove(public_dir_ / "pipe");
+
+  fs::create_symlink(root_ / "nowhere", public_dir_ / "dangling");
+  record = RunAgent(Options(agent, "dangling"));
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("cannot read public file"));
+  fs::remove(public_dir_ / "dangling");
+
+  fs::create_directory_symlink("..", public_dir_ / "images" / "loop");
+  record = RunAgent(Options(agent, "loop"));
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("symlink cycle"));
+}
+
+TEST_F(RunAgentTest, PublicSymlinksAreCopiedAsFiles) {
+  // Bazel presents inputs as symlinks; the workspace gets real copies.
+  WriteFile(root_ / "elsewhere" / "extra.csv", "a,b\n");
+  fs::create_symlink(root_ / "elsewhere" / "extra.csv", public_dir_ / "extra.csv");
+  fs::create_directory_symlink(root_ / "elsewhere", public_dir_ / "linked_dir");
+  const fs::path agent = WriteScript("ok.sh", "exit 0\n");
+  RunOptions options = Options(agent);
+  options.workspace = root_ / "workspace";
+  options.keep_workspace = true;
+  ASSERT_TRUE(RunAgent(options).ok());
+  const fs::path data = root_ / "workspace" / "data";
+  EXPECT_FALSE(fs::is_symlink(data / "extra.csv"));
+  EXPECT_FALSE(fs::is_symlink(data / "linked_dir"));
+  EXPECT_EQ(ReadFile(data / "extra.csv"), "a,b\n");
+  EXPECT_EQ(ReadFile(data / "linked_dir" / "extra.csv"), "a,b\n");
+}
+
+// ---------------------------------------------------------------------------
+// Isolation
+
+// An agent that reports what it can see: "name: value" lines in its log.
+constexpr char kLookAroundAgent[] = R"sh(secret="$1"
+if cat "$secret" > /dev/null 2>&1; then echo "secret: readable"; else echo "secret: hidden"; fi
+if ls "$(dirname "$secret")" > /dev/null 2>&1; then echo "secret dir: listable"; else echo "secret dir: hidden"; fi
+echo "root: $(ls -A /root 2>/dev/null | tr '\n' ' ')"
+echo "home: $(ls -A /home 2>/dev/null | tr '\n' ' ')"
+echo "tmp: $(ls -A /tmp 2>/dev/null | tr '\n' ' ')"
+if [ "$2" != no-find ]; then
+  echo "found: $(find / -path /proc -prune -o -path /sys -prune -o -path /usr -prune -o -name answers.csv -print 2>/dev/null | tr '\n' ' ')"
+fi
+if cp data/sample_submission.csv submission/submission.csv; then echo "submission: written"; fi
+if [ -w /usr ]; then echo "usr: writable"; else echo "usr: read-only"; fi
+if probe=$(mktemp /tmp/probe.XXXXXX) && rm -f "$probe"; then echo "tmp write: ok"; fi
+if cat /etc/shadow > /dev/null 2>&1; then echo "shadow: readable"; else echo "shadow: hidden"; fi
+echo "caps: $(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)"
+echo "pid: $$"
+)sh";
+
+// The names in `dir` that lead to one of `paths`: all that bwrap creates
+// there to mount them.
+std::string MountSkeleton(const fs::path& dir, const std::vector<fs::path>& paths) {
+  std::set<std::string> names;
+  for (const fs::path& path : paths) {
+    const fs::path relative = path.lexically_relative(dir);
+    if (!relative.empty() && *relative.begin() != "..") names.insert(relative.begin()->string());
+  }
+  std::string listing;
+  for (const std::string& name : names) absl::StrAppend(&listing, name, " ");
+  return listing;
+}
+
+TEST_F(RunAgentTest, SandboxShowsOnlySystemWorkspaceAndAgent) {
+  isolation_ = Isolation::kBwrap;
+  const fs::path secret = fs::path(std::getenv("TEST_TMPDIR")) / "secret" / "answers.csv";
+  WriteFile(secret, "id,answer\n0,42\n");
+  const fs::path agent = WriteScript("look.sh", kLookAroundAgent);
+  RunOptions options = Options(agent);
+  options.agent_args = {secret.string()};
+  options.workspace = root_ / "workspace";
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->isolation, Isolation::kBwrap);
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_TRUE(record->submission_exists);  // data/ readable, submission/ writable
+  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+
+  const std::string log = ReadFile(options.log_out);
+  std::map<std::string, std::string> seen = ParseReport(log);
+  const std::vector<fs::path> mounted = {fs::absolute(root_ / "workspace"), fs::absolute(agent)};
+  EXPECT_EQ(seen["secret"], "hidden") << log;
+  EXPECT_EQ(seen["secret dir"], "hidden") << log;
+  EXPECT_EQ(seen["found"], "") << log;
+  // Only the directories leading to the workspace and the agent, if any.
+  EXPECT_EQ(seen["root"], MountSkeleton("/root", mounted)) << log;
+  EXPECT_EQ(seen["home"], MountSkeleton("/home", mounted)) << log;
+  EXPECT_EQ(seen["tmp"], MountSkeleton("/tmp", mounted)) << log;
+  EXPECT_EQ(seen["submission"], "written") << log;
+  EXPECT_EQ(seen["usr"], "read-only") << log;
+  EXPECT_EQ(seen["tmp write"], "ok") << log;
+  EXPECT_EQ(seen["shadow"], "hidden") << log;
+  EXPECT_EQ(seen["caps"], "0000000000000000") << log;
+  EXPECT_EQ(seen["pid"], "2") << log;  // pid 1 is the sandbox's init
+}
+
+TEST_F(RunAgentTest, AutoFallsBackWithoutBwrapAndSaysSo) {
+  const fs::path secret = fs::path(std::getenv("TEST_TMPDIR")) / "secret2" / "answers.csv";
+  WriteFile(secret, "id,answer\n0,42\n");
+  const fs::path agent = WriteScript("look.sh", kLookAroundAgent);
+  RunOptions options = Options(agent);
+  options.isolation = Isolation::kAuto;
+  options.bwrap = root_ / "nonexistent" / "bwrap";
+  options.agent_args = {secret.string(), "no-find"};  // the host's whole disk is slow to search
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->isolation, Isolation::kNone);
+  EXPECT_EQ(record->network, Network::kAllow);
+  EXPECT_THAT(RunRecordToJson(*record), HasSubstr("\"isolation\": \"none\""));
+  const std::string log = ReadFile(options.log_out);
+  EXPECT_THAT(log, HasSubstr(absl::StrCat("run_agent: running the agent without isolation: "
+                                          "cannot execute ",
+                                          options.bwrap.string())));
+  // Unconfined, the agent does see the planted answers.
+  EXPECT_EQ(ParseReport(log)["secret"], "readable") << log;
+}
+
+TEST_F(RunAgentTest, AutoUsesBwrapWhenItWorks) {
+  RunOptions options = Options(kDummyAgent);
+  options.isolation = Isolation::kAuto;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->isolation, Isolation::kBwrap);
+  EXPECT_THAT(ReadFile(options.log_out), Not(HasSubstr("without isolation")));
+}
+
+TEST_F(RunAgentTest, BwrapThatCannotStartIsAnErrorUnlessAuto) {
+  const fs::path fake_bwrap =
+      WriteScript("fake_bwrap", "echo 'fake bwrap: no namespaces here' >&2\nexit 1\n");
+  RunOptions options = Options(kDummyAgent, "bwrap");
+  options.isolation = Isolation::kBwrap;
+  options.bwrap = fake_bwrap;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("isolation bwrap is unavailable"));
+  EXPECT_THAT(std::string(record.status().message()),
+              HasSubstr("exited with status 1: fake bwrap: no namespaces here"));
+
+  options = Options(kDummyAgent, "bwrap_missing");
+  options.isolation = Isolation::kBwrap;
+  options.bwrap = root_ / "nonexistent";
+  record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("cannot execute"));
+
+  options = Options(kDummyAgent, "auto");
+  options.isolation = Isolation::kAuto;
+  options.bwrap = fake_bwrap;
+  record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->isolation, Isolation::kNone);
+  EXPECT_TRUE(record->submission_exists);
+  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("fake bwrap: no namespaces here"));
+
+  // Denying the network needs bwrap: no silent fallback.
+  options = Options(kDummyAgent, "deny_auto");
+  options.isolation = Isolation::kAuto;
+  options.network = Network::kDeny;
+  options.bwrap = fake_bwrap;
+  record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("network deny needs bwrap"));
+
+  options = Options(kDummyAgent, "deny_none");
+  options.isolation = Isolation::kNone;
+  options.network = Network::kDeny;
+  record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_EQ(record.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A TCP listener on 127.0.0.1 (of the test's network namespace).
+class LoopbackListener {
+ public:
+  LoopbackListener() {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof(address);
+    if (fd_ < 0 || bind(fd_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+        listen(fd_, 16) != 0 ||
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+      ADD_FAILURE() << "cannot listen on loopback: " << std::strerror(errno);
+      return;
+    }
+    port_ = ntohs(address.sin_port);
+  }
+  ~LoopbackListener() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+TEST_F(RunAgentTest, NetworkDenyCutsTheAgentOffEvenFromLoopback) {
+  LoopbackListener listener;
+  ASSERT_GT(listener.port(), 0);
+  const fs::path agent =
+      WriteScript("connect.sh",
+                  "if (exec 3<>\"/dev/tcp/127.0.0.1/$1\") 2>/dev/null; then echo 'connect: ok'; "
+                  "else echo 'connect: failed'; fi\n",
+                  "/bin/bash");
+  struct Case {
+    Isolation isolation;
+    Network network;
+    std::string expected;
+  };
+  // With the host's network (shared, or no isolation) the host's loopback
+  // listener answers; in an empty network namespace nothing listens.
+  for (const Case& c : {Case{Isolation::kBwrap, Network::kAllow, "ok"},
+                        Case{Isolation::kBwrap, Network::kDeny, "failed"},
+                        Case{Isolation::kNone, Network::kAllow, "ok"}}) {
+    const std::string name = absl::StrCat(IsolationName(c.isolation), "_", NetworkName(c.network));
+    SCOPED_TRACE(name);
+    RunOptions options = Options(agent, name);
+    options.isolation = c.isolation;
+    options.network = c.network;
+    options.agent_args = {absl::StrCat(listener.port())};
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_TRUE(record.ok()) << record.status();
+    EXPECT_EQ(record->isolation, c.isolation);
+    EXPECT_EQ(record->network, c.network);
+    const std::string log = ReadFile(options.log_out);
+    EXPECT_EQ(ParseReport(log)["connect"], c.expected) << log;
+  }
+}
+
+TEST_F(RunAgentTest, SandboxEndsProcessesThatLeftTheSession) {
+  // No subreaper here (kill_all_children is false): the escaped daemon dies
+  // only because the sandbox's pid namespace ends.
+  isolation_ = Isolation::kBwrap;
+  const fs::path agent = WriteScript("escape.sh",
+                                     "setsid sleep 1000 &\n"
+                                     "sleep 1000 &\n"
+                                     "trap '' TERM\n"
+                                     ": > logs/ready\n"
+                                     "while :; do sleep 0.05; done\n");
+  RunOptions options = Options(agent);
+  options.time_limit_s = 1;
+  options.grace_s = 0.2;
+  options.workspace = root_ / "workspace";
+  WatchedRun run = RunAndWatch(options, "logs/ready");
+  ASSERT_TRUE(run.record.ok()) << run.record.status();
+  EXPECT_TRUE(run.record->timed_out);
+  EXPECT_THAT(run.record->signal, Optional(SIGKILL));
+  // bwrap, init, the script and its two sleeps (plus perhaps a loop sleep).
+  EXPECT_GE(run.processes.size(), 5u);
+  for (pid_t pid : run.processes) EXPECT_TRUE(ProcessIsGoneSoon(pid)) << "pid " << pid;
+}
+
+TEST_F(RunAgentTest, SandboxedAgentRunsFromItsRunfiles) {
+  // Like Bazel's runfiles trees: symlinks to files elsewhere, which the agent
+  // can read through the tree but not where they really are.
+  isolation_ = Isolation::kBwrap;
+  const fs::path real = root_ / "output_base" / "lib.sh";
+  WriteFile(real, "echo 'from runfiles: yes'\n");
+  const fs::path agent =
+      WriteScript("tool.sh",
+                  ". \"$0.runfiles/repo/lib.sh\"\n"
+                  "if cat \"$1\" > /dev/null 2>&1; then echo 'real path: visible'; "
+                  "else echo 'real path: hidden'; fi\n"
+                  "if touch \"$0.runfiles/repo/new\" 2>/dev/null; then echo 'runfiles: writable'; "
+                  "else echo 'runfiles: read-only'; fi\n"
+                  "echo \"dangling: $(ls \"$0.runfiles/repo\" | tr '\\n' ' ')\"\n");
+  const fs::path runfiles = root_ / "tool.sh.runfiles" / "repo";
+  fs::create_directories(runfiles / "empty_dir");
+  fs::create_symlink(real, runfiles / "lib.sh");
+  fs::create_symlink(root_ / "vanished", runfiles / "dangling");
+  RunOptions options = Options(fs::absolute(agent));
+  options.agent_args = {real.string()};
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFile(options.log_out);
+  std::map<std::string, std::string> seen = ParseReport(log);
+  EXPECT_EQ(seen["from runfiles"], "yes") << log;
+  EXPECT_EQ(seen["real path"], "hidden") << log;
+  EXPECT_EQ(seen["runfiles"], "read-only") << log;
+  EXPECT_EQ(seen["dangling"], "empty_dir lib.sh ") << log;  // the dangling link is left out
+}
+
+// ---------------------------------------------------------------------------
+// Record and instructions
+
+TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
+  RunRecord record;
+  record.competition_id = "a\"b\\c\nd\x01";
+  record.agent = "sleeper";
+  record.seed = -3;
+  record.signal = 9;
+  record.timed_out = true;
+  record.duration_s = 1.23456;
+  record.time_limit_s = 1;
+  EXPECT_EQ(RunRecordToJson(record),
+            "{\"competition_id\": \"a\\\"b\\\\c\\nd\\u0001\", \"agent\": \"sleeper\", "
+            "\"seed\": -3, \"exit_code\": null, \"signal\": 9, \"timed_out\": true, "
+            "\"duration_s\": 1.235, \"time_limit_s\": 1, \"submission_exists\": false, "
+            "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"allow\"}\n");
+  record.isolation = Isolation::kBwrap;
+  record.network = Network::kDeny;
+  EXPECT_THAT(RunRecordToJson(record),
+              HasSubstr("\"submission_bytes\": 0, \"isolation\": \"bwrap\", "
+                        "\"network\": \"deny\"}\n"));
+}
+
+TEST(IsolationNamesTest, ParseAndNameAreInverse) {
+  for (Isolation isolation : {Isolation::kAuto, Isolation::kBwrap, Isolation::kNone}) {
+    EXPECT_EQ(ParseIsolation(IsolationName(isolation)), isolation);
+  }
+  for (Network network : {Network::kAllow, Network::kDeny}) {
+    EXPECT_EQ(ParseNetwork(NetworkName(network)), network);
+  }
+  EXPECT_EQ(ParseIsolation("Bwrap"), std::nullopt);
+  EXPECT_EQ(ParseIsolation(""), std::nullopt);
+  EXPECT_EQ(ParseNetwork("none"), std::nullopt);
+}
+
+TEST(InstructionsTest, DescribesTimeLimit) {
+  EXPECT_EQ(DescribeTimeLimit(1), "1 second");
+  EXPECT_EQ(DescribeTimeLimit(59), "59 seconds");
+  EXPECT_EQ(DescribeTimeLimit(90), "90 seconds (1 min 30 s)");
+  EXPECT_EQ(DescribeTimeLimit(3600), "3600 seconds (1 h)");
+  EXPECT_EQ(DescribeTimeLimit(86400), "86400 seconds (24 h)");
+  EXPECT_EQ(DescribeTimeLimit(3661), "3661 seconds (1 h 1 min 1 s)");
+}
+
+TEST(InstructionsTest, StatesTheRules) {
+  const std::string text = AgentInstructions(86400);
+  EXPECT_THAT(text, HasSubstr("data/description.md"));
+  EXPECT_THAT(text, HasSubstr("submission/submission.csv"));
+  EXPECT_THAT(text, HasSubstr("86400 seconds (24 h)"));
+  EXPECT_THAT(text, HasSubstr("no internet access"));
+  EXPECT_THAT(text, HasSubstr("do not label any data by hand"));
+  EXPECT_THAT(text, HasSubstr("other people's solutions"));
+  EXPECT_THAT(text, Not(HasSubstr("$TIME_LIMIT")));
+  EXPECT_THAT(text, Not(HasSubstr("/home/")));
+}
+
+}  // namespace
+}  // namespace mlebench

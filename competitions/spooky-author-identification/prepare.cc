@@ -1,0 +1,83 @@
+// Upstream's spooky-author-identification/prepare.py: a 90/10 split of the
+// labelled train.csv inside Kaggle's train.zip; answers and sample
+// submission are one-hot tables over the three authors.
+#include <filesystem>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/one_hot.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, std::filesystem::path>;
+
+// Upstream's classes.py, in its order (the one-hot column order).
+const std::vector<std::string>& Classes() {
+  static const auto* classes = new std::vector<std::string>{"EAP", "HPL", "MWS"};
+  return *classes;
+}
+
+// The sample submission's constant probabilities per class (upstream's
+// figures, which follow Kaggle's own sample submission).
+constexpr double kSampleProbabilities[] = {0.403493538995863, 0.287808366106543,
+                                           0.308698094897594};
+
+absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
+                     const std::filesystem::path& private_dir,
+                     const std::filesystem::path& scratch) {
+  // Upstream extracts into raw/; we leave raw/ untouched and use scratch/.
+  const std::filesystem::path extracted = scratch / "train_zip";
+  if (absl::Status s = ExtractZip(raw / "train.zip", extracted); !s.ok()) return s;
+  if (!std::filesystem::is_regular_file(extracted / "train.csv")) {
+    return absl::NotFoundError(
+        absl::StrCat((raw / "train.zip").string(), " holds no train.csv at its root"));
+  }
+  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<Table> public_test = DropColumns(split->test, {"author"});
+  if (!public_test.ok()) return public_test.status();
+
+  absl::StatusOr<Table> labels = DropColumns(split->test, {"text"});
+  if (!labels.ok()) return labels.status();
+  absl::StatusOr<Table> answers = DfToOneHot(*labels, "id", "author", Classes());
+  if (!answers.ok()) return answers.status();
+  Table sample_submission = *answers;
+  for (size_t i = 0; i < Classes().size(); ++i) {
+    if (absl::Status s = SetConstantColumn(sample_submission, Classes()[i], kSampleProbabilities[i]);
+        !s.ok()) {
+      return s;
+    }
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&split->train, public_dir / "train.csv"},
+           CsvOutput{&*public_test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&*answers, private_dir / "test.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "spooky-author-identification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,1083 @@
+#include "grading/csv.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Positions and byte-level checks.
+
+struct Position {
+  int64_t line = 1;    // 1-based; "\n", "\r\n" and a lone "\r" end a line
+  int64_t column = 1;  // 1-based byte offset within the line
+};
+
+// Only called when reporting an error, so a linear scan is fine.
+Position PositionOf(std::string_view data, size_t offset) {
+  Position pos;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset && i < data.size(); ++i) {
+    if (data[i] == '\n' || (data[i] == '\r' && (i + 1 >= data.size() || data[i + 1] != '\n'))) {
+      ++pos.line;
+      line_start = i + 1;
+    }
+  }
+  pos.column = static_cast<int64_t>(offset - line_start) + 1;
+  return pos;
+}
+
+absl::Status ErrorAt(std::string_view source, std::string_view data, size_t offset,
+                     std::string_view message) {
+  const Position pos = PositionOf(data, offset);
+  return absl::InvalidArgumentError(absl::StrCat(std::string(source), ": line ", pos.line,
+                                                 ", column ", pos.column, ": ",
+                                                 std::string(message)));
+}
+
+// Length of the well-formed UTF-8 sequence starting at s[i] (1..4), or 0 if
+// the bytes there are not valid UTF-8 as Python's strict decoder sees it
+// (no overlong forms, no surrogates, nothing above U+10FFFF).
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  const auto byte = [&](size_t k) -> unsigned {
+    return k < s.size() ? static_cast<unsigned char>(s[k]) : 0x100u;
+  };
+  const unsigned b0 = byte(i);
+  const auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
+    const unsigned b = byte(k);
+    return b >= lo && b <= hi;
+  };
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (b0 == 0xE0) return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) {
+    return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  }
+  if (b0 == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+  if (b0 == 0xF0) return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (b0 >= 0xF1 && b0 <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (b0 == 0xF4) return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  return 0;
+}
+
+// pandas decodes the whole file as strict UTF-8 (UnicodeDecodeError
+// otherwise). NUL bytes it would silently treat as string terminators; we
+// reject them instead, as they only occur in binary or corrupt files.
+absl::Status CheckBytes(std::string_view data, std::string_view source) {
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  constexpr uint64_t kLow = 0x0101010101010101ull;
+  size_t i = 0;
+  while (i < data.size()) {
+    if (i + 8 <= data.size()) {
+      uint64_t word;
+      std::memcpy(&word, data.data() + i, 8);
+      const bool has_zero = ((word - kLow) & ~word & kHigh) != 0;
+      if ((word & kHigh) == 0 && !has_zero) {
+        i += 8;
+        continue;
+      }
+    }
+    if (data[i] == '\0') {
+      return ErrorAt(source, data, i, "NUL byte: binary content is not CSV text");
+    }
+    const size_t len = Utf8SequenceLength(data, i);
+    if (len == 0) {
+      return ErrorAt(source, data, i, "invalid UTF-8: binary content is not CSV text");
+    }
+    i += len;
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Tokenizer: pandas' C tokenizer with read_csv's defaults (delimiter ",",
+// quotechar '"', doublequote, skip_blank_lines).
+
+// Stable storage for fields that cannot be views into the input (those with
+// doubled quotes or text after a closing quote).
+class Arena {
+ public:
+  std::string_view Store(std::string_view s) {
+    if (s.size() > kChunkSize / 4) {
+      chunks_.push_back(std::make_unique<char[]>(s.size()));
+      std::memcpy(chunks_.back().get(), s.data(), s.size());
+      return std::string_view(chunks_.back().get(), s.size());
+    }
+    if (current_ == nullptr || used_ + s.size() > kChunkSize) {
+      chunks_.push_back(std::make_unique<char[]>(kChunkSize));
+      current_ = chunks_.back().get();
+      used_ = 0;
+    }
+    char* dst = current_ + used_;
+    std::memcpy(dst, s.data(), s.size());
+    used_ += s.size();
+    return std::string_view(dst, s.size());
+  }
+
+ private:
+  static constexpr size_t kChunkSize = 1 << 16;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  char* current_ = nullptr;
+  size_t used_ = 0;
+};
+
+class Tokenizer {
+ public:
+  enum class Result { kRecord, kEnd, kUnterminatedQuote };
+
+  Tokenizer(std::string_view data, size_t start) : data_(data), pos_(start) {}
+
+  // Reads the next record that is not blank into `fields` (views valid while
+  // this tokenizer lives) and the offset where each field starts into
+  // `starts`.
+  Result Next(std::vector<std::string_view>& fields, std::vector<size_t>& starts) {
+    fields.clear();
+    starts.clear();
+    const char* d = data_.data();
+    const size_t n = data_.size();
+    // Skip blank lines: empty, or only spaces and tabs.
+    while (true) {
+      if (pos_ >= n) return Result::kEnd;
+      size_t p = pos_;
+      while (p < n && (d[p] == ' ' || d[p] == '\t')) ++p;
+      if (p >= n) {
+        pos_ = n;
+        return Result::kEnd;
+      }
+      if (d[p] == '\n') {
+        pos_ = p + 1;
+        continue;
+      }
+      if (d[p] == '\r') {
+        // pandas' EAT_CRNL_NOP state consumes the byte after a blank line's
+        // "\r" when it is "\n" or, oddly, the delimiter.
+        ++p;
+        if (p < n && (d[p] == '\n' || d[p] == ',')) ++p;
+        pos_ = p;
+        continue;
+      }
+      break;
+    }
+    record_start_ = pos_;
+    size_t p = pos_;
+    while (true) {
+      // START_FIELD
+      starts.push_back(p);
+      if (p >= n) {  // after a trailing delimiter
+        fields.emplace_back();
+        pos_ = n;
+        return Result::kRecord;
+      }
+      const char c = d[p];
+      if (c == '"') {
+        quote_start_ = p;
+        size_t q = p + 1;
+        scratch_.clear();
+        bool copied = false;
+        size_t content_start = q;
+        size_t close;
+        while (true) {
+          const void* hit = std::memchr(d + q, '"', n - q);
+          if (hit == nullptr) return Result::kUnterminatedQuote;
+          close = static_cast<const char*>(hit) - d;
+          if (close + 1 < n && d[close + 1] == '"') {  // doubled quote
+            scratch_.append(d + content_start, close + 1 - content_start);
+            copied = true;
+            q = close + 2;
+            content_start = q;
+            continue;
+          }
+          break;
+        }
+        p = close + 1;
+        // QUOTE_IN_QUOTED_FIELD: anything but a delimiter or line end
+        // continues the field unquoted (quotes there are literal).
+        if (p < n && d[p] != ',' && d[p] != '\n' && d[p] != '\r') {
+          scratch_.append(d + content_start, close - content_start);
+          size_t e = p;
+          while (e < n && d[e] != ',' && d[e] != '\n' && d[e] != '\r') ++e;
+          scratch_.append(d + p, e - p);
+          fields.push_back(arena_.Store(scratch_));
+          p = e;
+        } else if (copied) {
+          scratch_.append(d + content_start, close - content_start);
+          fields.push_back(arena_.Store(scratch_));
+        } else {
+          fields.emplace_back(d + content_start, close - content_start);
+        }
+      } else {
+        size_t e = p;
+        while (e < n) {
+          const char x = d[e];
+          if (x == ',' || x == '\n' || x == '\r') break;
+          ++e;
+        }
+        fields.emplace_back(d + p, e - p);
+        p = e;
+      }
+      // After a field: delimiter, line end or end of data.
+      if (p >= n) {
+        pos_ = n;
+        return Result::kRecord;
+      }
+      if (d[p] == ',') {
+        ++p;
+        continue;
+      }
+      if (d[p] == '\r') {
+        ++p;
+        if (p < n && d[p] == '\n') ++p;
+      } else {  // '\n'
+        ++p;
+      }
+      pos_ = p;
+      return Result::kRecord;
+    }
+  }
+
+  size_t record_start() const { return record_start_; }
+  size_t quote_start() const { return quote_start_; }
+
+ private:
+  std::string_view data_;
+  size_t pos_;
+  size_t record_start_ = 0;
+  size_t quote_start_ = 0;
+  std::string scratch_;
+  Arena arena_;
+};
+
+// ---------------------------------------------------------------------------
+// Header names, as pandas' TextReader builds them.
+
+std::vector<std::string> UnnamedHeader(const std::vector<std::string_view>& fields) {
+  std::vector<std::string> names;
+  names.reserve(fields.size());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    names.push_back(fields[i].empty() ? absl::StrCat("Unnamed: ", i) : std::string(fields[i]));
+  }
+  return names;
+}
+
+// Renames duplicates the way pandas does: the second "a" becomes "a.1", or
+// the next "a.<k>" that is neither in the header nor already produced.
+// Columns with a name go first, so that "Unnamed: <i>" made up for an empty
+// name is the one renamed if the header also has that name.
+std::vector<std::string> DedupHeader(std::vector<std::string> names,
+                                     const std::vector<std::string_view>& fields) {
+  std::vector<size_t> order;
+  order.reserve(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!fields[i].empty()) order.push_back(i);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (fields[i].empty()) order.push_back(i);
+  }
+  std::unordered_map<std::string, int64_t> counts;
+  std::unordered_map<std::string, int64_t> in_header;  // name -> occurrences
+  for (const std::string& name : names) ++in_header[name];
+  for (size_t i : order) {
+    std::string& name = names[i];
+    const std::string old_name = name;
+    std::string col = name;
+    int64_t cur_count = counts.count(col) ? counts[col] : 0;
+    while (cur_count > 0) {
+      counts[old_name] = cur_count + 1;
+      col = absl::StrCat(old_name, ".", cur_count);
+      if (in_header.count(col) > 0) {
+        ++cur_count;
+      } else {
+        auto it = counts.find(col);
+        cur_count = it == counts.end() ? 0 : it->second;
+      }
+    }
+    if (col != name) {
+      // pandas renames in place, so later membership tests see the new name.
+      if (--in_header[name] == 0) in_header.erase(name);
+      ++in_header[col];
+      name = col;
+    }
+    counts[col] = cur_count + 1;
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------
+// Value parsing, following pandas' C parser.
+
+// pandas 2.x's default NA tokens (STR_NA_VALUES); "None" is new in 2.0.
+bool IsNaToken(std::string_view t) {
+  if (t.empty()) return true;
+  switch (t[0]) {
+    case '#':
+    case '-':
+    case '1':
+    case '<':
+    case 'N':
+    case 'n':
+      break;
+    default:
+      return false;
+  }
+  static constexpr std::string_view kTokens[] = {
+      "#N/A", "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+      "<NA>", "N/A",      "NA",   "NULL",    "NaN",      "None", "n/a",  "nan",    "null"};
+  for (std::string_view token : kTokens) {
+    if (t == token) return true;
+  }
+  return false;
+}
+
+// pandas' isspace_ascii.
+inline bool IsSpaceAscii(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+enum class IntParse { kOk, kInvalid, kOverflow };
+
+// pandas' str_to_int64: surrounding whitespace allowed, optional sign, digits.
+// Overflow is reported as soon as the digits overflow, before checking what
+// follows them (this order decides how pandas falls back).
+IntParse ParseInt64(std::string_view s, int64_t* out) {
+  size_t i = 0;
+  const size_t n = s.size();
+  while (i < n && IsSpaceAscii(s[i])) ++i;
+  bool negative = false;
+  if (i < n && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
+  if (i >= n || !IsDigit(s[i])) return IntParse::kInvalid;
+  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  uint64_t value = 0;
+  for (; i < n && IsDigit(s[i]); ++i) {
+    const unsigned digit = static_cast<unsigned>(s[i] - '0');
+    if (value > (limit - digit) / 10) return IntParse::kOverflow;
+    value = value * 10 + digit;
+  }
+  while (i < n && IsSpaceAscii(s[i])) ++i;
+  if (i != n) return IntParse::kInvalid;
+  *out = negative ? static_cast<int64_t>(0 - value) : static_cast<int64_t>(value);
+  return IntParse::kOk;
+}
+
+// pandas' str_to_uint64: like ParseInt64, but any value starting with "-"
+// only marks `*negative` (its digits are not even checked).
+IntParse ParseUint64(std::string_view s, uint64_t* out, bool* negative) {
+  size_t i = 0;
+  const size_t n = s.size();
+  while (i < n && IsSpaceAscii(s[i])) ++i;
+  *negative = false;
+  if (i < n && s[i] == '-') {
+    *negative = true;
+    *out = 0;
+    return IntParse::kOk;
+  }
+  if (i < n && s[i] == '+') ++i;
+  if (i >= n || !IsDigit(s[i])) return IntParse::kInvalid;
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  uint64_t value = 0;
+  for (; i < n && IsDigit(s[i]); ++i) {
+    const unsigned digit = static_cast<unsigned>(s[i] - '0');
+    if (value > (kMax - digit) / 10) return IntParse::kOverflow;
+    value = value * 10 + digit;
+  }
+  while (i < n && IsSpaceAscii(s[i])) ++i;
+  if (i != n) return IntParse::kInvalid;
+  *out = value;
+  return IntParse::kOk;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// Whether the decimal literal `mantissa` (digits with an optional ".") times
+// 10^`exponent` (the literal's exponent) is at least 1; decides the direction
+// of a value that std::from_chars reports as out of range.
+bool MagnitudeAtLeastOne(std::string_view mantissa, std::string_view exponent) {
+  int64_t position = 0;  // decimal exponent of the first nonzero digit, + 1
+  bool seen_point = false, seen_nonzero = false;
+  int64_t int_digits = 0, leading_fraction_zeros = 0;
+  for (char c : mantissa) {
+    if (c == '.') {
+      seen_point = true;
+    } else if (!seen_nonzero && c == '0') {
+      if (seen_point) ++leading_fraction_zeros;
+    } else {
+      if (!seen_point) ++int_digits;
+      seen_nonzero = true;
+    }
+  }
+  if (!seen_nonzero) return false;  // zero
+  position = int_digits > 0 ? int_digits : -leading_fraction_zeros;
+  bool negative = false;
+  size_t i = 0;
+  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+    negative = exponent[0] == '-';
+    ++i;
+  }
+  int64_t e = 0;
+  for (; i < exponent.size(); ++i) e = std::min<int64_t>(e * 10 + (exponent[i] - '0'), 1 << 30);
+  position += negative ? -e : e;
+  return position > 0;
+}
+
+// pandas' float parsing with float_precision="round_trip": leading
+// whitespace, then [+-]digits[.digits][(e|E)[+-]digits] correctly rounded
+// (Python's float parser), then trailing whitespace. Overflow to +inf fails
+// (pandas checks for HUGE_VAL) while overflow to -inf succeeds. Failing
+// that, "inf", "+inf", "-inf", "Infinity", "+Infinity" and "-Infinity" in
+// any case.
+bool ParseDouble(std::string_view s, double* out) {
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n && IsSpaceAscii(s[i])) ++i;
+  bool negative = false;
+  if (i < n && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  const size_t mantissa_start = i;
+  size_t digits = 0;
+  while (i < n && IsDigit(s[i])) ++i, ++digits;
+  if (i < n && s[i] == '.') {
+    ++i;
+    while (i < n && IsDigit(s[i])) ++i, ++digits;
+  }
+  const size_t mantissa_end = i;
+  bool valid = digits > 0;
+  size_t exponent_start = i;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    exponent_start = i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t exponent_digits = 0;
+    while (i < n && IsDigit(s[i])) ++i, ++exponent_digits;
+    if (exponent_digits == 0) valid = false;
+  }
+  const size_t number_end = i;
+  if (valid) {
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(s.data() + mantissa_start, s.data() + number_end, value,
+                                           std::chars_format::general);
+    if (ec == std::errc::result_out_of_range) {
+      const std::string_view mantissa = s.substr(mantissa_start, mantissa_end - mantissa_start);
+      const std::string_view exponent =
+          number_end > mantissa_end ? s.substr(exponent_start, number_end - exponent_start)
+                                    : std::string_view();
+      value = MagnitudeAtLeastOne(mantissa, exponent) ? std::numeric_limits<double>::infinity()
+                                                      : 0.0;
+    } else if (ec != std::errc() || ptr != s.data() + number_end) {
+      valid = false;
+    }
+    if (valid) {
+      if (negative) value = -value;
+      size_t j = number_end;
+      while (j < n && IsSpaceAscii(s[j])) ++j;
+      if (j == n && value != std::numeric_limits<double>::infinity()) {
+        *out = value;
+        return true;
+      }
+    }
+  }
+  if (EqualsIgnoreCase(s, "inf") || EqualsIgnoreCase(s, "+inf") || EqualsIgnoreCase(s, "infinity") ||
+      EqualsIgnoreCase(s, "+infinity")) {
+    *out = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (EqualsIgnoreCase(s, "-inf") || EqualsIgnoreCase(s, "-infinity")) {
+    *out = -std::numeric_limits<double>::infinity();
+    return true;
+  }
+  return false;
+}
+
+// pandas accepts its true/false values and, through to_boolean(), any
+// capitalisation of "true" and "false".
+bool ParseBool(std::string_view s, bool* out) {
+  if (EqualsIgnoreCase(s, "true")) {
+    *out = true;
+    return true;
+  }
+  if (EqualsIgnoreCase(s, "false")) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Column dtype inference. For each column pandas tries int64 (falling back to
+// uint64 on overflow), then float64, then bool, then object. With its default
+// low_memory=True it does so separately for each chunk of rows and then
+// concatenates the chunks numpy-style, so a large file can mix types.
+
+// A chunk's dtype as pandas infers it ('i', 'u', 'f', 'b' and 'O' kinds).
+enum class Kind { kInt64, kUint64, kFloat64, kBool, kObject };
+
+// One chunk of one column; only the vector matching `kind` is filled.
+struct Chunk {
+  Kind kind = Kind::kObject;
+  std::vector<int64_t> ints;
+  std::vector<uint64_t> uints;
+  std::vector<double> doubles;  // NaN for missing
+  std::vector<uint8_t> bools;
+  std::vector<Cell> objects;  // std::string, bool or std::monostate
+};
+
+using TokenSpan = std::span<const std::string_view>;
+
+void FillObjects(TokenSpan tokens, bool na_filter, Chunk& chunk) {
+  chunk.kind = Kind::kObject;
+  chunk.objects.reserve(tokens.size());
+  for (std::string_view t : tokens) {
+    if (na_filter && IsNaToken(t)) {
+      chunk.objects.emplace_back(std::monostate());
+    } else {
+      chunk.objects.emplace_back(std::string(t));
+    }
+  }
+}
+
+// pandas' uint64 attempt after an int64 overflow. Returns false when some
+// value is not an integer (pandas then tries float64).
+bool TryUint64(TokenSpan tokens, Chunk& chunk) {
+  bool seen_negative = false, seen_uint = false, seen_null = false;
+  std::vector<uint64_t> values(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (IsNaToken(tokens[i])) {
+      seen_null = true;
+      continue;
+    }
+    bool negative;
+    switch (ParseUint64(tokens[i], &values[i], &negative)) {
+      case IntParse::kInvalid:
+        return false;
+      case IntParse::kOverflow:  // beyond uint64: object
+        FillObjects(tokens, /*na_filter=*/true, chunk);
+        return true;
+      case IntParse::kOk:
+        break;
+    }
+    if (negative) seen_negative = true;
+    if (values[i] > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) seen_uint = true;
+  }
+  if (seen_uint && (seen_negative || seen_null)) {
+    // pandas' "both negative and > int64 max" ValueError path: object, with
+    // the NA tokens left as text.
+    FillObjects(tokens, /*na_filter=*/false, chunk);
+  } else if (seen_negative) {  // below int64's minimum
+    FillObjects(tokens, /*na_filter=*/true, chunk);
+  } else {
+    chunk.kind = Kind::kUint64;
+    chunk.uints = std::move(values);
+  }
+  return true;
+}
+
+Chunk InferChunk(TokenSpan tokens) {
+  const size_t n = tokens.size();
+  Chunk chunk;
+  // int64; pandas marks NA with INT64_MIN and, if there was any NA, turns
+  // every INT64_MIN into NaN when it upcasts to float64.
+  {
+    std::vector<int64_t> values(n);
+    size_t na_count = 0;
+    IntParse status = IntParse::kOk;
+    for (size_t i = 0; i < n && status == IntParse::kOk; ++i) {
+      if (IsNaToken(tokens[i])) {
+        values[i] = std::numeric_limits<int64_t>::min();
+        ++na_count;
+        continue;
+      }
+      status = ParseInt64(tokens[i], &values[i]);
+    }
+    if (status == IntParse::kOk) {
+      if (na_count == 0) {
+        chunk.kind = Kind::kInt64;
+        chunk.ints = std::move(values);
+      } else {
+        chunk.kind = Kind::kFloat64;
+        chunk.doubles.reserve(n);
+        for (int64_t v : values) {
+          chunk.doubles.push_back(v == std::numeric_limits<int64_t>::min()
+                                      ? std::numeric_limits<double>::quiet_NaN()
+                                      : static_cast<double>(v));
+        }
+      }
+      return chunk;
+    }
+    if (status == IntParse::kOverflow && TryUint64(tokens, chunk)) return chunk;
+  }
+  // float64
+  {
+    std::vector<double> values(n);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; ++i) {
+      if (IsNaToken(tokens[i])) {
+        values[i] = std::numeric_limits<double>::quiet_NaN();
+        continue;
+      }
+      ok = ParseDouble(tokens[i], &values[i]);
+    }
+    if (ok) {
+      chunk.kind = Kind::kFloat64;
+      chunk.doubles = std::move(values);
+      return chunk;
+    }
+  }
+  // bool; with any NA pandas upcasts to object holding bools and NaN.
+  {
+    std::vector<uint8_t> values(n);
+    size_t na_count = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; ++i) {
+      if (IsNaToken(tokens[i])) {
+        values[i] = 2;
+        ++na_count;
+        continue;
+      }
+      bool b = false;
+      ok = ParseBool(tokens[i], &b);
+      values[i] = b ? 1 : 0;
+    }
+    if (ok) {
+      if (na_count == 0) {
+        chunk.kind = Kind::kBool;
+        chunk.bools = std::move(values);
+      } else {
+        chunk.kind = Kind::kObject;
+        chunk.objects.reserve(n);
+        for (uint8_t v : values) {
+          if (v == 2) {
+            chunk.objects.emplace_back(std::monostate());
+          } else {
+            chunk.objects.emplace_back(v == 1);
+          }
+        }
+      }
+      return chunk;
+    }
+  }
+  FillObjects(tokens, /*na_filter=*/true, chunk);
+  return chunk;
+}
+
+// How pandas 2.x's concat_compat combines chunks of different kinds: the
+// chunks are cast to numpy's common type (i/u/f mix to a number type, b with
+// numbers to a number type, anything with O to object); if a bool chunk was
+// cast to a number type (True -> 1), the result is then made object
+// (GH#39817), holding numbers.
+struct Concatenation {
+  Kind kind;
+  bool numbers_as_object = false;
+};
+
+Concatenation ConcatenatedKind(const std::vector<Chunk>& chunks) {
+  bool has[5] = {false, false, false, false, false};
+  for (const Chunk& c : chunks) has[static_cast<int>(c.kind)] = true;
+  const bool i = has[static_cast<int>(Kind::kInt64)], u = has[static_cast<int>(Kind::kUint64)],
+             f = has[static_cast<int>(Kind::kFloat64)], b = has[static_cast<int>(Kind::kBool)],
+             o = has[static_cast<int>(Kind::kObject)];
+  if (i + u + f + b + o == 1) return {chunks.front().kind};
+  if (o) return {Kind::kObject};
+  // numpy's result type of the numeric kinds (bool promotes to any of them).
+  const Kind number = f || (i && u) ? Kind::kFloat64 : i ? Kind::kInt64 : Kind::kUint64;
+  return {number, b};
+}
+
+Column AssembleColumn(std::string name, std::vector<Chunk>& chunks) {
+  const Concatenation concatenation = ConcatenatedKind(chunks);
+  const Kind kind = concatenation.kind;
+  size_t total = 0;
+  for (const Chunk& c : chunks) {
+    total += c.ints.size() + c.uints.size() + c.doubles.size() + c.bools.size() + c.objects.size();
+  }
+  Column column{std::move(name), Dtype::kObject, {}};
+  std::vector<Cell>& cells = column.cells;
+  cells.reserve(total);
+  const auto uint_text = [](uint64_t v) {
+    char buf[24];
+    return std::string(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
+  };
+  const auto add_double = [&](double v) {
+    if (concatenation.numbers_as_object && std::isnan(v)) {
+      cells.emplace_back(std::monostate());
+    } else {
+      cells.emplace_back(v);
+    }
+  };
+  for (Chunk& c : chunks) {
+    switch (kind) {
+      case Kind::kInt64:  // (bools become 0 and 1)
+        for (int64_t v : c.ints) cells.emplace_back(v);
+        for (uint8_t v : c.bools) cells.emplace_back(int64_t{v});
+        break;
+      case Kind::kUint64:  // no uint64 dtype here: exact values as text
+        for (uint64_t v : c.uints) cells.emplace_back(uint_text(v));
+        for (uint8_t v : c.bools) cells.emplace_back(uint_text(v));
+        break;
+      case Kind::kFloat64:
+        for (double v : c.doubles) add_double(v);
+        for (int64_t v : c.ints) add_double(static_cast<double>(v));
+        for (uint64_t v : c.uints) add_double(static_cast<double>(v));
+        for (uint8_t v : c.bools) add_double(static_cast<double>(v));
+        break;
+      case Kind::kBool:
+        for (uint8_t v : c.bools) cells.emplace_back(v == 1);
+        break;
+      case Kind::kObject:  // each chunk's values as Python objects
+        for (Cell& v : c.objects) cells.push_back(std::move(v));
+        for (int64_t v : c.ints) cells.emplace_back(v);
+        for (uint64_t v : c.uints) cells.emplace_back(uint_text(v));
+        for (double v : c.doubles) {
+          if (std::isnan(v)) {
+            cells.emplace_back(std::monostate());
+          } else {
+            cells.emplace_back(v);
+          }
+        }
+        for (uint8_t v : c.bools) cells.emplace_back(v == 1);
+        break;
+    }
+    c = Chunk();
+  }
+  if (!concatenation.numbers_as_object) {
+    switch (kind) {
+      case Kind::kInt64:
+        column.dtype = Dtype::kInt64;
+        break;
+      case Kind::kFloat64:
+        column.dtype = Dtype::kFloat64;
+        break;
+      case Kind::kBool:
+        column.dtype = Dtype::kBool;
+        break;
+      case Kind::kUint64:
+      case Kind::kObject:
+        column.dtype = Dtype::kObject;
+        break;
+    }
+  }
+  return column;
+}
+
+// pandas' low_memory chunk size in rows for a table `width` fields wide: the
+// largest power of two below 2**20 / width (at least 1).
+size_t ChunkRows(size_t width) {
+  const size_t heuristic = (size_t{1} << 20) / std::max<size_t>(width, 1);
+  size_t rows = 1;
+  while (rows * 2 < heuristic) rows *= 2;
+  return rows;
+}
+
+Column InferColumn(std::string name, const std::vector<std::string_view>& tokens, size_t chunk_rows,
+                   bool as_string) {
+  std::vector<Chunk> chunks;
+  const TokenSpan all(tokens.data(), tokens.size());
+  if (tokens.empty() || as_string) {
+    // pandas gives object columns to a header-only file, and with dtype=str.
+    chunks.emplace_back();
+    FillObjects(all, /*na_filter=*/true, chunks.back());
+  } else {
+    for (size_t start = 0; start < tokens.size(); start += chunk_rows) {
+      chunks.push_back(InferChunk(all.subspan(start, std::min(chunk_rows, all.size() - start))));
+    }
+  }
+  return AssembleColumn(std::move(name), chunks);
+}
+
+// ---------------------------------------------------------------------------
+// Writing.
+
+// Python's csv module with QUOTE_MINIMAL (CPython >= 3.11.9 also quotes a
+// bare "\r", see gh-67044).
+void AppendField(std::string& out, std::string_view field) {
+  bool quote = false;
+  for (char c : field) {
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+      quote = true;
+      break;
+    }
+  }
+  if (!quote) {
+    out.append(field);
+    return;
+  }
+  out.push_back('"');
+  for (char c : field) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+// Appends the text pandas writes for `cell` (before quoting).
+void AppendCellText(std::string& out, const Cell& cell) {
+  if (const auto* s = std::get_if<std::string>(&cell)) {
+    AppendField(out, *s);
+  } else if (const auto* d = std::get_if<double>(&cell)) {
+    if (!std::isnan(*d)) out.append(FormatPythonFloat(*d));
+  } else if (const auto* i = std::get_if<int64_t>(&cell)) {
+    char buf[24];
+    const auto res = std::to_chars(buf, buf + sizeof(buf), *i);
+    out.append(buf, res.ptr);
+  } else if (const auto* b = std::get_if<bool>(&cell)) {
+    out.append(*b ? "True" : "False");
+  }
+  // std::monostate: missing, an empty field.
+}
+
+void AppendRow(std::string& out, size_t num_fields, const std::vector<const Cell*>& cells,
+               const std::vector<std::string_view>* names) {
+  const size_t row_start = out.size();
+  for (size_t j = 0; j < num_fields; ++j) {
+    if (j > 0) out.push_back(',');
+    if (names != nullptr) {
+      AppendField(out, (*names)[j]);
+    } else {
+      AppendCellText(out, *cells[j]);
+    }
+  }
+  // Python's csv writer quotes a record that is a single empty field, so that
+  // it does not read back as a blank line.
+  if (num_fields == 1 && out.size() == row_start) out.append("\"\"");
+  out.push_back('\n');
+}
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+}  // namespace
+
+namespace {
+// Far more than any Kaggle table; guards memory against a header of commas.
+constexpr size_t kMaxColumns = size_t{1} << 22;
+}  // namespace
+
+absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view source_name,
+                                    const CsvReadOptions& options) {
+  if (static_cast<int64_t>(data.size()) > options.max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(std::string(source_name), ": ", data.size(),
+                                                   " bytes is more than the limit of ",
+                                                   options.max_bytes, " bytes"));
+  }
+  if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
+
+  size_t start = 0;
+  if (data.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+  Tokenizer tokenizer(data, start);
+  std::vector<std::string_view> fields;
+  std::vector<size_t> starts;
+
+  auto unterminated = [&]() {
+    return ErrorAt(source_name, data, tokenizer.quote_start(),
+                   "quoted field is not closed before the end of the data");
+  };
+
+  Tokenizer::Result result = tokenizer.Next(fields, starts);
+  if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
+  // No header: pandas raises EmptyDataError, which upstream turns into an
+  // empty DataFrame.
+  if (result == Tokenizer::Result::kEnd) return Table();
+
+  if (fields.size() > kMaxColumns) {
+    return ErrorAt(source_name, data, starts[kMaxColumns],
+                   absl::StrCat("more than ", kMaxColumns, " columns"));
+  }
+  std::vector<std::string> original_names = UnnamedHeader(fields);
+  std::vector<std::string> names = DedupHeader(original_names, fields);
+  const size_t header_width = names.size();
+
+  const std::set<std::string> string_columns(options.string_columns.begin(),
+                                             options.string_columns.end());
+  // Padding short rows creates cells from nothing: a few header bytes and
+  // many short lines could ask for more memory than any machine has. Real
+  // files stay far below these limits (pandas has none and would run out of
+  // memory instead).
+  const size_t max_cells = 16 * data.size() + (size_t{1} << 20);
+  size_t num_rows = 0;
+
+  std::vector<std::vector<std::string_view>> tokens(header_width);
+  const size_t estimated_rows = std::min<size_t>(
+      static_cast<size_t>(std::count(data.begin(), data.end(), '\n')), max_cells / header_width);
+  for (auto& column : tokens) column.reserve(estimated_rows);
+
+  // pandas takes the first data row's width: a wider first row makes its
+  // extra leading fields the index (which we drop); later rows may be
+  // shorter (padded with NaN) but not wider.
+  size_t width = header_width;
+  size_t leading = 0;
+  bool first_row = true;
+  while (true) {
+    result = tokenizer.Next(fields, starts);
+    if (result == Tokenizer::Result::kEnd) break;
+    if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
+    if (first_row) {
+      first_row = false;
+      if (fields.size() > header_width) {
+        width = fields.size();
+        leading = width - header_width;
+      }
+    } else if (fields.size() > width) {
+      return ErrorAt(source_name, data, starts[width],
+                     absl::StrCat("expected ", width, " fields, saw ", fields.size()));
+    }
+    if (++num_rows > max_cells / header_width) {
+      return ErrorAt(source_name, data, tokenizer.record_start(),
+                     absl::StrCat(num_rows, " rows of ", header_width,
+                                  " columns are too many cells for ", data.size(), " bytes"));
+    }
+    for (size_t j = leading; j < width; ++j) {
+      tokens[j - leading].push_back(j < fields.size() ? fields[j] : std::string_view());
+    }
+  }
+
+  const size_t chunk_rows = ChunkRows(width);
+  std::vector<Column> columns;
+  columns.reserve(header_width);
+  for (size_t j = 0; j < header_width; ++j) {
+    // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
+    const bool as_string =
+        string_columns.count(names[j]) > 0 || string_columns.count(original_names[j]) > 0;
+    columns.push_back(InferColumn(std::move(names[j]), tokens[j], chunk_rows, as_string));
+    std::vector<std::string_view>().swap(tokens[j]);
+  }
+  return Table(std::move(columns));
+}
+
+absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string message = absl::StrCat("cannot open '", path, "': ", ErrnoText(err));
+    return err == ENOENT ? absl::NotFoundError(message) : absl::InvalidArgumentError(message);
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+
+  struct stat info;
+  if (::fstat(fd, &info) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot stat '", path, "': ", ErrnoText(errno)));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is not a regular file"));
+  }
+  if (info.st_size > options.max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' has ", info.st_size,
+                                                   " bytes, more than the limit of ",
+                                                   options.max_bytes, " bytes"));
+  }
+  std::string data;
+  data.resize(static_cast<size_t>(info.st_size));
+  size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t r = ::read(fd, data.data() + got, data.size() - got);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot read '", path, "': ", ErrnoText(errno)));
+    }
+    if (r == 0) break;  // the file shrank
+    got += static_cast<size_t>(r);
+  }
+  data.resize(got);
+  return ReadCsvString(data, path, options);
+}
+
+std::string WriteCsvString(const Table& table) {
+  const std::vector<Column>& columns = table.columns();
+  const size_t num_columns = columns.size();
+  const size_t num_rows = table.num_rows();
+  std::string out;
+  out.reserve(16 * (num_rows + 1) * std::max<size_t>(num_columns, 1));
+  std::vector<std::string_view> names;
+  names.reserve(num_columns);
+  for (const Column& c : columns) names.push_back(c.name);
+  std::vector<const Cell*> cells(num_columns);
+  AppendRow(out, num_columns, cells, &names);
+  static const Cell kMissing;
+  for (size_t i = 0; i < num_rows; ++i) {
+    for (size_t j = 0; j < num_columns; ++j) {
+      // Ragged columns (a malformed Table) read as missing past their end.
+      cells[j] = i < columns[j].cells.size() ? &columns[j].cells[i] : &kMissing;
+    }
+    AppendRow(out, num_columns, cells, nullptr);
+  }
+  return out;
+}
+
+absl::Status WriteCsvFile(const Table& table, const std::string& path) {
+  const std::string text = WriteCsvString(table);
+  // Write a temporary file beside the target, then rename it over the target,
+  // so that readers never see a half-written file.
+  static std::atomic<uint64_t> counter{0};
+  std::string temp_path;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    temp_path = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
+    fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create a file beside '", path, "': ", ErrnoText(errno)));
+  }
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + written, text.size() - written);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      ::unlink(temp_path.c_str());
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot write '", temp_path, "': ", ErrnoText(err)));
+    }
+    written += static_cast<size_t>(w);
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(temp_path.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot write '", temp_path, "': ", ErrnoText(err)));
+  }
+  if (::rename(temp_path.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp_path.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot replace '", path, "': ", ErrnoText(err)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlebench

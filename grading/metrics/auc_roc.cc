@@ -1,0 +1,225 @@
+#include "grading/metrics/auc_roc.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "grading/metrics/numpy_sum.h"
+#include "grading/metrics/sklearn_checks.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+namespace {
+
+// What sklearn's type_of_target makes of a 1-D y_true, and its labels.
+struct TrueLabels {
+  enum Kind { kBinary, kMulticlass, kContinuous } kind = kBinary;
+  int distinct = 0;   // 0, 1 or 2 for kBinary
+  double high = 0.0;  // the greater label: the positive class
+};
+
+absl::StatusOr<TrueLabels> ClassifyTrue(absl::Span<const double> y_true) {
+  TrueLabels labels;
+  for (double v : y_true) {
+    if (IsNumpyIntegral(v)) continue;
+    if (absl::Status s = AssertAllFinite(y_true, "y_true"); !s.ok()) return s;
+    labels.kind = TrueLabels::kContinuous;
+    return labels;
+  }
+  double seen[2] = {0.0, 0.0};
+  for (double v : y_true) {
+    if (labels.distinct > 0 && v == seen[0]) continue;
+    if (labels.distinct > 1 && v == seen[1]) continue;
+    if (labels.distinct == 2) {
+      labels.kind = TrueLabels::kMulticlass;
+      return labels;
+    }
+    seen[labels.distinct++] = v;
+  }
+  labels.high = labels.distinct == 2 ? std::max(seen[0], seen[1]) : seen[0];
+  return labels;
+}
+
+// Checks on y_true that sklearn makes after validating y_score.
+absl::Status CheckTrueKind(const TrueLabels& labels) {
+  switch (labels.kind) {
+    case TrueLabels::kMulticlass:
+      return absl::InvalidArgumentError("multi_class must be in ('ovo', 'ovr')");
+    case TrueLabels::kContinuous:
+      return absl::InvalidArgumentError("continuous format is not supported");
+    case TrueLabels::kBinary:
+      break;
+  }
+  if (labels.distinct != 2) {
+    return absl::InvalidArgumentError(
+        "Only one class present in y_true. ROC AUC score is not defined in that case.");
+  }
+  return absl::OkStatus();
+}
+
+// A score's bit pattern remapped so that unsigned order is numeric order
+// (negative values flipped, positive ones offset past them); -0.0 maps like
+// 0.0 because sklearn's thresholds treat them as one. Scores are never NaN.
+uint64_t OrderedKey(double score) {
+  if (score == 0.0) score = 0.0;
+  uint64_t bits;
+  std::memcpy(&bits, &score, sizeof bits);
+  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+// Sorts keys ascending: LSD radix sort with 16-bit digits (O(n), skipping
+// digits that all keys share) for long inputs, std::sort for short ones.
+void SortKeys(std::vector<uint64_t>& keys) {
+  constexpr size_t kRadixThreshold = 4096;
+  if (keys.size() < kRadixThreshold) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  std::vector<uint64_t> scratch(keys.size());
+  std::vector<size_t> counts(size_t{1} << 16);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (uint64_t k : keys) ++counts[(k >> shift) & 0xFFFF];
+    if (counts[(keys[0] >> shift) & 0xFFFF] == keys.size()) continue;  // one digit value
+    size_t offset = 0;
+    for (size_t& c : counts) {
+      const size_t count = c;
+      c = offset;
+      offset += count;
+    }
+    for (uint64_t k : keys) scratch[counts[(k >> shift) & 0xFFFF]++] = k;
+    keys.swap(scratch);
+  }
+}
+
+// The Mann-Whitney AUC of positive scores against negative ones (both
+// non-empty, as OrderedKey values), consuming the vectors: 2U = the sum over
+// negatives of 2 * #(positives above) + #(positives tied), divided once by 2PN.
+double MannWhitneyAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+  SortKeys(pos);
+  SortKeys(neg);
+  uint64_t twice_u = 0;
+  size_t below = 0;  // positives strictly below the current negative value
+  for (size_t i = 0; i < neg.size();) {
+    const uint64_t v = neg[i];
+    size_t end = i;
+    while (end < neg.size() && neg[end] == v) ++end;
+    while (below < pos.size() && pos[below] < v) ++below;
+    size_t not_above = below;
+    while (not_above < pos.size() && pos[not_above] == v) ++not_above;
+    const uint64_t tied = not_above - below;
+    const uint64_t above = pos.size() - not_above;
+    twice_u += static_cast<uint64_t>(end - i) * (2 * above + tied);
+    below = not_above;
+    i = end;
+  }
+  const uint64_t twice_pairs = 2 * static_cast<uint64_t>(pos.size()) * neg.size();
+  return static_cast<double>(twice_u) / static_cast<double>(twice_pairs);
+}
+
+absl::Status CheckScores(absl::Span<const double> y_score) {
+  if (absl::Status s = CheckNonEmpty(y_score.size(), 1, /*one_dimensional=*/true); !s.ok()) {
+    return s;
+  }
+  return AssertAllFinite(y_score, "");
+}
+
+}  // namespace
+
+absl::Status CheckRocAucTrue(absl::Span<const double> y_true) {
+  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
+  return CheckTrueKind(*labels);
+}
+
+absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
+                                   absl::Span<const double> y_score) {
+  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
+  if (absl::Status s = CheckScores(y_score); !s.ok()) return s;
+  if (absl::Status s = CheckTrueKind(*labels); !s.ok()) return s;
+  if (absl::Status s = CheckConsistentLength(y_true.size(), y_score.size()); !s.ok()) return s;
+
+  const size_t num_pos =
+      static_cast<size_t>(std::count(y_true.begin(), y_true.end(), labels->high));
+  std::vector<uint64_t> pos;
+  std::vector<uint64_t> neg;
+  pos.reserve(num_pos);
+  neg.reserve(y_true.size() - num_pos);
+  for (size_t i = 0; i < y_true.size(); ++i) {
+    (y_true[i] == labels->high ? pos : neg).push_back(OrderedKey(y_score[i]));
+  }
+  return MannWhitneyAuc(pos, neg);
+}
+
+absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
+  if (!y_true.size_ok() || !y_score.size_ok()) {
+    return absl::InvalidArgumentError("matrix values do not match its rows * cols");
+  }
+  if (y_true.cols == 1 && y_score.cols == 1) return RocAucScore(y_true.values, y_score.values);
+  // A matrix without columns is not even a target type; check_array rejects it.
+  if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
+
+  // type_of_target: an indicator matrix has at most two distinct values, all
+  // integral; anything else is a *-multioutput type, which roc_auc_score
+  // rejects after checking y_score.
+  bool integral = true;
+  for (double v : y_true.values) integral = integral && IsNumpyIntegral(v);
+  if (!integral) {
+    if (absl::Status s = AssertAllFinite(y_true.values, "y_true"); !s.ok()) return s;
+  }
+  std::vector<double> distinct;
+  for (double v : y_true.values) {
+    if (std::find(distinct.begin(), distinct.end(), v) == distinct.end()) distinct.push_back(v);
+    if (distinct.size() > 2) break;
+  }
+  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
+  if (absl::Status s = CheckNonEmpty(y_score.rows, y_score.cols, false); !s.ok()) return s;
+  if (absl::Status s = AssertAllFinite(y_score.values, ""); !s.ok()) return s;
+  if (!integral) {
+    return absl::InvalidArgumentError("continuous-multioutput format is not supported");
+  }
+  if (distinct.size() > 2) {
+    return absl::InvalidArgumentError("multiclass-multioutput format is not supported");
+  }
+  if (absl::Status s = CheckConsistentLength(y_true.rows, y_score.rows); !s.ok()) return s;
+  if (y_true.cols != y_score.cols) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("y_true has ", y_true.cols, " columns but y_score has ", y_score.cols));
+  }
+
+  std::vector<double> per_column;
+  per_column.reserve(y_true.cols);
+  std::vector<uint64_t> pos;
+  std::vector<uint64_t> neg;
+  for (size_t c = 0; c < y_true.cols; ++c) {
+    bool has[2] = {false, false};  // has[0]: the lower value, has[1]: the higher
+    const double low = std::min(distinct.front(), distinct.back());
+    const double high = std::max(distinct.front(), distinct.back());
+    for (size_t r = 0; r < y_true.rows; ++r) has[y_true.at(r, c) == high ? 1 : 0] = true;
+    if (!(has[0] && has[1]) || low == high) {
+      return absl::InvalidArgumentError(
+          "Only one class present in y_true. ROC AUC score is not defined in that case.");
+    }
+    // roc_curve needs pos_label unless the classes are {0, 1} or {-1, 1}.
+    if (high != 1.0 || (low != 0.0 && low != -1.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "y_true takes value in {", FormatPythonFloat(low), ", ", FormatPythonFloat(high),
+          "} and pos_label is not specified: either make y_true take value in {0, 1} or "
+          "{-1, 1} or pass pos_label explicitly."));
+    }
+    pos.clear();
+    neg.clear();
+    for (size_t r = 0; r < y_true.rows; ++r) {
+      (y_true.at(r, c) == high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
+    }
+    per_column.push_back(MannWhitneyAuc(pos, neg));
+  }
+  return NumpyMean(per_column);
+}
+
+}  // namespace mlebench

@@ -1,0 +1,54 @@
+#ifndef MLEBENCH_GRADING_METRICS_AUC_ROC_H_
+#define MLEBENCH_GRADING_METRICS_AUC_ROC_H_
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "grading/metrics/matrix_view.h"
+
+namespace mlebench {
+
+// sklearn's `roc_auc_score(y_true, y_score)` for 1-D inputs (the binary
+// case). Labels are numbers (bools as 0/1): sklearn sorts the two distinct
+// labels and treats the greater as positive, so {0, 1}, {-1, 1}, {3, 7} and
+// {False, True} all work. (sklearn also accepts string labels, ordered by
+// code point; callers holding strings map them to 0/1 in that order.)
+//
+// The area is the Mann-Whitney statistic, which equals sklearn's trapezoidal
+// area over distinct thresholds: the fraction of (positive, negative) pairs
+// ranked correctly, ties counting one half. It is counted in integers after
+// sorting (O(n log n)) and divided once, so it is the correctly rounded
+// exact value (sklearn's floating-point trapezoids agree to ~1e-15).
+//
+// InvalidArgumentError with sklearn's message, checked in sklearn's order:
+//  - y_true has NaN/inf among non-integral labels ("Input y_true contains NaN.");
+//  - either input is empty ("Found array with 0 sample(s) ...");
+//  - y_score has NaN/inf ("Input contains NaN.");
+//  - y_true has more than two labels ("multi_class must be in ('ovo', 'ovr')")
+//    or non-integral ones ("continuous format is not supported");
+//  - y_true has one label ("Only one class present in y_true. ROC AUC score
+//    is not defined in that case.");
+//  - lengths differ ("Found input variables with inconsistent numbers of
+//    samples: [n_true, n_score]").
+absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
+                                   absl::Span<const double> y_score);
+
+// The checks RocAucScore makes on y_true alone (every one above that does
+// not involve y_score). Graders use it to tell malformed answers from a bad
+// submission.
+absl::Status CheckRocAucTrue(absl::Span<const double> y_true);
+
+// sklearn's `roc_auc_score(Y_true, Y_score)` (average="macro") for n x k
+// label-indicator matrices with k >= 2: the unweighted mean over columns of
+// each column's binary AUC. Y_true must be an indicator matrix in sklearn's
+// sense (at most two distinct integral values overall) whose every column
+// holds both 0 and 1 (or -1 and 1); errors as sklearn words them ("Only one
+// class present in y_true...", "y_true takes value in {0, 2} and pos_label is
+// not specified..."). Unlike sklearn, which silently scores only Y_score's
+// columns, a column-count mismatch is an error. A single column (k = 1) is the
+// binary case above.
+absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_GRADING_METRICS_AUC_ROC_H_

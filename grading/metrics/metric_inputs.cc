@@ -1,0 +1,327 @@
+#include "grading/metrics/metric_inputs.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+namespace {
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+// Sorts a column as sort_values does; a TypeError blames the table it came from.
+absl::StatusOr<std::vector<size_t>> SortOrBlame(const Column& id, bool is_submission) {
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
+  if (order.ok()) return order;
+  if (is_submission) {
+    return InvalidSubmission(absl::StrCat("Submission ", order.status().message()));
+  }
+  return BadAnswers(std::string(order.status().message()));
+}
+
+// `(a.values != b.values).any()` for columns of equal length.
+bool AllCellsEqual(const Column& a, const Column& b) {
+  for (size_t i = 0; i < a.cells.size(); ++i) {
+    if (!CellsEqual(a.cells[i], b.cells[i])) return false;
+  }
+  return true;
+}
+
+std::string RowRepr(const Column& c, size_t row) {
+  const Cell& cell = c.cells[row];
+  if (IsMissing(cell)) return "nan";
+  if (const auto* s = std::get_if<std::string>(&cell)) return absl::StrCat("'", *s, "'");
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";
+  if (const auto* i = std::get_if<int64_t>(&cell)) return absl::StrCat(*i);
+  return FormatPythonFloat(std::get<double>(cell));
+}
+
+// The float64 value sklearn's check_array gives an object cell, or nullopt
+// for a string it cannot convert. numpy converts strings with Python's
+// float(), which also takes "nan", "1_000" and the like; pandas' stricter
+// parser stands in for it here (spooky-author-identification never gets this
+// far with a string: its row-sum check rejects text first).
+std::optional<double> ToFloat64(const Cell& cell) {
+  if (std::optional<double> v = NumericValue(cell)) return v;
+  return ParseNumericString(std::get<std::string>(cell));
+}
+
+}  // namespace
+
+std::optional<double> ParseNumericString(std::string_view text) {
+  // pandas' floatify: infinities are recognised only as the whole string.
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view inf : {"inf", "+inf", "infinity", "+infinity"}) {
+    if (lower == inf) return std::numeric_limits<double>::infinity();
+  }
+  if (lower == "-inf" || lower == "-infinity") return -std::numeric_limits<double>::infinity();
+  // Otherwise its xstrtod: surrounding spaces, sign, digits, '.', exponent.
+  auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
+  std::string_view s = text;
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  std::string_view body = s;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) body.remove_prefix(1);
+  // sign? digits* (. digits*)? ([eE] sign? digits+)? with at least one mantissa digit.
+  size_t i = 0;
+  size_t digits = 0;
+  while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]))) ++i, ++digits;
+  if (i < body.size() && body[i] == '.') {
+    ++i;
+    while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]))) ++i, ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+    ++i;
+    if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
+    size_t exponent_digits = 0;
+    while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]))) {
+      ++i, ++exponent_digits;
+    }
+    if (exponent_digits == 0) return std::nullopt;
+  }
+  if (i != body.size()) return std::nullopt;
+  return std::strtod(std::string(s).c_str(), nullptr);
+}
+
+absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
+                                                        const Table& answers,
+                                                        std::string_view target_column,
+                                                        std::string_view id_column) {
+  const Column* answers_target = answers.Find(target_column);
+  const Column* answers_id = answers.Find(id_column);
+  if (answers_target == nullptr) {
+    return BadAnswers(
+        absl::StrCat("Answers must have a `", std::string(target_column), "` column"));
+  }
+  if (answers_id == nullptr) {
+    return BadAnswers(absl::StrCat("Answers must have a `", std::string(id_column), "` column"));
+  }
+  if (absl::StatusOr<TargetType> type = TypeOfTarget(*answers_target, "y_true");
+      !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
+    return BadAnswers(absl::StrCat(
+        "answers' `", std::string(target_column), "` is not a label column: ",
+        type.ok() ? std::string(TargetTypeName(*type)) : std::string(type.status().message())));
+  }
+
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission must have the same length as the answers (",
+                                          submission.num_rows(), " rows instead of ",
+                                          answers.num_rows(), ")."));
+  }
+  const Column* target = submission.Find(target_column);
+  if (target == nullptr) {
+    return InvalidSubmission(
+        absl::StrCat("Submission must have a `", std::string(target_column), "` column"));
+  }
+  const Column* id = submission.Find(id_column);
+  if (id == nullptr) {
+    return InvalidSubmission(
+        absl::StrCat("Submission must have a `", std::string(id_column), "` column"));
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
+  if (!submission_order.ok()) return submission_order.status();
+  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
+  if (!answers_order.ok()) return answers_order.status();
+  if (!AllCellsEqual(TakeCells(*id, *submission_order), TakeCells(*answers_id, *answers_order))) {
+    return InvalidSubmission(
+        absl::StrCat("Submission and Answers `", std::string(id_column), "`'s do not match"));
+  }
+  return AccuracyInputs{TakeCells(*answers_target, *answers_order),
+                        TakeCells(*target, *submission_order)};
+}
+
+absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,
+                                                  std::string_view id_column,
+                                                  std::string_view target_column) {
+  const Column* answers_id = answers.Find(id_column);
+  const Column* answers_target = answers.Find(target_column);
+  if (answers_id == nullptr) {
+    return BadAnswers(
+        absl::StrCat("answers dataframe should have an ", std::string(id_column), " column"));
+  }
+  if (answers_target == nullptr) {
+    return BadAnswers(
+        absl::StrCat("answers dataframe should have a ", std::string(target_column), " column"));
+  }
+  std::vector<double> y_true;
+  y_true.reserve(answers_target->cells.size());
+  for (const Cell& c : answers_target->cells) {
+    std::optional<double> v = NumericValue(c);
+    if (!v.has_value()) {
+      return BadAnswers(absl::StrCat("`", std::string(target_column), "` is not numeric"));
+    }
+    y_true.push_back(*v);
+  }
+  if (absl::Status s = CheckRocAucTrue(y_true); !s.ok()) {
+    return BadAnswers(absl::StrCat("`", std::string(target_column), "`: ", s.message()));
+  }
+
+  const Column* id = submission.Find(id_column);
+  if (id == nullptr) {
+    return InvalidSubmission(
+        absl::StrCat("Submission should have an ", std::string(id_column), " column"));
+  }
+  const Column* target = submission.Find(target_column);
+  if (target == nullptr) {
+    return InvalidSubmission(
+        absl::StrCat("Submission should have a ", std::string(target_column), " column"));
+  }
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(
+        absl::StrCat("Submission and answers should have the same number of rows (",
+                     submission.num_rows(), " instead of ", answers.num_rows(), ")"));
+  }
+
+  // pd.to_numeric(submission[target]) only has to succeed; its result is
+  // dropped, and the checks below see the column as read.
+  bool has_string = false;
+  for (size_t row = 0; row < target->cells.size(); ++row) {
+    const auto* s = std::get_if<std::string>(&target->cells[row]);
+    if (s == nullptr) continue;
+    has_string = true;
+    if (!ParseNumericString(*s).has_value()) {
+      return InvalidSubmission(
+          absl::StrCat("Expected ", std::string(target_column), " column to be numeric, got ",
+                       std::string(DtypeName(target->dtype)), " instead (unable to parse string \"",
+                       *s, "\" at position ", row, ")"));
+    }
+  }
+  // min()/max() of an object column holding strings yields a string, which
+  // Python cannot compare with 0.
+  if (has_string) {
+    return InvalidSubmission(
+        absl::StrCat("Submission ", std::string(target_column),
+                     " column holds numbers written as text, which cannot be compared with 0 and 1 "
+                     "('<' not supported between instances of 'str' and 'int')"));
+  }
+  std::vector<double> scores;
+  scores.reserve(target->cells.size());
+  double low = std::numeric_limits<double>::infinity();
+  double high = -std::numeric_limits<double>::infinity();
+  for (const Cell& c : target->cells) {
+    const double v = *NumericValue(c);
+    scores.push_back(v);
+    if (std::isnan(v)) continue;  // pandas' min/max skip NaN
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  if (low < 0 || high > 1) {
+    return InvalidSubmission(absl::StrCat(
+        "Submission ", std::string(target_column),
+        " column should contain probabilities, and therefore contain values between 0 and 1 "
+        "inclusive"));
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
+  if (!submission_order.ok()) return submission_order.status();
+  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
+  if (!answers_order.ok()) return answers_order.status();
+  if (!AllCellsEqual(TakeCells(*id, *submission_order), TakeCells(*answers_id, *answers_order))) {
+    return InvalidSubmission(absl::StrCat("Submission and answers should have the same ",
+                                          std::string(id_column), " values"));
+  }
+
+  AurocInputs inputs;
+  inputs.y_true.reserve(y_true.size());
+  inputs.y_score.reserve(scores.size());
+  for (size_t i : *answers_order) inputs.y_true.push_back(y_true[i]);
+  for (size_t i : *submission_order) inputs.y_score.push_back(scores[i]);
+  return inputs;
+}
+
+absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submission,
+                                                          const Table& answers,
+                                                          std::string_view id_column) {
+  std::vector<std::string> missing;
+  for (const Column& c : answers.columns()) {
+    if (submission.Find(c.name) == nullptr) missing.push_back(absl::StrCat("'", c.name, "'"));
+  }
+  if (!missing.empty()) {
+    return InvalidSubmission(absl::StrCat(
+        "The submission DataFrame is missing some columns required by the `answers` DataFrame. "
+        "Missing columns: {",
+        absl::StrJoin(missing, ", "), "}."));
+  }
+  const Column* id = submission.Find(id_column);
+  if (id == nullptr) {
+    return InvalidSubmission(
+        absl::StrCat("Submission is missing id column '", std::string(id_column), "'."));
+  }
+  const Column* answers_id = answers.Find(id_column);
+  if (answers_id == nullptr) {
+    return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
+  if (!submission_order.ok()) return submission_order.status();
+  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
+  if (!answers_order.ok()) return answers_order.status();
+  const Column sorted_ids = TakeCells(*id, *submission_order);
+  const Column sorted_answer_ids = TakeCells(*answers_id, *answers_order);
+  // Python's list ==: the lengths must match too.
+  if (sorted_ids.cells.size() != sorted_answer_ids.cells.size() ||
+      !AllCellsEqual(sorted_ids, sorted_answer_ids)) {
+    std::string capitalized(id_column);
+    if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
+    return InvalidSubmission(absl::StrCat(
+        "Mismatch in ", capitalized, "s between `submission` and `answers` after sorting. ",
+        "Number of mismatched ", capitalized, "s: ", SymmetricDifferenceSize(*id, *answers_id),
+        ". Ensure both DataFrames have the same ", capitalized, "s."));
+  }
+
+  LogLossInputs inputs;
+  inputs.rows = answers.num_rows();
+  std::vector<const Column*> answer_columns;
+  for (const Column& c : answers.columns()) {
+    if (c.name != id_column) answer_columns.push_back(&c);
+  }
+  if (answer_columns.empty()) return BadAnswers("no class columns besides the id column");
+  inputs.cols = answer_columns.size();
+  inputs.y_true.reserve(inputs.rows * inputs.cols);
+  inputs.y_pred.reserve(inputs.rows * inputs.cols);
+  for (size_t r = 0; r < inputs.rows; ++r) {
+    for (const Column* answer_column : answer_columns) {
+      const Cell& truth = answer_column->cells[(*answers_order)[r]];
+      std::optional<double> t = NumericValue(truth);
+      if (!t.has_value() || !(*t == 0.0 || *t == 1.0)) {
+        return BadAnswers(absl::StrCat("column '", answer_column->name, "' holds ",
+                                       RowRepr(*answer_column, (*answers_order)[r]),
+                                       " where a one-hot 0 or 1 is expected"));
+      }
+      inputs.y_true.push_back(*t);
+      const Column& pred_column = *submission.Find(answer_column->name);
+      std::optional<double> p = ToFloat64(pred_column.cells[(*submission_order)[r]]);
+      if (!p.has_value()) {
+        return InvalidSubmission(absl::StrCat(
+            "could not convert string to float: ", RowRepr(pred_column, (*submission_order)[r]),
+            " (column '", pred_column.name, "')"));
+      }
+      inputs.y_pred.push_back(*p);
+    }
+  }
+  return inputs;
+}
+
+}  // namespace mlebench
