@@ -1,5 +1,7 @@
 #include "grading/command_line.h"
 
+#include <cstdio>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -56,6 +58,14 @@ absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>&
     if (!cl.Has(n)) return absl::InvalidArgumentError(absl::StrCat("missing required flag --", n));
   }
   return absl::OkStatus();
+}
+
+int RunToolMain(int argc, char** argv, const char* tool,
+                absl::Status (*run)(const std::vector<std::string>& args)) {
+  const absl::Status s = run(std::vector<std::string>(argv + 1, argv + argc));
+  if (s.ok()) return 0;
+  std::fprintf(stderr, "%s: %s\n", tool, s.ToString().c_str());
+  return 1;
 }
 
 }  // namespace mlebench

@@ -32,6 +32,11 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
 // Checks that every flag in `names` was given.
 absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>& names);
 
+// The body of a tool's main(): runs `run` on argv[1..] and turns a non-OK
+// status into "<tool>: <status>" on stderr and exit status 1.
+int RunToolMain(int argc, char** argv, const char* tool,
+                absl::Status (*run)(const std::vector<std::string>& args));
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_GRADING_COMMAND_LINE_H_

@@ -74,12 +74,4 @@ absl::Status Run(const std::vector<std::string>& args) {
 }  // namespace
 }  // namespace mlebench
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  absl::Status s = mlebench::Run(args);
-  if (!s.ok()) {
-    std::fprintf(stderr, "grade: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return mlebench::RunToolMain(argc, argv, "grade", &mlebench::Run); }

@@ -10,6 +10,11 @@
 #                                  submissions are identical, so nothing is regraded;
 #   4. one competition's raw data changed (synthetic seed): only that one is
 #                                  prepared, run and graded again.
+# Then two end-to-end checks of the agent step with agents written here:
+#   5. an agent that writes nothing: reports say submission_exists false; the
+#      tests fail under the default gate and pass under --//competitions:gate=none;
+#   6. an agent that overstays its time limit: it is stopped, the run record
+#      says timed_out, and the submission it wrote before the deadline is graded.
 set -euo pipefail
 
 src="$(dirname "$(readlink -f WORKSPACE)")"
@@ -26,11 +31,14 @@ rm -f user.bazelrc
 
 logs="$TEST_TMPDIR/logs"
 mkdir -p "$logs"
-bazel_run() {  # name, extra bazel args...
+nested_bazel() {  # name, bazel test args...; returns Bazel's exit status
   local name="$1"; shift
   /usr/bin/bazel --batch --nohome_rc --output_user_root="$TEST_TMPDIR/root" \
-    test //competitions/... --test_tag_filters=mlebench --build_tests_only \
-    --execution_log_json_file="$logs/$name.json" "$@" >"$logs/$name.out" 2>&1 || {
+    test --execution_log_json_file="$logs/$name.json" "$@" >"$logs/$name.out" 2>&1
+}
+bazel_run() {  # name, extra bazel args...: every competition test, must pass
+  local name="$1"; shift
+  nested_bazel "$name" //competitions/... --test_tag_filters=mlebench --build_tests_only "$@" || {
       cat "$logs/$name.out"; echo "FAIL: bazel test failed in step $name" >&2; exit 1; }
 }
 # Number of spawns in a log whose progress message starts with $2.
@@ -70,4 +78,45 @@ expect 4-one-dataset-changed "Preparing synthetic data for spaceship-titanic" 1
 expect 4-one-dataset-changed "Preparing" 1
 expect 4-one-dataset-changed "Grading spaceship-titanic" 1
 expect 4-one-dataset-changed "Grading" 1
-echo "PASS: unchanged submissions were never regraded"
+echo "ok: unchanged submissions were never regraded"
+
+mkdir -p e2e_agents
+cat > e2e_agents/BUILD.bazel <<'BUILD'
+sh_binary(name = "silent", srcs = ["silent.sh"])
+sh_binary(name = "overstayer", srcs = ["overstayer.sh"])
+BUILD
+printf '#!/bin/sh\necho "writing nothing"\n' > e2e_agents/silent.sh
+cat > e2e_agents/overstayer.sh <<'AGENT'
+#!/bin/sh
+trap '' TERM
+cp data/sample_submission.csv submission/submission.csv
+while :; do sleep 1; done
+AGENT
+chmod +x e2e_agents/*.sh
+report() { cat "bazel-bin/competitions/$1/$1_report.json"; }
+record() { cat "bazel-bin/competitions/$1/$1_run/run_record.json"; }
+
+if nested_bazel 5-silent-gated //competitions/... --test_tag_filters=mlebench --build_tests_only \
+    --//agent_runner:agent=//e2e_agents:silent; then
+  echo "FAIL: step 5: tests passed although no agent wrote a submission" >&2; exit 1
+fi
+grep -q "FAIL (the agent produced no submission.csv)" \
+  bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.log
+bazel_run 5-silent-ungated --//agent_runner:agent=//e2e_agents:silent --//competitions:gate=none
+expect 5-silent-ungated "Grading" 0  # the same empty submissions were graded in 5-silent-gated
+for id in spaceship-titanic aerial-cactus-identification spooky-author-identification; do
+  report "$id" | grep -q '"submission_exists": false' || {
+    report "$id"; echo "FAIL: step 5: $id report claims a submission" >&2; exit 1; }
+  report "$id" | grep -q '"score": null'
+done
+echo "ok: step 5: no submission gives submission_exists false; gate none passes, valid fails"
+
+nested_bazel 6-overstayer //competitions/spaceship-titanic \
+  --//agent_runner:agent=//e2e_agents:overstayer --//agent_runner:time_limit_s=1 || {
+    cat "$logs/6-overstayer.out"; echo "FAIL: step 6: bazel test failed" >&2; exit 1; }
+record spaceship-titanic | grep -q '"timed_out": true' || {
+  record spaceship-titanic; echo "FAIL: step 6: the run did not time out" >&2; exit 1; }
+report spaceship-titanic | grep -q '"valid_submission": true' || {
+  report spaceship-titanic; echo "FAIL: step 6: the submission written before the deadline was lost" >&2; exit 1; }
+echo "ok: step 6: the agent was stopped at its deadline and its submission graded"
+echo "PASS"

@@ -9,8 +9,6 @@
 // Under `bazel run`, relative paths resolve against $BUILD_WORKING_DIRECTORY.
 // Exit status: 0 for a graded report (valid or not), 1 for usage or data
 // errors, with a message on stderr.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -97,24 +95,13 @@ absl::Status List() {
   return absl::OkStatus();
 }
 
-// An empty directory of our own for scratch files, removed by the caller.
-absl::StatusOr<fs::path> MakeScratchDir() {
-  std::string tmpl = (fs::temp_directory_path() / "mlebench-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) {
-    return absl::InternalError(absl::StrCat("cannot create a scratch directory in ",
-                                            fs::temp_directory_path().string()));
-  }
-  return fs::path(tmpl);
-}
-
 bool IsNonEmptyDir(const fs::path& p) {
   std::error_code ec;
   return fs::is_directory(p, ec) && !fs::is_empty(p, ec);
 }
 
 absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const CommandLine& cl) {
-  const CompetitionPreparer* preparer = PreparerRegistry::Find(id);
-  if (preparer == nullptr) {
+  if (PreparerRegistry::Find(id) == nullptr) {
     return absl::NotFoundError(absl::StrCat("no preparer registered for '", id, "'"));
   }
   const fs::path prepared = data_dir / id / "prepared";
@@ -154,14 +141,7 @@ absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const C
         ": download the competition from Kaggle into it, pass --raw DIR, or use --synthetic"));
   }
   fs::remove_all(prepared, ec);
-  fs::create_directories(public_dir, ec);
-  fs::create_directories(private_dir, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot create ", prepared.string(), ": ", ec.message()));
-  absl::StatusOr<fs::path> scratch = MakeScratchDir();
-  if (!scratch.ok()) return scratch.status();
-  absl::Status s = preparer->prepare(raw, public_dir, private_dir, *scratch);
-  fs::remove_all(*scratch, ec);
-  if (!s.ok()) return absl::Status(s.code(), absl::StrCat(id, ": ", s.message()));
+  if (absl::Status s = RunRegisteredPreparer(id, raw, public_dir, private_dir); !s.ok()) return s;
   std::cout << "prepared " << id << " into " << prepared.string() << "\n";
   return absl::OkStatus();
 }

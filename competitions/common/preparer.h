@@ -2,6 +2,7 @@
 #define MLEBENCH_COMPETITIONS_COMMON_PREPARER_H_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,17 @@ struct CompetitionPreparer {
 // Process-wide registry, filled by MLEBENCH_REGISTER_PREPARER in alwayslink
 // libraries.
 using PreparerRegistry = IdRegistry<CompetitionPreparer>;
+
+// Runs the preparer registered as `id` the way every caller (the Bazel
+// prepare action, the CLI, tests) needs it: `raw` must be a directory;
+// `public_dir` and `private_dir` are created if absent; `scratch`, when
+// given, is created if absent and must be empty (and is kept), otherwise a
+// fresh directory under $TMPDIR is used and removed afterwards, whether or
+// not the preparer succeeded. Errors are prefixed with the competition id.
+absl::Status RunRegisteredPreparer(std::string_view id, const std::filesystem::path& raw,
+                                   const std::filesystem::path& public_dir,
+                                   const std::filesystem::path& private_dir,
+                                   const std::optional<std::filesystem::path>& scratch = std::nullopt);
 
 }  // namespace mlebench
 

@@ -70,11 +70,5 @@ absl::Status Run(const std::vector<std::string>& args) {
 }  // namespace mlebench
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  absl::Status s = mlebench::Run(args);
-  if (!s.ok()) {
-    std::fprintf(stderr, "generate: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  return mlebench::RunToolMain(argc, argv, "generate", &mlebench::Run);
 }

@@ -1,0 +1,75 @@
+#include "competitions/common/preparer.h"
+
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CreateDirectories(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir)) {
+    return absl::InvalidArgumentError(absl::StrCat(dir.string(), ": cannot create directory",
+                                                   error ? ": " + error.message() : ""));
+  }
+  return absl::OkStatus();
+}
+
+// A fresh directory under $TMPDIR (or /tmp).
+absl::StatusOr<fs::path> CreateTempScratch() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      (fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") / "mlebench-prepare-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("cannot create a scratch directory ", pattern));
+  }
+  return fs::path(pattern);
+}
+
+}  // namespace
+
+absl::Status RunRegisteredPreparer(std::string_view id, const fs::path& raw,
+                                   const fs::path& public_dir, const fs::path& private_dir,
+                                   const std::optional<fs::path>& scratch) {
+  const std::string name(id);
+  const CompetitionPreparer* preparer = PreparerRegistry::Find(id);
+  if (preparer == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no preparer registered for '", name, "'"));
+  }
+  std::error_code error;
+  if (!fs::is_directory(raw, error)) {
+    return absl::NotFoundError(absl::StrCat(name, ": raw data ", raw.string(), " is not a directory"));
+  }
+  if (absl::Status s = CreateDirectories(public_dir); !s.ok()) return s;
+  if (absl::Status s = CreateDirectories(private_dir); !s.ok()) return s;
+  fs::path scratch_dir;
+  if (scratch.has_value()) {
+    scratch_dir = *scratch;
+    if (absl::Status s = CreateDirectories(scratch_dir); !s.ok()) return s;
+    if (!fs::is_empty(scratch_dir, error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("scratch directory ", scratch_dir.string(), " must be empty"));
+    }
+  } else {
+    absl::StatusOr<fs::path> tmp = CreateTempScratch();
+    if (!tmp.ok()) return tmp.status();
+    scratch_dir = *tmp;
+  }
+  absl::Status prepared = preparer->prepare(raw, public_dir, private_dir, scratch_dir);
+  if (!scratch.has_value()) fs::remove_all(scratch_dir, error);
+  if (!prepared.ok()) {
+    return absl::Status(prepared.code(), absl::StrCat(name, ": ", prepared.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlebench
