@@ -56,6 +56,15 @@ expect() {  # step, message prefix, expected count
 n="$(sed -n '/^REGISTERED = \[/,/^\]/p' competitions/registered.bzl | grep -c '^    "')"
 echo "registered competitions: $n"
 
+# A mistyped build setting is an error at analysis time, never a silent default.
+if /usr/bin/bazel --batch --nohome_rc --output_user_root="$TEST_TMPDIR/root" build --nobuild \
+    //competitions/spaceship-titanic --//competitions:gate=platinum >"$logs/0-bad-gate.out" 2>&1; then
+  echo "FAIL: --//competitions:gate=platinum was accepted" >&2; exit 1
+fi
+grep -q "must be one of none, valid, median, bronze, silver, gold" "$logs/0-bad-gate.out" || {
+  cat "$logs/0-bad-gate.out"; echo "FAIL: no clear message for a bad gate" >&2; exit 1; }
+echo "ok: step 0: a bad gating policy fails the build with a clear message"
+
 bazel_run 1-cold
 expect 1-cold "Preparing synthetic data for" "$n"
 expect 1-cold "Running agent" "$n"

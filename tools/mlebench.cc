@@ -4,17 +4,21 @@
 //   mlebench prepare (-c ID | --all | --lite | --list FILE) --data-dir DIR
 //                    [--synthetic | --raw RAWDIR] [--seed N] [--force]
 //   mlebench grade-sample SUBMISSION ID --data-dir DIR [--leaderboard FILE]
+//                         [--agent NAME] [--seed N]
 //   mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR
+//                  [--leaderboard FILE] [--agent NAME] [--seed N]
+//   mlebench summarize PATH... [--json FILE]
 //
 // Under `bazel run`, relative paths resolve against $BUILD_WORKING_DIRECTORY.
-// Exit status: 0 for a graded report (valid or not), 1 for usage or data
-// errors, with a message on stderr.
+// Exit status: 0 for a graded report (valid or not) or a summary, 1 for usage
+// or data errors, with a message on stderr.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -28,11 +32,13 @@
 #include "competitions/common/preparer.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "tools/collect_reports.h"
 #include "grading/command_line.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.h"
+#include "grading/summary.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {
@@ -46,7 +52,13 @@ constexpr char kUsage[] =
     "  mlebench prepare (-c ID | --all | --lite | --list FILE) --data-dir DIR\n"
     "                   [--synthetic | --raw RAWDIR] [--seed N] [--force]\n"
     "  mlebench grade-sample SUBMISSION COMPETITION_ID --data-dir DIR [--leaderboard FILE]\n"
-    "  mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR\n";
+    "                        [--agent NAME] [--seed N]\n"
+    "  mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR\n"
+    "                 [--leaderboard FILE] [--agent NAME] [--seed N]\n"
+    "  mlebench summarize PATH... [--json FILE]\n"
+    "\n"
+    "prepare --seed is the seed of the synthetic data; grade --seed and --agent are\n"
+    "recorded in the reports (the agent's run), for summarize.\n";
 
 std::string g_argv0;
 
@@ -100,48 +112,105 @@ bool IsNonEmptyDir(const fs::path& p) {
   return fs::is_directory(p, ec) && !fs::is_empty(p, ec);
 }
 
-absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const CommandLine& cl) {
-  if (PreparerRegistry::Find(id) == nullptr) {
-    return absl::NotFoundError(absl::StrCat("no preparer registered for '", id, "'"));
+// Marks a raw directory written by --synthetic, so that it is never taken
+// for (or replaced like) a real Kaggle download.
+constexpr char kSyntheticRawMarker[] = ".mlebench-synthetic";
+// Written beside prepared/public and prepared/private: "synthetic" or
+// "kaggle", what grading records as the report's `dataset`.
+constexpr char kDatasetMarker[] = ".mlebench-dataset";
+
+absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+// Replaces `dest` with the directory `staged` (same parent directory).
+absl::Status ReplaceDir(const fs::path& staged, const fs::path& dest) {
+  std::error_code ec;
+  fs::remove_all(dest, ec);
+  if (!ec) fs::rename(staged, dest, ec);
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("cannot move ", staged.string(), " to ", dest.string(), ": ", ec.message()));
   }
-  const fs::path prepared = data_dir / id / "prepared";
-  const fs::path public_dir = prepared / "public";
-  const fs::path private_dir = prepared / "private";
-  if ((IsNonEmptyDir(public_dir) || IsNonEmptyDir(private_dir)) && !cl.Has("force")) {
+  return absl::OkStatus();
+}
+
+// Prepares one competition into DATA/<id>/prepared/. Nothing already there
+// is touched unless the new data is complete: data is written to staging
+// directories beside raw/ and prepared/ and moved into place at the end.
+absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const CommandLine& cl) {
+  const fs::path competition_dir = data_dir / id;
+  const fs::path prepared = competition_dir / "prepared";
+  if (IsNonEmptyDir(prepared) && !cl.Has("force")) {
     return absl::AlreadyExistsError(absl::StrCat(
         prepared.string(), " already holds prepared data; pass --force to replace it"));
   }
-  fs::path raw = data_dir / id / "raw";
+  fs::path raw = competition_dir / "raw";
   std::error_code ec;
+  std::optional<fs::path> staged_raw;  // new synthetic raw data, moved to `raw` on success
   if (cl.Has("synthetic")) {
     const SyntheticDataset* synthetic = SyntheticRegistry::Find(id);
     if (synthetic == nullptr) {
       return absl::NotFoundError(absl::StrCat("no synthetic generator for '", id, "'"));
     }
-    if (IsNonEmptyDir(raw) && !cl.Has("force")) {
-      return absl::AlreadyExistsError(absl::StrCat(
-          raw.string(), " already holds raw data; pass --force to replace it with synthetic data"));
+    if (IsNonEmptyDir(raw)) {
+      if (!fs::exists(raw / kSyntheticRawMarker, ec)) {
+        return absl::AlreadyExistsError(absl::StrCat(
+            raw.string(), " holds raw data that is not synthetic (a Kaggle download?); "
+            "--synthetic never replaces it: use another --data-dir or remove it yourself"));
+      }
+      if (!cl.Has("force")) {
+        return absl::AlreadyExistsError(absl::StrCat(
+            raw.string(), " already holds synthetic raw data; pass --force to regenerate it"));
+      }
     }
-    fs::remove_all(raw, ec);
-    fs::create_directories(raw, ec);
-    if (ec) return absl::InternalError(absl::StrCat("cannot create ", raw.string(), ": ", ec.message()));
     int64_t seed = 0;
     if (!absl::SimpleAtoi(cl.Get("seed", "0"), &seed) || seed < 0) {
       return absl::InvalidArgumentError("--seed must be a non-negative integer");
     }
-    if (absl::Status s = synthetic->generate(raw, static_cast<uint64_t>(seed)); !s.ok()) return s;
-    // Reports graded against this data dir say it is synthetic.
-    std::ofstream(raw / ".mlebench-synthetic") << "seed " << seed << "\n";
+    staged_raw = competition_dir / "raw.partial";
+    fs::remove_all(*staged_raw, ec);
+    fs::create_directories(*staged_raw, ec);
+    if (ec) {
+      return absl::InternalError(
+          absl::StrCat("cannot create ", staged_raw->string(), ": ", ec.message()));
+    }
+    absl::Status s = synthetic->generate(*staged_raw, static_cast<uint64_t>(seed));
+    if (s.ok()) {
+      s = WriteTextFile(*staged_raw / kSyntheticRawMarker, absl::StrCat("seed ", seed, "\n"));
+    }
+    if (!s.ok()) {
+      fs::remove_all(*staged_raw, ec);
+      return s;
+    }
   } else if (cl.Has("raw")) {
     raw = UserPath(cl.Get("raw"));
   }
-  if (!fs::is_directory(raw, ec)) {
+  const fs::path source_raw = staged_raw.value_or(raw);
+  if (!fs::is_directory(source_raw, ec)) {
     return absl::NotFoundError(absl::StrCat(
         "no raw data at ", raw.string(),
         ": download the competition from Kaggle into it, pass --raw DIR, or use --synthetic"));
   }
-  fs::remove_all(prepared, ec);
-  if (absl::Status s = RunRegisteredPreparer(id, raw, public_dir, private_dir); !s.ok()) return s;
+  const fs::path staged_prepared = competition_dir / "prepared.partial";
+  fs::remove_all(staged_prepared, ec);
+  absl::Status s = RunRegisteredPreparer(id, source_raw, staged_prepared / "public",
+                                         staged_prepared / "private");
+  if (s.ok()) {
+    const bool synthetic = fs::exists(source_raw / kSyntheticRawMarker, ec);
+    s = WriteTextFile(staged_prepared / kDatasetMarker, synthetic ? "synthetic\n" : "kaggle\n");
+  }
+  if (s.ok() && staged_raw.has_value()) s = ReplaceDir(*staged_raw, raw);
+  if (s.ok()) s = ReplaceDir(staged_prepared, prepared);
+  if (!s.ok()) {
+    fs::remove_all(staged_prepared, ec);
+    if (staged_raw.has_value()) fs::remove_all(*staged_raw, ec);
+    return s;
+  }
   std::cout << "prepared " << id << " into " << prepared.string() << "\n";
   return absl::OkStatus();
 }
@@ -177,11 +246,19 @@ absl::Status Prepare(const CommandLine& cl) {
   if (cl.Has("raw") && ids.size() != 1) {
     return absl::InvalidArgumentError("--raw takes the raw data of exactly one competition");
   }
-  const fs::path data_dir = UserPath(cl.Get("data-dir"));
+  if (ids.empty()) return absl::InvalidArgumentError("no competitions to prepare");
+  // Every name is checked before anything is written.
   for (const std::string& id : ids) {
     if (table->count(id) == 0) {
       return absl::NotFoundError(absl::StrCat("unknown competition '", id, "' (see mlebench list)"));
     }
+    if (PreparerRegistry::Find(id) == nullptr) {
+      return absl::NotFoundError(absl::StrCat("competition '", id,
+                                              "' is not registered in this build (no preparer)"));
+    }
+  }
+  const fs::path data_dir = UserPath(cl.Get("data-dir"));
+  for (const std::string& id : ids) {
     if (absl::Status s = PrepareOne(id, data_dir, cl); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -194,7 +271,7 @@ std::string NowIso() {
   localtime_r(&ts.tv_sec, &local);
   char buf[64];
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &local);
-  char micro[16];
+  char micro[32];
   std::snprintf(micro, sizeof(micro), ".%06ld", ts.tv_nsec / 1000);
   return std::string(buf) + micro;
 }
@@ -234,8 +311,16 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
     if (it == all->end()) return absl::NotFoundError(absl::StrCat("no thresholds for ", id));
     thresholds = it->second;
   }
-  // A data dir we prepared from synthetic data says so in its raw/ marker.
-  if (fs::exists(data_dir / id / "raw" / ".mlebench-synthetic", ec)) context.dataset = "synthetic";
+  // `prepare` records where the data came from; a data dir that upstream's
+  // `mlebench prepare` filled has no marker and holds Kaggle data.
+  std::ifstream marker(data_dir / id / "prepared" / kDatasetMarker);
+  if (std::string dataset; marker && std::getline(marker, dataset) && dataset == "synthetic") {
+    context.dataset = "synthetic";
+  }
+  context.agent = cl.Get("agent");
+  if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
+    return absl::InvalidArgumentError("--seed must be an integer");
+  }
   context.created_at = NowIso();
   context.submission_path = submission.string();
   return GradeSubmissionFile(*grader, submission.string(), answers.string(), thresholds, context);
@@ -260,7 +345,14 @@ absl::Status GradeJsonl(const CommandLine& cl) {
   }
   std::ifstream in(UserPath(jsonl));
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", jsonl));
-  std::vector<CompetitionReport> reports;
+  // Every line is checked before anything is graded, as upstream reads the
+  // whole file first.
+  struct Entry {
+    int line_no;
+    std::string competition_id;
+    std::string submission_path;
+  };
+  std::vector<Entry> entries;
   int line_no = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
@@ -280,9 +372,16 @@ absl::Status GradeJsonl(const CommandLine& cl) {
       return absl::InvalidArgumentError(absl::StrCat(
           jsonl, ":", line_no, ": needs string fields competition_id and submission_path"));
     }
-    auto report = GradeOne(id->second.string_value(), UserPath(path->second.string_value()),
+    entries.push_back({line_no, id->second.string_value(), path->second.string_value()});
+  }
+  std::vector<CompetitionReport> reports;
+  for (const Entry& e : entries) {
+    auto report = GradeOne(e.competition_id, UserPath(e.submission_path),
                            UserPath(cl.Get("data-dir")), cl);
-    if (!report.ok()) return report.status();
+    if (!report.ok()) {
+      return absl::Status(report.status().code(),
+                          absl::StrCat(jsonl, ":", e.line_no, ": ", report.status().message()));
+    }
     reports.push_back(*report);
   }
   const AggregatedReport aggregated = Aggregate(reports);
@@ -308,11 +407,30 @@ absl::Status GradeJsonl(const CommandLine& cl) {
   return absl::OkStatus();
 }
 
+absl::Status SummarizeReports(const CommandLine& cl) {
+  if (cl.positional.size() < 2) {
+    return absl::InvalidArgumentError("summarize takes one or more PATHs (directories or reports)");
+  }
+  std::vector<fs::path> paths;
+  for (size_t i = 1; i < cl.positional.size(); ++i) paths.push_back(UserPath(cl.positional[i]));
+  absl::StatusOr<std::vector<SourcedReport>> reports = CollectReports(paths);
+  if (!reports.ok()) return reports.status();
+  absl::StatusOr<BenchmarkSummary> summary = Summarize(*reports);
+  if (!summary.ok()) return summary.status();
+  std::cout << FormatSummary(*summary);
+  if (cl.Has("json")) {
+    const fs::path out = UserPath(cl.Get("json"));
+    if (absl::Status s = WriteTextFile(out, ToPythonJson(*summary, 2) + "\n"); !s.ok()) return s;
+    std::cout << "\nSaved summary to " << out.string() << "\n";
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Main(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args,
       {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard", "submission",
-       "submissions", "output-dir"},
+       "submissions", "output-dir", "agent", "json"},
       {"synthetic", "all", "lite", "force", "help", "h"});
   if (!cl.ok()) return cl.status();
   if (cl->positional.empty() || cl->Has("help") || cl->Has("h")) {
@@ -326,6 +444,7 @@ absl::Status Main(const std::vector<std::string>& args) {
   if (command == "prepare") return Prepare(*cl);
   if (command == "grade-sample") return GradeSample(*cl);
   if (command == "grade") return GradeJsonl(*cl);
+  if (command == "summarize") return SummarizeReports(*cl);
   return absl::InvalidArgumentError(absl::StrCat("unknown command '", command, "'\n", kUsage));
 }
 
