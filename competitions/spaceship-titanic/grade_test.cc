@@ -6,6 +6,7 @@
 #include "absl/status/statusor.h"
 #include "grading/csv.h"
 #include "grading/grader.h"
+#include "grading/grader_testing.h"
 #include "grading/table.h"
 #include "gtest/gtest.h"
 
@@ -19,30 +20,15 @@ constexpr std::string_view kAnswers =
     "0003_01,True\n"
     "0004_01,False\n";
 
-const CompetitionGrader& Grader() {
-  const CompetitionGrader* grader = GraderRegistry::Find("spaceship-titanic");
-  EXPECT_NE(grader, nullptr);
-  return *grader;
-}
+constexpr char kId[] = "spaceship-titanic";
 
-Table Read(std::string_view csv, const CsvReadOptions& options) {
-  absl::StatusOr<Table> table = ReadCsvString(csv, "test.csv", options);
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
+const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
-  return Grader().grade(Read(submission, Grader().submission_csv),
-                        Read(answers, Grader().answers_csv));
+  return testing::GradeCsvText(kId, submission, answers);
 }
 
-// The submission is invalid and the reason mentions `needle`.
-void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle) {
-  ASSERT_FALSE(result.ok());
-  EXPECT_TRUE(IsInvalidSubmission(result.status())) << result.status();
-  EXPECT_NE(result.status().message().find(std::string(needle)), std::string::npos)
-      << result.status();
-}
+using testing::ExpectInvalid;
 
 TEST(SpaceshipTitanicGradeTest, Registered) {
   EXPECT_EQ(Grader().metric, "accuracy");

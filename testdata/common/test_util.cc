@@ -91,4 +91,34 @@ absl::StatusOr<fs::path> GenerateSynthetic(std::string_view id, uint64_t seed) {
   return dir;
 }
 
+absl::StatusOr<std::map<std::string, std::string>> DeterministicSyntheticTree(std::string_view id) {
+  absl::StatusOr<std::filesystem::path> a = GenerateSynthetic(id, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<std::filesystem::path> b = GenerateSynthetic(id, 0);
+  if (!b.ok()) return b.status();
+  absl::StatusOr<std::filesystem::path> c = GenerateSynthetic(id, 1);
+  if (!c.ok()) return c.status();
+  std::map<std::string, std::string> tree = ReadTree(*a);
+  const std::map<std::string, std::string> again = ReadTree(*b);
+  const std::map<std::string, std::string> other = ReadTree(*c);
+  if (tree.empty()) return absl::InternalError("the generator wrote no files");
+  for (const auto& [name, bytes] : tree) {
+    auto same = again.find(name);
+    if (same == again.end() || same->second != bytes) {
+      return absl::InternalError(absl::StrCat(name, " differs between two runs with seed 0"));
+    }
+    auto changed = other.find(name);
+    if (changed == other.end()) {
+      return absl::InternalError(absl::StrCat(name, " is missing with seed 1"));
+    }
+    if (changed->second == bytes) {
+      return absl::InternalError(absl::StrCat(name, " is the same with seeds 0 and 1"));
+    }
+  }
+  if (again.size() != tree.size() || other.size() != tree.size()) {
+    return absl::InternalError("the generator wrote different file sets");
+  }
+  return tree;
+}
+
 }  // namespace mlebench::testing

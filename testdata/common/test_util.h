@@ -36,6 +36,12 @@ std::map<std::string, std::string> ReadTree(const std::filesystem::path& dir);
 // temporary directory and returns that directory.
 absl::StatusOr<std::filesystem::path> GenerateSynthetic(std::string_view id, uint64_t seed);
 
+// Generates `id`'s synthetic raw data with seed 0 twice and with seed 1, and
+// returns the seed-0 tree after checking what every generator promises: the
+// same seed gives byte-identical files, and another seed changes every file.
+// An error names the file that breaks the promise.
+absl::StatusOr<std::map<std::string, std::string>> DeterministicSyntheticTree(std::string_view id);
+
 }  // namespace mlebench::testing
 
 #endif  // MLEBENCH_TESTDATA_COMMON_TEST_UTIL_H_

@@ -19,26 +19,20 @@ constexpr char kFeatureHeader[] =
     "PassengerId,HomePlanet,CryoSleep,Cabin,Destination,Age,VIP,RoomService,FoodCourt,"
     "ShoppingMall,Spa,VRDeck,Name";
 
-std::vector<std::string> FileNames(const std::map<std::string, std::string>& tree) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : tree) names.push_back(name);
-  return names;
-}
-
 TEST(SpaceshipTitanicRawTest, SameSeedSameBytesOtherSeedOtherBytes) {
-  absl::StatusOr<fs::path> a = testing::GenerateSynthetic(kId, 0);
-  absl::StatusOr<fs::path> b = testing::GenerateSynthetic(kId, 0);
-  absl::StatusOr<fs::path> c = testing::GenerateSynthetic(kId, 1);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  const auto tree = testing::ReadTree(*a);
-  EXPECT_EQ(tree, testing::ReadTree(*b));
-  EXPECT_NE(tree, testing::ReadTree(*c));
-  EXPECT_THAT(FileNames(tree), ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
-  EXPECT_THAT(tree.at("train.csv"), StartsWith(std::string(kFeatureHeader) + ",Transported\n"));
-  EXPECT_THAT(tree.at("test.csv"), StartsWith(std::string(kFeatureHeader) + "\n"));
-  EXPECT_THAT(tree.at("sample_submission.csv"), StartsWith("PassengerId,Transported\n"));
+  absl::StatusOr<std::map<std::string, std::string>> tree =
+      testing::DeterministicSyntheticTree(kId);
+  ASSERT_TRUE(tree.ok()) << tree.status();
+  std::vector<std::string> names;
   size_t total = 0;
-  for (const auto& [name, bytes] : tree) total += bytes.size();
+  for (const auto& [name, bytes] : *tree) {
+    names.push_back(name);
+    total += bytes.size();
+  }
+  EXPECT_THAT(names, ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
+  EXPECT_THAT(tree->at("train.csv"), StartsWith(std::string(kFeatureHeader) + ",Transported\n"));
+  EXPECT_THAT(tree->at("test.csv"), StartsWith(std::string(kFeatureHeader) + "\n"));
+  EXPECT_THAT(tree->at("sample_submission.csv"), StartsWith("PassengerId,Transported\n"));
   EXPECT_LT(total, 2'000'000u);
 }
 
