@@ -38,6 +38,7 @@ constexpr char kUsage[] =
     "                 --time_limit_s N --seed N\n"
     "                 --submission_out DIR --log_out FILE --record_out FILE\n"
     "                 [--grace_s S] [--workspace DIR] [--keep_workspace]\n"
+    "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
     "                 [--isolation auto|bwrap|none] [--network allow|deny] [--bwrap PATH]\n"
     "                 [-- extra args passed to the agent]\n";
 
@@ -50,7 +51,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   constexpr absl::string_view kValueFlags[] = {
       "competition", "public",         "description", "agent",      "time_limit_s",
       "seed",        "submission_out", "log_out",     "record_out", "workspace",
-      "grace_s",     "isolation",      "network",     "bwrap"};
+      "grace_s",     "isolation",      "network",     "bwrap",      "sample_submission"};
   std::map<std::string, std::string> values;
   Flags flags;
   for (int i = 1; i < argc; ++i) {
@@ -112,6 +113,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
         absl::StrCat("--grace_s must be a number, got '", values["grace_s"], "'"));
   }
   if (values.contains("workspace")) run.workspace = values["workspace"];
+  if (values.contains("sample_submission")) run.sample_submission = values["sample_submission"];
   if (values.contains("isolation")) {
     const std::optional<Isolation> isolation = ParseIsolation(values["isolation"]);
     if (!isolation.has_value()) {

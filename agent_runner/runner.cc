@@ -73,6 +73,13 @@ absl::Status ValidateOptions(const RunOptions& options) {
   if (options.competition_id.empty()) {
     return absl::InvalidArgumentError("competition id is empty");
   }
+  const fs::path& sample = options.sample_submission;
+  if (sample.empty() || sample.is_absolute() ||
+      std::find(sample.begin(), sample.end(), "..") != sample.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sample submission must be a relative path inside the public files, got '",
+        sample.string(), "'"));
+  }
   if (options.time_limit_s <= 0 || options.time_limit_s > kMaxTimeLimitS) {
     return absl::InvalidArgumentError(absl::StrCat("time limit must be between 1 and ",
                                                    kMaxTimeLimitS, " seconds, got ",
@@ -616,6 +623,7 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
       {"MLEBENCH_LOGS_DIR", (workspace / "logs").string()},
       {"MLEBENCH_CODE_DIR", (workspace / "code").string()},
       {"MLEBENCH_COMPETITION_ID", options.competition_id},
+      {"MLEBENCH_SAMPLE_SUBMISSION", (workspace / "data" / options.sample_submission).string()},
       {"MLEBENCH_SEED", absl::StrCat(options.seed)},
       {"MLEBENCH_TIME_LIMIT_S", absl::StrCat(options.time_limit_s)},
       // Upstream's names, set in its agent images and container.

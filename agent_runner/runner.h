@@ -49,6 +49,11 @@ struct RunOptions {
   int64_t time_limit_s = 0;                // > 0
   double grace_s = 5.0;                    // SIGTERM -> SIGKILL delay at the deadline, >= 0
   int64_t seed = 0;                        // passed to the agent as MLEBENCH_SEED
+  // The sample submission's path inside the public files (upstream names it
+  // per competition: sample_submission.csv, sampleSubmission.csv, ...);
+  // passed to the agent as MLEBENCH_SAMPLE_SUBMISSION (absolute, in data/).
+  // Must be relative and stay inside data/.
+  std::filesystem::path sample_submission = "sample_submission.csv";
 
   std::filesystem::path submission_out;  // directory; receives submission.csv if any
   std::filesystem::path log_out;         // the agent's stdout and stderr, interleaved

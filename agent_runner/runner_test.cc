@@ -274,6 +274,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
                      {"MLEBENCH_COMPETITION_ID", "toy-competition"},
                      {"MLEBENCH_DATA_DIR", ws.string() + "/data"},
                      {"MLEBENCH_LOGS_DIR", ws.string() + "/logs"},
+                     {"MLEBENCH_SAMPLE_SUBMISSION", ws.string() + "/data/sample_submission.csv"},
                      {"MLEBENCH_SEED", "7"},
                      {"MLEBENCH_SUBMISSION_DIR", ws.string() + "/submission"},
                      {"MLEBENCH_TIME_LIMIT_S", "2"},
@@ -545,6 +546,12 @@ TEST_F(RunAgentTest, RunnerErrors) {
   options = Options(agent);
   options.competition_id = "";
   expect_error(options, "competition id is empty");
+
+  for (const char* bad : {"", "/etc/passwd", "../private/test.csv", "a/../../b.csv"}) {
+    options = Options(agent);
+    options.sample_submission = bad;
+    expect_error(options, "sample submission must be a relative path inside the public files");
+  }
 
   options = Options(agent);
   WriteFile(root_ / "busy" / "leftover.txt", "x");

@@ -140,6 +140,8 @@ def _agent_run_impl(ctx):
             # workers may not have one); the runner deletes it afterwards.
             "--workspace",
             record.dirname + "/workspace",
+            "--sample_submission",
+            ctx.attr.sample_submission,
             "--isolation",
             isolation,
             "--network",
@@ -182,6 +184,10 @@ agent_run = rule(
             mandatory = True,
             allow_single_file = [".md"],
             doc = "The task description, in our own words, copied to data/description.md.",
+        ),
+        "sample_submission": attr.string(
+            default = "sample_submission.csv",
+            doc = "Path of the sample submission inside public/ (MLEBENCH_SAMPLE_SUBMISSION).",
         ),
         "_agent": attr.label(
             default = "//agent_runner:agent",
@@ -348,6 +354,9 @@ def mle_competition(
     prefix = name + "/prepared/private/"
     if not info.answers.startswith(prefix):
         fail("answers of %s are not under prepared/private/: %s" % (name, info.answers))
+    public_prefix = name + "/prepared/public/"
+    if not info.sample_submission.startswith(public_prefix):
+        fail("sample submission of %s is not under prepared/public/: %s" % (name, info.sample_submission))
 
     cc_binary(name = "grade", deps = [grader, "//grading:grade_main"])
     cc_binary(name = "prepare", deps = [preparer, "//competitions/common:prepare_main"])
@@ -363,6 +372,7 @@ def mle_competition(
         name = name + "_run",
         data = ":" + name + "_data",
         description = description,
+        sample_submission = info.sample_submission[len(public_prefix):],
     )
     graded_report(
         name = name + "_report",

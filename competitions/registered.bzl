@@ -7,6 +7,16 @@ testdata/<id>/, then add the id here (see docs/architecture.md).
 
 REGISTERED = [
     "aerial-cactus-identification",
+    "detecting-insults-in-social-commentary",
+    "jigsaw-toxic-comment-classification-challenge",
+    "leaf-classification",
+    "movie-review-sentiment-analysis-kernels-only",
+    "new-york-city-taxi-fare-prediction",
+    "nomad2018-predict-transparent-conductors",
+    "playground-series-s3e18",
+    "random-acts-of-pizza",
     "spaceship-titanic",
     "spooky-author-identification",
+    "tabular-playground-series-dec-2021",
+    "tabular-playground-series-may-2022",
 ]

@@ -114,8 +114,9 @@ absl::Status CheckBytes(std::string_view data, std::string_view source) {
 }
 
 // ---------------------------------------------------------------------------
-// Tokenizer: pandas' C tokenizer with read_csv's defaults (delimiter ",",
-// quotechar '"', doublequote, skip_blank_lines).
+// Tokenizer: pandas' C tokenizer with read_csv's defaults (quotechar '"',
+// doublequote, skip_blank_lines) and a one-byte delimiter (`sep`, "," by
+// default).
 
 // Stable storage for fields that cannot be views into the input (those with
 // doubled quotes or text after a closing quote).
@@ -149,7 +150,8 @@ class Tokenizer {
  public:
   enum class Result { kRecord, kEnd, kUnterminatedQuote };
 
-  Tokenizer(std::string_view data, size_t start) : data_(data), pos_(start) {}
+  Tokenizer(std::string_view data, size_t start, char separator)
+      : data_(data), pos_(start), sep_(separator) {}
 
   // Reads the next record that is not blank into `fields` (views valid while
   // this tokenizer lives) and the offset where each field starts into
@@ -159,11 +161,14 @@ class Tokenizer {
     starts.clear();
     const char* d = data_.data();
     const size_t n = data_.size();
-    // Skip blank lines: empty, or only spaces and tabs.
+    const char sep = sep_;
+    // Skip blank lines: empty, or only spaces and tabs other than the
+    // delimiter (pandas' WHITESPACE_LINE state backtracks to the line start
+    // when it meets the delimiter).
     while (true) {
       if (pos_ >= n) return Result::kEnd;
       size_t p = pos_;
-      while (p < n && (d[p] == ' ' || d[p] == '\t')) ++p;
+      while (p < n && (d[p] == ' ' || d[p] == '\t') && d[p] != sep) ++p;
       if (p >= n) {
         pos_ = n;
         return Result::kEnd;
@@ -176,7 +181,7 @@ class Tokenizer {
         // pandas' EAT_CRNL_NOP state consumes the byte after a blank line's
         // "\r" when it is "\n" or, oddly, the delimiter.
         ++p;
-        if (p < n && (d[p] == '\n' || d[p] == ',')) ++p;
+        if (p < n && (d[p] == '\n' || d[p] == sep)) ++p;
         pos_ = p;
         continue;
       }
@@ -216,10 +221,10 @@ class Tokenizer {
         p = close + 1;
         // QUOTE_IN_QUOTED_FIELD: anything but a delimiter or line end
         // continues the field unquoted (quotes there are literal).
-        if (p < n && d[p] != ',' && d[p] != '\n' && d[p] != '\r') {
+        if (p < n && d[p] != sep && d[p] != '\n' && d[p] != '\r') {
           scratch_.append(d + content_start, close - content_start);
           size_t e = p;
-          while (e < n && d[e] != ',' && d[e] != '\n' && d[e] != '\r') ++e;
+          while (e < n && d[e] != sep && d[e] != '\n' && d[e] != '\r') ++e;
           scratch_.append(d + p, e - p);
           fields.push_back(arena_.Store(scratch_));
           p = e;
@@ -233,7 +238,7 @@ class Tokenizer {
         size_t e = p;
         while (e < n) {
           const char x = d[e];
-          if (x == ',' || x == '\n' || x == '\r') break;
+          if (x == sep || x == '\n' || x == '\r') break;
           ++e;
         }
         fields.emplace_back(d + p, e - p);
@@ -244,7 +249,7 @@ class Tokenizer {
         pos_ = n;
         return Result::kRecord;
       }
-      if (d[p] == ',') {
+      if (d[p] == sep) {
         ++p;
         continue;
       }
@@ -265,6 +270,7 @@ class Tokenizer {
  private:
   std::string_view data_;
   size_t pos_;
+  char sep_;
   size_t record_start_ = 0;
   size_t quote_start_ = 0;
   std::string scratch_;
@@ -819,10 +825,10 @@ Column InferColumn(std::string name, const std::vector<std::string_view>& tokens
 
 // Python's csv module with QUOTE_MINIMAL (CPython >= 3.11.9 also quotes a
 // bare "\r", see gh-67044).
-void AppendField(std::string& out, std::string_view field) {
+void AppendField(std::string& out, std::string_view field, char sep) {
   bool quote = false;
   for (char c : field) {
-    if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+    if (c == sep || c == '"' || c == '\n' || c == '\r') {
       quote = true;
       break;
     }
@@ -840,9 +846,9 @@ void AppendField(std::string& out, std::string_view field) {
 }
 
 // Appends the text pandas writes for `cell` (before quoting).
-void AppendCellText(std::string& out, const Cell& cell) {
+void AppendCellText(std::string& out, const Cell& cell, char sep) {
   if (const auto* s = std::get_if<std::string>(&cell)) {
-    AppendField(out, *s);
+    AppendField(out, *s, sep);
   } else if (const auto* d = std::get_if<double>(&cell)) {
     if (!std::isnan(*d)) out.append(FormatPythonFloat(*d));
   } else if (const auto* i = std::get_if<int64_t>(&cell)) {
@@ -856,14 +862,14 @@ void AppendCellText(std::string& out, const Cell& cell) {
 }
 
 void AppendRow(std::string& out, size_t num_fields, const std::vector<const Cell*>& cells,
-               const std::vector<std::string_view>* names) {
+               const std::vector<std::string_view>* names, char sep) {
   const size_t row_start = out.size();
   for (size_t j = 0; j < num_fields; ++j) {
-    if (j > 0) out.push_back(',');
+    if (j > 0) out.push_back(sep);
     if (names != nullptr) {
-      AppendField(out, (*names)[j]);
+      AppendField(out, (*names)[j], sep);
     } else {
-      AppendCellText(out, *cells[j]);
+      AppendCellText(out, *cells[j], sep);
     }
   }
   // Python's csv writer quotes a record that is a single empty field, so that
@@ -875,6 +881,16 @@ void AppendRow(std::string& out, size_t num_fields, const std::vector<const Cell
 std::string ErrnoText(int err) { return std::strerror(err); }
 
 }  // namespace
+
+absl::Status CheckCsvSeparator(char separator) {
+  static constexpr std::string_view kSeparators = ",\t;|";
+  if (kSeparators.find(separator) == std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unsupported CSV separator byte ", static_cast<int>(static_cast<unsigned char>(separator)),
+        ": use one of ',', '\\t', ';', '|'"));
+  }
+  return absl::OkStatus();
+}
 
 namespace {
 // Far more than any Kaggle table; guards memory against a header of commas.
@@ -888,11 +904,12 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
                                                    " bytes is more than the limit of ",
                                                    options.max_bytes, " bytes"));
   }
+  if (absl::Status s = CheckCsvSeparator(options.separator); !s.ok()) return s;
   if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
 
   size_t start = 0;
   if (data.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
-  Tokenizer tokenizer(data, start);
+  Tokenizer tokenizer(data, start, options.separator);
   std::vector<std::string_view> fields;
   std::vector<size_t> starts;
 
@@ -1014,7 +1031,9 @@ absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions&
   return ReadCsvString(data, path, options);
 }
 
-std::string WriteCsvString(const Table& table) {
+namespace {
+
+std::string WriteCsvText(const Table& table, char sep) {
   const std::vector<Column>& columns = table.columns();
   const size_t num_columns = columns.size();
   const size_t num_rows = table.num_rows();
@@ -1024,20 +1043,32 @@ std::string WriteCsvString(const Table& table) {
   names.reserve(num_columns);
   for (const Column& c : columns) names.push_back(c.name);
   std::vector<const Cell*> cells(num_columns);
-  AppendRow(out, num_columns, cells, &names);
+  AppendRow(out, num_columns, cells, &names, sep);
   static const Cell kMissing;
   for (size_t i = 0; i < num_rows; ++i) {
     for (size_t j = 0; j < num_columns; ++j) {
       // Ragged columns (a malformed Table) read as missing past their end.
       cells[j] = i < columns[j].cells.size() ? &columns[j].cells[i] : &kMissing;
     }
-    AppendRow(out, num_columns, cells, nullptr);
+    AppendRow(out, num_columns, cells, nullptr, sep);
   }
   return out;
 }
 
-absl::Status WriteCsvFile(const Table& table, const std::string& path) {
-  const std::string text = WriteCsvString(table);
+}  // namespace
+
+std::string WriteCsvString(const Table& table) { return WriteCsvText(table, ','); }
+
+absl::StatusOr<std::string> WriteCsvString(const Table& table, const CsvWriteOptions& options) {
+  if (absl::Status s = CheckCsvSeparator(options.separator); !s.ok()) return s;
+  return WriteCsvText(table, options.separator);
+}
+
+absl::Status WriteCsvFile(const Table& table, const std::string& path,
+                          const CsvWriteOptions& options) {
+  absl::StatusOr<std::string> csv_text = WriteCsvString(table, options);
+  if (!csv_text.ok()) return csv_text.status();
+  const std::string& text = *csv_text;
   // Write a temporary file beside the target, then rename it over the target,
   // so that readers never see a half-written file.
   static std::atomic<uint64_t> counter{0};

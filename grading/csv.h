@@ -1,20 +1,24 @@
 #ifndef MLEBENCH_GRADING_CSV_H_
 #define MLEBENCH_GRADING_CSV_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "grading/table.h"
 
 namespace mlebench {
 
 // Reads CSV the way upstream's `mlebench.utils.read_csv` does, i.e. pandas
-// (>= 2.2) `read_csv(path, float_precision="round_trip")` with default options:
+// (>= 2.2) `read_csv(path, float_precision="round_trip")` with default options
+// (and optionally another `sep`, see CsvReadOptions::separator):
 //  - RFC 4180 quoting (quoted fields may hold commas, doubled quotes and
 //    newlines; text after a closing quote continues the field), "\n", "\r\n"
 //    or a lone "\r" ends a line, a leading UTF-8 BOM is dropped, blank lines
-//    (empty or only spaces and tabs) are skipped;
+//    (empty or only spaces and tabs; with sep="\t" only spaces) are skipped;
 //  - the first row is the header; an empty name becomes "Unnamed: <i>";
 //    duplicate names become "a", "a.1", ... (skipping names already in the
 //    header; named columns keep their names before made-up ones);
@@ -54,7 +58,22 @@ struct CsvReadOptions {
   std::vector<std::string> string_columns;
   // Largest file accepted, in bytes; bigger files are an error, not an OOM.
   int64_t max_bytes = int64_t{8} << 30;
+  // The field delimiter, pandas' `sep` (e.g. '\t' for `sep="\t"`). One of
+  // the bytes CheckCsvSeparator accepts; another is InvalidArgumentError.
+  char separator = ',';
 };
+
+// How to write CSV; the defaults are pandas' `to_csv` defaults.
+struct CsvWriteOptions {
+  // The field delimiter, pandas' `sep`; fields holding it are quoted. One of
+  // the bytes CheckCsvSeparator accepts.
+  char separator = ',';
+};
+
+// OK for the separators the reader and writer support: ',', '\t', ';' and
+// '|' (bytes that never occur in numbers, quotes or line ends); otherwise
+// InvalidArgumentError naming the byte.
+absl::Status CheckCsvSeparator(char separator);
 
 absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options = {});
 // `source_name` names the data in error messages.
@@ -67,10 +86,15 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
 // or "\r" are quoted, quotes doubled; a row that is a single empty field is
 // written as ""), missing values as empty fields, floats as Python's repr,
 // ints as decimal, bools as True/False. A Table without columns is "\n".
+// With `options`, as `to_csv(index=False, sep=options.separator)`: the
+// separator replaces "," between fields and in the quoting rule; an
+// unsupported separator is InvalidArgumentError.
 // WriteCsvFile writes a temporary file beside `path` and renames it over
 // `path`, so a failure never leaves a half-written file.
 std::string WriteCsvString(const Table& table);
-absl::Status WriteCsvFile(const Table& table, const std::string& path);
+absl::StatusOr<std::string> WriteCsvString(const Table& table, const CsvWriteOptions& options);
+absl::Status WriteCsvFile(const Table& table, const std::string& path,
+                          const CsvWriteOptions& options = {});
 
 }  // namespace mlebench
 

@@ -5,7 +5,8 @@
 // Debian's pandas exactly as upstream does and dump the result, and compares
 // that dump with the same dump of our reader's Table. The script also writes
 // each DataFrame back with to_csv(index=False); our WriteCsvString of our
-// Table must give the same bytes.
+// Table must give the same bytes. Some files are tab-separated (".tsv"), read
+// and written with sep="\t" on both sides.
 //
 // Debian has pandas 1.5.3 while upstream uses pandas >= 2.2. The two read
 // CSV the same way except that 2.x also treats "None" as missing, so no
@@ -59,11 +60,17 @@ std::string CellText(const Cell& cell) {
   return "s:" + Hex(std::get<std::string>(cell));
 }
 
+bool IsTsv(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".tsv") == 0;
+}
+
 // Our side of the dump format documented in pandas_csv_reference.py.
 std::string OurDump(size_t index, const std::string& path) {
   std::ostringstream out;
   out << "FILE " << index << "\n";
-  absl::StatusOr<Table> table = ReadCsvFile(path);
+  CsvReadOptions read_options;
+  read_options.separator = IsTsv(path) ? '\t' : ',';
+  absl::StatusOr<Table> table = ReadCsvFile(path, read_options);
   if (!table.ok()) {
     out << "ERROR\nEND\n";
     return out.str();
@@ -83,7 +90,9 @@ std::string OurDump(size_t index, const std::string& path) {
   if (has_cr) {
     out << "WRITE SKIPPED\n";
   } else {
-    out << "WRITE " << Hex(WriteCsvString(*table)) << "\n";
+    absl::StatusOr<std::string> written =
+        WriteCsvString(*table, CsvWriteOptions{.separator = read_options.separator});
+    out << "WRITE " << (written.ok() ? Hex(*written) : "ERROR") << "\n";
   }
   out << "END\n";
   return out.str();
@@ -93,7 +102,8 @@ std::string OurDump(size_t index, const std::string& path) {
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
+  // `sep`: the field separator of the files made (',' or '\t').
+  Generator(uint64_t seed, char sep) : rng_(seed), sep_(sep) {}
 
   size_t Below(size_t n) { return static_cast<size_t>(rng_() % n); }
   bool Chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
@@ -117,8 +127,10 @@ class Generator {
   }
 
   std::string Pad(std::string s) {
-    if (Chance(0.1)) s = Pick(std::vector<std::string>{" ", "\t", "  "}) + s;
-    if (Chance(0.1)) s += Pick(std::vector<std::string>{" ", "\t"});
+    // Tabs pad values only where they are not the separator.
+    const std::string tab = sep_ == '\t' ? " " : "\t";
+    if (Chance(0.1)) s = Pick(std::vector<std::string>{" ", tab, "  "}) + s;
+    if (Chance(0.1)) s += Pick(std::vector<std::string>{" ", tab});
     return s;
   }
 
@@ -282,7 +294,7 @@ class Generator {
 
   // Quotes when needed (and sometimes when not).
   std::string Field(const std::string& value) {
-    const bool needs = value.find_first_of(",\"\r\n") != std::string::npos;
+    const bool needs = value.find_first_of(std::string{sep_, '"', '\r', '\n'}) != std::string::npos;
     if (!needs && !Chance(0.1)) return value;
     std::string out = "\"";
     for (char c : value) {
@@ -312,7 +324,10 @@ class Generator {
     std::string csv = Chance(0.1) ? "\xEF\xBB\xBF" : "";
     auto blank_lines = [&] {
       if (Chance(0.05)) csv += eol;
-      if (Chance(0.03)) csv += " \t" + eol;
+      // Whitespace-only: with a tab separator, only spaces (a line of a
+      // space and a tab is a row, which pandas misreads in a file of lone
+      // "\r" line ends, see emit()).
+      if (Chance(0.03)) csv += (sep_ == '\t' ? "  " : " \t") + eol;
     };
     blank_lines();
     std::vector<std::string> row;
@@ -329,7 +344,10 @@ class Generator {
           fields[1].erase(0, std::min(fields[1].size(), fields[1].find_first_not_of(" \t")));
         }
       }
-      for (size_t j = 0; j < fields.size(); ++j) csv += (j > 0 ? "," : "") + fields[j];
+      for (size_t j = 0; j < fields.size(); ++j) {
+        if (j > 0) csv += sep_;
+        csv += fields[j];
+      }
       csv += eol;
     };
     emit(row);
@@ -346,13 +364,14 @@ class Generator {
       emit(row);
     }
     if (Chance(0.2) && csv.size() >= eol.size()) csv.resize(csv.size() - eol.size());
-    if (Chance(0.03)) csv += "1,\"unterminated";
+    if (Chance(0.03)) csv += std::string("1") + sep_ + "\"unterminated";
     if (Chance(0.03)) csv.insert(Below(csv.size() + 1), "\xFF");
     return csv;
   }
 
  private:
   std::mt19937_64 rng_;
+  char sep_;
 };
 
 std::vector<std::string> HandPickedCsvs() {
@@ -432,6 +451,27 @@ std::vector<std::string> HandPickedCsvs() {
       "a,b\n\"\",\"\"\n",
       "text\n\"a\"\"b\"\n\" \"\n",
       "id,pred\n1,0.5,\n2,0.25,\n",
+  };
+}
+
+// Tab-separated files that exercise what the separator changes: blank-line
+// detection (a tab is no longer blank), the delimiter eaten after a lone "\r",
+// quoting of tabs rather than commas, text after a closing quote.
+std::vector<std::string> HandPickedTsvs() {
+  return {
+      "a\tb\n1\t2\n",
+      "a,b\tc\n1,2\t3\n\"x\ty\"\t4\n",
+      "a\tb\n  \n \t1\n\t\n3\t4\n",
+      "a\tb\n\t\t\n",
+      "a\tb\n \t \n5\t6\n",
+      "a\tb\n\r\t5\n",
+      "a\tb\r\r\t5\n",
+      "a\tb\n\"q\"x\ty\n",
+      "a\tb\n\"q\"x,z\ty\n",
+      "a\tb\n1\t2\t3\n4\t5\n",
+      "a\n\"\"\n",
+      "PhraseId\tSentenceId\tPhrase\tSentiment\n1\t1\tA series , of \"escapades\"\t1\n"
+      "2\t1\tNA\t2\n3\t1\t \t2\n4\t2\t2002\t3\n",
   };
 }
 
@@ -533,15 +573,22 @@ TEST(CsvPandasDiffTest, ReaderAndWriterMatchPandas) {
   // CSV_DIFF_SEED and CSV_DIFF_FILES explore other random files by hand.
   const char* seed = std::getenv("CSV_DIFF_SEED");
   const char* count = std::getenv("CSV_DIFF_FILES");
-  Generator generator(seed != nullptr ? std::strtoull(seed, nullptr, 10) : 20240611);
+  const uint64_t base_seed = seed != nullptr ? std::strtoull(seed, nullptr, 10) : 20240611;
+  Generator generator(base_seed, ',');
   const int num_random = count != nullptr ? std::atoi(count) : 400;
   for (int i = 0; i < num_random; ++i) csvs.push_back(generator.RandomCsv());
   csvs.push_back(ChunkedCsv());
+  // Tab-separated files come last, so that their indices are known.
+  const size_t first_tsv = csvs.size();
+  for (std::string& tsv : HandPickedTsvs()) csvs.push_back(std::move(tsv));
+  Generator tsv_generator(base_seed + 1, '\t');
+  for (int i = 0; i < num_random / 4; ++i) csvs.push_back(tsv_generator.RandomCsv());
 
   std::vector<std::string> paths;
   std::ofstream list(dir / "files.txt");
   for (size_t i = 0; i < csvs.size(); ++i) {
-    const fs::path path = dir / ("case_" + std::to_string(i) + ".csv");
+    const fs::path path =
+        dir / ("case_" + std::to_string(i) + (i >= first_tsv ? ".tsv" : ".csv"));
     std::ofstream(path, std::ios::binary) << csvs[i];
     paths.push_back(path.string());
     list << path.string() << "\n";

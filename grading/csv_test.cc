@@ -155,6 +155,62 @@ TEST(ReadCsvTest, CarriageReturnBlankLineEatsADelimiter) {
   EXPECT_THAT(Cells(t, 1), ElementsAre("NaN"));
 }
 
+// --- Other separators (pandas' `sep`) ----------------------------------------
+
+CsvReadOptions TabSeparated() {
+  CsvReadOptions options;
+  options.separator = '\t';
+  return options;
+}
+
+TEST(ReadCsvTest, TabSeparatedFieldsKeepCommas) {
+  Table t = Read("a,b\tc\n1,2\t3\n\"x\ty\"\t4\n", TabSeparated());
+  EXPECT_THAT(t.ColumnNames(), ElementsAre("a,b", "c"));
+  EXPECT_THAT(Dtypes(t), ElementsAre("object", "int64"));
+  EXPECT_THAT(Cells(t, 0), ElementsAre("s:1,2", "s:x\ty"));
+  // The default separator is still ",".
+  EXPECT_THAT(Read("a,b\tc\n1,2\t3\n").ColumnNames(), ElementsAre("a", "b\tc"));
+}
+
+TEST(ReadCsvTest, WithTabSeparatorOnlySpacesMakeABlankLine) {
+  // Spaces alone: skipped. A tab is a delimiter, so a line holding one is a
+  // row (pandas' WHITESPACE_LINE state backtracks when it meets the delimiter).
+  Table t = Read("a\tb\n  \n \t1\n\t\n3\t4\n", TabSeparated());
+  EXPECT_EQ(t.num_rows(), 3u);
+  EXPECT_THAT(Cells(t, 0), ElementsAre("s: ", "NaN", "s:3"));
+  EXPECT_THAT(Cells(t, 1), ElementsAre("f:1", "NaN", "f:4"));
+  // A first row of only tabs is wider than the header: its first field is
+  // the dropped index.
+  Table u = Read("a\tb\n\t\t\n", TabSeparated());
+  EXPECT_THAT(Cells(u, 0), ElementsAre("NaN"));
+  EXPECT_THAT(Dtypes(u), ElementsAre("float64", "float64"));
+  // After a blank line ended by a lone "\r", the tab is the eaten delimiter.
+  Table v = Read("a\tb\n\r\t5\n", TabSeparated());
+  EXPECT_THAT(Cells(v, 0), ElementsAre("i:5"));
+  EXPECT_THAT(Cells(v, 1), ElementsAre("NaN"));
+}
+
+TEST(ReadCsvTest, TextAfterAClosingQuoteStopsAtTheSeparator) {
+  Table t = Read("a;b\n\"q\"x;y\n", [] {
+    CsvReadOptions options;
+    options.separator = ';';
+    return options;
+  }());
+  EXPECT_THAT(Cells(t, 0), ElementsAre("s:qx"));
+  EXPECT_THAT(Cells(t, 1), ElementsAre("s:y"));
+}
+
+TEST(ReadCsvTest, UnsupportedSeparatorsAreErrors) {
+  for (char separator : {'"', '\n', '\r', '\0', '.', '1', 'a', '-', ' '}) {
+    CsvReadOptions options;
+    options.separator = separator;
+    absl::StatusOr<Table> table = ReadCsvString("a\n1\n", "test.csv", options);
+    EXPECT_EQ(table.status().code(), absl::StatusCode::kInvalidArgument) << int{separator};
+    EXPECT_THAT(table.status().message(), HasSubstr("unsupported CSV separator")) << int{separator};
+  }
+  for (char separator : {',', '\t', ';', '|'}) EXPECT_TRUE(CheckCsvSeparator(separator).ok());
+}
+
 TEST(ReadCsvTest, FinalLineWithoutNewline) {
   Table t = Read("a,b\n1,2\n3,4");
   EXPECT_THAT(Cells(t, 1), ElementsAre("i:2", "i:4"));
@@ -653,6 +709,43 @@ TEST(WriteCsvTest, FormatsValuesLikePandas) {
 TEST(WriteCsvTest, HeaderIsQuotedToo) {
   Table t = MakeTable({{"a,b", Dtype::kInt64, {int64_t{1}}}, {"c\"", Dtype::kInt64, {int64_t{2}}}});
   EXPECT_EQ(WriteCsvString(t), "\"a,b\",\"c\"\"\"\n1,2\n");
+}
+
+TEST(WriteCsvTest, OtherSeparatorsQuoteThemselvesNotCommas) {
+  Table t = MakeTable({{"a,b", Dtype::kObject,
+                        {std::string("x,y"), std::string("tab\there"), std::string("q\""),
+                         std::monostate()}},
+                       {"n", Dtype::kFloat64, {1.5, 2.0, std::numeric_limits<double>::quiet_NaN(),
+                                               -0.0}}});
+  absl::StatusOr<std::string> tsv = WriteCsvString(t, CsvWriteOptions{.separator = '\t'});
+  ASSERT_TRUE(tsv.ok()) << tsv.status();
+  EXPECT_EQ(*tsv, "a,b\tn\nx,y\t1.5\n\"tab\there\"\t2.0\n\"q\"\"\"\t\n\t-0.0\n");
+  // Default options are the plain writer's output.
+  EXPECT_EQ(*WriteCsvString(t, CsvWriteOptions{}), WriteCsvString(t));
+  // Written with a separator, read back with it.
+  Table back = Read(*tsv, TabSeparated());
+  EXPECT_THAT(Cells(back, 0), ElementsAre("s:x,y", "s:tab\there", "s:q\"", "NaN"));
+  EXPECT_EQ(*WriteCsvString(back, CsvWriteOptions{.separator = '\t'}), *tsv);
+  // A single empty field is still quoted.
+  Table single = MakeTable({{"a", Dtype::kObject, {std::string("")}}});
+  EXPECT_EQ(*WriteCsvString(single, CsvWriteOptions{.separator = '|'}), "a\n\"\"\n");
+}
+
+TEST(WriteCsvTest, UnsupportedSeparatorsAreErrors) {
+  Table t = MakeTable({{"a", Dtype::kInt64, {int64_t{1}}}});
+  for (char separator : {'"', '\n', '\r', '.', '7'}) {
+    EXPECT_EQ(WriteCsvString(t, CsvWriteOptions{.separator = separator}).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << int{separator};
+  }
+  const std::string path = TempDir() + "/bad_separator.csv";
+  std::filesystem::remove(path);
+  EXPECT_FALSE(WriteCsvFile(t, path, CsvWriteOptions{.separator = '"'}).ok());
+  EXPECT_FALSE(std::filesystem::exists(path));
+  ASSERT_TRUE(WriteCsvFile(t, path, CsvWriteOptions{.separator = '\t'}).ok());
+  std::ifstream in(path);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+            "a\n1\n");
 }
 
 TEST(WriteCsvTest, ReadWriteRoundTripIsStable) {

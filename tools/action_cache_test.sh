@@ -2,7 +2,8 @@
 # Integration test: grading is never repeated for an unchanged submission.
 #
 # Copies this workspace into $TEST_TMPDIR and drives a nested Bazel (its own
-# output root, batch mode) through `bazel test //competitions/...` four times,
+# output root, batch mode) through `bazel test` of three competitions (the same
+# actions as `//competitions/...`, at a size that stays quick) four times,
 # reading Bazel's execution log (the spawns that actually ran) after each:
 #   1. cold:                       every competition is prepared, run, graded;
 #   2. nothing changed:            no prepare, agent or grade spawn at all;
@@ -38,7 +39,7 @@ nested_bazel() {  # name, bazel test args...; returns Bazel's exit status
 }
 bazel_run() {  # name, extra bazel args...: every competition test, must pass
   local name="$1"; shift
-  nested_bazel "$name" //competitions/... --test_tag_filters=mlebench --build_tests_only "$@" || {
+  nested_bazel "$name" "${TARGETS[@]}" "$@" || {
       cat "$logs/$name.out"; echo "FAIL: bazel test failed in step $name" >&2; exit 1; }
 }
 # Number of spawns in a log whose progress message starts with $2.
@@ -53,8 +54,9 @@ expect() {  # step, message prefix, expected count
   echo "ok: step $1: $3 x '$2'"
 }
 
-n="$(sed -n '/^REGISTERED = \[/,/^\]/p' competitions/registered.bzl | grep -c '^    "')"
-echo "registered competitions: $n"
+TARGETS=(//competitions/spaceship-titanic //competitions/aerial-cactus-identification
+         //competitions/spooky-author-identification)
+n="${#TARGETS[@]}"
 
 # A mistyped build setting is an error at analysis time, never a silent default.
 if /usr/bin/bazel --batch --nohome_rc --output_user_root="$TEST_TMPDIR/root" build --nobuild \
@@ -105,8 +107,7 @@ chmod +x e2e_agents/*.sh
 report() { cat "bazel-bin/competitions/$1/$1_report.json"; }
 record() { cat "bazel-bin/competitions/$1/$1_run/run_record.json"; }
 
-if nested_bazel 5-silent-gated //competitions/... --test_tag_filters=mlebench --build_tests_only \
-    --//agent_runner:agent=//e2e_agents:silent; then
+if nested_bazel 5-silent-gated "${TARGETS[@]}" --//agent_runner:agent=//e2e_agents:silent; then
   echo "FAIL: step 5: tests passed although no agent wrote a submission" >&2; exit 1
 fi
 grep -q "FAIL (the agent produced no submission.csv)" \

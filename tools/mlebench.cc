@@ -2,7 +2,7 @@
 //
 //   mlebench list
 //   mlebench prepare (-c ID | --all | --lite | --list FILE) --data-dir DIR
-//                    [--synthetic | --raw RAWDIR] [--seed N] [--force]
+//                    [--synthetic | --raw RAWDIR] [--seed N] [--force] [--dry-run]
 //   mlebench grade-sample SUBMISSION ID --data-dir DIR [--leaderboard FILE]
 //                         [--agent NAME] [--seed N]
 //   mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR
@@ -50,7 +50,7 @@ constexpr char kUsage[] =
     "usage:\n"
     "  mlebench list\n"
     "  mlebench prepare (-c ID | --all | --lite | --list FILE) --data-dir DIR\n"
-    "                   [--synthetic | --raw RAWDIR] [--seed N] [--force]\n"
+    "                   [--synthetic | --raw RAWDIR] [--seed N] [--force] [--dry-run]\n"
     "  mlebench grade-sample SUBMISSION COMPETITION_ID --data-dir DIR [--leaderboard FILE]\n"
     "                        [--agent NAME] [--seed N]\n"
     "  mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR\n"
@@ -257,6 +257,10 @@ absl::Status Prepare(const CommandLine& cl) {
                                               "' is not registered in this build (no preparer)"));
     }
   }
+  if (cl.Has("dry-run")) {
+    for (const std::string& id : ids) std::cout << "would prepare " << id << "\n";
+    return absl::OkStatus();
+  }
   const fs::path data_dir = UserPath(cl.Get("data-dir"));
   for (const std::string& id : ids) {
     if (absl::Status s = PrepareOne(id, data_dir, cl); !s.ok()) return s;
@@ -431,7 +435,7 @@ absl::Status Main(const std::vector<std::string>& args) {
       args,
       {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard", "submission",
        "submissions", "output-dir", "agent", "json"},
-      {"synthetic", "all", "lite", "force", "help", "h"});
+      {"synthetic", "all", "lite", "force", "dry-run", "help", "h"});
   if (!cl.ok()) return cl.status();
   if (cl->positional.empty() || cl->Has("help") || cl->Has("h")) {
     std::cout << kUsage;

@@ -3,7 +3,8 @@
 # checks the plumbing (workspace, submission collection, grading) end to end.
 data_dir="${MLEBENCH_DATA_DIR:-data}"
 submission_dir="${MLEBENCH_SUBMISSION_DIR:-submission}"
-sample="$data_dir/sample_submission.csv"
+# The runner names the competition's sample submission (its file name varies).
+sample="${MLEBENCH_SAMPLE_SUBMISSION:-$data_dir/sample_submission.csv}"
 if [ ! -f "$sample" ]; then
   echo "dummy: no sample submission at $sample" >&2
   exit 1

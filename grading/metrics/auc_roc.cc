@@ -126,6 +126,67 @@ absl::Status CheckScores(absl::Span<const double> y_score) {
   return AssertAllFinite(y_score, "");
 }
 
+// What type_of_target makes of a 2-D y_true with two or more columns: an
+// indicator matrix has at most two distinct values, all integral; anything
+// else is a *-multioutput type, which roc_auc_score rejects after checking
+// y_score. NaN/inf among non-integral values fail at once, as check_array.
+struct IndicatorLabels {
+  bool integral = true;
+  int distinct = 0;  // 0 to 3 (3: more than two)
+  double low = 0.0;
+  double high = 0.0;
+};
+
+absl::StatusOr<IndicatorLabels> ClassifyIndicator(MatrixView y_true) {
+  IndicatorLabels labels;
+  for (double v : y_true.values) labels.integral = labels.integral && IsNumpyIntegral(v);
+  if (!labels.integral) {
+    if (absl::Status s = AssertAllFinite(y_true.values, "y_true"); !s.ok()) return s;
+  }
+  double seen[2] = {0.0, 0.0};
+  for (double v : y_true.values) {
+    if (labels.distinct > 0 && v == seen[0]) continue;
+    if (labels.distinct > 1 && v == seen[1]) continue;
+    if (labels.distinct == 2) {
+      labels.distinct = 3;
+      break;
+    }
+    seen[labels.distinct++] = v;
+  }
+  labels.low = labels.distinct == 2 ? std::min(seen[0], seen[1]) : seen[0];
+  labels.high = labels.distinct == 2 ? std::max(seen[0], seen[1]) : seen[0];
+  return labels;
+}
+
+absl::Status CheckIndicatorKind(const IndicatorLabels& labels) {
+  if (!labels.integral) {
+    return absl::InvalidArgumentError("continuous-multioutput format is not supported");
+  }
+  if (labels.distinct > 2) {
+    return absl::InvalidArgumentError("multiclass-multioutput format is not supported");
+  }
+  return absl::OkStatus();
+}
+
+// The checks _binary_roc_auc_score and roc_curve make on column `c`.
+absl::Status CheckIndicatorColumn(MatrixView y_true, size_t c, const IndicatorLabels& labels) {
+  bool has[2] = {false, false};  // has[0]: the lower value, has[1]: the higher
+  for (size_t r = 0; r < y_true.rows; ++r) has[y_true.at(r, c) == labels.high ? 1 : 0] = true;
+  if (!(has[0] && has[1]) || labels.low == labels.high) {
+    return absl::InvalidArgumentError(
+        "Only one class present in y_true. ROC AUC score is not defined in that case.");
+  }
+  // roc_curve needs pos_label unless the classes are {0, 1} or {-1, 1}.
+  if (labels.high != 1.0 || (labels.low != 0.0 && labels.low != -1.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "y_true takes value in {", FormatPythonFloat(labels.low), ", ",
+        FormatPythonFloat(labels.high),
+        "} and pos_label is not specified: either make y_true take value in {0, 1} or "
+        "{-1, 1} or pass pos_label explicitly."));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CheckRocAucTrue(absl::Span<const double> y_true) {
@@ -156,6 +217,22 @@ absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
   return MannWhitneyAuc(pos, neg);
 }
 
+absl::Status CheckMacroRocAucTrue(MatrixView y_true) {
+  if (!y_true.size_ok()) {
+    return absl::InvalidArgumentError("matrix values do not match its rows * cols");
+  }
+  if (y_true.cols == 1) return CheckRocAucTrue(y_true.values);
+  if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
+  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
+  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
+  for (size_t c = 0; c < y_true.cols; ++c) {
+    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
   if (!y_true.size_ok() || !y_score.size_ok()) {
     return absl::InvalidArgumentError("matrix values do not match its rows * cols");
@@ -164,30 +241,15 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
   // A matrix without columns is not even a target type; check_array rejects it.
   if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
 
-  // type_of_target: an indicator matrix has at most two distinct values, all
-  // integral; anything else is a *-multioutput type, which roc_auc_score
-  // rejects after checking y_score.
-  bool integral = true;
-  for (double v : y_true.values) integral = integral && IsNumpyIntegral(v);
-  if (!integral) {
-    if (absl::Status s = AssertAllFinite(y_true.values, "y_true"); !s.ok()) return s;
-  }
-  std::vector<double> distinct;
-  for (double v : y_true.values) {
-    if (std::find(distinct.begin(), distinct.end(), v) == distinct.end()) distinct.push_back(v);
-    if (distinct.size() > 2) break;
-  }
+  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
+  if (!labels.ok()) return labels.status();
   if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
   if (absl::Status s = CheckNonEmpty(y_score.rows, y_score.cols, false); !s.ok()) return s;
   if (absl::Status s = AssertAllFinite(y_score.values, ""); !s.ok()) return s;
-  if (!integral) {
-    return absl::InvalidArgumentError("continuous-multioutput format is not supported");
-  }
-  if (distinct.size() > 2) {
-    return absl::InvalidArgumentError("multiclass-multioutput format is not supported");
-  }
+  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
   if (absl::Status s = CheckConsistentLength(y_true.rows, y_score.rows); !s.ok()) return s;
-  if (y_true.cols != y_score.cols) {
+  // sklearn scores y_score's columns only; we reject fewer columns outright.
+  if (y_true.cols > y_score.cols) {
     return absl::InvalidArgumentError(
         absl::StrCat("y_true has ", y_true.cols, " columns but y_score has ", y_score.cols));
   }
@@ -196,26 +258,17 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
   per_column.reserve(y_true.cols);
   std::vector<uint64_t> pos;
   std::vector<uint64_t> neg;
-  for (size_t c = 0; c < y_true.cols; ++c) {
-    bool has[2] = {false, false};  // has[0]: the lower value, has[1]: the higher
-    const double low = std::min(distinct.front(), distinct.back());
-    const double high = std::max(distinct.front(), distinct.back());
-    for (size_t r = 0; r < y_true.rows; ++r) has[y_true.at(r, c) == high ? 1 : 0] = true;
-    if (!(has[0] && has[1]) || low == high) {
-      return absl::InvalidArgumentError(
-          "Only one class present in y_true. ROC AUC score is not defined in that case.");
-    }
-    // roc_curve needs pos_label unless the classes are {0, 1} or {-1, 1}.
-    if (high != 1.0 || (low != 0.0 && low != -1.0)) {
+  for (size_t c = 0; c < y_score.cols; ++c) {
+    // sklearn takes column c of y_true for each column of y_score.
+    if (c == y_true.cols) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "y_true takes value in {", FormatPythonFloat(low), ", ", FormatPythonFloat(high),
-          "} and pos_label is not specified: either make y_true take value in {0, 1} or "
-          "{-1, 1} or pass pos_label explicitly."));
+          "index ", c, " is out of bounds for axis 1 with size ", y_true.cols));
     }
+    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
     pos.clear();
     neg.clear();
     for (size_t r = 0; r < y_true.rows; ++r) {
-      (y_true.at(r, c) == high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
+      (y_true.at(r, c) == labels->high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
     }
     per_column.push_back(MannWhitneyAuc(pos, neg));
   }

@@ -44,10 +44,18 @@ absl::Status CheckRocAucTrue(absl::Span<const double> y_true);
 // sense (at most two distinct integral values overall) whose every column
 // holds both 0 and 1 (or -1 and 1); errors as sklearn words them ("Only one
 // class present in y_true...", "y_true takes value in {0, 2} and pos_label is
-// not specified..."). Unlike sklearn, which silently scores only Y_score's
-// columns, a column-count mismatch is an error. A single column (k = 1) is the
-// binary case above.
+// not specified..."). Y_score with more columns fails where sklearn's loop
+// does, with numpy's IndexError message ("index k is out of bounds for axis 1
+// with size k"); unlike sklearn, which silently scores only Y_score's columns,
+// fewer columns is an error. A single column (k = 1) is the binary case above.
 absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score);
+
+// The checks MacroRocAucScore makes on Y_true alone (every one above that
+// does not involve Y_score), so that graders can tell malformed answers from
+// a bad submission. A column with a single class fails here, as in
+// scikit-learn 1.5 (which raises); scikit-learn >= 1.6 instead warns and
+// scores that column NaN, so no submission gets a usable score either way.
+absl::Status CheckMacroRocAucTrue(MatrixView y_true);
 
 }  // namespace mlebench
 

@@ -164,5 +164,23 @@ TEST(MacroRocAucScoreTest, SingleColumnIsBinary) {
   EXPECT_EQ(*MacroRocAucScore({Vec{0, 1}, 2, 1}, {Vec{0.2, 0.1}, 2, 1}), 0.0);
 }
 
+TEST(CheckMacroRocAucTrueTest, ChecksLabelMatricesAlone) {
+  EXPECT_TRUE(CheckMacroRocAucTrue({Vec{1, 0, 0, 1}, 2, 2}).ok());
+  EXPECT_TRUE(CheckMacroRocAucTrue({Vec{1, -1, -1, 1}, 2, 2}).ok());
+  EXPECT_TRUE(CheckMacroRocAucTrue({Vec{0, 1}, 2, 1}).ok());  // one column: binary
+  EXPECT_FALSE(CheckMacroRocAucTrue({Vec{1, 1}, 2, 1}).ok());
+  // Each failure is the one MacroRocAucScore reports for any finite y_score.
+  const Vec s = {0.1, 0.2, 0.3, 0.4};
+  for (const Vec& y : {Vec{1, 0, 1, 1}, Vec{2, 0, 0, 2}, Vec{2, 0, 1, 2}, Vec{0.5, 0, 1, 1},
+                       Vec{kNaN, 0, 1, 1}, Vec{kInf, 0.5, 1, 1}}) {
+    const absl::Status check = CheckMacroRocAucTrue({y, 2, 2});
+    ASSERT_FALSE(check.ok());
+    EXPECT_EQ(check.message(), ErrorOf(MacroRocAucScore({y, 2, 2}, {s, 2, 2})));
+  }
+  EXPECT_FALSE(CheckMacroRocAucTrue({Vec{}, 0, 2}).ok());
+  EXPECT_FALSE(CheckMacroRocAucTrue({Vec{}, 2, 0}).ok());
+  EXPECT_FALSE(CheckMacroRocAucTrue({Vec{1, 0, 0}, 2, 2}).ok());  // size != rows * cols
+}
+
 }  // namespace
 }  // namespace mlebench

@@ -6,14 +6,15 @@ LIST_FILE holds one CSV path per line. For each path this reads the file the
 way upstream's mlebench.utils.read_csv does (pandas.read_csv with
 float_precision="round_trip"; an empty DataFrame on EmptyDataError) and
 prints a canonical dump that grading/csv_pandas_diff_test.cc compares with
-our reader's:
+our reader's. A path ending in ".tsv" is read and written with sep="\t", as
+upstream's prepare.py does for tab-separated files.
 
   FILE <index>
   ERROR <exception class>                        (when pandas raises), or
   SHAPE <columns> <rows>
   COL <hex of the UTF-8 name> <dtype>            (one per column)
   CELLS <cell> <cell> ...                        (one line per column)
-  WRITE <hex of df.to_csv(index=False)> | WRITE SKIPPED
+  WRITE <hex of df.to_csv(index=False[, sep])> | WRITE SKIPPED
   END
 
 A cell is "n" (missing), "b:True", "i:<int>", "f:<repr>" or "s:<hex>".
@@ -45,9 +46,10 @@ def cell(v):
 
 def dump(index, path, out):
     out.append("FILE %d" % index)
+    sep = "\t" if path.endswith(".tsv") else ","
     try:
         try:
-            df = pd.read_csv(path, float_precision="round_trip")
+            df = pd.read_csv(path, float_precision="round_trip", sep=sep)
         except pd.errors.EmptyDataError:
             df = pd.DataFrame()
     except Exception as e:  # ParserError, UnicodeDecodeError, ...
@@ -73,7 +75,7 @@ def dump(index, path, out):
         # upstream's Python 3.11 builds do (CPython gh-67044), and so do we.
         out.append("WRITE SKIPPED")
     else:
-        out.append("WRITE " + hexstr(df.to_csv(index=False)))
+        out.append("WRITE " + hexstr(df.to_csv(index=False, sep=sep)))
     out.append("END")
 
 

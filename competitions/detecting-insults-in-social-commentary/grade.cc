@@ -1,0 +1,40 @@
+// Upstream's detecting-insults-in-social-commentary/grade.py: ROC AUC of the
+// `Insult` probabilities, rows aligned on the comment text itself (`Comment`;
+// the data has no id column).
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(
+      submission, answers, /*id_column=*/"Comment", /*target_column=*/"Insult");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above (two classes, finite), so what
+  // roc_auc_score still rejects, NaN scores, is the submission's.
+  absl::StatusOr<double> score = RocAucScore(inputs->y_true, inputs->y_score);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("roc_auc_score rejects `Insult`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+// Both files are read with pandas' default inference, as upstream reads
+// them: the comments are text either way (Kaggle wraps each in literal
+// quotes), and inferring both sides alike keeps upstream's id comparison.
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "detecting-insults-in-social-commentary",
+    .metric = "auc-roc",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

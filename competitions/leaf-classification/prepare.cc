@@ -1,0 +1,142 @@
+// Upstream's leaf-classification/prepare.py: a 90/10 split of the labelled
+// train.csv inside Kaggle's train.csv.zip. Both splits' leaf images are
+// copied from Kaggle's images.zip into public/images/; the answers and the
+// sample submission are one-hot tables over the 99 species.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/one_hot.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "competitions/leaf-classification/classes.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using leaf_classification::Classes;
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, fs::path>;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// The image file names upstream builds as f"{id}.jpg": integer ids (Kaggle's)
+// in decimal, text ids as they are when they name a file directly inside a
+// folder. Anything else (a missing id, a float, text that would reach
+// outside the image folder) is an error.
+absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
+  absl::StatusOr<const Column*> ids = table.Get("id");
+  if (!ids.ok()) return ids.status();
+  std::vector<std::string> names;
+  names.reserve((*ids)->cells.size());
+  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
+    const Cell& cell = (*ids)->cells[row];
+    if (const auto* i = std::get_if<int64_t>(&cell)) {
+      names.push_back(absl::StrCat(*i, ".jpg"));
+      continue;
+    }
+    const auto* text = std::get_if<std::string>(&cell);
+    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
+        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.csv row ", row, ": 'id' must be an integer or a file name"));
+    }
+    names.push_back(absl::StrCat(*text, ".jpg"));
+  }
+  return names;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  // Upstream extracts both archives into raw/; we leave raw/ untouched and
+  // use scratch/.
+  const fs::path extracted = scratch / "extracted";
+  if (absl::Status s = ExtractZip(raw / "train.csv.zip", extracted); !s.ok()) return s;
+  if (!fs::is_regular_file(extracted / "train.csv")) {
+    return absl::NotFoundError(
+        absl::StrCat((raw / "train.csv.zip").string(), " holds no train.csv at its root"));
+  }
+  if (absl::Status s = ExtractZip(raw / "images.zip", extracted); !s.ok()) return s;
+
+  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  absl::StatusOr<Table> new_test_without_labels = DropColumns(split->test, {"species"});
+  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  absl::StatusOr<Table> labels = SelectColumns(split->test, {"id", "species"});
+  if (!labels.ok()) return labels.status();
+  absl::StatusOr<Table> new_test = DfToOneHot(*labels, "id", "species", Classes());
+  if (!new_test.ok()) return new_test.status();
+
+  // Upstream copies the images of both splits, then checks that as many
+  // files arrived as there are rows (so repeated ids fail).
+  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
+  if (!train_images.ok()) return train_images.status();
+  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(*new_test_without_labels);
+  if (!test_images.ok()) return test_images.status();
+  std::vector<std::string> images = *std::move(train_images);
+  images.insert(images.end(), test_images->begin(), test_images->end());
+  if (std::set<std::string>(images.begin(), images.end()).size() != images.size()) {
+    return CheckFailed(
+        "Public images should have the same number of images as the sum of train and test");
+  }
+  std::error_code error;
+  fs::create_directories(public_dir / "images", error);
+  if (!error) fs::create_directories(private_dir / "images", error);  // upstream leaves it empty
+  if (error) return absl::InternalError(absl::StrCat("cannot create images/: ", error.message()));
+  for (const std::string& image : images) {
+    const fs::path source = extracted / "images" / image;
+    if (!fs::is_regular_file(source)) {
+      return absl::NotFoundError(absl::StrCat("images.zip has no image images/", image));
+    }
+    if (!fs::copy_file(source, public_dir / "images" / image, fs::copy_options::overwrite_existing,
+                       error)) {
+      return absl::InternalError(absl::StrCat("cannot copy images/", image, ": ", error.message()));
+    }
+  }
+  if (new_test_without_labels->num_rows() != new_test->num_rows()) {
+    return CheckFailed("Public and Private tests should have equal length");
+  }
+
+  Table sample_submission = *new_test;
+  for (const std::string& name : Classes()) {
+    if (absl::Status s = SetConstantColumn(sample_submission, name, 1.0 / Classes().size());
+        !s.ok()) {
+      return s;
+    }
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&new_train, public_dir / "train.csv"},
+           CsvOutput{&*new_test, private_dir / "test.csv"},
+           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "leaf-classification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

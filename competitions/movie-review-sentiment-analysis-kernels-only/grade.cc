@@ -1,0 +1,38 @@
+// Upstream's movie-review-sentiment-analysis-kernels-only/grade.py: accuracy
+// of the predicted `Sentiment` classes (0-4), aligned on `PhraseId`.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(
+      submission, answers, /*target_column=*/"Sentiment", /*id_column=*/"PhraseId");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above, so sklearn's objections (NaN or
+  // fractional predictions, text against numbers) are the submission's.
+  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("accuracy_score rejects `Sentiment`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+// Both files are read with pandas' defaults, as upstream does: PhraseIds are
+// integers on both sides.
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "movie-review-sentiment-analysis-kernels-only",
+    .metric = "accuracy",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,109 @@
+// Upstream's new-york-city-taxi-fare-prediction/prepare.py: Kaggle's test set
+// has no labels, so 9914 rows (the size of Kaggle's test set) of the
+// labelled train.csv become the test set and the rest `labels.csv`.
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+#include "grading/metrics/pandas_ops.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, fs::path>;
+
+constexpr int64_t kTestRows = 9914;
+constexpr double kSampleFare = 11.35;  // the mean fare of Kaggle's train.csv
+constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// `set(a).isdisjoint(set(b))` with Python's set equality.
+bool Disjoint(const Column& a, const Column& b) {
+  const Column empty{a.name, a.dtype, {}};
+  return SymmetricDifferenceSize(a, b) ==
+         SymmetricDifferenceSize(a, empty) + SymmetricDifferenceSize(b, empty);
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = kTestRows;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  const Table& new_test = split->test;
+  absl::StatusOr<Table> new_test_without_labels = DropColumns(new_test, {"fare_amount"});
+  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"key"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "fare_amount", kSampleFare); !s.ok()) {
+    return s;
+  }
+
+  // Upstream's checks (it runs them after writing; we run them first so that
+  // bad input leaves no output).
+  if (!Disjoint(*new_train.Find("key"), *new_test.Find("key"))) {
+    return CheckFailed("Train and test sets share samples!");
+  }
+  if (new_test.num_columns() != 8) {
+    return CheckFailed(
+        absl::StrCat("Test set should have 8 columns, but has ", new_test.num_columns()));
+  }
+  if (new_test_without_labels->num_columns() != 7) {
+    return CheckFailed(absl::StrCat("Test set without labels should have 7 columns, but has ",
+                                    new_test_without_labels->num_columns()));
+  }
+  if (new_train.num_columns() != 8) {
+    return CheckFailed(
+        absl::StrCat("Train set should have 8 columns, but has ", new_train.num_columns()));
+  }
+  if (sample_submission->num_columns() != 2) {
+    return CheckFailed(absl::StrCat("Sample submission should have 2 columns, but has ",
+                                    sample_submission->num_columns()));
+  }
+  if (sample_submission->num_rows() != new_test.num_rows()) {
+    return CheckFailed(absl::StrCat("Sample submission should have ", new_test.num_rows(),
+                                    " rows, but has ", sample_submission->num_rows()));
+  }
+  const fs::path coupons = raw / kCoupons;
+  if (!fs::is_regular_file(coupons)) {
+    return absl::NotFoundError(absl::StrCat("raw data has no file ", kCoupons));
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&new_train, public_dir / "labels.csv"},
+           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&new_test, private_dir / "test.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  std::error_code error;
+  fs::copy_file(coupons, public_dir / kCoupons, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("copying ", kCoupons, ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "new-york-city-taxi-fare-prediction",
+                                               .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,260 @@
+// Upstream's nomad2018-predict-transparent-conductors/prepare.py: a 90/10
+// split of Kaggle's labelled train.csv (inside train.csv.zip), ids renumbered
+// 1, 2, ... within each split, and each material's geometry file (inside
+// train.zip, as train/<id>/geometry.xyz) copied to
+// public/{train,test}/<new id>/geometry.xyz.
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, fs::path>;
+
+constexpr char kFormation[] = "formation_energy_ev_natom";
+constexpr char kBandgap[] = "bandgap_energy_ev";
+constexpr double kSampleFormation = 0.1779;
+constexpr double kSampleBandgap = 1.8892;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Python's int(text) for a folder name: surrounding whitespace, an optional
+// sign, decimal digits that single underscores may separate. An error where
+// int() raises ValueError (non-ASCII digits, which Python also takes, are
+// refused here); nullopt for a valid integer beyond int64, which can match
+// no id of the table.
+absl::StatusOr<std::optional<int64_t>> PythonInt(std::string_view text) {
+  auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+  };
+  std::string_view s = text;
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  bool negative = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  const absl::Status invalid = absl::InvalidArgumentError(
+      absl::StrCat("invalid literal for int() with base 10: '", std::string(text), "'"));
+  if (s.empty() || !IsDigit(s.front()) || !IsDigit(s.back())) return invalid;
+  // Accumulated as a negative number so that INT64_MIN fits.
+  int64_t value = 0;
+  bool overflow = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_') {
+      if (!IsDigit(s[i + 1])) return invalid;  // s ends in a digit, so i + 1 exists
+      continue;
+    }
+    if (!IsDigit(s[i])) return invalid;
+    const int digit = s[i] - '0';
+    if (value < (INT64_MIN + digit) / 10) overflow = true;
+    if (!overflow) value = value * 10 - digit;
+  }
+  if (overflow || (!negative && value == INT64_MIN)) return std::optional<int64_t>();
+  return std::optional<int64_t>(negative ? value : -value);
+}
+
+// `{old: new for new, old in enumerate(ids, start=1)}`: a repeated id keeps
+// its last position.
+absl::StatusOr<std::map<int64_t, int64_t>> NewIds(const Column& ids) {
+  if (ids.dtype != Dtype::kInt64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("train.csv's id column must hold integers, found dtype ",
+                     std::string(DtypeName(ids.dtype))));
+  }
+  std::map<int64_t, int64_t> new_ids;
+  for (size_t row = 0; row < ids.cells.size(); ++row) {
+    new_ids[std::get<int64_t>(ids.cells[row])] = static_cast<int64_t>(row) + 1;
+  }
+  return new_ids;
+}
+
+// `table["id"] = table["id"].map(new_ids)`.
+void RenumberIds(Table& table, const std::map<int64_t, int64_t>& new_ids) {
+  for (Cell& cell : table.FindMutable("id")->cells) cell = new_ids.at(std::get<int64_t>(cell));
+}
+
+// A geometry file found by `glob("<root>/*/*.xyz")`, with its folder's id.
+struct GeometryFile {
+  fs::path path;
+  std::string relative;       // "<folder>/<file>", for messages
+  std::optional<int64_t> id;  // nullopt: an integer no int64 id can equal
+};
+
+bool IsHidden(const std::string& name) { return !name.empty() && name[0] == '.'; }
+
+// sorted(glob.glob(f"{root}/**/*.xyz")): without recursive=True, "**" is
+// "*", so this is every non-hidden *.xyz entry in a non-hidden folder just
+// below `root`, in code-point order of the path. Upstream takes int() of
+// every such folder name before looking at the id, so one that is not an
+// integer is an error (int()'s ValueError) even when no row uses it.
+absl::StatusOr<std::vector<GeometryFile>> FindGeometryFiles(const fs::path& root) {
+  std::vector<std::pair<std::string, fs::path>> found;  // ("<folder>/<file>", path)
+  std::error_code error;
+  if (!fs::is_directory(root, error)) return std::vector<GeometryFile>();  // glob finds nothing
+  auto cannot_list = [](const fs::path& dir, const std::error_code& e) {
+    return absl::InternalError(
+        absl::StrCat("listing ", dir.filename().string(), ": ", e.message()));
+  };
+  for (fs::directory_iterator folder(root, error), end; folder != end; folder.increment(error)) {
+    if (error) return cannot_list(root, error);
+    const std::string folder_name = folder->path().filename().string();
+    if (IsHidden(folder_name) || !folder->is_directory(error)) continue;
+    for (fs::directory_iterator file(folder->path(), error); file != end; file.increment(error)) {
+      if (error) return cannot_list(folder->path(), error);
+      const std::string file_name = file->path().filename().string();
+      if (IsHidden(file_name) || file_name.size() < 4 ||
+          file_name.compare(file_name.size() - 4, 4, ".xyz") != 0) {
+        continue;
+      }
+      found.emplace_back(folder_name + "/" + file_name, file->path());
+    }
+    if (error) return cannot_list(folder->path(), error);
+  }
+  if (error) return cannot_list(root, error);
+  std::sort(found.begin(), found.end());
+  std::vector<GeometryFile> files;
+  for (const auto& [relative, path] : found) {
+    absl::StatusOr<std::optional<int64_t>> id = PythonInt(path.parent_path().filename().string());
+    if (!id.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.zip: folder of train/", relative, ": ", id.status().message()));
+    }
+    files.push_back({path, relative, *id});
+  }
+  return files;
+}
+
+// The copies upstream makes for one split: each new id's geometry.xyz comes
+// from the last file (in glob order) whose folder is one of the split's old
+// ids. Such a file must be a regular file (shutil.copy fails on a folder).
+absl::StatusOr<std::map<int64_t, fs::path>> GeometrySources(
+    const std::vector<GeometryFile>& files, const std::map<int64_t, int64_t>& new_ids) {
+  std::map<int64_t, fs::path> sources;
+  for (const GeometryFile& file : files) {
+    if (!file.id) continue;
+    auto it = new_ids.find(*file.id);
+    if (it == new_ids.end()) continue;
+    if (!fs::is_regular_file(file.path)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.zip: train/", file.relative, " is not a regular file"));
+    }
+    sources[it->second] = file.path;
+  }
+  return sources;
+}
+
+absl::Status CopyGeometry(const std::map<int64_t, fs::path>& sources, const fs::path& dir) {
+  for (const auto& [new_id, source] : sources) {
+    const fs::path folder = dir / absl::StrCat(new_id);
+    std::error_code error;
+    fs::create_directories(folder, error);
+    if (!error) {
+      fs::copy_file(source, folder / "geometry.xyz", fs::copy_options::overwrite_existing, error);
+    }
+    if (error) {
+      return absl::InternalError(absl::StrCat("copying the geometry of ", new_id, " to ",
+                                              dir.filename().string(), "/: ", error.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  // Upstream extracts these four into raw/ (test.zip and test.csv.zip only
+  // to fail if they are missing or broken); we extract into scratch/.
+  for (const char* name : {"train.zip", "train.csv.zip", "test.zip", "test.csv.zip"}) {
+    const std::string archive(name);
+    const fs::path dest = scratch / archive.substr(0, archive.size() - 4);
+    if (absl::Status s = ExtractZip(raw / archive, dest); !s.ok()) return s;
+  }
+  absl::StatusOr<Table> old_train = ReadCsvFile((scratch / "train.csv" / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  Table& new_train = split->train;
+  Table& new_test = split->test;
+  if (new_train.Find("id") == nullptr) return absl::NotFoundError("train.csv has no 'id' column");
+  absl::StatusOr<std::map<int64_t, int64_t>> train_ids = NewIds(*new_train.Find("id"));
+  if (!train_ids.ok()) return train_ids.status();
+  absl::StatusOr<std::map<int64_t, int64_t>> test_ids = NewIds(*new_test.Find("id"));
+  if (!test_ids.ok()) return test_ids.status();
+  RenumberIds(new_train, *train_ids);
+  RenumberIds(new_test, *test_ids);
+
+  absl::StatusOr<Table> new_test_without_labels = DropColumns(new_test, {kFormation, kBandgap});
+  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  for (const auto& [column, value] :
+       {std::pair{kFormation, kSampleFormation}, std::pair{kBandgap, kSampleBandgap}}) {
+    if (absl::Status s = SetConstantColumn(*sample_submission, column, value); !s.ok()) return s;
+  }
+
+  // Upstream checks each split's geometry count after copying it; we check
+  // both before writing anything, so that bad input leaves no output.
+  absl::StatusOr<std::vector<GeometryFile>> geometry =
+      FindGeometryFiles(scratch / "train" / "train");
+  if (!geometry.ok()) return geometry.status();
+  absl::StatusOr<std::map<int64_t, fs::path>> train_sources =
+      GeometrySources(*geometry, *train_ids);
+  if (!train_sources.ok()) return train_sources.status();
+  if (train_sources->size() != new_train.num_rows()) {
+    return CheckFailed(absl::StrCat("Expected ", new_train.num_rows(),
+                                    " train geometry files, found ", train_sources->size()));
+  }
+  absl::StatusOr<std::map<int64_t, fs::path>> test_sources = GeometrySources(*geometry, *test_ids);
+  if (!test_sources.ok()) return test_sources.status();
+  if (test_sources->size() != new_test.num_rows()) {
+    return CheckFailed(absl::StrCat("Expected ", new_test.num_rows(),
+                                    " test geometry files, found ", test_sources->size()));
+  }
+  if (sample_submission->num_rows() != new_test.num_rows()) {
+    return CheckFailed("Sample submission should have the same number of rows as the test set");
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&new_train, public_dir / "train.csv"},
+           CsvOutput{&new_test, private_dir / "test.csv"},
+           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  if (absl::Status s = CopyGeometry(*train_sources, public_dir / "train"); !s.ok()) return s;
+  return CopyGeometry(*test_sources, public_dir / "test");
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "nomad2018-predict-transparent-conductors",
+                                               .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

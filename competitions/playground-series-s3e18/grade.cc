@@ -1,0 +1,152 @@
+// Upstream's playground-series-s3e18/grade.py: the mean of the ROC AUCs of
+// the EC1 and EC2 probabilities (sklearn's roc_auc_score, average="macro"),
+// with both tables sorted by id and their ids required to match row by row.
+// Scores need not lie in [0, 1] (upstream does not check), but must convert
+// to finite floats; columns other than id, EC1 and EC2 are ignored. Among
+// rows with equal ids, pandas' sort order is unspecified (numpy's
+// quicksort); we keep file order.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/object_float_cast.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/python_float.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr std::string_view kIdColumn = "id";
+constexpr std::array<std::string_view, 2> kTargets = {"EC1", "EC2"};
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+std::string CellRepr(const Cell& cell) {
+  if (IsMissing(cell)) return "nan";
+  if (const auto* s = std::get_if<std::string>(&cell)) return absl::StrCat("'", *s, "'");
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";
+  if (const auto* i = std::get_if<int64_t>(&cell)) return absl::StrCat(*i);
+  return FormatPythonFloat(std::get<double>(cell));
+}
+
+// `answers.sort_values("id")[["EC1", "EC2"]].to_numpy()`, checked as labels
+// that roc_auc_score accepts, with the sort order.
+struct SortedAnswers {
+  std::vector<size_t> order;
+  std::vector<double> y_true;  // rows x 2, row-major
+};
+
+absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
+  const Column* id = answers.Find(kIdColumn);
+  if (id == nullptr) return BadAnswers("no 'id' column");
+  std::array<const Column*, 2> targets{};
+  for (size_t t = 0; t < kTargets.size(); ++t) {
+    targets[t] = answers.Find(kTargets[t]);
+    if (targets[t] == nullptr) {
+      return BadAnswers("Answers DataFrame must contain 'EC1' and 'EC2' columns.");
+    }
+  }
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*id);
+  if (!order.ok()) return BadAnswers(std::string(order.status().message()));
+  SortedAnswers sorted{*order, {}};
+  sorted.y_true.reserve(2 * order->size());
+  for (size_t row : *order) {
+    for (const Column* target : targets) {
+      std::optional<double> v = NumericValue(target->cells[row]);
+      if (!v.has_value()) {
+        return BadAnswers(
+            absl::StrCat("'", target->name, "' holds text ", CellRepr(target->cells[row])));
+      }
+      sorted.y_true.push_back(*v);
+    }
+  }
+  if (absl::Status s = CheckMacroRocAucTrue({sorted.y_true, order->size(), kTargets.size()});
+      !s.ok()) {
+    return BadAnswers(absl::StrCat("EC1/EC2 are not a usable ROC AUC target: ", s.message()));
+  }
+  return sorted;
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  const Column* id = submission.Find(kIdColumn);
+  if (id == nullptr) {
+    return InvalidSubmission("Both submission and answers DataFrames must contain an 'id' column.");
+  }
+  std::array<const Column*, 2> targets{};
+  for (size_t t = 0; t < kTargets.size(); ++t) {
+    targets[t] = submission.Find(kTargets[t]);
+    if (targets[t] == nullptr) {
+      return InvalidSubmission("Submission DataFrame must contain 'EC1' and 'EC2' columns.");
+    }
+  }
+  absl::StatusOr<SortedAnswers> sorted_answers = PrepareAnswers(answers);
+  if (!sorted_answers.ok()) return sorted_answers.status();
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission must be the same length as the answers (",
+                                          submission.num_rows(), " rows instead of ",
+                                          answers.num_rows(), ")."));
+  }
+
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*id);
+  if (!order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("Submission ids cannot be sorted: ", order.status().message()));
+  }
+  const Column& answer_ids = *answers.Find(kIdColumn);
+  for (size_t i = 0; i < order->size(); ++i) {
+    const Cell& ours = id->cells[(*order)[i]];
+    const Cell& theirs = answer_ids.cells[sorted_answers->order[i]];
+    if (!CellsEqual(ours, theirs)) {
+      return InvalidSubmission(absl::StrCat(
+          "Submission and answers have mismatched 'id' columns (after sorting, row ", i, " has id ",
+          CellRepr(ours), " where the answers have ", CellRepr(theirs), ")"));
+    }
+  }
+
+  std::vector<double> y_score;
+  y_score.reserve(2 * order->size());
+  for (size_t row : *order) {
+    for (const Column* target : targets) {
+      std::optional<double> v = ObjectToFloat64(target->cells[row]);
+      if (!v.has_value()) {
+        return InvalidSubmission(
+            absl::StrCat("could not convert string to float: ", CellRepr(target->cells[row]),
+                         " (column '", target->name, "')"));
+      }
+      y_score.push_back(*v);
+    }
+  }
+  absl::StatusOr<double> score =
+      MacroRocAucScore({sorted_answers->y_true, order->size(), kTargets.size()},
+                       {y_score, order->size(), kTargets.size()});
+  if (!score.ok()) {
+    // The labels were checked above: what roc_auc_score rejects (NaN or
+    // infinite scores) is the submission's.
+    return InvalidSubmission(
+        absl::StrCat("roc_auc_score rejects the submission: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "playground-series-s3e18",
+    .metric = "auroc-multi-label",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,39 @@
+// Upstream's random-acts-of-pizza/grade.py: ROC AUC of the
+// `requester_received_pizza` probabilities, aligned on `request_id`.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AurocInputs> inputs =
+      PrepareForAurocMetric(submission, answers, /*id_column=*/"request_id",
+                            /*target_column=*/"requester_received_pizza");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above (two classes, finite), so what
+  // roc_auc_score still rejects, NaN scores, is the submission's.
+  absl::StatusOr<double> score = RocAucScore(inputs->y_true, inputs->y_score);
+  if (!score.ok()) {
+    return InvalidSubmission(absl::StrCat("roc_auc_score rejects `requester_received_pizza`: ",
+                                          score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+// Both files are read with pandas' default inference, as upstream reads
+// them (Reddit's ids, "t3_w5491", are text either way).
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "random-acts-of-pizza",
+    .metric = "auc-roc",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,37 @@
+// Upstream's tabular-playground-series-dec-2021/grade.py: accuracy of the
+// predicted `Cover_Type` classes, aligned on `Id`.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AccuracyInputs> inputs =
+      PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Cover_Type",
+                               /*id_column=*/"Id");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' classes are checked above, so what accuracy_score still
+  // rejects (NaN, fractional classes) is the submission's.
+  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("accuracy_score rejects `Cover_Type`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "tabular-playground-series-dec-2021",
+    .metric = "multi-class-classification-accuracy",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,175 @@
+// Differential test: RootMeanSquaredError, RootMeanSquaredLogError and
+// MeanColumnWiseRmsle against scikit-learn on random columns of every dtype a
+// CSV column can have. regression_sklearn_diff_test.py generates the cases
+// and records, for each, scikit-learn 1.5's outcome (restated with Debian's
+// 1.2.1 pieces; see its header) and 1.2.1's direct value where 1.2.1 takes
+// the raw inputs. We require the same raise/no-raise outcome and the same
+// error message, our value bit for bit equal to the 1.5 restatement, and
+// within 1e-9 relative of 1.2.1's.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "grading/metrics/mean_column_wise_rmsle.h"
+#include "grading/metrics/rmse.h"
+#include "grading/metrics/rmsle.h"
+#include "grading/table.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kScript[] = "grading/metrics/regression_sklearn_diff_test.py";
+constexpr double kRelativeTolerance = 1e-9;
+
+std::string Unhex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+double ParseDouble(const std::string& token) { return std::strtod(token.c_str(), nullptr); }
+
+std::vector<std::string> Tokens(const std::string& line) {
+  return absl::StrSplit(line, ' ', absl::SkipEmpty());
+}
+
+// "col <dtype> <n> <cell>...", cells as the script encodes them.
+Column ParseColumn(const std::string& line) {
+  const std::vector<std::string> t = Tokens(line);
+  Column c;
+  c.name = "y";
+  const std::string& dtype = t.at(1);
+  c.dtype = dtype == "int64"     ? Dtype::kInt64
+            : dtype == "float64" ? Dtype::kFloat64
+            : dtype == "bool"    ? Dtype::kBool
+                                 : Dtype::kObject;
+  const size_t n = std::stoul(t.at(2));
+  EXPECT_EQ(t.size(), n + 3);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& tok = t.at(3 + i);
+    if (tok == "n") {
+      c.cells.emplace_back(std::monostate{});
+    } else if (tok[0] == 'i') {
+      c.cells.emplace_back(static_cast<int64_t>(std::stoll(tok.substr(2))));
+    } else if (tok[0] == 'f') {
+      c.cells.emplace_back(ParseDouble(tok.substr(2)));
+    } else if (tok[0] == 'b') {
+      c.cells.emplace_back(tok[2] == '1');
+    } else {
+      c.cells.emplace_back(Unhex(tok.substr(2)));
+    }
+  }
+  return c;
+}
+
+bool Close(double ours, double theirs) {
+  if (std::isinf(theirs)) return ours == theirs;
+  return std::fabs(ours - theirs) <= kRelativeTolerance * std::max(1.0, std::fabs(theirs));
+}
+
+struct Tally {
+  int ok = 0;
+  int raise = 0;
+  int failures = 0;
+};
+
+TEST(RegressionSklearnDiffTest, MatchesScikitLearnOnRandomInputs) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  const std::string cases_path = absl::StrCat(tmp, "/regression_cases.txt");
+  // REGRESSION_DIFF_SEED (--test_env=REGRESSION_DIFF_SEED=7) explores other inputs.
+  const char* seed = std::getenv("REGRESSION_DIFF_SEED");
+  const std::string command =
+      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+
+  std::ifstream in(cases_path);
+  ASSERT_TRUE(in) << cases_path;
+  std::vector<std::string> block;
+  std::map<std::string, Tally> tallies;
+  int reported = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    block.push_back(line);
+    if (line.rfind("ok ", 0) != 0 && line.rfind("raise ", 0) != 0) continue;
+
+    const std::vector<std::string> header = Tokens(block.at(0));
+    const std::string& metric = header.at(1);
+    const std::string label = absl::StrCat(metric, " case ", header.at(2));
+    std::vector<Column> columns;
+    for (size_t i = 1; i + 1 < block.size(); ++i) columns.push_back(ParseColumn(block[i]));
+    absl::StatusOr<double> ours;
+    if (metric == "rmse") {
+      ASSERT_EQ(columns.size(), 2u) << label;
+      ours = RootMeanSquaredError(columns[0], columns[1]);
+    } else if (metric == "rmsle") {
+      ASSERT_EQ(columns.size(), 2u) << label;
+      ours = RootMeanSquaredLogError(columns[0], columns[1]);
+    } else {
+      ASSERT_EQ(metric, "mcrmsle");
+      ASSERT_EQ(columns.size(), 4u) << label;
+      ours = MeanColumnWiseRmsle({&columns[0], &columns[1]}, {&columns[2], &columns[3]});
+    }
+
+    Tally& tally = tallies[metric];
+    const std::vector<std::string> expect = Tokens(line);
+    std::string problem;
+    if (expect[0] == "ok") {
+      ++tally.ok;
+      const double reference = ParseDouble(expect.at(1));
+      if (!ours.ok()) {
+        problem =
+            absl::StrCat("sklearn returned ", reference, ", we failed: ", ours.status().ToString());
+      } else if (*ours != reference) {
+        problem = absl::StrCat("ours ", *ours, " differs from sklearn 1.5's ", reference, " by ",
+                               *ours - reference);
+      } else if (expect.at(2) != "-" && !Close(*ours, ParseDouble(expect[2]))) {
+        problem = absl::StrCat("ours ", *ours, " vs sklearn 1.2.1's ", ParseDouble(expect[2]));
+      }
+    } else {
+      ++tally.raise;
+      const std::string message = expect.size() > 2 ? Unhex(expect[2]) : "";
+      if (ours.ok()) {
+        problem =
+            absl::StrCat("sklearn raised ", expect.at(1), "(", message, "), we returned ", *ours);
+      } else if (ours.status().code() != absl::StatusCode::kInvalidArgument) {
+        problem = absl::StrCat("wrong status code: ", ours.status().ToString());
+      } else if (ours.status().message() != message) {
+        problem = absl::StrCat("message differs: sklearn \"", message, "\", ours \"",
+                               ours.status().message(), "\"");
+      }
+    }
+    if (!problem.empty()) {
+      ++tally.failures;
+      if (++reported <= 25) ADD_FAILURE() << label << ": " << problem;
+    }
+    block.clear();
+  }
+
+  int total = 0;
+  for (const auto& [metric, t] : tallies) {
+    total += t.ok + t.raise;
+    std::cout << metric << ": " << t.ok << " scored, " << t.raise << " raised, " << t.failures
+              << " mismatches\n";
+    EXPECT_EQ(t.failures, 0) << metric;
+    EXPECT_GT(t.ok, 100) << metric << ": too few scored cases to mean anything";
+    EXPECT_GT(t.raise, 50) << metric << ": too few error cases to mean anything";
+  }
+  EXPECT_EQ(tallies.size(), 3u);
+  EXPECT_EQ(total, 1700);
+}
+
+}  // namespace
+}  // namespace mlebench
