@@ -187,7 +187,8 @@ agent_run = rule(
         ),
         "sample_submission": attr.string(
             default = "sample_submission.csv",
-            doc = "Path of the sample submission inside public/ (MLEBENCH_SAMPLE_SUBMISSION).",
+            doc = "Path of the sample submission inside public/ (MLEBENCH_SAMPLE_SUBMISSION); " +
+                  "a .zip holding one CSV is allowed.",
         ),
         "_agent": attr.label(
             default = "//agent_runner:agent",
@@ -330,6 +331,7 @@ def mle_competition(
         synthetic_raw,
         description = "description.md",
         leaderboard = None,
+        sample_submission = None,
         tags = [],
         **kwargs):
     """Declares one competition: prepare, agent run, grading and its test.
@@ -345,6 +347,9 @@ def mle_competition(
       synthetic_raw: target producing the synthetic raw download directory.
       description: the task description in our own words (Markdown).
       leaderboard: optional upstream leaderboard.csv for thresholds.
+      sample_submission: the sample submission's path inside public/, for the
+        few competitions where upstream's table points elsewhere (e.g. to
+        private/, with a zipped copy in public/); default: from the table.
       tags: extra tags for the test; the competition's splits are added.
       **kwargs: passed to the test (e.g. size, timeout).
     """
@@ -355,8 +360,11 @@ def mle_competition(
     if not info.answers.startswith(prefix):
         fail("answers of %s are not under prepared/private/: %s" % (name, info.answers))
     public_prefix = name + "/prepared/public/"
-    if not info.sample_submission.startswith(public_prefix):
-        fail("sample submission of %s is not under prepared/public/: %s" % (name, info.sample_submission))
+    if sample_submission == None:
+        if not info.sample_submission.startswith(public_prefix):
+            fail(("upstream keeps the sample submission of %s outside prepared/public/ (%s): " +
+                  "pass sample_submission = the agent-visible one") % (name, info.sample_submission))
+        sample_submission = info.sample_submission[len(public_prefix):]
 
     cc_binary(name = "grade", deps = [grader, "//grading:grade_main"])
     cc_binary(name = "prepare", deps = [preparer, "//competitions/common:prepare_main"])
@@ -372,7 +380,7 @@ def mle_competition(
         name = name + "_run",
         data = ":" + name + "_data",
         description = description,
-        sample_submission = info.sample_submission[len(public_prefix):],
+        sample_submission = sample_submission,
     )
     graded_report(
         name = name + "_report",

@@ -9,5 +9,9 @@ if [ ! -f "$sample" ]; then
   echo "dummy: no sample submission at $sample" >&2
   exit 1
 fi
-cp "$sample" "$submission_dir/submission.csv" || exit 1
+case "$sample" in
+  *.zip)  # a few competitions only publish it zipped: take the one CSV inside
+    unzip -p "$sample" '*.csv' > "$submission_dir/submission.csv" || exit 1 ;;
+  *) cp "$sample" "$submission_dir/submission.csv" || exit 1 ;;
+esac
 echo "dummy: copied $sample to $submission_dir/submission.csv"

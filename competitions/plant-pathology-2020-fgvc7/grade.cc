@@ -1,0 +1,134 @@
+// Upstream's plant-pathology-2020-fgvc7/grade.py: the mean over the four
+// classes (healthy, multiple_diseases, rust, scab) of each class column's
+// ROC AUC, aligned on `image_id`.
+//
+// Upstream's steps, and what they imply:
+//  1. the answers must have exactly the id and the four class columns (an
+//     assert: malformed answers here);
+//  2. the submission must have as many rows as the answers, then exactly
+//     those five columns (in any order; extra columns are rejected);
+//  3. both are sorted by image_id and must list the same ids row by row (so
+//     a repeated or unknown id is rejected);
+//  4. roc_auc_score per class column, which converts the scores as
+//     check_array does (numbers and bools as they are, text through Python's
+//     float()) and rejects NaN and infinite ones. Scores need not lie in
+//     [0, 1]: only their ranking matters.
+
+#include <array>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/object_float_cast.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr std::string_view kIdColumn = "image_id";
+constexpr std::array<std::string_view, 4> kClasses = {"healthy", "multiple_diseases", "rust",
+                                                      "scab"};
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+bool HasExactlyExpectedColumns(const Table& table) {
+  const std::vector<std::string> names = table.ColumnNames();
+  std::set<std::string> expected = {std::string(kIdColumn)};
+  for (std::string_view name : kClasses) expected.insert(std::string(name));
+  return std::set<std::string>(names.begin(), names.end()) == expected;
+}
+
+// The class columns of `table` in `order`, row-major (rows x 4), converted
+// as numpy converts them; nullopt names the first cell that cannot be.
+struct ClassMatrix {
+  std::vector<double> values;
+  std::optional<std::string> bad_cell;
+};
+ClassMatrix ClassValues(const Table& table, const std::vector<size_t>& order) {
+  ClassMatrix matrix;
+  matrix.values.reserve(order.size() * kClasses.size());
+  for (size_t row : order) {
+    for (std::string_view name : kClasses) {
+      const Cell& cell = table.Find(name)->cells[row];
+      std::optional<double> v = ObjectToFloat64(cell);
+      if (!v.has_value()) {
+        matrix.bad_cell = absl::StrCat("could not convert string to float: '",
+                                       std::get<std::string>(cell), "' (column '",
+                                       std::string(name), "')");
+        return matrix;
+      }
+      matrix.values.push_back(*v);
+    }
+  }
+  return matrix;
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  if (!HasExactlyExpectedColumns(answers)) {
+    return BadAnswers("expected columns image_id, healthy, multiple_diseases, rust, scab");
+  }
+  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kIdColumn));
+  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  const ClassMatrix y_true = ClassValues(answers, *answer_order);
+  if (y_true.bad_cell.has_value()) return BadAnswers(*y_true.bad_cell);
+  const MatrixView true_view{y_true.values, answers.num_rows(), kClasses.size()};
+  if (absl::Status s = CheckMacroRocAucTrue(true_view); !s.ok()) {
+    return BadAnswers(absl::StrCat("the labels are not a usable ROC AUC target: ", s.message()));
+  }
+
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Expected submission to have ", answers.num_rows(),
+                                          " rows but got ", submission.num_rows()));
+  }
+  if (!HasExactlyExpectedColumns(submission)) {
+    return InvalidSubmission(
+        "Expected submission to have columns image_id, healthy, multiple_diseases, rust, scab");
+  }
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*submission.Find(kIdColumn));
+  if (!order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("image_id cannot be sorted: ", order.status().message()));
+  }
+  const Column& ids = *submission.Find(kIdColumn);
+  const Column& answer_ids = *answers.Find(kIdColumn);
+  for (size_t i = 0; i < order->size(); ++i) {
+    if (!CellsEqual(ids.cells[(*order)[i]], answer_ids.cells[(*answer_order)[i]])) {
+      return InvalidSubmission(
+          "Submission and answers DataFrames must have matching 'image_id' columns.");
+    }
+  }
+  const ClassMatrix y_score = ClassValues(submission, *order);
+  if (y_score.bad_cell.has_value()) return InvalidSubmission(*y_score.bad_cell);
+  absl::StatusOr<double> score =
+      MacroRocAucScore(true_view, {y_score.values, submission.num_rows(), kClasses.size()});
+  if (!score.ok()) {
+    // The labels were checked above, so what roc_auc_score rejects is the
+    // submission's (NaN or infinite scores).
+    return InvalidSubmission(
+        absl::StrCat("roc_auc_score rejects the submission: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "plant-pathology-2020-fgvc7",
+    .metric = "mean-column-wise-roc-auc",
+    .grade = &Grade,
+    .submission_csv = {.string_columns = {"image_id"}},
+    .answers_csv = {.string_columns = {"image_id"}},
+});
+
+}  // namespace mlebench

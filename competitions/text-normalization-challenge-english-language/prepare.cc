@@ -1,0 +1,21 @@
+// Upstream's text-normalization-challenge-english-language/prepare.py: whole sentences of
+// en_train.csv split 90/10, see PrepareTextNormalization.
+#include <filesystem>
+
+#include "absl/status/status.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/text_normalization.h"
+
+namespace mlebench {
+namespace {
+
+absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
+                     const std::filesystem::path& private_dir,
+                     const std::filesystem::path& scratch) {
+  return PrepareTextNormalization("en", raw, public_dir, private_dir, scratch);
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "text-normalization-challenge-english-language", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
