@@ -8,6 +8,8 @@ testdata/<id>/, then add the id here (see docs/architecture.md).
 REGISTERED = [
     "aerial-cactus-identification",
     "detecting-insults-in-social-commentary",
+    "dog-breed-identification",
+    "dogs-vs-cats-redux-kernels-edition",
     "jigsaw-toxic-comment-classification-challenge",
     "leaf-classification",
     "movie-review-sentiment-analysis-kernels-only",

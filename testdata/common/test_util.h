@@ -38,8 +38,9 @@ absl::StatusOr<std::filesystem::path> GenerateSynthetic(std::string_view id, uin
 
 // Generates `id`'s synthetic raw data with seed 0 twice and with seed 1, and
 // returns the seed-0 tree after checking what every generator promises: the
-// same seed gives byte-identical files, and another seed changes every file.
-// An error names the file that breaks the promise.
+// same seed gives byte-identical files, and another seed gives other data
+// (some file differs; the file set may differ too). An error names the file
+// that breaks the promise.
 absl::StatusOr<std::map<std::string, std::string>> DeterministicSyntheticTree(std::string_view id);
 
 }  // namespace mlebench::testing

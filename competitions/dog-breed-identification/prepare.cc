@@ -1,0 +1,140 @@
+// Upstream's dog-breed-identification/prepare.py: a 90/10 split of Kaggle's
+// labelled labels.csv (id, breed); the held-out labels become one-hot
+// answers, and each split's images are copied from the extracted train/
+// folder of the raw download into public/train/ and public/test/.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/one_hot.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/dog-breed-identification/classes.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using dog_breed_identification::Breeds;
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, fs::path>;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// The image file names upstream builds as f"{id}.jpg": text ids (Kaggle's
+// are 32 hex digits) as they are when they name a file directly inside a
+// folder, integer ids in decimal. Anything else (a missing id, a float, text
+// that would reach outside the image folder) is an error.
+absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
+  absl::StatusOr<const Column*> ids = table.Get("id");
+  if (!ids.ok()) return ids.status();
+  std::vector<std::string> names;
+  names.reserve((*ids)->cells.size());
+  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
+    const Cell& cell = (*ids)->cells[row];
+    if (const auto* i = std::get_if<int64_t>(&cell)) {
+      names.push_back(absl::StrCat(*i, ".jpg"));
+      continue;
+    }
+    const auto* text = std::get_if<std::string>(&cell);
+    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
+        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("labels.csv row ", row, ": 'id' must be an integer or a file name"));
+    }
+    names.push_back(absl::StrCat(*text, ".jpg"));
+  }
+  return names;
+}
+
+// Copies raw/train/<name> to <dest>/<name> for each name.
+absl::Status CopyImages(const fs::path& raw_train, const std::vector<std::string>& names,
+                        const fs::path& dest) {
+  std::error_code error;
+  fs::create_directories(dest, error);
+  if (error) {
+    return absl::InternalError(
+        absl::StrCat("cannot create ", dest.string(), ": ", error.message()));
+  }
+  for (const std::string& name : names) {
+    const fs::path source = raw_train / name;
+    if (!fs::is_regular_file(source)) {
+      return absl::NotFoundError(absl::StrCat("the raw download has no image train/", name));
+    }
+    if (!fs::copy_file(source, dest / name, fs::copy_options::overwrite_existing, error)) {
+      return absl::InternalError(absl::StrCat("cannot copy train/", name, ": ", error.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "labels.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  absl::StatusOr<Table> new_test = DfToOneHot(split->test, "id", "breed", Breeds());
+  if (!new_test.ok()) return new_test.status();
+
+  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
+  if (!train_images.ok()) return train_images.status();
+  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(*new_test);
+  if (!test_images.ok()) return test_images.status();
+  // Upstream copies, then asserts as many .jpg files arrived as there are
+  // rows, so a repeated id fails; we check before writing anything.
+  if (std::set<std::string>(train_images->begin(), train_images->end()).size() !=
+      train_images->size()) {
+    return CheckFailed("public/train should hold one image per row of labels.csv");
+  }
+  if (std::set<std::string>(test_images->begin(), test_images->end()).size() !=
+      test_images->size()) {
+    return CheckFailed("public/test should hold one image per row of the answers");
+  }
+
+  Table sample_submission = *new_test;
+  for (const std::string& breed : Breeds()) {
+    if (absl::Status s = SetConstantColumn(sample_submission, breed, 1.0 / Breeds().size());
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (sample_submission.num_columns() != Breeds().size() + 1 ||
+      sample_submission.num_rows() != new_test->num_rows()) {
+    return CheckFailed("the sample submission should have an id column and 120 breed columns");
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&new_train, public_dir / "labels.csv"},
+           CsvOutput{&*new_test, private_dir / "test.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  if (absl::Status s = CopyImages(raw / "train", *train_images, public_dir / "train"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CopyImages(raw / "train", *test_images, public_dir / "test"); !s.ok()) {
+    return s;
+  }
+  return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "dog-breed-identification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
