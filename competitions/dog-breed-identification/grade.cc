@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/dog-breed-identification/classes.h"
 #include "grading/grader.h"
+#include "grading/metrics/probability_rows.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/pandas_ops.h"
@@ -32,55 +33,13 @@ bool HasAllBreedColumns(const Table& table) {
   return true;
 }
 
-// upstream: np.isclose(row_sum, 1, atol=1e-6), with isclose's default
-// rtol=1e-5, i.e. |sum - 1| <= 1e-6 + 1e-5 * |1|; never for inf or NaN.
-bool IsCloseToOne(double sum) {
-  constexpr double kAtol = 1e-6;
-  constexpr double kRtol = 1e-5;
-  return std::isfinite(sum) && std::fabs(sum - 1.0) <= kAtol + kRtol * 1.0;
-}
 
 // Upstream's row-sum check, then its range check, on `submission[DOGS_LIST]`.
 absl::Status CheckProbabilities(const Table& submission) {
-  // Values as pandas' row sum sees them, in DOGS_LIST order. Text in a class
-  // column makes upstream raise (TypeError in the sum or in `>= 0`).
-  std::vector<std::vector<double>> values;
-  for (const std::string& name : Breeds()) {
-    const Column* column = submission.Find(name);
-    std::vector<double>& column_values = values.emplace_back();
-    column_values.reserve(column->cells.size());
-    for (size_t row = 0; row < column->cells.size(); ++row) {
-      std::optional<double> v = NumericValue(column->cells[row]);
-      if (!v.has_value()) {
-        return InvalidSubmission(absl::StrCat(
-            "Dog probabilities must be numbers, but column '", name, "' holds the text '",
-            std::get<std::string>(column->cells[row]), "' in row ", row));
-      }
-      column_values.push_back(*v);
-    }
-  }
-  for (size_t row = 0; row < submission.num_rows(); ++row) {
-    double sum = 0.0;  // DataFrame.sum(axis=1): NaN skipped, columns added in order
-    for (const std::vector<double>& column_values : values) {
-      if (!std::isnan(column_values[row])) sum += column_values[row];
-    }
-    if (!IsCloseToOne(sum)) {
-      return InvalidSubmission(
-          absl::StrCat("Dog probabilities in each row in submission should sum to one (row ", row,
-                       " sums to ", FormatPythonFloat(sum), ")."));
-    }
-  }
-  for (size_t c = 0; c < values.size(); ++c) {
-    for (size_t row = 0; row < values[c].size(); ++row) {
-      const double v = values[c][row];
-      if (!(v >= 0.0 && v <= 1.0)) {  // NaN fails both comparisons
-        return InvalidSubmission(absl::StrCat(
-            "All probabilities in submission must be between 0 and 1 (column '", Breeds()[c],
-            "', row ", row, ")."));
-      }
-    }
-  }
-  return absl::OkStatus();
+  std::vector<const Column*> columns;
+  for (const std::string& name : Breeds()) columns.push_back(submission.Find(name));
+  return CheckProbabilityRows(columns, "Dog probabilities in each row in submission should sum to one",
+                              "All probabilities in submission must be between 0 and 1");
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {

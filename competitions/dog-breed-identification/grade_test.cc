@@ -176,7 +176,7 @@ TEST(DogBreedGradeTest, RowsMustBeProbabilities) {
   // Text.
   ExpectInvalid(Grade(std::vector<Row>{{AnswerRows()[0].id, {{"boston_bull", "1"}, {"pug", "x"}}},
                                        AnswerRows()[1], AnswerRows()[2]}),
-                "must be numbers");
+                "cannot be summed");
   ExpectInvalid(Grade(std::vector<Row>{{AnswerRows()[0].id, {{"boston_bull", "inf"}}},
                                        AnswerRows()[1], AnswerRows()[2]}),
                 "sum to one");

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/leaf-classification/classes.h"
 #include "grading/grader.h"
+#include "grading/metrics/probability_rows.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/pandas_ops.h"
@@ -38,59 +39,13 @@ bool HasExactlyIdAndClassColumns(const Table& table) {
   return true;
 }
 
-// upstream: np.isclose(row_sum, 1, atol=1e-6), with isclose's default
-// rtol=1e-5, i.e. |sum - 1| <= 1e-6 + 1e-5 * |1|; never for inf or NaN.
-bool IsCloseToOne(double sum) {
-  constexpr double kAtol = 1e-6;
-  constexpr double kRtol = 1e-5;
-  return std::isfinite(sum) && std::fabs(sum - 1.0) <= kAtol + kRtol * 1.0;
-}
 
 // Upstream's row-sum and range checks on `submission[CLASSES]`.
 absl::Status CheckProbabilities(const Table& submission) {
-  // The class columns' values as pandas' row sum sees them, in CLASSES
-  // order; a string makes the sum raise TypeError (pandas 2 drops no
-  // "nuisance" columns).
   std::vector<const Column*> columns;
-  std::vector<std::vector<double>> values;
-  for (const std::string& name : Classes()) {
-    const Column* column = submission.Find(name);
-    columns.push_back(column);
-    std::vector<double>& column_values = values.emplace_back();
-    column_values.reserve(column->cells.size());
-    for (size_t row = 0; row < column->cells.size(); ++row) {
-      std::optional<double> v = NumericValue(column->cells[row]);
-      if (!v.has_value()) {
-        return InvalidSubmission(
-            absl::StrCat("Each row in submission should sum to one, as probabilities, but column '",
-                         name, "' holds the text '", std::get<std::string>(column->cells[row]),
-                         "' in row ", row, ", which cannot be summed"));
-      }
-      column_values.push_back(*v);
-    }
-  }
-  for (size_t row = 0; row < submission.num_rows(); ++row) {
-    double sum = 0.0;  // DataFrame.sum(axis=1): NaN skipped, columns added in order
-    for (const std::vector<double>& column_values : values) {
-      if (!std::isnan(column_values[row])) sum += column_values[row];
-    }
-    if (!IsCloseToOne(sum)) {
-      return InvalidSubmission(
-          absl::StrCat("Each row in submission should sum to one, as probabilities (row ", row,
-                       " sums to ", FormatPythonFloat(sum), ")."));
-    }
-  }
-  for (size_t c = 0; c < values.size(); ++c) {
-    for (size_t row = 0; row < values[c].size(); ++row) {
-      const double v = values[c][row];
-      if (!(v >= 0.0 && v <= 1.0)) {  // NaN fails both comparisons
-        return InvalidSubmission(absl::StrCat(
-            "All probabilities in submission DataFrame must be between 0 and 1 (column '",
-            columns[c]->name, "', row ", row, ")."));
-      }
-    }
-  }
-  return absl::OkStatus();
+  for (const std::string& name : Classes()) columns.push_back(submission.Find(name));
+  return CheckProbabilityRows(columns, "Each row in submission should sum to one, as probabilities",
+                              "All probabilities in submission DataFrame must be between 0 and 1");
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {

@@ -94,29 +94,94 @@ void SortKeys(std::vector<uint64_t>& keys) {
   }
 }
 
-// The Mann-Whitney AUC of positive scores against negative ones (both
-// non-empty, as OrderedKey values), consuming the vectors: 2U = the sum over
-// negatives of 2 * #(positives above) + #(positives tied), divided once by 2PN.
-double MannWhitneyAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+// numpy's trapz(tpr, fpr) over ROC points fed in curve order, with numpy's
+// arithmetic: each term is (fpr[i+1] - fpr[i]) * (tpr[i+1] + tpr[i]) / 2.0,
+// and the terms are summed as np.sum does, block by block (numpy_sum.h), so
+// no array of terms longer than one block is ever held.
+class RocTrapezoid {
+ public:
+  RocTrapezoid(uint64_t num_neg, uint64_t num_pos)
+      : num_neg_(static_cast<double>(num_neg)), num_pos_(static_cast<double>(num_pos)) {
+    block_.reserve(kNumpyReduceBlock);
+  }
+
+  // The next point of the curve, as counts: fpr = fp / fps[-1], tpr = tp /
+  // tps[-1], the divisions roc_curve makes. The curve starts at (0, 0).
+  void AddPoint(uint64_t fp, uint64_t tp) {
+    const double fpr = static_cast<double>(fp) / num_neg_;
+    const double tpr = static_cast<double>(tp) / num_pos_;
+    block_.push_back((fpr - fpr_) * (tpr + tpr_) / 2.0);
+    fpr_ = fpr;
+    tpr_ = tpr;
+    if (block_.size() == kNumpyReduceBlock) {
+      area_ += NumpySum(block_);
+      block_.clear();
+    }
+  }
+
+  double Area() const { return block_.empty() ? area_ : area_ + NumpySum(block_); }
+
+ private:
+  double num_neg_;
+  double num_pos_;
+  double fpr_ = 0.0;
+  double tpr_ = 0.0;
+  double area_ = 0.0;
+  std::vector<double> block_;
+};
+
+// scikit-learn's roc_auc_score for positive scores against negative ones
+// (both non-empty, as OrderedKey values, consumed), bit for bit: the float
+// sklearn 1.5 computes, not the exact area (they can differ in the last
+// bit, which decides round(score, 5) at a tie). The steps, as sklearn takes
+// them:
+//  - _binary_clf_curve sorts the scores descending and takes, at the last
+//    row of each run of equal scores, the cumulative counts of positives
+//    (tps) and negatives (fps). They are integers (float64 sums of 0/1, exact
+//    below 2**53), so the order of tied rows, which sklearn's reversed
+//    mergesort puts backwards, cannot change them: sorting positives and
+//    negatives apart and merging gives the same points.
+//  - roc_curve(drop_intermediate=True) keeps the first and last points and
+//    each point where np.diff(fps, 2) or np.diff(tps, 2) is non-zero, i.e.
+//    where the step (dfp, dtp) into the point differs from the step out of
+//    it (exact integer arithmetic in float64, done here in integers); then
+//    prepends (0, 0) and divides by the totals.
+//  - auc(fpr, tpr): fpr never decreases (a monotonic division of increasing
+//    counts), so the direction is 1 and the area is trapz's sum.
+double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
   SortKeys(pos);
   SortKeys(neg);
-  uint64_t twice_u = 0;
-  size_t below = 0;  // positives strictly below the current negative value
-  for (size_t i = 0; i < neg.size();) {
-    const uint64_t v = neg[i];
-    size_t end = i;
-    while (end < neg.size() && neg[end] == v) ++end;
-    while (below < pos.size() && pos[below] < v) ++below;
-    size_t not_above = below;
-    while (not_above < pos.size() && pos[not_above] == v) ++not_above;
-    const uint64_t tied = not_above - below;
-    const uint64_t above = pos.size() - not_above;
-    twice_u += static_cast<uint64_t>(end - i) * (2 * above + tied);
-    below = not_above;
-    i = end;
+  struct Point {
+    uint64_t fp = 0;
+    uint64_t tp = 0;
+  };
+  // Unvisited scores: pos[0, p) and neg[0, n). Each call moves past the
+  // highest remaining score's run and returns the cumulative counts after it.
+  size_t p = pos.size(), n = neg.size();
+  auto next_point = [&](Point point) {
+    const uint64_t v = p == 0   ? neg[n - 1]
+                       : n == 0 ? pos[p - 1]
+                                : std::max(pos[p - 1], neg[n - 1]);
+    for (; p > 0 && pos[p - 1] == v; --p) ++point.tp;
+    for (; n > 0 && neg[n - 1] == v; --n) ++point.fp;
+    return point;
+  };
+  RocTrapezoid area(neg.size(), pos.size());
+  Point prev;
+  Point cur = next_point(Point{});
+  area.AddPoint(cur.fp, cur.tp);  // the first point is always kept
+  if (p == 0 && n == 0) return area.Area();
+  Point next = next_point(cur);
+  while (p > 0 || n > 0) {
+    prev = cur;
+    cur = next;
+    next = next_point(cur);
+    if (cur.fp - prev.fp != next.fp - cur.fp || cur.tp - prev.tp != next.tp - cur.tp) {
+      area.AddPoint(cur.fp, cur.tp);
+    }
   }
-  const uint64_t twice_pairs = 2 * static_cast<uint64_t>(pos.size()) * neg.size();
-  return static_cast<double>(twice_u) / static_cast<double>(twice_pairs);
+  area.AddPoint(next.fp, next.tp);  // the last point, (all negatives, all positives), too
+  return area.Area();
 }
 
 absl::Status CheckScores(absl::Span<const double> y_score) {
@@ -214,7 +279,7 @@ absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
   for (size_t i = 0; i < y_true.size(); ++i) {
     (y_true[i] == labels->high ? pos : neg).push_back(OrderedKey(y_score[i]));
   }
-  return MannWhitneyAuc(pos, neg);
+  return SklearnRocAuc(pos, neg);
 }
 
 absl::Status CheckMacroRocAucTrue(MatrixView y_true) {
@@ -270,7 +335,7 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
     for (size_t r = 0; r < y_true.rows; ++r) {
       (y_true.at(r, c) == labels->high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
     }
-    per_column.push_back(MannWhitneyAuc(pos, neg));
+    per_column.push_back(SklearnRocAuc(pos, neg));
   }
   return NumpyMean(per_column);
 }

@@ -14,11 +14,14 @@ namespace mlebench {
 // {False, True} all work. (sklearn also accepts string labels, ordered by
 // code point; callers holding strings map them to 0/1 in that order.)
 //
-// The area is the Mann-Whitney statistic, which equals sklearn's trapezoidal
-// area over distinct thresholds: the fraction of (positive, negative) pairs
-// ranked correctly, ties counting one half. It is counted in integers after
-// sorting (O(n log n)) and divided once, so it is the correctly rounded
-// exact value (sklearn's floating-point trapezoids agree to ~1e-15).
+// The value is scikit-learn 1.5's float bit for bit, not the exact area
+// (the Mann-Whitney statistic, which it approximates to ~1e-16): sklearn
+// builds roc_curve(drop_intermediate=True), divides the counts into rates
+// and sums trapezoids in floating point, so e.g. an exact 0.484375 can come
+// out as 0.48437499999999994, which Python's round(score, 5) takes down to
+// 0.48437 where the exact value goes up to 0.48438. Upstream's rounded score
+// is the contract, so every float operation is sklearn's and numpy's, in
+// their order. O(n log n) time (O(n) above a few thousand rows), O(n) memory.
 //
 // InvalidArgumentError with sklearn's message, checked in sklearn's order:
 //  - y_true has NaN/inf among non-integral labels ("Input y_true contains NaN.");
@@ -39,8 +42,8 @@ absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
 absl::Status CheckRocAucTrue(absl::Span<const double> y_true);
 
 // sklearn's `roc_auc_score(Y_true, Y_score)` (average="macro") for n x k
-// label-indicator matrices with k >= 2: the unweighted mean over columns of
-// each column's binary AUC. Y_true must be an indicator matrix in sklearn's
+// label-indicator matrices with k >= 2: the unweighted mean (np.mean) over
+// columns of each column's binary AUC, each as RocAucScore computes it. Y_true must be an indicator matrix in sklearn's
 // sense (at most two distinct integral values overall) whose every column
 // holds both 0 and 1 (or -1 and 1); errors as sklearn words them ("Only one
 // class present in y_true...", "y_true takes value in {0, 2} and pos_label is

@@ -6,8 +6,14 @@ Run by metrics_sklearn_diff_test (a cc_test) as
 It writes one case per block of lines (format below); the C++ test replays
 each case through AccuracyScore / RocAucScore / MacroRocAucScore / LogLoss and
 compares. Debian ships scikit-learn 1.2.1 while upstream requires >= 1.5:
-  - accuracy_score and roc_auc_score take the same path in both for 1-D
-    inputs, so 1.2.1's values and errors are the reference;
+  - accuracy_score takes the same path in both, so 1.2.1's values and errors
+    are the reference;
+  - roc_auc_score's arithmetic is also the same in both (1.3 only changed
+    roc_curve's first threshold to inf, which the area never reads; 1.5's
+    auc calls scipy's trapezoid, which forwards to numpy's trapz with the
+    same formula), so 1.2.1's float is the reference, bit for bit. Each
+    scored case also carries roc_auc_15, a numpy re-statement of 1.5.1's
+    steps, which must agree to the bit too (and with 1.2.1: checked here);
   - log_loss changed: 1.2.1 renormalises every row of y_pred by its sum
     (after clipping), 1.5 does not (and expands a 1-D y_pred before clipping,
     which gives the same numbers). So 1.2.1's value is a reference only for
@@ -20,7 +26,8 @@ Format, one token list per line:
   col <dtype> <n> <cell>...        (accuracy: y_true, then y_pred)
   vec <n> <float>...               (auc: y_true, then y_score)
   mat <rows> <cols> <1d> <float>...  (auc_macro, log_loss: y_true, then y_pred)
-  ok <sklearn value> [<1.5 re-statement> <rows sum to one: 0/1>]
+  ok <sklearn value> [<1.5 re-statement> <rows sum to one: 0/1>]   (log_loss)
+  ok <sklearn value> <1.5 re-statement>                            (auc)
   raise <exception class> <message as UTF-8 hex>
 Cells: i:<int> f:<float.hex()> b:<0|1> s:<UTF-8 hex> n (missing). Floats are
 float.hex(), which C's strtod reads back exactly.
@@ -195,8 +202,13 @@ def auc_labels(n):
 
 def auc_scores(n):
     r = rng.random()
-    if r < 0.4:
+    if r < 0.35:
         s = rng.integers(0, int(rng.integers(1, 6)), n) / 4.0  # heavy ties
+    elif r < 0.40:
+        s = np.full(n, rng.choice([0.0, 0.5, -3.0]))  # all equal
+    elif r < 0.47:  # signed zeros (one threshold) and neighbouring floats
+        s = rng.choice(np.array([-0.0, 0.0, 5e-324, -5e-324, 0.5, np.nextafter(0.5, 1.0),
+                                 1.0, np.nextafter(1.0, 0.0), -1e300, 1e300]), n)
     elif r < 0.8:
         s = rng.random(n)
     else:
@@ -206,6 +218,37 @@ def auc_scores(n):
     return s
 
 
+def roc_auc_15(y, s):
+    """scikit-learn 1.5.1's roc_auc_score steps for binary y (no weights)."""
+    y = y == np.unique(y)[1]
+    order = np.argsort(s, kind="mergesort")[::-1]
+    s, y = s[order], y[order]
+    threshold_idxs = np.r_[np.where(np.diff(s))[0], y.size - 1]
+    tps = np.cumsum(y * 1.0, dtype=np.float64)[threshold_idxs]  # stable_cumsum
+    fps = 1 + threshold_idxs - tps
+    if len(fps) > 2:  # roc_curve(drop_intermediate=True)
+        keep = np.where(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])[0]
+        fps, tps = fps[keep], tps[keep]
+    fpr = np.r_[0, fps] / fps[-1]
+    tpr = np.r_[0, tps] / tps[-1]
+    assert np.all(np.diff(fpr) >= 0)  # auc's direction: 1
+    return float((np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0).sum())  # trapezoid
+
+
+def write_auc_case(index, y, s):
+    lines.append(f"case auc {index}")
+    for arr in (y, s):
+        lines.append(f"vec {len(arr)} " + " ".join(fhex(v) for v in arr))
+    result = outcome(roc_auc_score, y, s)
+    if result[0] == "ok":
+        restated = roc_auc_15(y, s)
+        assert restated.hex() == result[1].hex(), (index, restated, result[1])
+        write_outcome(result, [fhex(restated)])
+    else:
+        write_outcome(result)
+    return result
+
+
 def auc_case(index):
     n = size()
     y, s = auc_labels(n), auc_scores(n)
@@ -213,10 +256,35 @@ def auc_case(index):
         s = s[: n - 1]
     if rng.random() < 0.01:
         y, s = y[:0], s[:0]
-    lines.append(f"case auc {index}")
-    for arr in (y, s):
-        lines.append(f"vec {len(arr)} " + " ".join(fhex(v) for v in arr))
-    write_outcome(outcome(roc_auc_score, y, s))
+    write_auc_case(index, y, s)
+
+
+def auc_fixed_cases():
+    """Long inputs of each score kind, and the rounding tie upstream hit."""
+    for i, (n, kind) in enumerate([(100_000, "distinct"), (100_000, "ties"), (60_000, "zeros"),
+                                   (30_000, "equal"), (9_000, "distinct")]):
+        y = (rng.random(n) < rng.uniform(0.02, 0.5)).astype(np.float64)
+        if kind == "distinct":
+            s = rng.random(n)
+        elif kind == "ties":
+            s = rng.integers(0, 50, n) / 49.0
+        elif kind == "zeros":
+            s = rng.choice(np.array([-0.0, 0.0, 5e-324, 1.0]), n)
+        else:
+            s = np.full(n, 0.5)
+        write_auc_case(f"long_{kind}_{i}", y, s)
+    # random-acts-of-pizza's finding: 40 rows, 16 positives, exact AUC
+    # 186/384 = 0.484375; sklearn returns one ulp less, which Python's
+    # round(_, 5) takes to 0.48437 (the exact value would give 0.48438).
+    y = np.array([1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1,
+                  0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0], dtype=np.float64)
+    s = np.array([0.81, 0.6, 0.41, 0.42, 0.72, 0.7, 0.13, 0.09, 0.16, 1.0,
+                  0.04, 0.91, 0.44, 0.77, 0.44, 0.86, 0.99, 0.58, 0.98, 0.88,
+                  0.27, 0.57, 0.6, 0.43, 0.76, 0.98, 0.31, 0.08, 0.61, 0.06,
+                  0.4, 0.13, 0.69, 0.69, 0.35, 0.47, 0.76, 0.45, 0.92, 0.3])
+    result = write_auc_case("rounding_tie", y, s)
+    assert result == ("ok", 0.48437499999999994), result
+    assert (round(result[1], 5), round(0.484375, 5)) == (0.48437, 0.48438)
 
 
 def matrix_line(m, one_dimensional):
@@ -330,6 +398,8 @@ for count, make in ((700, accuracy_case), (600, auc_case), (120, auc_macro_case)
         if i < 2:
             BIG_SIZES.append(100_000 if i == 0 else 20_000)
         make(i)
+    if make is auc_case:
+        auc_fixed_cases()
 
 with open(out_path, "w", encoding="utf-8") as f:
     f.write("\n".join(lines))

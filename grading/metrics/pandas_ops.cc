@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <numeric>
 #include <set>
 #include <variant>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/python_float.h"
@@ -29,6 +31,78 @@ std::string SetKey(const Cell& c) {
     return absl::StrCat("i", static_cast<int64_t>(v));
   }
   return absl::StrCat("n", FormatPythonFloat(v));
+}
+
+// numpy's SMALL_QUICKSORT: a range whose last and first positions differ by
+// at most this (16 items or fewer) is insertion-sorted.
+constexpr ptrdiff_t kNumpySmallQuicksort = 15;
+
+// numpy's npy_get_msb: floor(log2(n)) for n >= 1.
+int FloorLog2(size_t n) {
+  int bits = 0;
+  while (n >>= 1) ++bits;
+  return bits;
+}
+
+// numpy's npy_aheapsort on order[0, n): a 1-based max-heap on `less`.
+void NumpyArgHeapsort(size_t* order, ptrdiff_t n, absl::FunctionRef<bool(size_t, size_t)> less) {
+  const auto at = [order](ptrdiff_t k) -> size_t& { return order[k - 1]; };
+  // Moves `moving` down from heap slot `i` of a heap of `size` slots.
+  const auto sift_down = [&](size_t moving, ptrdiff_t i, ptrdiff_t size) {
+    for (ptrdiff_t j = 2 * i; j <= size; j = 2 * i) {
+      if (j < size && less(at(j), at(j + 1))) ++j;
+      if (!less(moving, at(j))) break;
+      at(i) = at(j);
+      i = j;
+    }
+    at(i) = moving;
+  };
+  for (ptrdiff_t i = n / 2; i > 0; --i) sift_down(at(i), i, n);
+  for (ptrdiff_t size = n; size > 1;) {
+    const size_t moving = at(size);
+    at(size) = at(1);
+    --size;
+    sift_down(moving, 1, size);
+  }
+}
+
+// An int or bool cell's value as a Python int.
+int64_t IntValue(const Cell& c) {
+  if (const auto* b = std::get_if<bool>(&c)) return *b ? 1 : 0;
+  return std::get<int64_t>(c);
+}
+
+// Python's `i < d` for an int and a float (not NaN): exact, not through a
+// rounding of `i` to float.
+bool IntLessThanFloat(int64_t i, double d) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (d >= kTwoTo63) return true;
+  if (d < -kTwoTo63) return false;
+  const double whole = std::trunc(d);  // fits in int64 here
+  const int64_t w = static_cast<int64_t>(whole);
+  if (i != w) return i < w;
+  return whole < d;  // i == trunc(d): below d only if d has a positive fraction
+}
+
+// Python's `d < i` for a float (not NaN) and an int, exactly.
+bool FloatLessThanInt(double d, int64_t i) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (d >= kTwoTo63) return false;
+  if (d < -kTwoTo63) return true;
+  const double whole = std::trunc(d);
+  const int64_t w = static_cast<int64_t>(whole);
+  if (w != i) return w < i;
+  return d < whole;  // trunc(d) == i: d below i only with a negative fraction
+}
+
+// Python's `a < b` for two present numeric cells (bool, int or float).
+bool PythonNumberLess(const Cell& a, const Cell& b) {
+  const auto* da = std::get_if<double>(&a);
+  const auto* db = std::get_if<double>(&b);
+  if (da != nullptr && db != nullptr) return *da < *db;
+  if (da != nullptr) return FloatLessThanInt(*da, IntValue(b));
+  if (db != nullptr) return IntLessThanFloat(IntValue(a), *db);
+  return IntValue(a) < IntValue(b);
 }
 
 }  // namespace
@@ -67,6 +141,77 @@ bool CellsEqual(const Cell& a, const Cell& b) {
   return *NumericValue(a) == *NumericValue(b);
 }
 
+std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, size_t)> less) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (n == 0) return order;
+  // Positions into `order` are signed, as numpy's pointer arithmetic.
+  const auto item_less = [&](ptrdiff_t x, ptrdiff_t y) { return less(order[x], order[y]); };
+  struct Range {
+    ptrdiff_t first;
+    ptrdiff_t last;  // inclusive
+    int depth_left;
+  };
+  std::vector<Range> pending;
+  ptrdiff_t first = 0;
+  ptrdiff_t last = static_cast<ptrdiff_t>(n) - 1;
+  int depth_left = 2 * FloorLog2(n);
+  for (;;) {
+    if (depth_left < 0) {
+      NumpyArgHeapsort(&order[first], last - first + 1, less);
+    } else {
+      // numpy checks the depth only when it takes up a range; the range in
+      // hand is partitioned until small whatever the count reaches meanwhile.
+      while (last - first > kNumpySmallQuicksort) {
+        const ptrdiff_t mid = first + ((last - first) >> 1);
+        if (item_less(mid, first)) std::swap(order[mid], order[first]);
+        if (item_less(last, mid)) std::swap(order[last], order[mid]);
+        if (item_less(mid, first)) std::swap(order[mid], order[first]);
+        const size_t pivot = order[mid];  // numpy keeps a pointer to its value
+        ptrdiff_t i = first;
+        ptrdiff_t j = last - 1;
+        std::swap(order[mid], order[j]);
+        for (;;) {
+          // numpy's generic sort also stops each scan where they cross.
+          do {
+            ++i;
+          } while (less(order[i], pivot) && i < j);
+          do {
+            --j;
+          } while (less(pivot, order[j]) && i < j);
+          if (i >= j) break;
+          std::swap(order[i], order[j]);
+        }
+        std::swap(order[i], order[last - 1]);
+        // Keep the larger side for later; go on with the smaller one.
+        --depth_left;
+        if (i - first < last - i) {
+          pending.push_back({i + 1, last, depth_left});
+          last = i - 1;
+        } else {
+          pending.push_back({first, i - 1, depth_left});
+          first = i + 1;
+        }
+      }
+      for (ptrdiff_t i = first + 1; i <= last; ++i) {
+        const size_t moving = order[i];
+        ptrdiff_t j = i;
+        while (j > first && less(moving, order[j - 1])) {
+          order[j] = order[j - 1];
+          --j;
+        }
+        order[j] = moving;
+      }
+    }
+    if (pending.empty()) break;
+    first = pending.back().first;
+    last = pending.back().last;
+    depth_left = pending.back().depth_left;
+    pending.pop_back();
+  }
+  return order;
+}
+
 absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
   const std::vector<Cell>& cells = column.cells;
   std::vector<size_t> present;
@@ -93,26 +238,38 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
         "cannot sort column '", column.name, "': '<' not supported between instances of '",
         std::string(PythonTypeName(*first_number)), "' and 'str' (it mixes strings with numbers)"));
   }
-  if (first_string != nullptr) {
-    std::stable_sort(present.begin(), present.end(), [&](size_t x, size_t y) {
-      return std::get<std::string>(cells[x]) < std::get<std::string>(cells[y]);
-    });
-  } else {
-    const bool all_int = std::all_of(present.begin(), present.end(), [&](size_t i) {
-      return std::holds_alternative<int64_t>(cells[i]) || std::holds_alternative<bool>(cells[i]);
-    });
-    if (all_int) {
-      auto as_int = [&](size_t i) -> int64_t {
-        if (const auto* b = std::get_if<bool>(&cells[i])) return *b ? 1 : 0;
-        return std::get<int64_t>(cells[i]);
-      };
-      std::stable_sort(present.begin(), present.end(),
-                       [&](size_t x, size_t y) { return as_int(x) < as_int(y); });
+  if (column.dtype == Dtype::kObject) {
+    // numpy argsorts pandas' array of the present values, whose positions
+    // map back to rows in increasing order, so sorting positions of
+    // `present` is the same permutation.
+    std::vector<size_t> sorted;
+    if (first_string != nullptr) {
+      std::vector<const std::string*> text(present.size());
+      for (size_t k = 0; k < present.size(); ++k) {
+        text[k] = &std::get<std::string>(cells[present[k]]);
+      }
+      sorted =
+          NumpyObjectArgsort(text.size(), [&](size_t x, size_t y) { return *text[x] < *text[y]; });
     } else {
-      std::stable_sort(present.begin(), present.end(), [&](size_t x, size_t y) {
-        return *NumericValue(cells[x]) < *NumericValue(cells[y]);
+      sorted = NumpyObjectArgsort(present.size(), [&](size_t x, size_t y) {
+        return PythonNumberLess(cells[present[x]], cells[present[y]]);
       });
     }
+    for (size_t& k : sorted) k = present[k];
+    sorted.insert(sorted.end(), missing.begin(), missing.end());
+    return sorted;
+  }
+  // Numeric dtypes: by value, ties in input order (see the header for why).
+  const bool all_int = std::all_of(present.begin(), present.end(), [&](size_t i) {
+    return std::holds_alternative<int64_t>(cells[i]) || std::holds_alternative<bool>(cells[i]);
+  });
+  if (all_int) {
+    std::stable_sort(present.begin(), present.end(),
+                     [&](size_t x, size_t y) { return IntValue(cells[x]) < IntValue(cells[y]); });
+  } else {
+    std::stable_sort(present.begin(), present.end(), [&](size_t x, size_t y) {
+      return *NumericValue(cells[x]) < *NumericValue(cells[y]);
+    });
   }
   present.insert(present.end(), missing.begin(), missing.end());
   return present;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "grading/table.h"
@@ -31,13 +32,35 @@ std::optional<double> NumericValue(const Cell& cell);
 // (NaN) equals nothing, itself included.
 bool CellsEqual(const Cell& a, const Cell& b);
 
-// The row order that `DataFrame.sort_values(column)` produces with its
-// defaults (ascending, NaN last): numbers by value, strings by code point
-// (UTF-8 byte order), bools False < True. Equal keys keep their input order
-// (pandas' default quicksort does not promise that, but graders only depend
-// on it when ids repeat, which they then reject anyway).
+// numpy's `argsort(kind="quicksort")` of an object array of `n` items, where
+// `less(i, j)` is Python's `items[i] < items[j]` (a strict weak order).
+// numpy sorts object arrays with its generic introsort (npy_aquicksort, the
+// same algorithm in numpy 1.x and 2.x): median-of-3 quicksort that keeps the
+// larger side for later, insertion sort for ranges of at most 16 items, and
+// heapsort (npy_aheapsort) for a range once 2 * floor(log2(n)) partitions
+// deep. It is not stable; this returns numpy's exact permutation, equal items
+// included.
+std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, size_t)> less);
+
+// The row order of `DataFrame.sort_values(column)` with pandas' defaults
+// (kind="quicksort", ascending, na_position="last"), which is pandas'
+// `nargsort`: the missing values (NaN) go last in their input order, the
+// others are argsorted among themselves. pandas takes no shortcut that
+// changes this order (pandas 2.2 only skips the copy when the result is the
+// identity), so sorting an already sorted column can still permute its ties.
+//  - object columns: Python's `<` (strings by code point, which is UTF-8 byte
+//    order; numbers by exact value, int against float included; False < True)
+//    through NumpyObjectArgsort, so rows with equal keys come out in numpy's
+//    order, as upstream pairs them.
+//  - int64, float64 and bool columns: by value, equal keys in input order.
+//    numpy's argsort of these dtypes may run SIMD code (x86-simd-sort with
+//    AVX-512 or AVX2 in numpy >= 1.25/2.x) whose order among equal keys
+//    depends on the CPU upstream ran on, so no portable order exists; the
+//    stable one is reproducible and agrees wherever keys are distinct.
 // Python cannot order a string against a number or a bool: pandas raises
-// TypeError, returned here as InvalidArgumentError naming both types.
+// TypeError (numpy's sort must compare a string with a number whenever the
+// column holds both), an invalid submission upstream; returned here as
+// InvalidArgumentError naming both types.
 absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column);
 
 // `column` with its cells permuted: result.cells[i] = column.cells[order[i]].

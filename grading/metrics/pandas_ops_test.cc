@@ -40,6 +40,71 @@ TEST(CellsEqualTest, MissingEqualsNothing) {
   EXPECT_FALSE(CellsEqual(Cell{}, Cell{std::string("")}));
 }
 
+// The expected permutations below are Debian numpy 1.24's
+// `np.array(values, dtype=object).argsort(kind="quicksort")` (and pandas
+// 1.5.3's `sort_values` index), whose object sort is numpy 2.x's too.
+
+TEST(NumpyObjectArgsortTest, RangesOfSixteenAreInsertionSortedSoStable) {
+  std::vector<int> values;
+  for (int i = 0; i < 16; ++i) values.push_back(i % 2);
+  const std::vector<size_t> order =
+      NumpyObjectArgsort(values.size(), [&](size_t x, size_t y) { return values[x] < values[y]; });
+  EXPECT_THAT(order, ElementsAre(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15));
+}
+
+TEST(NumpyObjectArgsortTest, EqualItemsComeOutInNumpysOrder) {
+  std::vector<std::string> values;
+  for (int i = 0; i < 20; ++i) values.push_back(std::to_string(i % 3));
+  const std::vector<size_t> order =
+      NumpyObjectArgsort(values.size(), [&](size_t x, size_t y) { return values[x] < values[y]; });
+  EXPECT_THAT(order,
+              ElementsAre(0, 15, 12, 18, 6, 9, 3, 4, 7, 10, 13, 1, 16, 19, 8, 11, 2, 14, 17, 5));
+}
+
+TEST(NumpyObjectArgsortTest, EmptyAndSingle) {
+  EXPECT_TRUE(NumpyObjectArgsort(0, [](size_t, size_t) { return false; }).empty());
+  EXPECT_THAT(NumpyObjectArgsort(1, [](size_t, size_t) { return false; }), ElementsAre(0));
+}
+
+TEST(SortValuesOrderTest, RepeatedStringIdsFollowNumpyNotInputOrder) {
+  std::vector<Cell> cells;
+  for (int i = 0; i < 18; ++i) cells.push_back(std::string(i % 2 ? "b" : "a"));
+  cells.push_back(Cell{});
+  cells.push_back(std::string("a"));
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kObject, cells));
+  ASSERT_TRUE(order.ok()) << order.status();
+  EXPECT_THAT(*order,
+              ElementsAre(0, 16, 14, 12, 10, 8, 19, 4, 2, 6, 7, 5, 17, 11, 3, 13, 15, 1, 9, 18));
+}
+
+TEST(SortValuesOrderTest, SortingSortedRepeatedIdsStillPermutesThem) {
+  std::vector<Cell> cells;
+  for (int i = 0; i < 20; ++i) cells.push_back(std::string(i < 7 ? "0" : i < 14 ? "1" : "2"));
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kObject, cells));
+  ASSERT_TRUE(order.ok()) << order.status();
+  EXPECT_THAT(*order,
+              ElementsAre(0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 9, 8, 7, 10, 18, 14, 15, 16, 17, 19));
+}
+
+TEST(SortValuesOrderTest, ObjectNumbersCompareExactlyAsPython) {
+  // 2**53 + 1 > 2.0**53 == 2**53 in Python, though float64 cannot tell them apart.
+  Column c = Col(Dtype::kObject, {int64_t{(1LL << 53) + 1}, 9007199254740992.0, int64_t{1LL << 53},
+                                  Cell{}, -0.5, false, int64_t{-1}, 0.5, true, 1.0});
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(c);
+  ASSERT_TRUE(order.ok()) << order.status();
+  // -1 < -0.5 < False < 0.5 < True == 1.0 < 2**53 == 2.0**53 < 2**53 + 1; NaN last.
+  EXPECT_THAT(*order, ElementsAre(6, 4, 5, 7, 8, 9, 1, 2, 0, 3));
+}
+
+TEST(SortValuesOrderTest, NumericDtypesKeepTiesInInputOrder) {
+  std::vector<Cell> cells(20, Cell{2.0});
+  cells[7] = Cell{1.0};
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kFloat64, cells));
+  ASSERT_TRUE(order.ok());
+  EXPECT_THAT(*order,
+              ElementsAre(7, 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+}
+
 TEST(SortValuesOrderTest, StringsByCodePointWithMissingLast) {
   Column c = Col(Dtype::kObject, {std::string("b"), Cell{}, std::string("B"), std::string("é"),
                                   std::string("a"), std::string("z")});

@@ -1,0 +1,60 @@
+#include "grading/metrics/probability_rows.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/python_float.h"
+
+namespace mlebench {
+
+absl::Status CheckProbabilityRows(const std::vector<const Column*>& columns,
+                                  std::string_view sum_message, std::string_view range_message) {
+  const std::string sum_text(sum_message);
+  const std::string range_text(range_message);
+  // The values as pandas' row sum sees them.
+  std::vector<std::vector<double>> values;
+  values.reserve(columns.size());
+  for (const Column* column : columns) {
+    std::vector<double>& column_values = values.emplace_back();
+    column_values.reserve(column->cells.size());
+    for (size_t row = 0; row < column->cells.size(); ++row) {
+      const std::optional<double> v = NumericValue(column->cells[row]);
+      if (!v.has_value()) {
+        return InvalidSubmission(absl::StrCat(
+            sum_text, ", but column '", column->name, "' holds the text '",
+            std::get<std::string>(column->cells[row]), "' in row ", row,
+            ", which cannot be summed"));
+      }
+      column_values.push_back(*v);
+    }
+  }
+  const size_t rows = values.empty() ? 0 : values[0].size();
+  for (size_t row = 0; row < rows; ++row) {
+    double sum = 0.0;
+    for (const std::vector<double>& column_values : values) {
+      if (!std::isnan(column_values[row])) sum += column_values[row];
+    }
+    constexpr double kAtol = 1e-6;
+    constexpr double kRtol = 1e-5;
+    if (!(std::isfinite(sum) && std::fabs(sum - 1.0) <= kAtol + kRtol * 1.0)) {
+      return InvalidSubmission(
+          absl::StrCat(sum_text, " (row ", row, " sums to ", FormatPythonFloat(sum), ")."));
+    }
+  }
+  for (size_t c = 0; c < values.size(); ++c) {
+    for (size_t row = 0; row < values[c].size(); ++row) {
+      const double v = values[c][row];
+      if (!(v >= 0.0 && v <= 1.0)) {  // NaN fails both comparisons
+        return InvalidSubmission(absl::StrCat(range_text, " (column '", columns[c]->name,
+                                              "', row ", row, ")."));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlebench
