@@ -237,12 +237,8 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
                         absl::StrCat("grader for ", grader.id,
                                      " failed: ", score.status().message()));
   }
-  if (std::isnan(*score)) {
-    // Upstream would report a NaN score as valid; NaN is not JSON and wins
-    // nothing, so we call it what it is.
-    return MakeReport(grader.id, true, std::nullopt, "the metric is NaN for this submission",
-                      thresholds, context);
-  }
+  // A NaN score (e.g. the correlation of a constant column) is what upstream
+  // reports too: valid, no medal (every comparison with NaN is false).
   return MakeReport(grader.id, true, RoundPython(*score, 5), "", thresholds, context);
 }
 
@@ -268,14 +264,62 @@ std::string ToPythonJson(const google::protobuf::Message& message, int indent) {
   return out;
 }
 
+std::string QuoteNonFiniteNumbers(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < json.size()) {
+        out.push_back(json[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out.push_back(c);
+      continue;
+    }
+    bool replaced = false;
+    for (std::string_view token : {"NaN", "Infinity", "-Infinity"}) {
+      if (json.substr(i, token.size()) == token) {
+        out += '"';
+        out += token;
+        out += '"';
+        i += token.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out.push_back(c);
+  }
+  return out;
+}
+
+std::optional<double> NonFiniteNumber(const google::protobuf::Value& value) {
+  if (value.kind_case() != google::protobuf::Value::kStringValue) return std::nullopt;
+  const std::string& s = value.string_value();
+  if (s == "NaN") return std::nan("");
+  if (s == "Infinity") return HUGE_VAL;
+  if (s == "-Infinity") return -HUGE_VAL;
+  return std::nullopt;
+}
+
 absl::StatusOr<CompetitionReport> ReportFromJson(std::string_view json) {
   CompetitionReport report;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = true;
-  auto status = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(json.data(), json.size()), &report, options);
+  const std::string quoted = QuoteNonFiniteNumbers(json);
+  auto status = google::protobuf::util::JsonStringToMessage(quoted, &report, options);
   if (!status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("not a report: ", status.ToString()));
+  }
+  if (std::optional<double> v = NonFiniteNumber(report.score()); v.has_value()) {
+    report.mutable_score()->set_number_value(*v);
   }
   return report;
 }

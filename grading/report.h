@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "google/protobuf/message.h"
+#include "google/protobuf/struct.pb.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.pb.h"
@@ -59,8 +60,17 @@ AggregatedReport Aggregate(const std::vector<CompetitionReport>& reports);
 // separators, as json.dumps does without indent.
 std::string ToPythonJson(const google::protobuf::Message& message, int indent = 2);
 
-// Parses a report written by ToPythonJson (or by upstream's to_dict()).
+// Parses a report written by ToPythonJson (or by upstream's to_dict()),
+// including Python's NaN / Infinity / -Infinity number tokens.
 absl::StatusOr<CompetitionReport> ReportFromJson(std::string_view json);
+
+// Python's json writes non-finite floats as bare NaN, Infinity and -Infinity,
+// which JSON parsers reject. Returns `json` with those tokens (outside
+// strings) turned into the strings "NaN", "Infinity", "-Infinity", which
+// protobuf's parser accepts for double fields; NonFiniteNumber() reads them
+// back where a google.protobuf.Value holds one.
+std::string QuoteNonFiniteNumbers(std::string_view json);
+std::optional<double> NonFiniteNumber(const google::protobuf::Value& value);
 
 }  // namespace mlebench
 

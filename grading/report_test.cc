@@ -1,5 +1,6 @@
 #include "grading/report.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -144,6 +145,33 @@ TEST(GradeSubmissionFile, InternalErrorsFailLoudly) {
       GradeSubmissionFile(kGrader, sub, WriteFile("bad_answers.csv", "other\n1\n"), kThresholds, {})
           .ok());
   EXPECT_FALSE(GradeSubmissionFile(kGrader, sub, "/nonexistent/answers.csv", kThresholds, {}).ok());
+}
+
+// Upstream: a NaN score (e.g. Pearson of a constant column) is a valid
+// submission that wins nothing; Python's json writes it as a bare NaN.
+absl::StatusOr<double> NanGrade(const Table&, const Table&) { return std::nan(""); }
+
+TEST(GradeSubmissionFile, NanScoreIsValidWinsNothingAndRoundTrips) {
+  const CompetitionGrader nan_grader{.id = "nan-competition", .metric = "m", .grade = &NanGrade};
+  absl::StatusOr<CompetitionReport> r = GradeSubmissionFile(
+      nan_grader, WriteFile("nan.csv", "p\n0.5\n"), WriteFile("nan_answers.csv", "scale\n1\n"),
+      kThresholds, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->valid_submission());
+  EXPECT_TRUE(std::isnan(r->score().number_value()));
+  EXPECT_FALSE(r->any_medal());
+  EXPECT_FALSE(r->above_median());
+  const std::string json = ToPythonJson(*r, 0);
+  EXPECT_NE(json.find("\"score\": NaN, "), std::string::npos) << json;
+  absl::StatusOr<CompetitionReport> back = ReportFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(std::isnan(back->score().number_value()));
+  EXPECT_TRUE(back->valid_submission());
+}
+
+TEST(QuoteNonFiniteNumbers, OnlyBareTokensOutsideStrings) {
+  EXPECT_EQ(QuoteNonFiniteNumbers(R"({"a": NaN, "b": "NaN \" Infinity", "c": [-Infinity, Infinity]})"),
+            R"({"a": "NaN", "b": "NaN \" Infinity", "c": ["-Infinity", "Infinity"]})");
 }
 
 TEST(Aggregate, CountsLikeUpstream) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "grading/report.h"
 
 namespace mlebench {
 namespace {
@@ -95,6 +97,10 @@ absl::StatusOr<CompetitionReport> ReportFromStruct(const Struct& object, const s
         reflection->SetBool(&report, field, value.bool_value());
         break;
       case FieldDescriptor::CPPTYPE_DOUBLE:
+        if (std::optional<double> v = NonFiniteNumber(value); v.has_value()) {
+          reflection->SetDouble(&report, field, *v);
+          break;
+        }
         if (value.kind_case() != Value::kNumberValue) {
           return FieldError(where, field->name(), "a number", value);
         }
@@ -111,6 +117,10 @@ absl::StatusOr<CompetitionReport> ReportFromStruct(const Struct& object, const s
         break;
       }
       case FieldDescriptor::CPPTYPE_MESSAGE:  // score: a number, or null for no score
+        if (std::optional<double> v = NonFiniteNumber(value); v.has_value()) {
+          report.mutable_score()->set_number_value(*v);
+          break;
+        }
         if (value.kind_case() != Value::kNumberValue && value.kind_case() != Value::kNullValue) {
           return FieldError(where, field->name(), "a number or null", value);
         }
@@ -290,8 +300,7 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
                                                         std::string_view source) {
   const std::string where(source);
   Struct object;
-  auto parsed = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(json.data(), json.size()), &object);
+  auto parsed = google::protobuf::util::JsonStringToMessage(QuoteNonFiniteNumbers(json), &object);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(where, ": not a JSON object: ", std::string(parsed.message())));

@@ -1,0 +1,157 @@
+// Upstream's hotel-id-2021-fgvc8/prepare.py: a 90/10 split of the labelled
+// train.csv (Kaggle's test images are hidden), with images copied from
+// train_images/<chain>/<image> to public/train_images/<chain>/<image> and,
+// for the test split, flat into public/test_images/<image>.
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/text_normalization.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Upstream drops this image: Kaggle's train.csv lists it twice, so it could
+// land in both splits.
+constexpr char kDroppedImage[] = "ce27d36c9147cc19.jpg";
+constexpr char kSampleHotelIds[] = "36363 53586 18807 64314 60181";
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// A value upstream joins to a path as one component: it must name an entry
+// directly inside a folder.
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
+}
+
+// One row's image: `chain` as str(chain) (the folder) and `image` (the file).
+struct ImageRef {
+  std::string chain;
+  std::string image;
+};
+
+absl::StatusOr<std::vector<ImageRef>> ImageRefs(const Table& table) {
+  absl::StatusOr<const Column*> images = table.Get("image");
+  if (!images.ok()) return images.status();
+  absl::StatusOr<const Column*> chains = table.Get("chain");
+  if (!chains.ok()) return chains.status();
+  std::vector<ImageRef> refs;
+  refs.reserve(table.num_rows());
+  for (size_t row = 0; row < table.num_rows(); ++row) {
+    const std::string* image = std::get_if<std::string>(&(*images)->cells[row]);
+    std::string chain = PythonStr((*chains)->cells[row]);
+    if (image == nullptr || !IsPlainName(*image)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.csv: 'image' must be an image file name, got ",
+                       image == nullptr ? std::string("a missing or non-text value")
+                                        : absl::StrCat("'", *image, "'")));
+    }
+    if (!IsPlainName(chain)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.csv: 'chain' must name a folder, got '", chain, "'"));
+    }
+    refs.push_back({std::move(chain), *image});
+  }
+  return refs;
+}
+
+absl::Status CopyImage(const fs::path& from, const fs::path& to) {
+  if (!fs::is_regular_file(from)) {
+    return absl::NotFoundError(absl::StrCat("raw data has no image ", from.string()));
+  }
+  std::error_code error;
+  fs::create_directories(to.parent_path(), error);
+  if (!error) fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    return absl::InternalError(
+        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> all_rows = ReadCsvFile((raw / "train.csv").string());
+  if (!all_rows.ok()) return all_rows.status();
+  absl::StatusOr<const Column*> image_column = all_rows->Get("image");
+  if (!image_column.ok()) return image_column.status();
+  std::vector<int64_t> kept;
+  for (size_t row = 0; row < all_rows->num_rows(); ++row) {
+    const Cell& image = (*image_column)->cells[row];
+    if (!(std::holds_alternative<std::string>(image) && std::get<std::string>(image) == kDroppedImage)) {
+      kept.push_back(static_cast<int64_t>(row));
+    }
+  }
+  absl::StatusOr<Table> old_train = TakeRows(*all_rows, kept);
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  const Table& new_test = split->test;
+  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"image", "hotel_id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "hotel_id", std::string(kSampleHotelIds));
+      !s.ok()) {
+    return s;
+  }
+
+  absl::StatusOr<std::vector<ImageRef>> train_refs = ImageRefs(new_train);
+  if (!train_refs.ok()) return train_refs.status();
+  absl::StatusOr<std::vector<ImageRef>> test_refs = ImageRefs(new_test);
+  if (!test_refs.ok()) return test_refs.status();
+
+  // Upstream's checks that can fail (it runs them after writing; we run them
+  // first so that bad input leaves no output).
+  std::set<std::string> train_images;
+  for (const ImageRef& ref : *train_refs) train_images.insert(ref.image);
+  for (const ImageRef& ref : *test_refs) {
+    if (train_images.count(ref.image) > 0) return CheckFailed("Train and test ids overlap");
+  }
+
+  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train.csv").string()); !s.ok()) return s;
+  if (absl::Status s = WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+  const fs::path source = raw / "train_images";
+  fs::create_directories(public_dir / "train_images");
+  for (const ImageRef& ref : *train_refs) {
+    if (absl::Status s = CopyImage(source / ref.chain / ref.image,
+                                   public_dir / "train_images" / ref.chain / ref.image);
+        !s.ok()) {
+      return s;
+    }
+  }
+  fs::create_directories(public_dir / "test_images");
+  for (const ImageRef& ref : *test_refs) {
+    if (absl::Status s =
+            CopyImage(source / ref.chain / ref.image, public_dir / "test_images" / ref.image);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return WriteCsvFile(new_test, (private_dir / "test.csv").string());
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "hotel-id-2021-fgvc8", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

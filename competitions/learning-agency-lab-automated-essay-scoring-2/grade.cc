@@ -1,0 +1,81 @@
+// Upstream's learning-agency-lab-automated-essay-scoring-2/grade.py:
+// scikit-learn's quadratic weighted kappa between the submission's and the
+// answers' `score`, after both are sorted by `essay_id` and the sorted ids
+// are required to match row for row.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/quadratic_weighted_kappa.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kId[] = "essay_id";
+constexpr char kTarget[] = "score";
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  if (answers.Find(kTarget) == nullptr) return BadAnswers("no score column");
+  if (answers.Find(kId) == nullptr) return BadAnswers("no essay_id column");
+  if (answers.num_rows() == 0) return BadAnswers("no rows");
+
+  if (submission.Find(kTarget) == nullptr) {
+    return InvalidSubmission("Submission must contain the target column 'score'");
+  }
+  if (submission.Find(kId) == nullptr) {
+    return InvalidSubmission("Submission must contain the id column 'essay_id'");
+  }
+  if (submission.num_rows() == 0) return InvalidSubmission("Submission DataFrame should not be empty");
+
+  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*submission.Find(kId));
+  if (!submission_order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("sorting the submission by essay_id: ", submission_order.status().message()));
+  }
+  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kId));
+  if (!answers_order.ok()) return BadAnswers(std::string(answers_order.status().message()));
+
+  // numpy compares the sorted id arrays elementwise; arrays of other lengths
+  // do not compare (an error in numpy 2, always "different" before), and an
+  // answers table has distinct ids, so a one-row submission (which numpy
+  // would broadcast) cannot match either.
+  const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
+  const Column answer_ids = TakeCells(*answers.Find(kId), *answers_order);
+  bool ids_match = submission_ids.cells.size() == answer_ids.cells.size();
+  for (size_t i = 0; ids_match && i < answer_ids.cells.size(); ++i) {
+    ids_match = CellsEqual(submission_ids.cells[i], answer_ids.cells[i]);
+  }
+  if (!ids_match) return InvalidSubmission("Submission must contain the same ids as the answers");
+
+  const Column y_pred = TakeCells(*submission.Find(kTarget), *submission_order);
+  const Column y_true = TakeCells(*answers.Find(kTarget), *answers_order);
+  if (y_true.dtype != Dtype::kInt64) return BadAnswers("score is not an integer column");
+  absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
+  if (!kappa.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("cohen_kappa_score rejects `score`: ", kappa.status().message()));
+  }
+  return kappa;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "learning-agency-lab-automated-essay-scoring-2",
+    .metric = "quadratic-weighted-kappa",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,146 @@
+// Upstream's ranzcr-clip-catheter-line-classification/prepare.py: a 90/10
+// split of Kaggle's labelled train.csv. public/ gets the train rows, the
+// train rows' annotations (train_annotations.csv filtered to them, in their
+// original order), train/ and test/ images named by StudyInstanceUID, and a
+// sample submission of zeros for the nine graded classes; private/test.csv
+// is the test rows with every column.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kIdColumn = "StudyInstanceUID";
+const std::vector<std::string> kClasses = {
+    "ETT - Abnormal", "ETT - Borderline", "ETT - Normal",
+    "NGT - Abnormal", "NGT - Borderline", "NGT - Incompletely Imaged",
+    "NGT - Normal",   "CVC - Abnormal",   "CVC - Borderline",
+};
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// The id column as text naming an image "<id>.jpg" directly in raw/train/
+// (upstream joins it to a path; anything else would reach outside it).
+absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::string_view file) {
+  absl::StatusOr<const Column*> ids = table.Get(kIdColumn);
+  if (!ids.ok()) return ids.status();
+  std::vector<std::string> names;
+  names.reserve((*ids)->cells.size());
+  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+    if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
+        id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(std::string(file), " row ", row, ": '",
+                                                     std::string(kIdColumn),
+                                                     "' must be text naming an image in train/"));
+    }
+    names.push_back(*id);
+  }
+  return names;
+}
+
+// Copies raw/train/<id>.jpg to `to_dir`/<id>.jpg for each id, then checks,
+// as upstream does, that `to_dir` holds one .jpg per row.
+absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids,
+                        const fs::path& to_dir, std::string_view split) {
+  std::error_code error;
+  fs::create_directories(to_dir, error);
+  for (const std::string& id : ids) {
+    if (!error) {
+      fs::copy_file(raw / "train" / (id + ".jpg"), to_dir / (id + ".jpg"),
+                    fs::copy_options::overwrite_existing, error);
+    }
+    if (error) {
+      return absl::InternalError(absl::StrCat("cannot copy train/", id, ".jpg to public/",
+                                              std::string(split), "/: ", error.message()));
+    }
+  }
+  size_t copied = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(to_dir, error)) {
+    copied += entry.path().extension() == ".jpg";
+  }
+  if (error) return absl::InternalError(absl::StrCat("cannot list public/", std::string(split)));
+  if (copied != ids.size()) {
+    return CheckFailed(absl::StrCat("Expected ", ids.size(), " files in public ",
+                                    std::string(split), ", got ", copied));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  const Table& new_test = split->test;
+
+  absl::StatusOr<Table> old_annotations = ReadCsvFile((raw / "train_annotations.csv").string());
+  if (!old_annotations.ok()) return old_annotations.status();
+  absl::StatusOr<const Column*> annotation_ids = old_annotations->Get(kIdColumn);
+  if (!annotation_ids.ok()) return annotation_ids.status();
+  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train, "train.csv");
+  if (!train_ids.ok()) return train_ids.status();
+  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(new_test, "train.csv");
+  if (!test_ids.ok()) return test_ids.status();
+  // Series.isin: text ids match text ids only.
+  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
+  std::vector<int64_t> kept_annotations;
+  for (size_t row = 0; row < (*annotation_ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(*annotation_ids)->cells[row]);
+    if (id != nullptr && train_id_set.contains(*id)) kept_annotations.push_back(row);
+  }
+  absl::StatusOr<Table> new_annotations = TakeRows(*old_annotations, kept_annotations);
+  if (!new_annotations.ok()) return new_annotations.status();
+
+  if (absl::Status s = CopyImages(raw, *train_ids, public_dir / "train", "train"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CopyImages(raw, *test_ids, public_dir / "test", "test"); !s.ok()) return s;
+
+  std::vector<std::string> submission_columns = {std::string(kIdColumn)};
+  submission_columns.insert(submission_columns.end(), kClasses.begin(), kClasses.end());
+  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, submission_columns);
+  if (!sample_submission.ok()) return sample_submission.status();
+  for (const std::string& name : kClasses) {
+    if (absl::Status s = SetConstantColumn(*sample_submission, name, int64_t{0}); !s.ok()) {
+      return s;
+    }
+  }
+
+  for (const auto& [table, path] : {
+           std::pair{&new_train, public_dir / "train.csv"},
+           std::pair{static_cast<const Table*>(&*new_annotations), public_dir / "train_annotations.csv"},
+           std::pair{&new_test, private_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&*sample_submission), public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "ranzcr-clip-catheter-line-classification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,56 @@
+// Upstream's tweet-sentiment-extraction/prepare.py: a 90/10 split of
+// Kaggle's labelled train.csv; the held-out rows, selected_text included,
+// are the answers.
+#include <filesystem>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+using CsvOutput = std::pair<const Table*, std::filesystem::path>;
+
+absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
+                     const std::filesystem::path& private_dir,
+                     const std::filesystem::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<Table> test_without_labels = DropColumns(split->test, {"selected_text"});
+  if (!test_without_labels.ok()) return test_without_labels.status();
+  // Every selected_text of the sample submission is the empty string.
+  absl::StatusOr<Table> sample_submission =
+      SelectColumns(split->test, {"textID", "selected_text"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "selected_text", std::string());
+      !s.ok()) {
+    return s;
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&split->train, public_dir / "train.csv"},
+           CsvOutput{&split->test, private_dir / "test.csv"},
+           CsvOutput{&*test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "tweet-sentiment-extraction", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,77 @@
+// Upstream's us-patent-phrase-to-phrase-matching/grade.py: scipy's Pearson
+// correlation between the answers' and the submission's `score`, after both
+// are sorted by `id` and the sorted ids are required to match row for row.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/pearson_correlation.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kId[] = "id";
+constexpr char kScore[] = "score";
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  if (answers.Find(kId) == nullptr) return BadAnswers("no id column");
+  if (answers.Find(kScore) == nullptr) return BadAnswers("no score column");
+  if (answers.num_rows() < 2) return BadAnswers("fewer than two rows");
+
+  // Upstream's order: the row count first, then the columns.
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission and answers must have the same number of rows (",
+                                          submission.num_rows(), " vs ", answers.num_rows(), ")"));
+  }
+  if (submission.Find(kId) == nullptr || submission.Find(kScore) == nullptr) {
+    return InvalidSubmission("Submission must have columns ['id', 'score']");
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*submission.Find(kId));
+  if (!submission_order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("sorting the submission by id: ", submission_order.status().message()));
+  }
+  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kId));
+  if (!answers_order.ok()) return BadAnswers(std::string(answers_order.status().message()));
+
+  const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
+  const Column answer_ids = TakeCells(*answers.Find(kId), *answers_order);
+  for (size_t i = 0; i < answer_ids.cells.size(); ++i) {
+    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
+      return InvalidSubmission("Ids mismatch between submission and answers");
+    }
+  }
+
+  const Column y_true = TakeCells(*answers.Find(kScore), *answers_order);
+  const Column y_pred = TakeCells(*submission.Find(kScore), *submission_order);
+  if (y_true.dtype == Dtype::kObject) return BadAnswers("score is not numeric");
+  absl::StatusOr<double> r = PearsonCorrelation(y_true, y_pred);
+  if (!r.ok()) {
+    return InvalidSubmission(absl::StrCat("pearsonr rejects `score`: ", r.status().message()));
+  }
+  // NaN (a constant or non-finite prediction) is upstream's score too.
+  return r;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "us-patent-phrase-to-phrase-matching",
+    .metric = "pearson-correlation-coefficient",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

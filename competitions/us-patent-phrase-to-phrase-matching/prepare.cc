@@ -1,0 +1,59 @@
+// Upstream's us-patent-phrase-to-phrase-matching/prepare.py: a 90/10 split
+// of Kaggle's labelled train.csv (id, anchor, target, context, score). The
+// answers are the held-out rows with every column, the public test drops
+// `score`, and the sample submission is (id, score = 0).
+#include <filesystem>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A table and the file it is written to.
+using CsvOutput = std::pair<const Table*, fs::path>;
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<Table> public_test = DropColumns(split->test, {"score"});
+  if (!public_test.ok()) return public_test.status();
+
+  // `new_test.copy()[["id", "score"]]` with score set to the int 0.
+  absl::StatusOr<Table> sample_submission = SelectColumns(split->test, {"id", "score"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "score", Cell(int64_t{0})); !s.ok()) {
+    return s;
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&split->train, public_dir / "train.csv"},
+           CsvOutput{&split->test, private_dir / "test.csv"},
+           CsvOutput{&*public_test, public_dir / "test.csv"},
+           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "us-patent-phrase-to-phrase-matching",
+                                               .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
