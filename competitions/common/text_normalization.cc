@@ -122,14 +122,6 @@ Column Renamed(const Column& column, std::string_view name) {
 
 }  // namespace
 
-std::string PythonStr(const Cell& cell) {
-  if (std::holds_alternative<std::monostate>(cell)) return "nan";
-  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";
-  if (const auto* i = std::get_if<int64_t>(&cell)) return absl::StrCat(*i);
-  if (const auto* d = std::get_if<double>(&cell)) return FormatPythonFloat(*d);
-  return std::get<std::string>(cell);
-}
-
 absl::StatusOr<double> GradeTextNormalization(const Table& submission, const Table& answers) {
   // astype(str) cannot fail, so converting before upstream's checks (rather
   // than after, as upstream does) changes no outcome.

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "grading/metrics/python_str.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -14,11 +15,6 @@ namespace mlebench {
 // What upstream's two text-normalization competitions (English and Russian)
 // share: their grade.py and prepare.py are the same code but for the file
 // prefix ("en" or "ru").
-
-// Python's `str(value)` of a cell as pandas' `Series.astype(str)` applies
-// it: missing -> "nan", bools "True"/"False", ints in decimal, floats as
-// repr ("1.0", "1e+16", "inf"), strings unchanged.
-std::string PythonStr(const Cell& cell);
 
 // Upstream's grade(): upstream's prepare_for_accuracy_metric checks on the
 // `id` and `after` columns (lengths, columns, ids equal after sorting), then

@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/text_normalization.h"
+#include "grading/metrics/python_str.h"
 #include "competitions/common/train_test_split.h"
 #include "grading/csv.h"
 

@@ -9,7 +9,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/text_normalization.h"
 #include "grading/grader.h"
 #include "grading/metrics/jaccard.h"
 #include "grading/metrics/pandas_ops.h"

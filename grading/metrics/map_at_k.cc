@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/text_normalization.h"
+#include "grading/metrics/python_str.h"
 #include "grading/metrics/numpy_sum.h"
 
 namespace mlebench {

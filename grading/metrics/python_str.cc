@@ -1,5 +1,7 @@
 #include "grading/metrics/python_str.h"
 
+#include "grading/python_float.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
@@ -141,6 +143,14 @@ std::vector<std::u32string> PythonSplit(std::u32string_view text) {
     if (i > start) words.emplace_back(text.substr(start, i - start));
   }
   return words;
+}
+
+std::string PythonStr(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "nan";
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";
+  if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&cell)) return FormatPythonFloat(*d);
+  return std::get<std::string>(cell);
 }
 
 }  // namespace mlebench

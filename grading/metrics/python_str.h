@@ -6,7 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "grading/table.h"
+
 namespace mlebench {
+
+// Python's `str(value)` of a cell as pandas' `Series.astype(str)` applies
+// it: missing -> "nan", bools "True"/"False", ints in decimal, floats as
+// repr ("1.0", "1e+16", "inf"), strings unchanged.
+std::string PythonStr(const Cell& cell);
 
 // The few Python `str` methods that upstream's text metrics apply, on UTF-8
 // text, code point for code point as CPython 3.11 (Unicode 14) does. The
