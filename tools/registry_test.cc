@@ -1,0 +1,64 @@
+// Every competition this build links (//competitions:all_competitions, i.e.
+// competitions/registered.bzl) is an upstream competition with a grader, a
+// preparer and a synthetic generator, the grader names upstream's metric, and
+// the embedded medal thresholds cover it with a direction that agrees with
+// their order.
+#include <set>
+#include <string>
+
+#include "competitions/common/preparer.h"
+#include "grading/competition_table.h"
+#include "grading/grader.h"
+#include "grading/medals.h"
+#include "gtest/gtest.h"
+#include "testdata/common/synthetic.h"
+
+namespace mlebench {
+namespace {
+
+TEST(Registry, EveryLinkedCompetitionIsCompleteAndAgreesWithUpstream) {
+  absl::StatusOr<std::map<std::string, CompetitionInfo>> table =
+      ReadCompetitionTable("competitions/competitions.tsv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  auto thresholds = ReadThresholdsTable("grading/medal_thresholds.csv");
+  ASSERT_TRUE(thresholds.ok()) << thresholds.status();
+
+  std::set<std::string> graded, prepared, synthetic;
+  for (const CompetitionGrader* g : GraderRegistry::All()) graded.insert(g->id);
+  for (const CompetitionPreparer* p : PreparerRegistry::All()) prepared.insert(p->id);
+  for (const SyntheticDataset* s : SyntheticRegistry::All()) synthetic.insert(s->id);
+  ASSERT_FALSE(graded.empty());
+  EXPECT_EQ(graded, prepared) << "every registered competition needs a grader and a preparer";
+  EXPECT_EQ(graded, synthetic) << "every registered competition needs a synthetic generator";
+
+  for (const CompetitionGrader* g : GraderRegistry::All()) {
+    SCOPED_TRACE(g->id);
+    auto info = table->find(g->id);
+    ASSERT_NE(info, table->end()) << "not an upstream competition id";
+    EXPECT_EQ(g->metric, info->second.metric) << "the grader must name upstream's metric";
+    EXPECT_NE(g->grade, nullptr);
+    EXPECT_FALSE(info->second.splits.empty());
+    auto t = thresholds->find(g->id);
+    ASSERT_NE(t, thresholds->end()) << "no medal thresholds";
+    if (t->second.is_lower_better) {
+      EXPECT_LE(t->second.gold, t->second.bronze);
+    } else {
+      EXPECT_GE(t->second.gold, t->second.bronze);
+    }
+  }
+}
+
+TEST(Registry, EveryUpstreamCompetitionHasThresholds) {
+  absl::StatusOr<std::map<std::string, CompetitionInfo>> table =
+      ReadCompetitionTable("competitions/competitions.tsv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  auto thresholds = ReadThresholdsTable("grading/medal_thresholds.csv");
+  ASSERT_TRUE(thresholds.ok()) << thresholds.status();
+  EXPECT_EQ(table->size(), 82u);
+  for (const auto& [id, info] : *table) {
+    EXPECT_EQ(thresholds->count(id), 1u) << id;
+  }
+}
+
+}  // namespace
+}  // namespace mlebench
