@@ -58,12 +58,6 @@ fs::path MakeRaw(const std::vector<RawImage>& images) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<std::string> Ids(const Table& table) {
   std::vector<std::string> ids;
   const Column* c = table.Find("id");
@@ -73,24 +67,18 @@ std::vector<std::string> Ids(const Table& table) {
   return ids;
 }
 
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(AerialCactusIdentificationPrepareTest, SplitsTablesAndImages) {
   const std::vector<RawImage> images = RandomImages(200, 1);
   const fs::path raw = MakeRaw(images);
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, raw);
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre("sample_submission.csv", "test.zip", "train.csv", "train.zip"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("test.csv"));
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_THAT(train.ColumnNames(), ElementsAre("id", "has_cactus"));
   EXPECT_THAT(answers.ColumnNames(), ElementsAre("id", "has_cactus"));
   EXPECT_THAT(sample.ColumnNames(), ElementsAre("id", "has_cactus"));

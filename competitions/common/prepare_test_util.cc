@@ -5,6 +5,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
+#include "grading/csv.h"
+#include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench::testing {
@@ -17,6 +19,18 @@ absl::StatusOr<PreparedDirs> RunPreparer(std::string_view id, const std::filesys
     return s;
   }
   return dirs;
+}
+
+Table ReadCsvOrFail(const std::filesystem::path& path) {
+  absl::StatusOr<Table> table = ReadCsvFile(path.string());
+  EXPECT_TRUE(table.ok()) << table.status();
+  return table.ok() ? *std::move(table) : Table();
+}
+
+std::vector<std::string> FileNames(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : ReadTree(dir)) names.push_back(name);
+  return names;
 }
 
 }  // namespace mlebench::testing

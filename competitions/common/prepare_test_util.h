@@ -2,9 +2,12 @@
 #define MLEBENCH_COMPETITIONS_COMMON_PREPARE_TEST_UTIL_H_
 
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "grading/table.h"
 
 namespace mlebench::testing {
 
@@ -19,6 +22,13 @@ struct PreparedDirs {
 // would). NotFoundError if no preparer is registered as `id`; otherwise the
 // preparer's own status.
 absl::StatusOr<PreparedDirs> RunPreparer(std::string_view id, const std::filesystem::path& raw);
+
+// Reads a CSV the way upstream's read_csv does; a read error fails the test
+// and gives an empty Table.
+Table ReadCsvOrFail(const std::filesystem::path& path);
+
+// The paths of the regular files under `dir`, relative to it, sorted.
+std::vector<std::string> FileNames(const std::filesystem::path& dir);
 
 }  // namespace mlebench::testing
 

@@ -95,26 +95,14 @@ fs::path MakeRaw(int train_rows, int test_rows, uint64_t seed) {
                  SolutionsCsv(RandomComments(test_rows, seed + 1000, "test")));
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(DetectingInsultsPrepareTest, CopiesTrainAndDerivesTheTestFiles) {
   const std::vector<RawComment> test = RandomComments(40, 2, "test");
   const fs::path raw = MakeRaw(TrainCsv(RandomComments(60, 1, "train")), SolutionsCsv(test));
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, raw);
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre("sample_submission_null.csv", "test.csv", "train.csv"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("gold_submission.csv", "test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("gold_submission.csv", "test.csv"));
 
   // Straight copies, mode 0644 whatever the source's.
   const auto raw_files = testing::ReadTree(raw);
@@ -124,9 +112,9 @@ TEST(DetectingInsultsPrepareTest, CopiesTrainAndDerivesTheTestFiles) {
   EXPECT_EQ(fs::status(dirs->public_dir / "train.csv").permissions() & fs::perms::all,
             fs::perms(0644));
 
-  const Table gold = ReadOrDie(dirs->private_dir / "gold_submission.csv");
-  const Table public_test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission_null.csv");
+  const Table gold = testing::ReadCsvOrFail(dirs->private_dir / "gold_submission.csv");
+  const Table public_test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission_null.csv");
   EXPECT_THAT(gold.ColumnNames(), ElementsAre("Insult", "Date", "Comment"));
   EXPECT_THAT(public_test.ColumnNames(), ElementsAre("Date", "Comment"));
   EXPECT_THAT(sample.ColumnNames(), ElementsAre("Insult", "Date", "Comment"));

@@ -56,12 +56,6 @@ fs::path MakeRaw(const std::vector<RawDog>& dogs) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<std::string> Ids(const Table& table) {
   std::vector<std::string> ids;
   const Column* c = table.Find("id");
@@ -81,9 +75,9 @@ TEST(DogBreedPrepareTest, WritesUpstreamsFilesColumnsRowsAndImages) {
   EXPECT_THAT(testing::ReadTree(dirs->private_dir), ::testing::SizeIs(1));
   EXPECT_TRUE(fs::is_regular_file(dirs->private_dir / "test.csv"));
 
-  const Table train = ReadOrDie(dirs->public_dir / "labels.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "labels.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_THAT(train.ColumnNames(), ElementsAre("id", "breed"));
   std::vector<std::string> id_and_breeds = {"id"};
   id_and_breeds.insert(id_and_breeds.end(), Breeds().begin(), Breeds().end());

@@ -24,12 +24,6 @@ fs::path SyntheticRaw(uint64_t seed) {
   return raw.ok() ? *raw : fs::path();
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<std::string> Texts(const Table& table, const std::string& column) {
   std::vector<std::string> out;
   for (const Cell& cell : table.Find(column)->cells) out.push_back(std::get<std::string>(cell));
@@ -38,12 +32,12 @@ std::vector<std::string> Texts(const Table& table, const std::string& column) {
 
 TEST(HotelIdPrepareTest, SplitsRowsAndImages) {
   const fs::path raw = SyntheticRaw(0);
-  const Table raw_train = ReadOrDie(raw / "train.csv");
+  const Table raw_train = testing::ReadCsvOrFail(raw / "train.csv");
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, raw);
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   const std::vector<std::string> columns = {"image", "chain", "hotel_id", "timestamp"};
   EXPECT_EQ(train.ColumnNames(), columns);
   EXPECT_EQ(answers.ColumnNames(), columns);
@@ -137,7 +131,7 @@ TEST(HotelIdPrepareTest, RejectsBadRawData) {
   EXPECT_FALSE(PrepareStatus(testing::NewTempDir("empty_raw")).ok());
   // A listed photo missing from train_images/.
   const fs::path missing = SyntheticRaw(4);
-  const Table rows = ReadOrDie(missing / "train.csv");
+  const Table rows = testing::ReadCsvOrFail(missing / "train.csv");
   const std::string first_image = std::get<std::string>(rows.Find("image")->cells[0]);
   const std::string first_chain = std::to_string(std::get<int64_t>(rows.Find("chain")->cells[0]));
   fs::remove(missing / "train_images" / first_chain / first_image);

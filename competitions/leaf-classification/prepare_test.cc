@@ -72,12 +72,6 @@ fs::path MakeRaw(const std::vector<RawLeaf>& leaves, size_t labelled, uint64_t s
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<Cell> Cells(const Table& table, const std::string& column) {
   const Column* c = table.Find(column);
   EXPECT_NE(c, nullptr) << column;
@@ -108,10 +102,10 @@ TEST(LeafClassificationPrepareTest, WritesUpstreamsFilesColumnsRowsAndImages) {
   EXPECT_THAT(private_files, ElementsAre("test.csv"));
   EXPECT_TRUE(fs::is_directory(dirs->private_dir / "images"));  // created empty, as upstream
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_THAT(train.ColumnNames(),
               ElementsAre("id", "species", "margin1", "margin2", "shape1", "texture1", "texture2"));
   EXPECT_THAT(test.ColumnNames(),

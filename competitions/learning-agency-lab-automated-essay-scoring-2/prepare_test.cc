@@ -47,31 +47,19 @@ fs::path MakeRaw(const std::string& train_csv) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(EssayScoringPrepareTest, WritesUpstreamsFilesColumnsAndRows) {
   const int rows = 205;
   const std::string train_csv = RawTrainCsv(rows, 1);
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, MakeRaw(train_csv));
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("answers.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("answers.csv"));
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "answers.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "answers.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_THAT(train.ColumnNames(), ElementsAre("essay_id", "full_text", "score"));
   EXPECT_THAT(answers.ColumnNames(), ElementsAre("essay_id", "full_text", "score"));
   EXPECT_THAT(test.ColumnNames(), ElementsAre("essay_id", "full_text"));

@@ -107,20 +107,14 @@ std::map<std::string, std::string> Unzipped(const fs::path& dir) {
   return files;
 }
 
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(MovieReviewPrepareTest, WritesUpstreamsFilesColumnsAndRows) {
   const int rows = 250;
   const std::string train_tsv = RawTrainTsv(rows, 1);
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, MakeRaw(train_tsv));
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre("sampleSubmission.csv", "test.tsv.zip", "train.tsv.zip"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("answers.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("answers.csv"));
 
   const std::map<std::string, std::string> public_files = Unzipped(dirs->public_dir);
   const Table train = ReadOrDie(public_files.at("train.tsv"), '\t');

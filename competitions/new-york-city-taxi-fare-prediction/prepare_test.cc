@@ -72,37 +72,25 @@ fs::path MakeRaw(const std::string& train_csv, bool with_coupons = true) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<Cell> Cells(const Table& table, const std::string& column) {
   const Column* c = table.Find(column);
   EXPECT_NE(c, nullptr) << column;
   return c == nullptr ? std::vector<Cell>{} : c->cells;
 }
 
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(NycTaxiFarePrepareTest, WritesUpstreamsFilesAndColumns) {
   const fs::path raw = MakeRaw(RawTrainCsv(10'500, 1));
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, raw);
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre(kCoupons, "labels.csv", "sample_submission.csv", "test.csv"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("test.csv"));
   EXPECT_EQ(testing::ReadTree(dirs->public_dir).at(kCoupons), testing::ReadTree(raw).at(kCoupons));
 
-  const Table labels = ReadOrDie(dirs->public_dir / "labels.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table labels = testing::ReadCsvOrFail(dirs->public_dir / "labels.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_EQ(absl::StrJoin(labels.ColumnNames(), ","), kHeader);
   EXPECT_EQ(absl::StrJoin(answers.ColumnNames(), ","), kHeader);
   EXPECT_THAT(test.ColumnNames(),
@@ -128,9 +116,9 @@ TEST(NycTaxiFarePrepareTest, RowsComeInTrainTestSplitOrder) {
   options.random_state = 0;
   absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(rows, options);
   ASSERT_TRUE(split.ok());
-  const std::vector<Cell> keys = Cells(ReadOrDie(raw / "train.csv"), "key");
-  const std::vector<Cell> train_keys = Cells(ReadOrDie(dirs->public_dir / "labels.csv"), "key");
-  const std::vector<Cell> test_keys = Cells(ReadOrDie(dirs->private_dir / "test.csv"), "key");
+  const std::vector<Cell> keys = Cells(testing::ReadCsvOrFail(raw / "train.csv"), "key");
+  const std::vector<Cell> train_keys = Cells(testing::ReadCsvOrFail(dirs->public_dir / "labels.csv"), "key");
+  const std::vector<Cell> test_keys = Cells(testing::ReadCsvOrFail(dirs->private_dir / "test.csv"), "key");
   ASSERT_EQ(train_keys.size(), split->train_indices.size());
   ASSERT_EQ(test_keys.size(), split->test_indices.size());
   for (size_t i = 0; i < train_keys.size(); ++i) {

@@ -98,12 +98,6 @@ fs::path MakeRaw(const std::vector<Material>& materials,
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 absl::Status PrepareStatus(const fs::path& raw) { return testing::RunPreparer(kId, raw).status(); }
 
 TEST(NomadPrepareTest, SplitsRenumbersAndCopiesGeometry) {
@@ -118,10 +112,10 @@ TEST(NomadPrepareTest, SplitsRenumbersAndCopiesGeometry) {
     private_names.push_back(name);
   EXPECT_THAT(private_names, ElementsAre("test.csv"));
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   absl::StatusOr<Table> old_train = ReadCsvString(TrainCsv(materials), "train.csv");
   ASSERT_TRUE(old_train.ok()) << old_train.status();
   EXPECT_EQ(train.num_rows(), 180u);

@@ -63,12 +63,6 @@ fs::path MakeRaw(const std::vector<RawImage>& images) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::string Text(const Table& table, std::string_view column, size_t row) {
   return std::get<std::string>(table.Find(column)->cells[row]);
 }
@@ -81,9 +75,9 @@ TEST(PaddyDiseasePrepareTest, SplitsTablesAndImages) {
   const std::map<std::string, std::string> public_files = testing::ReadTree(dirs->public_dir);
   EXPECT_THAT(testing::ReadTree(dirs->private_dir), ElementsAre(::testing::Key("test.csv")));
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_THAT(train.ColumnNames(), ElementsAre("image_id", "label", "variety", "age"));
   EXPECT_THAT(answers.ColumnNames(), ElementsAre("image_id", "label", "variety", "age"));
   EXPECT_THAT(sample.ColumnNames(), ElementsAre("image_id", "label"));

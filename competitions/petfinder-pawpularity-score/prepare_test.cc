@@ -64,12 +64,6 @@ fs::path MakeRaw(const std::vector<RawPet>& pets) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 TEST(PetfinderPrepareTest, SplitsAndCopies) {
   const std::vector<RawPet> pets = RandomPets(50, 1);
   const fs::path raw = MakeRaw(pets);
@@ -79,10 +73,10 @@ TEST(PetfinderPrepareTest, SplitsAndCopies) {
   EXPECT_THAT(testing::ReadTree(dirs->private_dir), ElementsAre(::testing::Key("test.csv")));
   EXPECT_EQ(public_files.size(), 3u + 50u);
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   std::vector<std::string> columns = {"Id"};
   columns.insert(columns.end(), kFeatures.begin(), kFeatures.end());
   EXPECT_EQ(test.ColumnNames(), columns);

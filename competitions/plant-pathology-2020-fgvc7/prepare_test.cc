@@ -56,12 +56,6 @@ fs::path MakeRaw(const std::vector<RawImage>& images) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::string Text(const Table& table, std::string_view column, size_t row) {
   return std::get<std::string>(table.Find(column)->cells[row]);
 }
@@ -75,10 +69,10 @@ TEST(PlantPathologyPrepareTest, SplitsRenamesAndCopies) {
   EXPECT_THAT(testing::ReadTree(dirs->private_dir), ElementsAre(::testing::Key("test.csv")));
   EXPECT_EQ(public_files.size(), 3u + 50u);
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   const auto columns = ElementsAre("image_id", "healthy", "multiple_diseases", "rust", "scab");
   EXPECT_THAT(train.ColumnNames(), columns);
   EXPECT_THAT(answers.ColumnNames(), columns);

@@ -112,19 +112,13 @@ JsonValue ParseOrDie(const std::string& text) {
   return value.ok() ? *value : JsonValue();
 }
 
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(RandomActsOfPizzaPrepareTest, SplitsTrainJsonLikeUpstream) {
   const RawRequests raw_requests = RandomRaw(100, 40, 1);
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, MakeRaw(raw_requests));
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir), ElementsAre("sampleSubmission.csv", "test.json",
+  EXPECT_THAT(testing::FileNames(dirs->public_dir), ElementsAre("sampleSubmission.csv", "test.json",
                                                        "test.zip", "train.json", "train.zip"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("test.csv"));
   auto public_files = testing::ReadTree(dirs->public_dir);
 
   // test_size = 40 / 140 of the 100 train requests: ceil(28.57...) = 29.

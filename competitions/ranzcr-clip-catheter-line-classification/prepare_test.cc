@@ -77,12 +77,6 @@ fs::path MakeRaw(const std::vector<RawStudy>& studies, uint64_t seed = 0) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 TEST(RanzcrPrepareTest, SplitsAndCopies) {
   const std::vector<RawStudy> studies = RandomStudies(50, 1);
   const fs::path raw = MakeRaw(studies);
@@ -92,10 +86,10 @@ TEST(RanzcrPrepareTest, SplitsAndCopies) {
   EXPECT_THAT(testing::ReadTree(dirs->private_dir), ElementsAre(::testing::Key("test.csv")));
   EXPECT_EQ(public_files.size(), 3u + 50u);
 
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
-  const Table annotations = ReadOrDie(dirs->public_dir / "train_annotations.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
+  const Table annotations = testing::ReadCsvOrFail(dirs->public_dir / "train_annotations.csv");
   std::vector<std::string> all_columns = {"StudyInstanceUID"};
   all_columns.insert(all_columns.end(), kLabels.begin(), kLabels.end());
   all_columns.push_back("PatientID");

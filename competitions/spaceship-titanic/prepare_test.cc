@@ -63,12 +63,6 @@ fs::path MakeRaw(const std::string& train_csv) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<Cell> Cells(const Table& table, const std::string& column) {
   const Column* c = table.Find(column);
   EXPECT_NE(c, nullptr) << column;
@@ -93,11 +87,11 @@ TEST(SpaceshipTitanicPrepareTest, WritesUpstreamsFilesAndColumns) {
   EXPECT_THAT(public_names, ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
   EXPECT_THAT(private_names, ElementsAre("test.csv"));
 
-  const Table old_train = ReadOrDie(raw / "train.csv");
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table old_train = testing::ReadCsvOrFail(raw / "train.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_EQ(train.ColumnNames(), old_train.ColumnNames());
   EXPECT_EQ(answers.ColumnNames(), old_train.ColumnNames());
   std::vector<std::string> without_label = old_train.ColumnNames();
@@ -125,9 +119,9 @@ TEST(SpaceshipTitanicPrepareTest, RowsComeInTrainTestSplitOrder) {
   options.random_state = 0;
   absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(rows, options);
   ASSERT_TRUE(split.ok());
-  const std::vector<Cell> ids = Cells(ReadOrDie(raw / "train.csv"), "PassengerId");
-  const std::vector<Cell> train_ids = Cells(ReadOrDie(dirs->public_dir / "train.csv"), "PassengerId");
-  const std::vector<Cell> test_ids = Cells(ReadOrDie(dirs->private_dir / "test.csv"), "PassengerId");
+  const std::vector<Cell> ids = Cells(testing::ReadCsvOrFail(raw / "train.csv"), "PassengerId");
+  const std::vector<Cell> train_ids = Cells(testing::ReadCsvOrFail(dirs->public_dir / "train.csv"), "PassengerId");
+  const std::vector<Cell> test_ids = Cells(testing::ReadCsvOrFail(dirs->private_dir / "test.csv"), "PassengerId");
   EXPECT_EQ(train_ids, CellsAt(ids, split->train_indices));
   EXPECT_EQ(test_ids, CellsAt(ids, split->test_indices));
   std::set<Cell> train_set(train_ids.begin(), train_ids.end());

@@ -55,37 +55,25 @@ fs::path MakeRaw(const std::string& train_csv) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<Cell> Cells(const Table& table, const std::string& column) {
   const Column* c = table.Find(column);
   EXPECT_NE(c, nullptr) << column;
   return c == nullptr ? std::vector<Cell>{} : c->cells;
 }
 
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
-}
-
 TEST(TabularPlaygroundDec2021PrepareTest, WritesUpstreamsFilesAndColumns) {
   const fs::path raw = MakeRaw(RawTrainCsv(237, 1));
   absl::StatusOr<testing::PreparedDirs> dirs = testing::RunPreparer(kId, raw);
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_THAT(FileNames(dirs->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs->public_dir),
               ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
-  EXPECT_THAT(FileNames(dirs->private_dir), ElementsAre("test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs->private_dir), ElementsAre("test.csv"));
 
-  const Table old_train = ReadOrDie(raw / "train.csv");
-  const Table train = ReadOrDie(dirs->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs->private_dir / "test.csv");
-  const Table sample = ReadOrDie(dirs->public_dir / "sample_submission.csv");
+  const Table old_train = testing::ReadCsvOrFail(raw / "train.csv");
+  const Table train = testing::ReadCsvOrFail(dirs->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs->private_dir / "test.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs->public_dir / "sample_submission.csv");
   EXPECT_EQ(train.ColumnNames(), old_train.ColumnNames());
   EXPECT_EQ(answers.ColumnNames(), old_train.ColumnNames());
   EXPECT_THAT(test.ColumnNames(),
@@ -117,9 +105,9 @@ TEST(TabularPlaygroundDec2021PrepareTest, RowsComeInTrainTestSplitOrder) {
   options.random_state = 0;
   absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(rows, options);
   ASSERT_TRUE(split.ok());
-  const std::vector<Cell> ids = Cells(ReadOrDie(raw / "train.csv"), "Id");
-  const std::vector<Cell> train_ids = Cells(ReadOrDie(dirs->public_dir / "train.csv"), "Id");
-  const std::vector<Cell> test_ids = Cells(ReadOrDie(dirs->private_dir / "test.csv"), "Id");
+  const std::vector<Cell> ids = Cells(testing::ReadCsvOrFail(raw / "train.csv"), "Id");
+  const std::vector<Cell> train_ids = Cells(testing::ReadCsvOrFail(dirs->public_dir / "train.csv"), "Id");
+  const std::vector<Cell> test_ids = Cells(testing::ReadCsvOrFail(dirs->private_dir / "test.csv"), "Id");
   ASSERT_EQ(train_ids.size(), split->train_indices.size());
   ASSERT_EQ(test_ids.size(), split->test_indices.size());
   for (size_t i = 0; i < train_ids.size(); ++i)
@@ -264,8 +252,8 @@ TEST(TabularPlaygroundDec2021PrepareTest, SharedIdsWriteNothing) {
   const absl::Status status =
       RunRegisteredPreparer(kId, MakeRaw(csv), root / "public", root / "private");
   EXPECT_THAT(status.message(), HasSubstr("there are 1 Ids in both train and test sets, e.g. 7"));
-  EXPECT_THAT(FileNames(root / "public"), IsEmpty());
-  EXPECT_THAT(FileNames(root / "private"), IsEmpty());
+  EXPECT_THAT(testing::FileNames(root / "public"), IsEmpty());
+  EXPECT_THAT(testing::FileNames(root / "private"), IsEmpty());
 }
 
 }  // namespace

@@ -51,12 +51,6 @@ fs::path MakeRaw(const std::string& train_csv) {
   return raw;
 }
 
-Table ReadOrDie(const fs::path& path) {
-  absl::StatusOr<Table> table = ReadCsvFile(path.string());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *table : Table();
-}
-
 std::vector<Cell> Cells(const Table& table, const std::string& column) {
   const Column* c = table.Find(column);
   EXPECT_NE(c, nullptr) << column;
@@ -67,12 +61,6 @@ std::vector<Cell> Range(int64_t first, int64_t count) {
   std::vector<Cell> cells;
   for (int64_t i = 0; i < count; ++i) cells.push_back(first + i);
   return cells;
-}
-
-std::vector<std::string> FileNames(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& [name, bytes] : testing::ReadTree(dir)) names.push_back(name);
-  return names;
 }
 
 // One raw download of 100,237 rows, prepared once for the tests below
@@ -101,16 +89,16 @@ fs::path* TabularPlaygroundMay2022PrepareTest::raw_ = nullptr;
 testing::PreparedDirs* TabularPlaygroundMay2022PrepareTest::dirs_ = nullptr;
 
 TEST_F(TabularPlaygroundMay2022PrepareTest, WritesUpstreamsFilesAndColumns) {
-  EXPECT_THAT(FileNames(dirs_->public_dir),
+  EXPECT_THAT(testing::FileNames(dirs_->public_dir),
               ElementsAre("sample_submission.csv", "test.csv", "train.csv"));
-  EXPECT_THAT(FileNames(dirs_->private_dir), ElementsAre("gold_submission.csv", "test.csv"));
+  EXPECT_THAT(testing::FileNames(dirs_->private_dir), ElementsAre("gold_submission.csv", "test.csv"));
 
-  const Table old_train = ReadOrDie(*raw_ / "train.csv");
-  const Table train = ReadOrDie(dirs_->public_dir / "train.csv");
-  const Table test = ReadOrDie(dirs_->public_dir / "test.csv");
-  const Table answers = ReadOrDie(dirs_->private_dir / "test.csv");
-  const Table gold = ReadOrDie(dirs_->private_dir / "gold_submission.csv");
-  const Table sample = ReadOrDie(dirs_->public_dir / "sample_submission.csv");
+  const Table old_train = testing::ReadCsvOrFail(*raw_ / "train.csv");
+  const Table train = testing::ReadCsvOrFail(dirs_->public_dir / "train.csv");
+  const Table test = testing::ReadCsvOrFail(dirs_->public_dir / "test.csv");
+  const Table answers = testing::ReadCsvOrFail(dirs_->private_dir / "test.csv");
+  const Table gold = testing::ReadCsvOrFail(dirs_->private_dir / "gold_submission.csv");
+  const Table sample = testing::ReadCsvOrFail(dirs_->public_dir / "sample_submission.csv");
   EXPECT_EQ(train.ColumnNames(), old_train.ColumnNames());
   EXPECT_EQ(answers.ColumnNames(), old_train.ColumnNames());
   EXPECT_THAT(test.ColumnNames(), ElementsAre("id", "f_00", "f_07", "f_27"));
@@ -139,12 +127,12 @@ TEST_F(TabularPlaygroundMay2022PrepareTest, RowsComeInTrainTestSplitOrder) {
   options.random_state = 0;
   absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(kRawRows, options);
   ASSERT_TRUE(split.ok());
-  const Table old_train = ReadOrDie(*raw_ / "train.csv");
+  const Table old_train = testing::ReadCsvOrFail(*raw_ / "train.csv");
   for (const auto& [path, indices] :
        {std::pair{dirs_->public_dir / "train.csv", &split->train_indices},
         std::pair{dirs_->private_dir / "test.csv", &split->test_indices}}) {
     SCOPED_TRACE(path.string());
-    const Table part = ReadOrDie(path);
+    const Table part = testing::ReadCsvOrFail(path);
     ASSERT_EQ(part.num_rows(), indices->size());
     for (const std::string column : {"f_00", "f_07", "f_27", "target"}) {
       const std::vector<Cell> all = Cells(old_train, column);
