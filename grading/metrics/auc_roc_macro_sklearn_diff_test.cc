@@ -16,12 +16,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "grading/metrics/auc_roc.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/matrix_view.h"
 #include "grading/python_float.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
+
+using testing::Unhex;
 
 constexpr char kScript[] = "grading/metrics/auc_roc_macro_sklearn_diff_test.py";
 
@@ -40,14 +43,6 @@ Matrix ParseMatrix(const std::string& line) {
   for (size_t i = 3; i < t.size(); ++i) m.values.push_back(std::strtod(t[i].c_str(), nullptr));
   EXPECT_EQ(m.values.size(), m.rows * m.cols);
   return m;
-}
-
-std::string Unhex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
 }
 
 TEST(AucRocMacroSklearnDiffTest, MatchesScikitLearn) {

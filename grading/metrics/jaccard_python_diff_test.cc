@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/jaccard.h"
 #include "grading/metrics/python_str.h"
 #include "gtest/gtest.h"
@@ -22,16 +23,10 @@
 namespace mlebench {
 namespace {
 
-constexpr char kScript[] = "grading/metrics/jaccard_python_diff_test.py";
+// "-" stands for the empty string (an empty token would vanish).
+std::string Unhex(const std::string& hex) { return hex == "-" ? "" : testing::Unhex(hex); }
 
-std::string Unhex(const std::string& hex) {
-  std::string out;
-  if (hex == "-") return out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
+constexpr char kScript[] = "grading/metrics/jaccard_python_diff_test.py";
 
 TEST(JaccardPythonDiffTest, MatchesUpstreamsJaccard) {
   const char* tmp = std::getenv("TEST_TMPDIR");

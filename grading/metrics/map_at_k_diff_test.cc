@@ -13,22 +13,19 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/map_at_k.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
 
-constexpr char kScript[] = "grading/metrics/map_at_k_diff_test.py";
-
-// "h<hex>" -> the bytes.
+// "h<hex>" -> the bytes (a one-character tag, then the hex).
 std::string Unhex(const std::string& token) {
-  std::string out;
-  for (size_t i = 1; i + 1 < token.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(token.substr(i, 2), nullptr, 16)));
-  }
-  return out;
+  return testing::Unhex(std::string_view(token).substr(token.empty() ? 0 : 1));
 }
+
+constexpr char kScript[] = "grading/metrics/map_at_k_diff_test.py";
 
 TEST(MapAtKDiffTest, MatchesUpstreamOnRandomInputs) {
   const char* tmp = std::getenv("TEST_TMPDIR");

@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "grading/metrics/accuracy.h"
 #include "grading/metrics/auc_roc.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/matrix_view.h"
 #include "grading/python_float.h"
@@ -30,22 +31,12 @@
 namespace mlebench {
 namespace {
 
+using testing::Unhex;
+using testing::ParseDouble;
+using testing::Tokens;
+
 constexpr char kScript[] = "grading/metrics/metrics_sklearn_diff_test.py";
 constexpr double kRelativeTolerance = 1e-9;
-
-std::string Unhex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-double ParseDouble(const std::string& token) { return std::strtod(token.c_str(), nullptr); }
-
-std::vector<std::string> Tokens(const std::string& line) {
-  return absl::StrSplit(line, ' ', absl::SkipEmpty());
-}
 
 Column ParseColumn(const std::string& line) {
   std::vector<std::string> t = Tokens(line);

@@ -11,21 +11,16 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/object_float_cast.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
 
-constexpr char kScript[] = "grading/metrics/object_float_cast_python_diff_test.py";
+using testing::Unhex;
 
-std::string Unhex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
+constexpr char kScript[] = "grading/metrics/object_float_cast_python_diff_test.py";
 
 std::string Describe(const std::optional<double>& v) {
   if (!v.has_value()) return "err";

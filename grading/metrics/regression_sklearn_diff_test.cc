@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/mean_column_wise_rmsle.h"
 #include "grading/metrics/rmse.h"
 #include "grading/metrics/rmsle.h"
@@ -28,22 +29,12 @@
 namespace mlebench {
 namespace {
 
+using testing::Unhex;
+using testing::ParseDouble;
+using testing::Tokens;
+
 constexpr char kScript[] = "grading/metrics/regression_sklearn_diff_test.py";
 constexpr double kRelativeTolerance = 1e-9;
-
-std::string Unhex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
-double ParseDouble(const std::string& token) { return std::strtod(token.c_str(), nullptr); }
-
-std::vector<std::string> Tokens(const std::string& line) {
-  return absl::StrSplit(line, ' ', absl::SkipEmpty());
-}
 
 // "col <dtype> <n> <cell>...", cells as the script encodes them.
 Column ParseColumn(const std::string& line) {
