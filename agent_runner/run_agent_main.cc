@@ -3,12 +3,14 @@
 //   run_agent --competition ID --public DIR --description FILE --agent EXE
 //             --time_limit_s N --seed N
 //             --submission_out DIR --log_out FILE --record_out FILE
-//             [--grace_s S] [--workspace DIR] [--keep_workspace]
+//             [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]
 //             [--isolation auto|bwrap|none] [--network allow|deny] [--bwrap PATH]
 //             [-- extra args passed to the agent]
 //
 // --isolation (default auto) and --network (default allow): see README.md.
 // --bwrap names the bubblewrap executable (default /usr/bin/bwrap).
+// --link_public links the public files into data/ instead of copying them
+// (real datasets in a stable data dir; see RunOptions::link_public).
 //
 // Exits 0 whenever the agent could be run, whatever it did; non-zero only for
 // errors of the runner itself (bad flags, unreadable inputs, failed syscalls).
@@ -37,7 +39,7 @@ constexpr char kUsage[] =
     "usage: run_agent --competition ID --public DIR --description FILE --agent EXE\n"
     "                 --time_limit_s N --seed N\n"
     "                 --submission_out DIR --log_out FILE --record_out FILE\n"
-    "                 [--grace_s S] [--workspace DIR] [--keep_workspace]\n"
+    "                 [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]\n"
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
     "                 [--isolation auto|bwrap|none] [--network allow|deny] [--bwrap PATH]\n"
     "                 [-- extra args passed to the agent]\n";
@@ -62,6 +64,10 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     }
     if (arg == "--keep_workspace") {
       flags.run.keep_workspace = true;
+      continue;
+    }
+    if (arg == "--link_public") {
+      flags.run.link_public = true;
       continue;
     }
     if (arg.substr(0, 2) != "--") {

@@ -193,6 +193,25 @@ absl::Status CopyTreeReadOnly(const fs::path& from, const fs::path& to,
   return absl::OkStatus();
 }
 
+// Creates data/<name> -> <absolute public dir>/<name> for each entry of the
+// public dir (in sorted order, so that errors are deterministic).
+absl::Status LinkTopLevelEntries(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  const fs::path source = fs::canonical(from, ec);
+  if (ec) return FsError("cannot resolve public dir", from, ec);
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
+    entries.push_back(it->path());
+  }
+  if (ec) return FsError("cannot list public dir", source, ec);
+  std::sort(entries.begin(), entries.end());
+  for (const fs::path& entry : entries) {
+    fs::create_symlink(entry, to / entry.filename(), ec);
+    if (ec) return FsError("cannot link", to / entry.filename(), ec);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WriteTextFile(const fs::path& path, absl::string_view text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -238,7 +257,11 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   std::vector<std::pair<dev_t, ino_t>> ancestors;
   struct stat st;
   if (stat(options.public_dir.c_str(), &st) == 0) ancestors.emplace_back(st.st_dev, st.st_ino);
-  if (absl::Status s = CopyTreeReadOnly(options.public_dir, data, ancestors); !s.ok()) return s;
+  if (options.link_public) {
+    if (absl::Status s = LinkTopLevelEntries(options.public_dir, data); !s.ok()) return s;
+  } else if (absl::Status s = CopyTreeReadOnly(options.public_dir, data, ancestors); !s.ok()) {
+    return s;
+  }
 
   // The description given separately wins over one shipped in the public dir.
   const fs::path description = data / "description.md";
@@ -569,6 +592,14 @@ struct Confinement {
   FileDescriptor args_file;
 };
 
+// What the sandbox must show besides the workspace: the linked public dir.
+std::vector<fs::path> ReadOnlyDirs(const RunOptions& options) {
+  if (!options.link_public) return {};
+  std::error_code ec;
+  fs::path dir = fs::canonical(options.public_dir, ec);
+  return {ec ? fs::absolute(options.public_dir) : dir};
+}
+
 // Resolves Isolation::kAuto by probing bwrap; a fallback to no isolation is
 // noted in the agent's log.
 absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const fs::path& workspace,
@@ -582,7 +613,8 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   absl::StatusOr<std::vector<std::string>> bwrap_options =
       BwrapOptions({.workspace = workspace,
                     .agent = agent,
-                    .share_network = options.network == Network::kAllow});
+                    .share_network = options.network == Network::kAllow,
+                    .read_only_dirs = ReadOnlyDirs(options)});
   if (!bwrap_options.ok()) return bwrap_options.status();
   absl::StatusOr<FileDescriptor> args_file = WriteArgsFile(*bwrap_options);
   if (!args_file.ok()) return args_file.status();

@@ -35,7 +35,8 @@ std::optional<Network> ParseNetwork(absl::string_view text);
 //
 // Workspace layout (relative to its root, which is the agent's working
 // directory; upstream's `/home`):
-//   data/              copy of every file under `public_dir`, plus
+//   data/              copy of every file under `public_dir` (or, with
+//                      `link_public`, a symlink to each of its entries), plus
 //   data/description.md  a copy of `description_file` (replaces any in public_dir)
 //   submission/        empty; the agent must write submission/submission.csv
 //   logs/  code/       empty, for the agent's own use
@@ -43,6 +44,12 @@ std::optional<Network> ParseNetwork(absl::string_view text);
 struct RunOptions {
   std::string competition_id;
   std::filesystem::path public_dir;        // the competition's prepared public files
+  // Symlink the entries of `public_dir` into data/ instead of copying them,
+  // for real datasets (up to hundreds of GB) kept in a stable data dir; under
+  // bubblewrap, `public_dir` is then bound read-only at its own path so that
+  // the links resolve and the agent cannot change the files (without
+  // isolation it can, like anything else its user may write).
+  bool link_public = false;
   std::filesystem::path description_file;  // becomes data/description.md
   std::filesystem::path agent;             // executable; relative paths are resolved first
   std::vector<std::string> agent_args;     // passed to the agent after argv[0]

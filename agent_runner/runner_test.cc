@@ -434,6 +434,43 @@ TEST_P(RunAgentModesTest, AgentCannotModifyPublicInputs) {
   EXPECT_FALSE(fs::exists(public_dir_ / "new_file.csv"));
 }
 
+TEST_P(RunAgentModesTest, LinkedPublicDirIsReadThroughLinksWithOurDescription) {
+  const fs::path agent = WriteScript("reader.sh",
+                                     "cat data/images/nested.txt\n"
+                                     "cat data/description.md\n"
+                                     "cp data/sample_submission.csv submission/submission.csv\n");
+  RunOptions options = Options(agent);
+  options.link_public = true;
+  options.workspace = root_ / "workspace";
+  options.keep_workspace = true;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+  const std::string log = ReadFile(options.log_out);
+  EXPECT_THAT(log, HasSubstr(kNestedText));
+  EXPECT_THAT(log, HasSubstr(kDescription));
+  // Links, not copies: nothing of the dataset is duplicated.
+  EXPECT_TRUE(fs::is_symlink(root_ / "workspace" / "data" / "train.csv"));
+  EXPECT_FALSE(fs::is_symlink(root_ / "workspace" / "data" / "description.md"));
+}
+
+TEST_F(RunAgentTest, LinkedPublicDirIsReadOnlyInsideTheSandbox) {
+  isolation_ = Isolation::kBwrap;
+  const std::map<std::string, std::string> before = ReadTree(public_dir_);
+  const fs::path agent = WriteScript("vandal.sh",
+                                     "echo vandalised >> data/train.csv\n"
+                                     "echo vandalised > data/images/nested.txt\n"
+                                     "rm -f data/images/nested.txt\n"
+                                     "touch data/images/new_file.csv\n");
+  RunOptions options = Options(agent);
+  options.link_public = true;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(ReadTree(public_dir_), before);
+  EXPECT_FALSE(fs::exists(public_dir_ / "images" / "new_file.csv"));
+}
+
 TEST_P(RunAgentModesTest, SubmissionSymlinkInsideWorkspaceIsFollowed) {
   const fs::path agent =
       WriteScript("link.sh", "ln -s ../data/sample_submission.csv submission/submission.csv\n");

@@ -157,6 +157,13 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   if (absl::Status s = AddEtc(args); !s.ok()) return s;
   AddDevicesAndKernel(args);
 
+  for (const fs::path& dir : spec.read_only_dirs) {
+    if (!dir.is_absolute()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sandbox paths must be absolute, got ", dir.string()));
+    }
+    Append(args, {"--ro-bind", dir.string(), dir.string()});
+  }
   Append(args, {"--bind", spec.workspace.string(), spec.workspace.string()});
   // bwrap resolves symlinks in sources too; resolving here keeps it explicit.
   std::error_code ec;

@@ -20,6 +20,9 @@ struct SandboxSpec {
   std::filesystem::path agent;
   // Keep the host's network namespace (false: an empty one, loopback only).
   bool share_network = true;
+  // Absolute; bound read-only at the same path (e.g. a real dataset the
+  // workspace links to).
+  std::vector<std::filesystem::path> read_only_dirs;
 };
 
 // bwrap's options for `spec`; the command (an absolute path) and its arguments
@@ -33,6 +36,7 @@ struct SandboxSpec {
 //   /sys read-only; a fresh /proc; a minimal /dev plus any GPU device nodes
 //     (/dev/nvidia*, /dev/dri);
 //   an empty, private /tmp;
+//   the `read_only_dirs`;
 //   the workspace, the agent, and its runfiles tree, in which every symlink
 //     is replaced by its (read-only) target, so that runfiles resolve
 //     without exposing the tree they point into (e.g. Bazel's output base).

@@ -3,7 +3,9 @@
 // the grade action so that an unchanged submission is never regraded), writes
 // JUnit XML to $XML_OUTPUT_FILE, copies the report, run record and agent log
 // into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
-// by the gating policy.
+// by the gating policy. With real data (--data_handle, --prepared_dir) it
+// first checks that the prepared files are still those the report was graded
+// on (see CheckHandleIsCurrent), since Bazel does not watch them.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +17,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "competitions/common/data_dir.h"
 #include "grading/command_line.h"
 #include "grading/gating.h"
 #include "grading/junit.h"
@@ -42,13 +45,26 @@ absl::Status WriteFile(const std::filesystem::path& path, std::string_view conte
 // Returns the process exit code: 0 pass, 1 gate failed, 2 broken inputs.
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
-      args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate"});
+      args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate",
+             "data_handle", "prepared_dir"});
   if (cl.ok()) {
     if (absl::Status s = RequireFlags(*cl, {"competition", "report", "gate"}); !s.ok()) cl = s;
   }
   if (!cl.ok()) {
     std::fprintf(stderr, "check_report: %s\n", cl.status().ToString().c_str());
     return 2;
+  }
+  if (cl->Has("data_handle")) {
+    absl::StatusOr<std::string> handle = ReadFile(cl->Get("data_handle"));
+    absl::Status current = handle.ok() ? CheckHandleIsCurrent(*handle, cl->Get("prepared_dir"))
+                                       : handle.status();
+    if (!current.ok()) {
+      std::fprintf(stderr,
+                   "check_report: %s: %s; run `bazel sync --only=mlebench_data` so that the "
+                   "build scans, prepares and grades it again\n",
+                   cl->Get("competition").c_str(), std::string(current.message()).c_str());
+      return 2;
+    }
   }
   absl::StatusOr<GatingPolicy> policy = ParseGatingPolicy(cl->Get("gate"));
   absl::StatusOr<std::string> json = ReadFile(cl->Get("report"));

@@ -17,16 +17,24 @@ and seed are added to the report by the test step, not the grade action.
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//tools:build_settings.bzl", "BuildSettingInfo")
 load("//competitions:competition_table.bzl", "COMPETITIONS")
+load("@mlebench_data//:config.bzl", "DATA_DIR", "REPO_DIR", "SCANNED", "UPSTREAM_FILES")
 
 GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
 
 PreparedDataInfo = provider(
-    doc = "A competition's prepared data.",
+    doc = "A competition's prepared data: either tree artifacts (synthetic data, small) " +
+          "or, for real data, a handle to prepared/ in the data dir, read in place.",
     fields = {
         "competition_id": "Upstream's competition id.",
-        "public": "Tree artifact: the files the agent sees.",
-        "private": "Tree artifact: held-out answers, for grading only.",
-        "dataset": "'synthetic' or 'kaggle': where the raw data came from.",
+        "public": "Tree artifact: the files the agent sees; None for real data.",
+        "private": "Tree artifact: held-out answers, for grading only; None for real data.",
+        "dataset": "'synthetic' or 'kaggle' when known at analysis time; None for real data " +
+                   "(then dataset_file says).",
+        "handle": "Real data only: File, the data handle (stat manifest of prepared/); " +
+                  "an input of every action that reads the data, so they rerun when it changes.",
+        "dataset_file": "Real data only: File holding 'kaggle' or 'synthetic'.",
+        "public_path": "Real data only: absolute path of prepared/public.",
+        "private_path": "Real data only: absolute path of prepared/private.",
     },
 )
 
@@ -78,6 +86,10 @@ def _prepared_data_impl(ctx):
             public = public,
             private = private,
             dataset = ctx.attr.dataset,
+            handle = None,
+            dataset_file = None,
+            public_path = None,
+            private_path = None,
         ),
     ]
 
@@ -105,6 +117,110 @@ prepared_data = rule(
     },
 )
 
+def _kaggle_data_impl(ctx):
+    competition_dir = ctx.attr.data_dir + "/" + ctx.attr.competition_id
+    handle = ctx.actions.declare_file(ctx.label.name + "/handle.txt")
+    dataset_file = ctx.actions.declare_file(ctx.label.name + "/dataset.txt")
+    info = PreparedDataInfo(
+        competition_id = ctx.attr.competition_id,
+        public = None,
+        private = None,
+        dataset = None,
+        handle = handle,
+        dataset_file = dataset_file,
+        public_path = competition_dir + "/prepared/public",
+        private_path = competition_dir + "/prepared/private",
+    )
+    if not ctx.file.scan:
+        # No data for this competition: fail its build (and so its test) with
+        # the reason, without failing the analysis of every other one.
+        message = ("no data for %s in %s: expected %s/prepared/{public,private}, %s/raw/ or " +
+                   "%s/%s.zip (just added? run `bazel sync --only=mlebench_data`)") % (
+            ctx.attr.competition_id,
+            ctx.attr.data_dir,
+            competition_dir,
+            competition_dir,
+            competition_dir,
+            ctx.attr.competition_id,
+        )
+        ctx.actions.run_shell(
+            outputs = [handle, dataset_file],
+            command = "echo \"$1\" >&2; exit 1",
+            arguments = [message],
+            mnemonic = "MlePrepare",
+            progress_message = "Preparing real data of %s: missing" % ctx.attr.competition_id,
+        )
+        return [DefaultInfo(files = depset([handle, dataset_file])), info]
+
+    args = [
+        "--competition",
+        ctx.attr.competition_id,
+        "--data_dir",
+        ctx.attr.data_dir,
+        "--answers",
+        ctx.attr.answers,
+        "--sample_submission",
+        ctx.attr.sample_submission,
+        "--manifest",
+        ctx.file.scan.path,
+        "--handle_out",
+        handle.path,
+        "--dataset_out",
+        dataset_file.path,
+    ]
+    inputs = [ctx.file.scan]
+    if ctx.file.checksums:
+        args += ["--checksums", ctx.file.checksums.path]
+        inputs.append(ctx.file.checksums)
+
+    # Writes <data_dir>/<id>/prepared/ in place (upstream's layout), hence no
+    # sandbox; its declared outputs are only the handle and the dataset name.
+    ctx.actions.run(
+        executable = ctx.executable.preparer,
+        arguments = args,
+        inputs = inputs,
+        outputs = [handle, dataset_file],
+        mnemonic = "MlePrepare",
+        progress_message = "Preparing real data of %s in %s" % (ctx.attr.competition_id, competition_dir),
+        execution_requirements = {"no-sandbox": "1"},
+    )
+    return [DefaultInfo(files = depset([handle, dataset_file])), info]
+
+kaggle_data = rule(
+    implementation = _kaggle_data_impl,
+    doc = "A competition's real data in a data dir of upstream's layout, read in place: " +
+          "prepared/ is taken as is when complete, else prepared from raw/ (or the Kaggle zip) " +
+          "into it. Only a stat manifest and a handle enter Bazel, never the data itself " +
+          "(see docs/architecture.md, \"Real data\").",
+    attrs = {
+        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
+        "data_dir": attr.string(mandatory = True, doc = "Absolute path of the data dir."),
+        "answers": attr.string(
+            mandatory = True,
+            doc = "The answers file, relative to prepared/ (e.g. private/test.csv).",
+        ),
+        "sample_submission": attr.string(
+            mandatory = True,
+            doc = "The sample submission, relative to prepared/ (e.g. public/sample_submission.csv).",
+        ),
+        "checksums": attr.label(
+            allow_single_file = [".yaml"],
+            doc = "Optional upstream checksums.yaml the prepared files must match.",
+        ),
+        "scan": attr.label(
+            allow_single_file = True,
+            doc = "The competition's scan from @mlebench_data (the prepare step's cache key); " +
+                  "None when the data dir has no data for it.",
+        ),
+        "preparer": attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = "exec",
+            doc = "The competition's prepare binary.",
+        ),
+    },
+)
+
 def _agent_run_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
     agent = ctx.attr._agent[DefaultInfo].files_to_run
@@ -121,7 +237,7 @@ def _agent_run_impl(ctx):
             "--competition",
             data.competition_id,
             "--public",
-            data.public.path,
+            data.public_path if data.handle else data.public.path,
             "--description",
             ctx.file.description.path,
             "--agent",
@@ -146,8 +262,8 @@ def _agent_run_impl(ctx):
             isolation,
             "--network",
             network,
-        ],
-        inputs = [data.public, ctx.file.description],
+        ] + (["--link_public"] if data.handle else []),
+        inputs = [data.handle if data.handle else data.public, ctx.file.description],
         tools = [agent],
         outputs = [submission, log, record],
         mnemonic = "MleAgent",
@@ -220,15 +336,18 @@ def _graded_report_impl(ctx):
         "--submission",
         run.submission_dir.path + "/submission.csv",
         "--answers",
-        data.private.path + "/" + ctx.attr.answers,
+        (data.private_path if data.handle else data.private.path) + "/" + ctx.attr.answers,
         "--out",
         report.path,
-        "--dataset",
-        data.dataset,
         "--submission_path_label",
         run.submission_dir.short_path + "/submission.csv",
     ]
-    inputs = [run.submission_dir, data.private]
+    if data.handle:
+        args += ["--dataset_file", data.dataset_file.path]
+        inputs = [run.submission_dir, data.handle, data.dataset_file]
+    else:
+        args += ["--dataset", data.dataset]
+        inputs = [run.submission_dir, data.private]
     if ctx.file.leaderboard:
         args += ["--leaderboard", ctx.file.leaderboard.path]
         inputs.append(ctx.file.leaderboard)
@@ -280,6 +399,16 @@ def _competition_test_impl(ctx):
     run = ctx.attr.run[AgentRunInfo]
     policy = ctx.attr._gate[BuildSettingInfo].value
     checker = ctx.executable._checker
+    data = ctx.attr.data[PreparedDataInfo] if ctx.attr.data else None
+    real_data_flags = ""
+    real_data_files = []
+    if data and data.handle:
+        # Real data is read in place: check that it is still what was graded.
+        real_data_flags = "--data_handle %s --prepared_dir %s " % (
+            _shell_quote(data.handle.short_path),
+            _shell_quote(data.public_path[:-len("/public")]),
+        )
+        real_data_files = [data.handle]
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(
         output = script,
@@ -294,11 +423,11 @@ def _competition_test_impl(ctx):
             "  --agent_log %s \\" % _shell_quote(run.log.short_path),
             "  --agent %s \\" % _shell_quote(run.agent),
             "  --seed %d \\" % run.seed,
-            "  --gate %s \"$@\"" % policy,
+            "  --gate %s %s\"$@\"" % (policy, real_data_flags),
             "",
         ]),
     )
-    runfiles = ctx.runfiles(files = [report, run.record, run.log])
+    runfiles = ctx.runfiles(files = [report, run.record, run.log] + real_data_files)
     runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 
@@ -315,6 +444,11 @@ competition_test = rule(
         "competition_id": attr.string(mandatory = True),
         "report": attr.label(mandatory = True, providers = [CompetitionReportInfo]),
         "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
+        "data": attr.label(
+            providers = [PreparedDataInfo],
+            doc = "The data the report was graded on; for real data, the test checks that " +
+                  "the prepared files have not changed since.",
+        ),
         "_gate": attr.label(default = "//competitions:gate"),
         "_checker": attr.label(
             default = "//competitions:check_report",
@@ -339,6 +473,12 @@ def mle_competition(
     The test target is `name` (the competition id, so `bazel test
     //competitions/<id>` runs it); intermediate targets are `name_data`,
     `name_run` and `name_report`, and the binaries `grade` and `prepare`.
+
+    With --repo_env=MLEBENCH_DATA_DIR=DIR (see //tools:data_repository.bzl),
+    `name_data` is the real data in DIR/<id>/ instead of `synthetic_raw`;
+    with --repo_env=MLEBENCH_REPO_DIR=DIR, upstream's leaderboard.csv,
+    description.md and checksums.yaml of the competition replace the
+    embedded thresholds and our description, and prepared data is checked.
 
     Args:
       name: upstream's competition id; must be in competition_table.bzl.
@@ -369,13 +509,36 @@ def mle_competition(
     cc_binary(name = "grade", deps = [grader, "//grading:grade_main"])
     cc_binary(name = "prepare", deps = [preparer, "//competitions/common:prepare_main"])
 
-    prepared_data(
-        name = name + "_data",
-        competition_id = name,
-        raw = synthetic_raw,
-        preparer = ":prepare",
-        dataset = "synthetic",
-    )
+    checksums = None
+    if REPO_DIR:
+        upstream = "@mlebench_data//:upstream/%s/" % name
+        if name + "/leaderboard.csv" in UPSTREAM_FILES and leaderboard == None:
+            leaderboard = upstream + "leaderboard.csv"
+        if name + "/description.md" in UPSTREAM_FILES:
+            description = upstream + "description.md"
+        if name + "/checksums.yaml" in UPSTREAM_FILES:
+            checksums = upstream + "checksums.yaml"
+
+    if DATA_DIR:
+        prepared_prefix = name + "/prepared/"
+        kaggle_data(
+            name = name + "_data",
+            competition_id = name,
+            data_dir = DATA_DIR,
+            answers = info.answers[len(prepared_prefix):],
+            sample_submission = info.sample_submission[len(prepared_prefix):],
+            checksums = checksums,
+            scan = "@mlebench_data//:scans/%s.txt" % name if name in SCANNED else None,
+            preparer = ":prepare",
+        )
+    else:
+        prepared_data(
+            name = name + "_data",
+            competition_id = name,
+            raw = synthetic_raw,
+            preparer = ":prepare",
+            dataset = "synthetic",
+        )
     agent_run(
         name = name + "_run",
         data = ":" + name + "_data",
@@ -395,6 +558,10 @@ def mle_competition(
         competition_id = name,
         report = ":" + name + "_report",
         run = ":" + name + "_run",
-        tags = tags + ["mlebench", "metric:" + info.metric] + info.splits,
+        data = ":" + name + "_data",
+        # With real data, the test re-checks files outside Bazel's view, so
+        # its result is never taken from the cache.
+        tags = tags + ["mlebench", "metric:" + info.metric] + info.splits +
+               (["external"] if DATA_DIR else []),
         **kwargs
     )

@@ -5,8 +5,11 @@
 //
 //   grade --competition ID --submission FILE --answers FILE
 //         (--thresholds_csv FILE | --leaderboard FILE) --out FILE
-//         [--agent NAME] [--seed N] [--dataset synthetic|kaggle]
+//         [--agent NAME] [--seed N] [--dataset synthetic|kaggle | --dataset_file FILE]
 //         [--submission_path_label PATH]
+//
+// --dataset_file names a file holding the dataset's name on its first line
+// (what the real-data prepare step writes).
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -25,7 +28,7 @@ namespace {
 absl::Status Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args, {"competition", "submission", "answers", "thresholds_csv", "leaderboard", "out",
-             "agent", "seed", "dataset", "submission_path_label"});
+             "agent", "seed", "dataset", "dataset_file", "submission_path_label"});
   if (!cl.ok()) return cl.status();
   if (absl::Status s = RequireFlags(*cl, {"competition", "submission", "answers", "out"}); !s.ok()) {
     return s;
@@ -59,6 +62,16 @@ absl::Status Run(const std::vector<std::string>& args) {
     return absl::InvalidArgumentError("--seed must be an integer");
   }
   context.dataset = cl->Get("dataset", "synthetic");
+  if (cl->Has("dataset_file")) {
+    std::ifstream in(cl->Get("dataset_file"));
+    if (!in || !std::getline(in, context.dataset)) {
+      return absl::NotFoundError(absl::StrCat("cannot read ", cl->Get("dataset_file")));
+    }
+  }
+  if (context.dataset != "synthetic" && context.dataset != "kaggle") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dataset must be synthetic or kaggle, got '", context.dataset, "'"));
+  }
   context.submission_path = cl->Get("submission_path_label", cl->Get("submission"));
 
   absl::StatusOr<CompetitionReport> report = GradeSubmissionFile(

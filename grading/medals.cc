@@ -1,8 +1,10 @@
 #include "grading/medals.h"
 
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <variant>
 
 #include "absl/status/status.h"
@@ -81,6 +83,18 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboard(const std::vector<doub
 }
 
 absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path) {
+  // Upstream keeps leaderboards in Git LFS: a checkout without `git lfs pull`
+  // has a three-line pointer file instead.
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string first_line;
+    if (in && std::getline(in, first_line) &&
+        first_line.rfind("version https://git-lfs.github.com/spec/", 0) == 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, " is a Git LFS pointer, not the leaderboard: run `git lfs pull` in the "
+                "upstream checkout"));
+    }
+  }
   absl::StatusOr<Table> table = ReadCsvFile(path);
   if (!table.ok()) return table.status();
   const Column* score = table->Find("score");

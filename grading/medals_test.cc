@@ -1,6 +1,9 @@
 #include "grading/medals.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -50,6 +53,24 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ThresholdsFromLeaderboard, EmptyLeaderboardIsAnError) {
   EXPECT_FALSE(ThresholdsFromLeaderboard({}).ok());
+}
+
+TEST(ThresholdsFromLeaderboardFile, ReadsScoresAndRejectsGitLfsPointers) {
+  const std::string dir = std::getenv("TEST_TMPDIR");
+  const std::string board = dir + "/leaderboard.csv";
+  std::ofstream(board) << "teamId,score,rank\n1,0.9,1\n2,0.8,2\n3,0.7,3\n";
+  absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboardFile(board);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_DOUBLE_EQ(t->median, 0.8);
+  EXPECT_FALSE(t->is_lower_better);
+
+  const std::string pointer = dir + "/pointer.csv";
+  std::ofstream(pointer) << "version https://git-lfs.github.com/spec/v1\n"
+                            "oid sha256:e071aca01cb968fa45344d94a60553e97d1429d3b0de05910e72012248168619\n"
+                            "size 125841\n";
+  absl::StatusOr<MedalThresholds> p = ThresholdsFromLeaderboardFile(pointer);
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(std::string(p.status().message()).find("git lfs pull"), std::string::npos);
 }
 
 TEST(ThresholdsFromLeaderboard, MedianIsPandasMedian) {

@@ -29,6 +29,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -112,13 +113,6 @@ bool IsNonEmptyDir(const fs::path& p) {
   return fs::is_directory(p, ec) && !fs::is_empty(p, ec);
 }
 
-// Marks a raw directory written by --synthetic, so that it is never taken
-// for (or replaced like) a real Kaggle download.
-constexpr char kSyntheticRawMarker[] = ".mlebench-synthetic";
-// Written beside prepared/public and prepared/private: "synthetic" or
-// "kaggle", what grading records as the report's `dataset`.
-constexpr char kDatasetMarker[] = ".mlebench-dataset";
-
 absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -196,18 +190,11 @@ absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const C
         "no raw data at ", raw.string(),
         ": download the competition from Kaggle into it, pass --raw DIR, or use --synthetic"));
   }
-  const fs::path staged_prepared = competition_dir / "prepared.partial";
-  fs::remove_all(staged_prepared, ec);
-  absl::Status s = RunRegisteredPreparer(id, source_raw, staged_prepared / "public",
-                                         staged_prepared / "private");
-  if (s.ok()) {
-    const bool synthetic = fs::exists(source_raw / kSyntheticRawMarker, ec);
-    s = WriteTextFile(staged_prepared / kDatasetMarker, synthetic ? "synthetic\n" : "kaggle\n");
-  }
+  const bool synthetic = fs::exists(source_raw / kSyntheticRawMarker, ec);
+  absl::Status s = PrepareIntoDataDir(CompetitionDataDir(data_dir, id), source_raw,
+                                      synthetic ? "synthetic" : "kaggle");
   if (s.ok() && staged_raw.has_value()) s = ReplaceDir(*staged_raw, raw);
-  if (s.ok()) s = ReplaceDir(staged_prepared, prepared);
   if (!s.ok()) {
-    fs::remove_all(staged_prepared, ec);
     if (staged_raw.has_value()) fs::remove_all(*staged_raw, ec);
     return s;
   }
@@ -315,12 +302,7 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
     if (it == all->end()) return absl::NotFoundError(absl::StrCat("no thresholds for ", id));
     thresholds = it->second;
   }
-  // `prepare` records where the data came from; a data dir that upstream's
-  // `mlebench prepare` filled has no marker and holds Kaggle data.
-  std::ifstream marker(data_dir / id / "prepared" / kDatasetMarker);
-  if (std::string dataset; marker && std::getline(marker, dataset) && dataset == "synthetic") {
-    context.dataset = "synthetic";
-  }
+  context.dataset = PreparedDataset(CompetitionDataDir(data_dir, id));
   context.agent = cl.Get("agent");
   if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
     return absl::InvalidArgumentError("--seed must be an integer");

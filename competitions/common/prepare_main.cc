@@ -3,13 +3,23 @@
 // preparer never re-prepares this one.
 //
 //   prepare --competition ID --raw DIR --public DIR --private DIR [--scratch DIR]
+//   prepare --competition ID --data_dir DIR --answers REL --sample_submission REL
+//           --handle_out FILE --dataset_out FILE [--checksums checksums.yaml]
+//           [--manifest FILE]
 //
 // `public` and `private` are created if absent. `scratch` (created if absent,
 // and then it must be empty) holds intermediate files and is left in place;
 // without it, a fresh directory under $TMPDIR is used and removed afterwards.
+// The second form is the build's real-data step (see data_dir.h,
+// EnsurePreparedData): it takes or prepares DIR/ID/prepared/ in place and
+// writes the data handle and the dataset's name ("kaggle" or "synthetic",
+// for the report); --manifest is the scan step's output, an input of
+// the action only so that Bazel reruns it when the data changed.
 // Prints a one-line summary; exits non-zero with the reason on any error.
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -17,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
 #include "grading/command_line.h"
 
@@ -34,10 +45,51 @@ int CountFiles(const fs::path& dir) {
   return count;
 }
 
+absl::Status WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+absl::Status RunOnDataDir(const CommandLine& cl) {
+  if (absl::Status s = RequireFlags(cl, {"competition", "data_dir", "answers", "sample_submission",
+                                         "handle_out", "dataset_out"});
+      !s.ok()) {
+    return s;
+  }
+  std::optional<UpstreamChecksums> checksums;
+  if (cl.Has("checksums")) {
+    std::ifstream in(cl.Get("checksums"), std::ios::binary);
+    if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", cl.Get("checksums")));
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<UpstreamChecksums> parsed = ParseUpstreamChecksums(text.str());
+    if (!parsed.ok()) {
+      return absl::Status(parsed.status().code(), absl::StrCat(cl.Get("checksums"), ": ",
+                                                               std::string(parsed.status().message())));
+    }
+    checksums = *std::move(parsed);
+  }
+  const CompetitionDataDir dir(cl.Get("data_dir"), cl.Get("competition"));
+  absl::StatusOr<PreparedData> prepared =
+      EnsurePreparedData(dir, cl.Get("answers"), cl.Get("sample_submission"), checksums);
+  if (!prepared.ok()) return prepared.status();
+  if (absl::Status s = WriteFile(cl.Get("handle_out"), prepared->handle); !s.ok()) return s;
+  if (absl::Status s = WriteFile(cl.Get("dataset_out"), prepared->dataset + "\n"); !s.ok()) {
+    return s;
+  }
+  std::printf("prepare: %s: %s\n", dir.id.c_str(), prepared->log.c_str());
+  return absl::OkStatus();
+}
+
 absl::Status Run(const std::vector<std::string>& args) {
-  absl::StatusOr<CommandLine> cl =
-      ParseCommandLine(args, {"competition", "raw", "public", "private", "scratch"});
+  absl::StatusOr<CommandLine> cl = ParseCommandLine(
+      args, {"competition", "raw", "public", "private", "scratch", "data_dir", "answers",
+             "sample_submission", "handle_out", "dataset_out", "checksums", "manifest"});
   if (!cl.ok()) return cl.status();
+  if (cl->Has("data_dir")) return RunOnDataDir(*cl);
   if (absl::Status s = RequireFlags(*cl, {"competition", "raw", "public", "private"}); !s.ok()) {
     return s;
   }

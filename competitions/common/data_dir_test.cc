@@ -1,0 +1,220 @@
+#include "competitions/common/data_dir.h"
+
+#include <filesystem>
+#include <string>
+
+#include "competitions/common/zip_archive.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testdata/common/files.h"
+#include "testdata/common/test_util.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::mlebench::testing::NewTempDir;
+
+// prepare_main_test_preparer registers "fake-competition": raw/in.txt is
+// copied to public/in.txt and private/in.txt; raw/fail makes it fail.
+constexpr char kId[] = "fake-competition";
+
+void Write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  ASSERT_TRUE(WriteStringToFile(path, text).ok()) << path;
+}
+
+std::string Read(const fs::path& path) {
+  absl::StatusOr<std::string> text = ReadFileToString(path);
+  EXPECT_TRUE(text.ok()) << path;
+  return text.value_or("");
+}
+
+TEST(Md5FileTest, MatchesRfc1321Vectors) {
+  const fs::path dir = NewTempDir("md5");
+  Write(dir / "empty", "");
+  Write(dir / "abc", "abc");
+  EXPECT_EQ(*Md5File(dir / "empty"), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(*Md5File(dir / "abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(Md5File(dir / "absent").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(ParseUpstreamChecksumsTest, ReadsWhatYamlDumpWrites) {
+  absl::StatusOr<UpstreamChecksums> c = ParseUpstreamChecksums(
+      "private:\n  test.csv: 1cb99c65efecaba968128577722a83ef\n"
+      "public:\n  'odd: name.csv': 5414b5da6ebcff454de1c9ed39b73774\n"
+      "  train.csv: \"564a1614ecef9d9611cec4efdce4c412\"\n"
+      "zip: 67c177886736583aff9b947e121395a9\n");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->zip, "67c177886736583aff9b947e121395a9");
+  EXPECT_EQ(c->private_files.at("test.csv"), "1cb99c65efecaba968128577722a83ef");
+  EXPECT_EQ(c->public_files.at("odd: name.csv"), "5414b5da6ebcff454de1c9ed39b73774");
+  EXPECT_EQ(c->public_files.at("train.csv"), "564a1614ecef9d9611cec4efdce4c412");
+
+  absl::StatusOr<UpstreamChecksums> empty =
+      ParseUpstreamChecksums("private:\n  a.csv: 1cb99c65efecaba968128577722a83ef\npublic: {}\n");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_TRUE(empty->public_files.empty());
+  EXPECT_FALSE(empty->zip.has_value());
+}
+
+TEST(ParseUpstreamChecksumsTest, RejectsAnythingElse) {
+  for (const char* bad : {
+           "zip: not-a-digest\n",
+           "public:\n  a.csv: 1cb99c65efecaba968128577722a83eF\n",  // uppercase hex
+           "other: 1cb99c65efecaba968128577722a83ef\n",
+           "  a.csv: 1cb99c65efecaba968128577722a83ef\n",  // entry outside a section
+           "public:\n  a.csv: 1cb99c65efecaba968128577722a83ef\n  a.csv: "
+           "1cb99c65efecaba968128577722a83ef\n",
+           "public: [a, b]\n",
+           "public\n",
+           "public:\n  'a.csv: 1cb99c65efecaba968128577722a83ef\n",
+       }) {
+    EXPECT_EQ(ParseUpstreamChecksums(bad).status().code(), absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+TEST(StatManifestTest, ListsFilesSortedWithSizesAndChangesWithThem) {
+  const fs::path dir = NewTempDir("manifest");
+  Write(dir / "b.csv", "12345");
+  Write(dir / "a/z.txt", "x");
+  fs::create_directories(dir / "empty_dir");
+  absl::StatusOr<std::string> m = StatManifest(dir);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(*m, ::testing::MatchesRegex("a/z.txt\t1\t[0-9]+\nb.csv\t5\t[0-9]+\n"));
+  EXPECT_EQ(*StatManifest(dir), *m);  // stable
+
+  Write(dir / "b.csv", "123456");
+  EXPECT_NE(*StatManifest(dir), *m);
+  EXPECT_EQ(StatManifest(dir / "absent").status().code(), absl::StatusCode::kNotFound);
+
+  fs::create_symlink(dir / "nowhere", dir / "dangling");
+  EXPECT_THAT(std::string(StatManifest(dir).status().message()), HasSubstr("dangling"));
+}
+
+TEST(IsPreparedTest, FollowsUpstreamsRule) {
+  const fs::path root = NewTempDir("is_prepared");
+  const CompetitionDataDir dir(root, kId);
+  EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));
+  Write(dir.public_dir() / "in.txt", "1");
+  EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));  // private/ missing
+  Write(dir.private_dir() / "other.txt", "1");
+  EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));  // no answers
+  Write(dir.private_dir() / "in.txt", "1");
+  EXPECT_TRUE(IsPrepared(dir, "private/in.txt", "public/in.txt"));
+  EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/sample.csv"));
+}
+
+TEST(EnsurePreparedDataTest, PreparesFromRawOnceThenTakesPreparedAsIs) {
+  const fs::path root = NewTempDir("ensure");
+  const CompetitionDataDir dir(root, kId);
+  Write(dir.raw() / "in.txt", "hello\n");
+
+  absl::StatusOr<PreparedData> first =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_THAT(first->log, HasSubstr("from"));
+  EXPECT_EQ(Read(dir.public_dir() / "in.txt"), "hello\n");
+  EXPECT_FALSE(fs::exists(dir.competition_dir / "prepared.partial"));
+  EXPECT_EQ(first->dataset, "kaggle");
+  EXPECT_THAT(first->handle, HasSubstr("dataset\tkaggle\nchecksums\tnot given\n"));
+  EXPECT_TRUE(CheckHandleIsCurrent(first->handle, dir.prepared()).ok());
+
+  // Taken as is: the same handle, nothing rewritten, even though raw/ changed.
+  Write(dir.raw() / "in.txt", "changed\n");
+  absl::StatusOr<PreparedData> second =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_THAT(second->log, HasSubstr("as is"));
+  EXPECT_EQ(second->handle, first->handle);
+  EXPECT_EQ(Read(dir.public_dir() / "in.txt"), "hello\n");
+}
+
+TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
+  const fs::path root = NewTempDir("upstream_layout");
+  const CompetitionDataDir dir(root, kId);
+  // As upstream's own `mlebench prepare` leaves it: no raw/, no marker.
+  Write(dir.public_dir() / "train.csv", "a\n1\n");
+  Write(dir.public_dir() / "sample_submission.csv", "id\n");
+  Write(dir.public_dir() / "images/1.jpg", "not checksummed");
+  Write(dir.private_dir() / "test.csv", "a\n2\n");
+  UpstreamChecksums checksums;
+  checksums.public_files = {{"train.csv", *Md5File(dir.public_dir() / "train.csv")},
+                            {"sample_submission.csv", *Md5File(dir.public_dir() / "sample_submission.csv")}};
+  checksums.private_files = {{"test.csv", *Md5File(dir.private_dir() / "test.csv")}};
+  checksums.zip = "00000000000000000000000000000000";  // no zip here: not compared
+  absl::StatusOr<PreparedData> prepared = EnsurePreparedData(
+      dir, "private/test.csv", "public/sample_submission.csv", checksums);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  EXPECT_THAT(prepared->log, HasSubstr("checksums match"));
+  EXPECT_EQ(prepared->dataset, "kaggle");  // no marker: upstream's data is Kaggle's
+  EXPECT_THAT(prepared->handle, HasSubstr("checksums\tverified\n"));
+  EXPECT_THAT(prepared->handle, HasSubstr("public/images/1.jpg\t"));
+
+  // A changed answers file, a missing one and an extra one are all named.
+  Write(dir.private_dir() / "test.csv", "a\n3\n");
+  Write(dir.public_dir() / "extra.json", "{}");
+  fs::remove(dir.public_dir() / "train.csv");
+  absl::Status s = VerifyUpstreamChecksums(dir, checksums);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("private/test.csv has md5"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("public/train.csv is missing"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("public/extra.json is not in checksums.yaml"));
+  EXPECT_FALSE(
+      EnsurePreparedData(dir, "private/test.csv", "public/sample_submission.csv", checksums).ok());
+}
+
+TEST(EnsurePreparedDataTest, ExtractsTheKaggleZipWhenRawIsAbsent) {
+  const fs::path root = NewTempDir("zip_only");
+  const CompetitionDataDir dir(root, kId);
+  fs::create_directories(dir.competition_dir);
+  ASSERT_TRUE(WriteZip(dir.zip(), {ZipEntry{"in.txt", std::string("zipped\n")}}).ok());
+  ASSERT_TRUE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt).ok());
+  EXPECT_EQ(Read(dir.raw() / "in.txt"), "zipped\n");
+  EXPECT_EQ(Read(dir.private_dir() / "in.txt"), "zipped\n");
+}
+
+TEST(EnsurePreparedDataTest, NeverTouchesIncompletePreparedDataAndLosesNothingOnFailure) {
+  const fs::path root = NewTempDir("incomplete");
+  const CompetitionDataDir dir(root, kId);
+  Write(dir.raw() / "in.txt", "x\n");
+  Write(dir.public_dir() / "mine.txt", "keep me");
+  absl::StatusOr<PreparedData> h =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
+  EXPECT_EQ(h.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(h.status().message()), HasSubstr("left untouched"));
+  EXPECT_EQ(Read(dir.public_dir() / "mine.txt"), "keep me");
+
+  // A failing preparer leaves no partial directory behind.
+  fs::remove_all(dir.prepared());
+  Write(dir.raw() / "fail", "");
+  EXPECT_FALSE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt).ok());
+  EXPECT_FALSE(fs::exists(dir.prepared()));
+  EXPECT_FALSE(fs::exists(dir.competition_dir / "prepared.partial"));
+}
+
+TEST(CheckHandleIsCurrentTest, NamesTheFileThatChanged) {
+  const fs::path root = NewTempDir("handle_current");
+  const CompetitionDataDir dir(root, kId);
+  Write(dir.raw() / "in.txt", "hello\n");
+  absl::StatusOr<PreparedData> prepared =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  ASSERT_TRUE(CheckHandleIsCurrent(prepared->handle, dir.prepared()).ok());
+
+  Write(dir.private_dir() / "in.txt", "hello, changed\n");
+  absl::Status s = CheckHandleIsCurrent(prepared->handle, dir.prepared());
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("(private/in.txt)"));
+
+  fs::remove_all(dir.prepared());
+  EXPECT_EQ(CheckHandleIsCurrent(prepared->handle, dir.prepared()).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(CheckHandleIsCurrent("no handle", dir.prepared()).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace mlebench
