@@ -1,0 +1,83 @@
+// Upstream's aptos2019-blindness-detection/grade.py: scikit-learn's
+// quadratic weighted kappa between the submission's and the answers'
+// `diagnosis` (0-4), after both are sorted by `id_code`.
+//
+// Upstream's steps, and what they imply:
+//  1. the submission must hold `diagnosis` and at least one row;
+//  2. `set(submission.id_code) == set(answers.id_code)`: a missing column is
+//     a KeyError, a NaN id never matches, and a repeated id passes this
+//     check but leaves more rows than answers, which cohen_kappa_score then
+//     rejects (inconsistent lengths); extra columns are ignored;
+//  3. both are sorted by id_code (ids are unique, so the order is exact) and
+//     cohen_kappa_score(y_pred, y_true, weights="quadratic") scores them,
+//     rejecting NaN, non-integral or text predictions.
+// ids are read as pandas would (no forced text): upstream compares whatever
+// pandas parsed, so "0012" and "12" meet when a whole column is numeric.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/quadratic_weighted_kappa.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kId[] = "id_code";
+constexpr char kTarget[] = "diagnosis";
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  if (submission.Find(kTarget) == nullptr) {
+    return InvalidSubmission("Submission must contain the target column 'diagnosis'");
+  }
+  if (answers.Find(kTarget) == nullptr) return BadAnswers("no diagnosis column");
+  if (submission.num_rows() == 0) {
+    return InvalidSubmission("Submission DataFrame should not be empty");
+  }
+  if (answers.num_rows() == 0) return BadAnswers("no rows");
+  const Column* answer_ids = answers.Find(kId);
+  if (answer_ids == nullptr) return BadAnswers("no id_code column");
+  const Column* ids = submission.Find(kId);
+  if (ids == nullptr) return InvalidSubmission("Submission must contain the id column 'id_code'");
+  if (SymmetricDifferenceSize(*ids, *answer_ids) != 0) {
+    return InvalidSubmission("Submission must have the same id_codes as answers");
+  }
+
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*ids);
+  if (!order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("sorting the submission by id_code: ", order.status().message()));
+  }
+  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
+  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  const Column y_pred = TakeCells(*submission.Find(kTarget), *order);
+  const Column y_true = TakeCells(*answers.Find(kTarget), *answer_order);
+  if (y_true.dtype != Dtype::kInt64) return BadAnswers("diagnosis is not an integer column");
+  absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
+  if (!kappa.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("cohen_kappa_score rejects `diagnosis`: ", kappa.status().message()));
+  }
+  return kappa;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "aptos2019-blindness-detection",
+    .metric = "quadratic-weighted-kappa",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,104 @@
+// Upstream's billion-word-imputation/grade.py: the mean Levenshtein distance
+// (in characters) between each true sentence and the submitted one, rows
+// aligned by sorting both files on `id`. Lower is better.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/levenshtein.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr std::string_view kIdColumn = "id";
+constexpr std::string_view kSentenceColumn = "sentence";
+
+absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
+  for (std::string_view name : {kIdColumn, kSentenceColumn}) {
+    if (answers.Find(name) == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+    }
+  }
+  for (std::string_view name : {kIdColumn, kSentenceColumn}) {
+    if (submission.Find(name) == nullptr) {
+      return InvalidSubmission(
+          absl::StrCat("Missing ", std::string(name), " column in submission"));
+    }
+  }
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission and answers have different lengths: ",
+                                          submission.num_rows(), " vs ", answers.num_rows()));
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order =
+      SortValuesOrder(*submission.Find(kIdColumn));
+  if (!submission_order.ok()) {
+    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
+                                          std::string(submission_order.status().message())));
+  }
+  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
+  if (!answers_order.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("answers are malformed: ", std::string(answers_order.status().message())));
+  }
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
+  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
+    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
+      return InvalidSubmission(
+          absl::StrCat("Submission and answers should contain the same IDs "
+                       "(they differ at sorted row ",
+                       i, ")"));
+    }
+  }
+
+  // Levenshtein.distance takes only text: a missing sentence (NaN) or a
+  // number raises TypeError upstream.
+  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), *submission_order);
+  const Column expected = TakeCells(*answers.Find(kSentenceColumn), *answers_order);
+  std::vector<std::string> predictions, truths;
+  predictions.reserve(predicted.cells.size());
+  truths.reserve(expected.cells.size());
+  for (size_t i = 0; i < predicted.cells.size(); ++i) {
+    const std::string *prediction = std::get_if<std::string>(&predicted.cells[i]);
+    if (prediction == nullptr) {
+      return InvalidSubmission(absl::StrCat(
+          "sentence must be text for every row: the row with id ",
+          std::holds_alternative<int64_t>(submission_ids.cells[i])
+              ? absl::StrCat(std::get<int64_t>(submission_ids.cells[i]))
+              : absl::StrCat("at sorted position ", i),
+          " has a ", IsMissing(predicted.cells[i]) ? "missing value" : "number or boolean"));
+    }
+    const std::string *truth = std::get_if<std::string>(&expected.cells[i]);
+    if (truth == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("answers are malformed: sentence at sorted row ", i, " is not text"));
+    }
+    predictions.push_back(*prediction);
+    truths.push_back(*truth);
+  }
+  absl::StatusOr<double> score = MeanLevenshteinDistance(truths, predictions);
+  if (!score.ok()) {
+    return InvalidSubmission(absl::StrCat("Cannot compute the Levenshtein distance: ",
+                                          std::string(score.status().message())));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "billion-word-imputation",
+    .metric = "levenshtein-distance",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

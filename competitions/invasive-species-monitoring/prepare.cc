@@ -1,0 +1,150 @@
+// Upstream's invasive-species-monitoring/prepare.py: an 80/20 split of
+// Kaggle's labelled train_labels.csv (Kaggle's own test set is unlabelled),
+// re-packed the way Kaggle ships it: the CSVs zipped, the images in 7z
+// archives.
+//
+// One deliberate difference: upstream calls py7zr's `write(public / "train")`,
+// which adds only a directory entry (named after the absolute path, with the
+// leading "/" stripped) and none of the images, so its train.7z and test.7z
+// hold no images at all. We write what it plainly meant and what Kaggle's
+// train.7z holds: "train/<name>.jpg" (and "test/<name>.jpg") entries.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/seven_zip.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+#include "grading/metrics/python_str.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// The `name` column as upstream's f"{file_id}" (Python str of each value),
+// each a plain file name stem; `unique` as pandas' is_unique.
+absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& unique) {
+  absl::StatusOr<const Column*> names = table.Get("name");
+  if (!names.ok()) return names.status();
+  std::vector<std::string> stems;
+  std::set<std::string> seen;
+  unique = true;
+  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
+    const Cell& cell = (*names)->cells[row];
+    std::string stem = PythonStr(cell);
+    if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
+        stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "train_labels.csv row ", row, ": 'name' must name an image, got '", stem, "'"));
+    }
+    if (!seen.insert(stem).second) unique = false;
+    stems.push_back(std::move(stem));
+  }
+  return stems;
+}
+
+// The images `<stem>.jpg` from the extracted train/ folder, as 7z entries
+// under `folder`/.
+absl::StatusOr<std::vector<SevenZipEntry>> ImageEntries(const fs::path& image_dir,
+                                                        const std::vector<std::string>& stems,
+                                                        const std::string& folder) {
+  std::vector<SevenZipEntry> entries = {SevenZipEntry::Directory(folder)};
+  for (const std::string& stem : stems) {
+    const fs::path image = image_dir / (stem + ".jpg");
+    if (!fs::is_regular_file(image)) {
+      return absl::NotFoundError(absl::StrCat("train.7z has no image train/", stem, ".jpg"));
+    }
+    entries.push_back(SevenZipEntry::FromFile(absl::StrCat(folder, "/", stem, ".jpg"), image));
+  }
+  return entries;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  // Upstream extracts both archives into raw/; we extract into scratch/.
+  const fs::path extracted = scratch / "raw";
+  if (absl::Status s = Extract7z(raw / "train.7z", extracted); !s.ok()) return s;
+  if (absl::Status s = ExtractZip(raw / "train_labels.csv.zip", extracted); !s.ok()) return s;
+
+  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train_labels.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = 0.2;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  const Table& answers = split->test;
+  Table sample_submission = answers;
+  if (absl::Status s = SetConstantColumn(sample_submission, "invasive", 0.5); !s.ok()) return s;
+
+  // Upstream's checks, in its order.
+  bool train_unique = true, answers_unique = true;
+  absl::StatusOr<std::vector<std::string>> train_stems = ImageStems(new_train, train_unique);
+  if (!train_stems.ok()) return train_stems.status();
+  absl::StatusOr<std::vector<std::string>> test_stems = ImageStems(answers, answers_unique);
+  if (!test_stems.ok()) return test_stems.status();
+  if (!train_unique) return CheckFailed("new_train should have unique names");
+  if (!answers_unique) return CheckFailed("answers should have unique names");
+  const std::set<std::string> train_set(train_stems->begin(), train_stems->end());
+  for (const std::string& stem : *test_stems) {
+    if (train_set.count(stem) > 0) return CheckFailed("new_train and answers should be disjoint");
+  }
+  if (new_train.num_rows() + answers.num_rows() != old_train->num_rows()) {
+    return CheckFailed(
+        "new_train and answers together should have the same number of rows as old_train");
+  }
+  if (sample_submission.ColumnNames() != old_train->ColumnNames()) {
+    return CheckFailed("sample_submission should have the same columns as old_train");
+  }
+
+  absl::StatusOr<std::vector<SevenZipEntry>> train_images =
+      ImageEntries(extracted / "train", *train_stems, "train");
+  if (!train_images.ok()) return train_images.status();
+  absl::StatusOr<std::vector<SevenZipEntry>> test_images =
+      ImageEntries(extracted / "train", *test_stems, "test");
+  if (!test_images.ok()) return test_images.status();
+
+  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          WriteCsvFile(sample_submission, (private_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+  // Upstream writes the public CSVs, zips each alone and deletes them.
+  if (absl::Status s =
+          WriteZip(public_dir / "sample_submission.csv.zip",
+                   {ZipEntry::FromBytes("sample_submission.csv", WriteCsvString(sample_submission))});
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteZip(public_dir / "train_labels.csv.zip",
+                                {ZipEntry::FromBytes("train_labels.csv", WriteCsvString(new_train))});
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = Write7z(public_dir / "train.7z", *std::move(train_images)); !s.ok()) {
+    return s;
+  }
+  return Write7z(public_dir / "test.7z", *std::move(test_images));
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "invasive-species-monitoring", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
