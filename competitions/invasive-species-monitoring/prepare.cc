@@ -3,11 +3,14 @@
 // re-packed the way Kaggle ships it: the CSVs zipped, the images in 7z
 // archives.
 //
-// One deliberate difference: upstream calls py7zr's `write(public / "train")`,
-// which adds only a directory entry (named after the absolute path, with the
-// leading "/" stripped) and none of the images, so its train.7z and test.7z
-// hold no images at all. We write what it plainly meant and what Kaggle's
-// train.7z holds: "train/<name>.jpg" (and "test/<name>.jpg") entries.
+// Upstream's public train.7z and test.7z hold no images: it copies them to
+// public/train/ and public/test/ (failing if one is missing), then calls
+// py7zr's `write(public / "train")`, which adds only the directory's own entry
+// (not its contents: that would be `writeall`), and deletes the folders. We
+// reproduce that, so that agents face what upstream's agents faced and medal
+// results stay comparable; the entry is named "train" ("test") where py7zr
+// uses the absolute path without its leading "/", which no other machine
+// could reproduce anyway.
 #include <filesystem>
 #include <set>
 #include <string>
@@ -55,20 +58,15 @@ absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& un
   return stems;
 }
 
-// The images `<stem>.jpg` from the extracted train/ folder, as 7z entries
-// under `folder`/.
-absl::StatusOr<std::vector<SevenZipEntry>> ImageEntries(const fs::path& image_dir,
-                                                        const std::vector<std::string>& stems,
-                                                        const std::string& folder) {
-  std::vector<SevenZipEntry> entries = {SevenZipEntry::Directory(folder)};
+// Upstream's copy of the images `<stem>.jpg` of the extracted train/ folder
+// fails when one is missing.
+absl::Status CheckImagesExist(const fs::path& image_dir, const std::vector<std::string>& stems) {
   for (const std::string& stem : stems) {
-    const fs::path image = image_dir / (stem + ".jpg");
-    if (!fs::is_regular_file(image)) {
+    if (!fs::is_regular_file(image_dir / (stem + ".jpg"))) {
       return absl::NotFoundError(absl::StrCat("train.7z has no image train/", stem, ".jpg"));
     }
-    entries.push_back(SevenZipEntry::FromFile(absl::StrCat(folder, "/", stem, ".jpg"), image));
   }
-  return entries;
+  return absl::OkStatus();
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -110,12 +108,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("sample_submission should have the same columns as old_train");
   }
 
-  absl::StatusOr<std::vector<SevenZipEntry>> train_images =
-      ImageEntries(extracted / "train", *train_stems, "train");
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<SevenZipEntry>> test_images =
-      ImageEntries(extracted / "train", *test_stems, "test");
-  if (!test_images.ok()) return test_images.status();
+  if (absl::Status s = CheckImagesExist(extracted / "train", *train_stems); !s.ok()) return s;
+  if (absl::Status s = CheckImagesExist(extracted / "train", *test_stems); !s.ok()) return s;
 
   if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
     return s;
@@ -137,10 +131,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = Write7z(public_dir / "train.7z", *std::move(train_images)); !s.ok()) {
+  if (absl::Status s = Write7z(public_dir / "train.7z", {SevenZipEntry::Directory("train")});
+      !s.ok()) {
     return s;
   }
-  return Write7z(public_dir / "test.7z", *std::move(test_images));
+  return Write7z(public_dir / "test.7z", {SevenZipEntry::Directory("test")});
 }
 
 MLEBENCH_REGISTER_PREPARER(

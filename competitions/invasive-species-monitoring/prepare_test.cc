@@ -131,27 +131,18 @@ TEST(InvasiveSpeciesPrepareTest, SplitsTablesAndImages) {
     EXPECT_EQ(answers.Find("invasive")->cells[i], Cell(image.invasive));
   }
 
-  // Each 7z holds its folder and exactly its split's images.
-  std::map<std::string, std::string> bytes_by_file;
-  for (const RawImage& image : images) {
-    bytes_by_file[std::to_string(image.name) + ".jpg"] = image.bytes;
-  }
-  for (const auto& [archive, table] :
-       {std::pair<const char*, const Table*>{"train", &*train}, std::pair<const char*, const Table*>{"test", &answers}}) {
+  // Each 7z holds only its folder's own entry, as py7zr's write() of a
+  // directory leaves it upstream: no images.
+  for (const char* archive : {"train", "test"}) {
     SCOPED_TRACE(archive);
-    std::map<std::string, std::string> expected;
-    for (int64_t name : Names(*table)) {
-      const std::string file = std::to_string(name) + ".jpg";
-      expected[std::string(archive) + "/" + file] = bytes_by_file[file];
-    }
-    const fs::path out = testing::NewTempDir("extracted");
-    ASSERT_TRUE(Extract7z(dirs->public_dir / (std::string(archive) + ".7z"), out).ok());
-    EXPECT_EQ(testing::ReadTree(out), expected);
     absl::StatusOr<std::vector<std::string>> names =
         List7z(dirs->public_dir / (std::string(archive) + ".7z"));
-    ASSERT_TRUE(names.ok());
-    EXPECT_EQ(names->size(), expected.size() + 1);
-    EXPECT_EQ(names->back(), archive);
+    ASSERT_TRUE(names.ok()) << names.status();
+    EXPECT_THAT(*names, ElementsAre(archive));
+    const fs::path out = testing::NewTempDir("extracted");
+    ASSERT_TRUE(Extract7z(dirs->public_dir / (std::string(archive) + ".7z"), out).ok());
+    EXPECT_TRUE(fs::is_directory(out / archive));
+    EXPECT_TRUE(fs::is_empty(out / archive));
   }
 }
 
