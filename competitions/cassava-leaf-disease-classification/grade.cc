@@ -1,0 +1,38 @@
+// Upstream's cassava-leaf-disease-classification/grade.py: accuracy of the
+// predicted disease `label` (0-4) per image, aligned on `image_id`.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(
+      submission, answers, /*target_column=*/"label", /*id_column=*/"image_id");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above, so sklearn's objections are the
+  // submission's (e.g. fractional or missing classes).
+  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("accuracy_score rejects `label`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "cassava-leaf-disease-classification",
+    .metric = "accuracy",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,67 @@
+// Upstream's facebook-recruiting-iii-keyword-extraction/prepare.py: a 90/10
+// split of Kaggle's Train.csv (Id, Title, Body, Tags; Id and Tags read as
+// text), extracted from Train.zip. The test rows without Tags become
+// public/test.csv, with them private/test.csv; the sample submission gives
+// every test question the tags "javascript c# python php java".
+#include <filesystem>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  // Upstream extracts into raw/; we leave raw/ untouched and use scratch/.
+  const fs::path extracted = scratch / "Train_zip";
+  if (absl::Status s = ExtractZip(raw / "Train.zip", extracted); !s.ok()) return s;
+  if (!fs::is_regular_file(extracted / "Train.csv")) {
+    return absl::NotFoundError(
+        absl::StrCat((raw / "Train.zip").string(), " holds no Train.csv at its root"));
+  }
+  CsvReadOptions read_options;
+  read_options.string_columns = {"Id", "Tags"};
+  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "Train.csv").string(), read_options);
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<Table> test_without_labels = DropColumns(split->test, {"Tags"});
+  if (!test_without_labels.ok()) return test_without_labels.status();
+  Table sample_submission = *test_without_labels;
+  if (absl::Status s = SetConstantColumn(sample_submission, "Tags",
+                                         std::string("javascript c# python php java"));
+      !s.ok()) {
+    return s;
+  }
+  for (const auto& [table, path] : {
+           std::pair{static_cast<const Table*>(&split->train), public_dir / "train.csv"},
+           std::pair{static_cast<const Table*>(&*test_without_labels), public_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&sample_submission),
+                     public_dir / "sample_submission.csv"},
+           std::pair{static_cast<const Table*>(&split->test), private_dir / "test.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  // Upstream's length checks hold by construction of the split.
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "facebook-recruiting-iii-keyword-extraction", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

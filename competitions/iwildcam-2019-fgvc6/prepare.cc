@@ -1,0 +1,200 @@
+// Upstream's iwildcam-2019-fgvc6/prepare.py: the camera locations of the
+// labelled train.csv are split 90/10 (sklearn train_test_split on
+// location.unique(), random_state=8), so train and test never share a
+// camera. Writes public/train.csv, public/test.csv (no category_id),
+// public/sample_submission.csv (Id, Category = 0, with pandas' index column:
+// upstream writes it with index=True), public/{train,test}_images.zip, and
+// private/test.csv (the test rows with labels), private/answers.csv (Id,
+// Category).
+
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/python_str.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// `Series.unique()`: values in first-seen order; all NaN count as one.
+std::vector<Cell> Unique(const Column& column) {
+  std::vector<Cell> unique;
+  bool seen_missing = false;
+  for (const Cell& cell : column.cells) {
+    if (IsMissing(cell)) {
+      if (!seen_missing) unique.push_back(cell);
+      seen_missing = true;
+      continue;
+    }
+    bool seen = false;
+    for (const Cell& u : unique) seen = seen || CellsEqual(u, cell);
+    if (!seen) unique.push_back(cell);
+  }
+  return unique;
+}
+
+// The ids as `unique()` / Python's set hold them, compared by str() (exact
+// for the text ids of this data; a missing id is "nan", as its file name).
+std::set<std::string> IdSet(const Column& ids) {
+  std::set<std::string> set;
+  for (const Cell& cell : ids.cells) set.insert(PythonStr(cell));
+  return set;
+}
+
+bool IsJpgName(const fs::path& path) {
+  const std::string name = path.filename().string();
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".jpg") == 0;
+}
+
+// `len(list(dir.glob("*.jpg")))`.
+size_t CountJpgs(const fs::path& dir) {
+  size_t count = 0;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    count += IsJpgName(it->path());
+  }
+  return count;
+}
+
+// An id that upstream joins to a folder as "<id>.jpg": one plain name.
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
+}
+
+absl::Status CopyImages(const Column& ids, const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  fs::create_directories(to, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
+  for (const Cell& cell : ids.cells) {
+    const std::string name = absl::StrCat(PythonStr(cell), ".jpg");
+    if (!IsPlainName(name)) {
+      return absl::InvalidArgumentError(absl::StrCat("train.csv: bad image id '", name, "'"));
+    }
+    if (!fs::is_regular_file(from / name)) {
+      return absl::NotFoundError(absl::StrCat("train_images.zip has no ", name));
+    }
+    fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot copy ", name, ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  const Column* locations = old_train->Find("location");
+  const Column* ids = old_train->Find("id");
+  if (locations == nullptr || ids == nullptr || old_train->Find("category_id") == nullptr) {
+    return absl::InvalidArgumentError("train.csv needs 'id', 'location' and 'category_id' columns");
+  }
+
+  const std::vector<Cell> unique_locations = Unique(*locations);
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 8;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(unique_locations.size()), options);
+  if (!split.ok()) return split.status();
+  std::vector<int64_t> train_rows;
+  std::vector<int64_t> test_rows;
+  for (size_t row = 0; row < locations->cells.size(); ++row) {
+    // `loc in test_locations` on a numpy array: any element == loc.
+    bool in_test = false;
+    for (int64_t i : split->test_indices) {
+      in_test = in_test || CellsEqual(unique_locations[static_cast<size_t>(i)], locations->cells[row]);
+    }
+    (in_test ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
+  }
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> answers = TakeRows(*old_train, test_rows);
+  if (!answers.ok()) return answers.status();
+  absl::StatusOr<Table> new_test = DropColumns(*answers, {"category_id"});
+  if (!new_test.ok()) return new_test.status();
+  absl::StatusOr<Table> gold = SelectColumns(*answers, {"id", "category_id"});
+  if (!gold.ok()) return gold.status();
+  gold->mutable_columns()[0].name = "Id";
+  gold->mutable_columns()[1].name = "Category";
+
+  // Upstream extracts the images next to the raw data; we use scratch.
+  const fs::path raw_images = scratch / "train_images";
+  if (absl::Status s = ExtractZip(raw / "train_images.zip", raw_images); !s.ok()) return s;
+  if (CountJpgs(raw_images) != IdSet(*ids).size()) {
+    return CheckFailed(absl::StrCat(
+        "Raw train images should have the same number of images as the unique ids in the old "
+        "train set, but got ",
+        CountJpgs(raw_images), " files and ", IdSet(*ids).size(), " ids"));
+  }
+
+  // The sample submission keeps the test rows' original index labels.
+  const std::vector<Cell> index(test_rows.begin(), test_rows.end());
+  Table sample({Column{"", Dtype::kInt64, index}, gold->columns()[0],
+                Column{"Category", Dtype::kInt64, std::vector<Cell>(test_rows.size(), int64_t{0})}});
+
+  const Column& train_ids = *new_train->Find("id");
+  const Column& test_ids = *new_test->Find("id");
+  const std::set<std::string> train_id_set = IdSet(train_ids);
+  for (const std::string& id : IdSet(test_ids)) {
+    if (train_id_set.count(id) != 0) return CheckFailed("new_train and new_test are not disjoint");
+  }
+
+  struct Output {
+    const Table* table;
+    fs::path path;
+  };
+  for (const Output& out : {Output{&*answers, private_dir / "test.csv"},
+                            Output{&*gold, private_dir / "answers.csv"},
+                            Output{&*new_train, public_dir / "train.csv"},
+                            Output{&*new_test, public_dir / "test.csv"},
+                            Output{&sample, public_dir / "sample_submission.csv"}}) {
+    if (absl::Status s = WriteCsvFile(*out.table, out.path.string()); !s.ok()) return s;
+  }
+
+  // The images, zipped (upstream copies them to folders, zips and deletes
+  // the folders; ours are staged in scratch).
+  const fs::path staged_train = scratch / "public_train_images";
+  const fs::path staged_test = scratch / "public_test_images";
+  if (absl::Status s = CopyImages(train_ids, raw_images, staged_train); !s.ok()) return s;
+  if (absl::Status s = CopyImages(test_ids, raw_images, staged_test); !s.ok()) return s;
+  if (CountJpgs(staged_test) != IdSet(test_ids).size()) {
+    return CheckFailed("Public test images should have the same number of images as the unique "
+                       "ids in the test set");
+  }
+  if (CountJpgs(staged_train) != train_id_set.size()) {
+    return CheckFailed("Public train images should have the same number of images as the unique "
+                       "ids in the train set");
+  }
+  if (absl::Status s = ZipDirectory(staged_train, public_dir / "train_images.zip"); !s.ok()) {
+    return s;
+  }
+  return ZipDirectory(staged_test, public_dir / "test_images.zip");
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "iwildcam-2019-fgvc6",
+    .prepare = &Prepare,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,38 @@
+// Upstream's iwildcam-2020-fgvc7/grade.py: accuracy of the
+// predicted animal `Category` per test image, aligned on `Id`.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(
+      submission, answers, /*target_column=*/"Category", /*id_column=*/"Id");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above, so sklearn's objections are the
+  // submission's (e.g. fractional or missing classes).
+  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("accuracy_score rejects `Category`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "iwildcam-2020-fgvc7",
+    .metric = "accuracy",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,127 @@
+// Upstream's plant-pathology-2021-fgvc8/prepare.py: an 80/20 split of
+// Kaggle's labelled train.csv (image, labels). The test rows' labels become
+// private/answers.csv; the sample submission predicts "healthy" everywhere;
+// each split's images are copied from raw/train_images/ to
+// public/train_images/ or public/test_images/ under their own names.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// The `image` column as file names directly inside train_images/ (upstream
+// joins them to a path; anything else would reach outside that folder).
+absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
+  absl::StatusOr<const Column*> images = table.Get("image");
+  if (!images.ok()) return images.status();
+  std::vector<std::string> names;
+  for (size_t row = 0; row < (*images)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(*images)->cells[row]);
+    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
+        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "train.csv row ", row, ": 'image' must be text naming a file in train_images/"));
+    }
+    names.push_back(*name);
+  }
+  return names;
+}
+
+// Copies raw/train_images/<name> to `dest`/<name> for each name, then runs
+// upstream's check that `dest` holds one .jpg per row.
+absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& names,
+                        const fs::path& dest, std::string_view what) {
+  std::error_code error;
+  fs::create_directories(dest, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot create ", dest.string()));
+  for (const std::string& name : names) {
+    const fs::path source = raw / "train_images" / name;
+    if (!fs::is_regular_file(source)) {
+      return absl::NotFoundError(absl::StrCat("train_images/", name, " does not exist"));
+    }
+    if (!fs::copy_file(source, dest / name, fs::copy_options::overwrite_existing, error)) {
+      return absl::InternalError(
+          absl::StrCat("cannot copy train_images/", name, ": ", error.message()));
+    }
+  }
+  size_t jpgs = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dest)) {
+    jpgs += entry.path().filename().string().ends_with(".jpg");  // pathlib's glob("*.jpg")
+  }
+  if (jpgs != names.size()) {
+    return CheckFailed(absl::StrCat(std::string(what),
+                                    " images should have the same number of images as the ",
+                                    std::string(what), " DataFrame (", jpgs, " .jpg files for ",
+                                    names.size(), " rows)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  TrainTestSplitOptions options;
+  options.test_size = 0.2;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  const Table& new_train = split->train;
+  const Table& answers = split->test;
+
+  Table submission = answers;
+  if (absl::Status s = SetConstantColumn(submission, "labels", std::string("healthy")); !s.ok()) {
+    return s;
+  }
+  if (new_train.Find("image") == nullptr || new_train.Find("labels") == nullptr) {
+    return CheckFailed("Train DataFrame must have 'image' and 'labels' columns");
+  }
+  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
+  if (!train_images.ok()) return train_images.status();
+  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(answers);
+  if (!test_images.ok()) return test_images.status();
+  const std::set<std::string> train_set(train_images->begin(), train_images->end());
+  for (const std::string& image : *test_images) {
+    if (train_set.contains(image)) {
+      return CheckFailed(absl::StrCat("new_train and answers should not share any image (",
+                                      image, ")"));
+    }
+  }
+
+  for (const auto& [table, path] : {
+           std::pair{&answers, private_dir / "answers.csv"},
+           std::pair{&new_train, public_dir / "train.csv"},
+           std::pair{static_cast<const Table*>(&submission), public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  if (absl::Status s = CopyImages(raw, *train_images, public_dir / "train_images", "Public train");
+      !s.ok()) {
+    return s;
+  }
+  return CopyImages(raw, *test_images, public_dir / "test_images", "Public test");
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "plant-pathology-2021-fgvc8", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

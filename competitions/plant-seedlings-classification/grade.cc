@@ -1,0 +1,105 @@
+// Upstream's plant-seedlings-classification/grade.py: scikit-learn's
+// f1_score(average="micro") of the predicted `species`, after submission and
+// answers are sorted by `file` and required to list the same files row by
+// row.
+//
+// Upstream's steps, and what they imply:
+//  1. the submission must hold `file` and `species` (extra columns are
+//     ignored) and as many rows as the answers;
+//  2. both are sorted by file and the sorted file arrays must be equal
+//     elementwise (a repeated, unknown or missing file fails);
+//  3. the labels go to sklearn as Python lists (`.tolist()`). numpy turns a
+//     list of strings with some NaN or numbers into an array of their str()
+//     forms, so a missing prediction becomes the label "nan" (simply wrong);
+//     a column with no text at all (numbers, bools, or all empty) is
+//     rejected: numbers and bools mix label types with the answers' species
+//     names, and an all-NaN list is "continuous" with NaN.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/f1_score.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/python_str.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kFile[] = "file";
+constexpr char kSpecies[] = "species";
+
+absl::Status BadAnswers(std::string_view reason) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("answers are malformed: ", std::string(reason)));
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  const Column* answer_files = answers.Find(kFile);
+  const Column* answer_species = answers.Find(kSpecies);
+  if (answer_files == nullptr || answer_species == nullptr) {
+    return BadAnswers("expected columns file and species");
+  }
+  if (answer_species->dtype != Dtype::kObject) return BadAnswers("species are not names");
+  for (const Cell& cell : answer_species->cells) {
+    if (!std::holds_alternative<std::string>(cell)) return BadAnswers("species are not names");
+  }
+
+  const Column* files = submission.Find(kFile);
+  if (files == nullptr) return InvalidSubmission("Submission must have 'file' column");
+  const Column* species = submission.Find(kSpecies);
+  if (species == nullptr) return InvalidSubmission("Submission must have 'species' column");
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission length ", submission.num_rows(),
+                                          " != answers length ", answers.num_rows()));
+  }
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*files);
+  if (!order.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("sorting the submission by file: ", order.status().message()));
+  }
+  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_files);
+  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  for (size_t i = 0; i < order->size(); ++i) {
+    if (!CellsEqual(files->cells[(*order)[i]], answer_files->cells[(*answer_order)[i]])) {
+      return InvalidSubmission("Submission and answers have mismatched 'file' columns");
+    }
+  }
+
+  bool any_text = false;
+  for (const Cell& cell : species->cells) {
+    any_text = any_text || std::holds_alternative<std::string>(cell);
+  }
+  if (!any_text) {
+    return InvalidSubmission(
+        "f1_score rejects `species`: the predictions hold no species names (only numbers, "
+        "booleans or missing values)");
+  }
+  std::vector<std::string> y_true, y_pred;
+  for (size_t i = 0; i < order->size(); ++i) {
+    y_true.push_back(std::get<std::string>(answer_species->cells[(*answer_order)[i]]));
+    y_pred.push_back(PythonStr(species->cells[(*order)[i]]));
+  }
+  FScoreOptions options;
+  options.average = FScoreAverage::kMicro;
+  absl::StatusOr<double> f1 = MulticlassFScore(y_true, y_pred, options);
+  if (!f1.ok()) {
+    return InvalidSubmission(absl::StrCat("f1_score rejects `species`: ", f1.status().message()));
+  }
+  return f1;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "plant-seedlings-classification",
+    .metric = "micro-f1-score",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench
