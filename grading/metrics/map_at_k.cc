@@ -1,31 +1,88 @@
 #include "grading/metrics/map_at_k.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/python_str.h"
 #include "grading/metrics/numpy_sum.h"
+#include "grading/metrics/pandas_ops.h"
 
 namespace mlebench {
 
-double AveragePrecisionAtK(const std::set<std::string>& actual,
-                           absl::Span<const std::string> predicted, int k) {
+namespace {
+
+// AP@k of one row (see AveragePrecisionAtK), over any containers:
+// `predicted[i]` compares with ==, `in_actual(p)` says whether p is an actual
+// label, `actual_size` counts the distinct actual labels.
+template <typename Predicted, typename InActual>
+double AveragePrecision(const Predicted& predicted, size_t actual_size, InActual in_actual,
+                        int k) {
   const size_t cut = std::min(predicted.size(), static_cast<size_t>(k));
   double score = 0.0;
   double hits = 0.0;
   for (size_t i = 0; i < cut; ++i) {
-    const std::string& p = predicted[i];
-    if (actual.count(p) == 0) continue;
+    const auto& p = predicted[i];
+    if (!in_actual(p)) continue;
     if (std::find(predicted.begin(), predicted.begin() + i, p) != predicted.begin() + i) continue;
     hits += 1.0;
     score += hits / (static_cast<double>(i) + 1.0);
   }
-  if (actual.empty()) return 0.0;
-  return score / static_cast<double>(std::min(actual.size(), static_cast<size_t>(k)));
+  if (actual_size == 0) return 0.0;
+  return score / static_cast<double>(std::min(actual_size, static_cast<size_t>(k)));
+}
+
+// Python's `text.split(" ")` as views into `text`, into `pieces`.
+void SplitOnSpaceInto(std::string_view text, std::vector<std::string_view>& pieces) {
+  pieces.clear();
+  size_t start = 0;
+  while (true) {
+    const size_t space = text.find(' ', start);
+    if (space == std::string_view::npos) {
+      pieces.push_back(text.substr(start));
+      return;
+    }
+    pieces.push_back(text.substr(start, space - start));
+    start = space + 1;
+  }
+}
+
+// The pandas str() of each cell, as views: into the cell itself for strings,
+// else into `storage` (a deque, so earlier views stay valid).
+std::vector<std::string_view> CellTexts(const Column& column, std::deque<std::string>& storage) {
+  std::vector<std::string_view> texts;
+  texts.reserve(column.cells.size());
+  for (const Cell& cell : column.cells) {
+    if (const std::string* s = std::get_if<std::string>(&cell)) {
+      texts.emplace_back(*s);
+    } else {
+      texts.emplace_back(storage.emplace_back(PythonStr(cell)));
+    }
+  }
+  return texts;
+}
+
+bool SameTextSets(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+  const absl::flat_hash_set<std::string_view> set_b(b.begin(), b.end());
+  for (std::string_view t : a) {
+    if (!set_b.contains(t)) return false;
+  }
+  // a is a subset of set(b); equal sets when set(a) is as large.
+  return absl::flat_hash_set<std::string_view>(a.begin(), a.end()).size() == set_b.size();
+}
+
+}  // namespace
+
+double AveragePrecisionAtK(const std::set<std::string>& actual,
+                           absl::Span<const std::string> predicted, int k) {
+  return AveragePrecision(
+      predicted, actual.size(), [&](const std::string& p) { return actual.count(p) > 0; }, k);
 }
 
 absl::StatusOr<double> MeanAveragePrecisionAtK(
@@ -69,55 +126,62 @@ std::vector<std::set<std::string>> LabelSets(const Column& column) {
   return sets;
 }
 
-namespace {
-
-std::vector<std::string> IdTexts(const Column& ids) {
-  std::vector<std::string> texts;
-  texts.reserve(ids.cells.size());
-  for (const Cell& cell : ids.cells) texts.push_back(PythonStr(cell));
-  return texts;
-}
-
-}  // namespace
-
 bool SameIdSets(const Column& submission_ids, const Column& answer_ids) {
-  const std::vector<std::string> a = IdTexts(submission_ids);
-  const std::vector<std::string> b = IdTexts(answer_ids);
-  return std::set<std::string>(a.begin(), a.end()) == std::set<std::string>(b.begin(), b.end());
+  std::deque<std::string> storage;
+  return SameTextSets(CellTexts(submission_ids, storage), CellTexts(answer_ids, storage));
 }
 
 absl::StatusOr<double> MapAtKAlignedOnIds(const Column& submission_ids,
                                           const Column& submission_labels,
                                           const Column& answer_ids, const Column& answer_labels,
                                           int k) {
-  const std::vector<std::string> sub_keys = IdTexts(submission_ids);
-  const std::vector<std::string> ans_keys = IdTexts(answer_ids);
+  if (k < 1) return absl::InvalidArgumentError(absl::StrCat("k must be positive, got ", k));
+  std::deque<std::string> storage;
+  const std::vector<std::string_view> sub_keys = CellTexts(submission_ids, storage);
+  const std::vector<std::string_view> ans_keys = CellTexts(answer_ids, storage);
   if (sub_keys.size() != ans_keys.size() || submission_labels.cells.size() != sub_keys.size() ||
-      answer_labels.cells.size() != ans_keys.size() || !SameIdSets(submission_ids, answer_ids)) {
+      answer_labels.cells.size() != ans_keys.size()) {
     return absl::InvalidArgumentError("MapAtKAlignedOnIds needs checked, matching ids");
   }
-  std::map<std::string, size_t> answer_row;
-  for (size_t row = 0; row < ans_keys.size(); ++row) {
-    if (!answer_row.emplace(ans_keys[row], row).second) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers have a repeated id '", ans_keys[row], "'"));
+  // Both tables sorted by id pair rows by id: answers' rows in id order, each
+  // with the submission's row of the same id.
+  const std::vector<size_t> order = DistinctTextArgsort(ans_keys);
+  if (order.size() != ans_keys.size()) {
+    absl::flat_hash_set<std::string_view> seen;
+    for (std::string_view id : ans_keys) {
+      if (!seen.insert(id).second) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("answers have a repeated id '", std::string(id), "'"));
+      }
     }
   }
-  // Same id set and length as unique answer ids: the submission's ids are
-  // unique too, and sorting both by id pairs rows by id.
-  std::map<std::string, size_t> submission_row;
-  for (size_t row = 0; row < sub_keys.size(); ++row) submission_row.emplace(sub_keys[row], row);
-  const std::vector<std::set<std::string>> sets = LabelSets(answer_labels);
-  const std::vector<std::vector<std::string>> lists = LabelLists(submission_labels);
-  std::vector<std::set<std::string>> actual;
-  std::vector<std::vector<std::string>> predicted;
-  actual.reserve(answer_row.size());
-  predicted.reserve(answer_row.size());
-  for (const auto& [id, row] : answer_row) {
-    actual.push_back(sets[row]);
-    predicted.push_back(lists[submission_row.at(id)]);
+  absl::flat_hash_map<std::string_view, size_t> submission_row;
+  submission_row.reserve(sub_keys.size());
+  for (size_t row = 0; row < sub_keys.size(); ++row) {
+    if (!submission_row.emplace(sub_keys[row], row).second) {
+      return absl::InvalidArgumentError("MapAtKAlignedOnIds needs checked, matching ids");
+    }
   }
-  return MeanAveragePrecisionAtK(actual, predicted, k);
+  const std::vector<std::string_view> truths = CellTexts(answer_labels, storage);
+  const std::vector<std::string_view> guesses = CellTexts(submission_labels, storage);
+  std::vector<double> precisions(order.size());
+  std::vector<std::string_view> actual, predicted;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const size_t answer = order[i];
+    auto it = submission_row.find(ans_keys[answer]);
+    if (it == submission_row.end()) {
+      return absl::InvalidArgumentError("MapAtKAlignedOnIds needs checked, matching ids");
+    }
+    SplitOnSpaceInto(truths[answer], actual);
+    std::sort(actual.begin(), actual.end());
+    actual.erase(std::unique(actual.begin(), actual.end()), actual.end());
+    SplitOnSpaceInto(guesses[it->second], predicted);
+    precisions[i] = AveragePrecision(
+        predicted, actual.size(),
+        [&](std::string_view p) { return std::binary_search(actual.begin(), actual.end(), p); },
+        k);
+  }
+  return NumpyMean(precisions);
 }
 
 }  // namespace mlebench

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <string_view>
 #include <variant>
 
 #include "absl/functional/function_ref.h"
@@ -141,6 +142,41 @@ bool CellsEqual(const Cell& a, const Cell& b) {
   return *NumericValue(a) == *NumericValue(b);
 }
 
+namespace {
+
+// The first 8 bytes of `s`, big-endian, zero-padded: comparing these first
+// agrees with comparing the strings (byte order, which for UTF-8 is Python's
+// code point order) except on ties, which the full comparison settles.
+uint64_t PrefixKey(std::string_view s) {
+  uint64_t key = 0;
+  const size_t n = std::min<size_t>(s.size(), 8);
+  for (size_t i = 0; i < n; ++i) key |= uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
+  return key;
+}
+
+}  // namespace
+
+std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text) {
+  if (text.size() > std::numeric_limits<uint32_t>::max()) return {};
+  std::vector<std::pair<uint64_t, uint32_t>> keyed(text.size());
+  for (size_t k = 0; k < text.size(); ++k) {
+    keyed[k] = {PrefixKey(text[k]), static_cast<uint32_t>(k)};
+  }
+  std::sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return text[a.second] < text[b.second];
+  });
+  std::vector<size_t> order(keyed.size());
+  for (size_t k = 0; k < keyed.size(); ++k) {
+    if (k > 0 && keyed[k - 1].first == keyed[k].first &&
+        text[keyed[k - 1].second] == text[keyed[k].second]) {
+      return {};
+    }
+    order[k] = keyed[k].second;
+  }
+  return order;
+}
+
 std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, size_t)> less) {
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
@@ -244,12 +280,15 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
     // `present` is the same permutation.
     std::vector<size_t> sorted;
     if (first_string != nullptr) {
-      std::vector<const std::string*> text(present.size());
+      std::vector<std::string_view> text(present.size());
       for (size_t k = 0; k < present.size(); ++k) {
-        text[k] = &std::get<std::string>(cells[present[k]]);
+        text[k] = std::get<std::string>(cells[present[k]]);
       }
-      sorted =
-          NumpyObjectArgsort(text.size(), [&](size_t x, size_t y) { return *text[x] < *text[y]; });
+      sorted = DistinctTextArgsort(text);
+      if (sorted.empty() && !text.empty()) {
+        sorted = NumpyObjectArgsort(text.size(),
+                                    [&](size_t x, size_t y) { return text[x] < text[y]; });
+      }
     } else {
       sorted = NumpyObjectArgsort(present.size(), [&](size_t x, size_t y) {
         return PythonNumberLess(cells[present[x]], cells[present[y]]);

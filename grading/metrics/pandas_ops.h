@@ -42,6 +42,13 @@ bool CellsEqual(const Cell& a, const Cell& b);
 // included.
 std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, size_t)> less);
 
+// The positions of `text` in increasing byte order (for UTF-8, Python's str
+// order) when all texts are distinct: then every correct sort, numpy's
+// unstable one included, gives this permutation, and an integer-prefix sort
+// finds it several times faster. Empty when two texts are equal (their
+// order is numpy's to decide: use NumpyObjectArgsort).
+std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text);
+
 // The row order of `DataFrame.sort_values(column)` with pandas' defaults
 // (kind="quicksort", ascending, na_position="last"), which is pandas'
 // `nargsort`: the missing values (NaN) go last in their input order, the

@@ -174,3 +174,23 @@ TEST(NumericValueTest, Conversions) {
 
 }  // namespace
 }  // namespace mlebench
+
+namespace mlebench {
+namespace {
+
+TEST(DistinctTextArgsortTest, SortsDistinctTextsByBytesAndGivesUpOnTies) {
+  // Shared 8-byte prefixes, a prefix of another text, bytes above 0x7f
+  // (UTF-8: code point order) and an embedded NUL.
+  const std::vector<std::string_view> text = {"abcdefghZ", "abcdefgh", "\xc3\xa9t\xc3\xa9",
+                                              "abcdefghA", "",         std::string_view("a\0b", 3),
+                                              "a",         "zz"};
+  const std::vector<size_t> order = DistinctTextArgsort(text);
+  ASSERT_EQ(order.size(), text.size());
+  for (size_t k = 1; k < order.size(); ++k) EXPECT_LT(text[order[k - 1]], text[order[k]]);
+  EXPECT_EQ(order.front(), 4u);  // ""
+  EXPECT_TRUE(DistinctTextArgsort(std::vector<std::string_view>{"b", "a", "b"}).empty());
+  EXPECT_TRUE(DistinctTextArgsort(std::vector<std::string_view>{}).empty());
+}
+
+}  // namespace
+}  // namespace mlebench
