@@ -1,0 +1,288 @@
+// Upstream's inaturalist-2019-fgvc6/prepare.py: a per-category split of the
+// labelled train2019.json into new train and test sets.
+//   - images: raw/train_val2019.tar.gz is extracted into scratch (upstream
+//     extracts it into raw/, unless raw/train_val2019 exists, which is then
+//     used as it is); image file_names ("train_val2019/Plants/400/x.jpg")
+//     are relative to that folder.
+//   - split per category, in first-seen order: 1 image -> train; 2-4 -> the
+//     last one to test; 5+ -> train_test_split(test_size=0.12,
+//     random_state=0). Test items, flattened, are shuffled with
+//     random.Random(0); their file_name becomes "test2019/<basename>".
+//   - public/train2019.json (raw metadata with the train annotations and
+//     images), public/test2019.json (without categories and annotations:
+//     exactly images, info, licenses), public/val2019.json (copied),
+//     private/answers.csv (id, predicted = category_id),
+//     public/kaggle_sample_submission.csv (id, predicted =
+//     random.Random(42).randint(0, 1009), the same for every row).
+//   - public/train_val2019.tar.gz and public/test2019.tar.gz: uncompressed
+//     tars (despite the name) of the copied images, named relative to
+//     their folder ("Plants/400/x.jpg", "x.jpg"); the folders are removed.
+//     Entries are in name order, with fixed times and owners (upstream's
+//     order and metadata depend on the file system and the clock).
+// Upstream's asserts are FailedPrecondition errors.
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/python_json.h"
+#include "competitions/common/python_random.h"
+#include "competitions/common/train_test_split.h"
+#include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
+#include "competitions/common/tar_archive.h"
+#include "grading/csv.h"
+#include "grading/table.h"
+#include "testdata/common/files.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckFailed(const std::string& message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", message));
+}
+
+struct Item {
+  const JsonValue* annotation;
+  const JsonValue* image;
+};
+
+// Every regular file under `dir`, named relative to it, in name order.
+std::vector<TarEntry> TarEntriesOf(const fs::path& dir) {
+  std::vector<TarEntry> entries;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(dir, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (it->is_regular_file()) {
+      entries.push_back({fs::relative(it->path(), dir).generic_string(), "", it->path()});
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const TarEntry& a, const TarEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  fs::path image_root = raw;
+  if (!fs::exists(raw / "train_val2019")) {
+    image_root = scratch / "extracted";
+    if (absl::Status s = ExtractTar(raw / "train_val2019.tar.gz", image_root); !s.ok()) return s;
+  }
+
+  absl::StatusOr<std::string> bytes = ReadFileToString(raw / "train2019.json");
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<JsonValue> parsed = ParseJson(*bytes);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("train2019.json: ", std::string(parsed.status().message())));
+  }
+  const JsonValue& old_train = *parsed;
+  const JsonValue* annotations = old_train.is_object() ? old_train.Find("annotations") : nullptr;
+  const JsonValue* images = old_train.is_object() ? old_train.Find("images") : nullptr;
+  if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
+      !images->is_array() || old_train.Find("categories") == nullptr) {
+    return absl::InvalidArgumentError(
+        "train2019.json must be an object with 'annotations', 'images' and 'categories'");
+  }
+
+  // Group by category in first-seen order; zip() stops at the shorter list.
+  std::vector<int64_t> category_order;
+  std::map<int64_t, std::vector<Item>> by_category;
+  const size_t pairs = std::min(annotations->items.size(), images->items.size());
+  for (size_t i = 0; i < pairs; ++i) {
+    const JsonValue& annotation = annotations->items[i];
+    const JsonValue& image = images->items[i];
+    const JsonValue* image_id = annotation.is_object() ? annotation.Find("image_id") : nullptr;
+    const JsonValue* id = image.is_object() ? image.Find("id") : nullptr;
+    if (image_id == nullptr || id == nullptr) {
+      return absl::InvalidArgumentError(
+          "train2019.json: annotations need 'image_id' and images need 'id'");
+    }
+    if (!(*image_id == *id)) {
+      return CheckFailed(
+          absl::StrCat("Mismatching image_id in annotation and image at position ", i));
+    }
+    absl::StatusOr<int64_t> category = MetadataCategoryId(annotation);
+    if (!category.ok()) return category.status();
+    auto [it, inserted] = by_category.try_emplace(*category);
+    if (inserted) category_order.push_back(*category);
+    it->second.push_back({&annotation, &image});
+  }
+
+  std::map<int64_t, std::vector<Item>> train_by_category;
+  std::map<int64_t, std::vector<Item>> test_by_category;
+  for (int64_t category : category_order) {
+    const std::vector<Item>& items = by_category[category];
+    const size_t n = items.size();
+    std::vector<Item>& train = train_by_category[category];
+    std::vector<Item>& test = test_by_category[category];
+    if (n == 1) {
+      train = items;
+    } else if (n < 5) {
+      // max(1, int(n * 0.12)) is 1 for n <= 4.
+      train.assign(items.begin(), items.end() - 1);
+      test.assign(items.end() - 1, items.end());
+    } else {
+      TrainTestSplitOptions options;
+      options.test_size = 0.12;
+      options.random_state = 0;
+      absl::StatusOr<TrainTestIndices> split =
+          TrainTestSplitIndices(static_cast<int64_t>(n), options);
+      if (!split.ok()) return split.status();
+      for (int64_t i : split->train_indices) train.push_back(items[static_cast<size_t>(i)]);
+      for (int64_t i : split->test_indices) test.push_back(items[static_cast<size_t>(i)]);
+    }
+  }
+
+  JsonValue new_train = old_train;
+  JsonValue train_annotations = JsonValue::Array();
+  JsonValue train_images = JsonValue::Array();
+  for (int64_t category : category_order) {
+    for (const Item& item : train_by_category[category]) {
+      train_annotations.items.push_back(*item.annotation);
+      train_images.items.push_back(*item.image);
+    }
+  }
+  const size_t train_count = train_images.items.size();
+  new_train.Set("annotations", std::move(train_annotations));
+  new_train.Set("images", std::move(train_images));
+  if (absl::Status s = WriteSortedKeysJson(new_train, public_dir / "train2019.json"); !s.ok()) {
+    return s;
+  }
+  {
+    std::error_code error;
+    if (!fs::is_regular_file(raw / "val2019.json", error)) {
+      return absl::NotFoundError("raw data has no val2019.json");
+    }
+    fs::copy_file(raw / "val2019.json", public_dir / "val2019.json",
+                  fs::copy_options::overwrite_existing, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot copy val2019.json"));
+  }
+
+  // Test: the raw metadata without categories; renamed file names.
+  JsonValue public_test = JsonValue::Object();
+  for (const JsonMember& member : old_train.members) {
+    if (member.key != "categories" && member.key != "annotations") {
+      public_test.members.push_back(member);
+    }
+  }
+  std::vector<Item> test_items;
+  for (int64_t category : category_order) {
+    for (const Item& item : test_by_category[category]) test_items.push_back(item);
+  }
+  PythonRandom(0).Shuffle(test_items);
+  JsonValue test_images = JsonValue::Array();
+  std::vector<std::pair<std::string, std::string>> test_copies;  // old, new file name
+  std::vector<Cell> ids;
+  std::vector<Cell> categories;
+  for (const Item& item : test_items) {
+    absl::StatusOr<std::string> old_name = MetadataFileName(*item.image);
+    if (!old_name.ok()) return old_name.status();
+    const std::string new_name =
+        absl::StrCat("test2019/", old_name->substr(old_name->rfind('/') + 1));
+    JsonValue image = *item.image;
+    image.Set("file_name", JsonValue::String(new_name));
+    test_images.items.push_back(std::move(image));
+    test_copies.emplace_back(*old_name, new_name);
+    const JsonValue* id = item.image->Find("id");
+    std::optional<int64_t> int_id = id->type == JsonValue::Type::kInt ? id->AsInt64() : std::nullopt;
+    if (!int_id) return absl::InvalidArgumentError("train2019.json: image ids must be integers");
+    absl::StatusOr<int64_t> category = MetadataCategoryId(*item.annotation);
+    if (!category.ok()) return category.status();
+    ids.push_back(*int_id);
+    categories.push_back(*category);
+  }
+  const size_t test_count = test_images.items.size();
+  public_test.Set("images", std::move(test_images));
+  {
+    std::vector<std::string> keys;
+    for (const JsonMember& member : public_test.members) keys.push_back(member.key);
+    std::sort(keys.begin(), keys.end());
+    if (keys != std::vector<std::string>{"images", "info", "licenses"}) {
+      return CheckFailed("Public test metadata keys should be 'images', 'info', 'licenses'");
+    }
+  }
+  if (absl::Status s = WriteSortedKeysJson(public_test, public_dir / "test2019.json"); !s.ok()) {
+    return s;
+  }
+  std::error_code error;
+  fs::create_directories(public_dir / "train_val2019", error);
+  fs::create_directories(public_dir / "test2019", error);
+  if (error) return absl::InternalError("cannot create image folders");
+
+  if (test_count == 0) {
+    // pd.DataFrame([]) has no "id" column: upstream fails with a KeyError.
+    return CheckFailed("the split leaves no test images (every category has one image)");
+  }
+  absl::StatusOr<int64_t> placeholder = PythonRandom(42).RandInt(0, 1009);
+  if (!placeholder.ok()) return placeholder.status();
+  const Table answers({Column{"id", Dtype::kInt64, ids},
+                       Column{"predicted", Dtype::kInt64, std::move(categories)}});
+  const Table sample({Column{"id", Dtype::kInt64, ids},
+                      Column{"predicted", Dtype::kInt64,
+                             std::vector<Cell>(ids.size(), *placeholder)}});
+  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteCsvFile(sample, (public_dir / "kaggle_sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+
+  for (int64_t category : category_order) {
+    for (const Item& item : train_by_category[category]) {
+      absl::StatusOr<std::string> name = MetadataFileName(*item.image);
+      if (!name.ok()) return name.status();
+      if (absl::Status s = CopyMetadataImage(image_root / *name, public_dir / *name); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  for (const auto& [old_name, new_name] : test_copies) {
+    if (absl::Status s = CopyMetadataImage(image_root / old_name, public_dir / new_name);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (CountGlobJpgs(public_dir / "train_val2019") != static_cast<int64_t>(train_count)) {
+    return CheckFailed(absl::StrCat("Mismatching number of images in train_images, got ",
+                                    CountGlobJpgs(public_dir / "train_val2019")));
+  }
+  if (CountGlobJpgs(public_dir / "test2019") != static_cast<int64_t>(test_count)) {
+    return CheckFailed(absl::StrCat("Mismatching number of images in test_images, got ",
+                                    CountGlobJpgs(public_dir / "test2019")));
+  }
+  if (train_count + test_count != annotations->items.size()) {
+    return CheckFailed(absl::StrCat("Expected ", annotations->items.size(),
+                                    " annotations in total, but found", train_count,
+                                    " in train and ", test_count, " in test"));
+  }
+
+  for (const char* folder : {"test2019", "train_val2019"}) {
+    if (absl::Status s = WriteTar(public_dir / absl::StrCat(folder, ".tar.gz"),
+                                  TarEntriesOf(public_dir / folder), /*gzip=*/false);
+        !s.ok()) {
+      return s;
+    }
+    fs::remove_all(public_dir / folder, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot remove ", folder));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "inaturalist-2019-fgvc6",
+    .prepare = &Prepare,
+});
+
+}  // namespace mlebench
