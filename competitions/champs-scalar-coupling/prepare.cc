@@ -1,0 +1,199 @@
+// Upstream's champs-scalar-coupling/prepare.py: Kaggle's train.csv split
+// 90/10 by molecule (sklearn's train_test_split over the molecule groups, in
+// molecule_name order). public/ gets train.csv, test.csv (without the
+// target), a sample submission (target 0), the per-molecule CSVs
+// (structures, dipole_moments, magnetic_shielding_tensors, mulliken_charges,
+// potential_energy, scalar_coupling_contributions) filtered to the train
+// molecules, and structures/<molecule_name>.xyz for each train molecule;
+// private/answers.csv is the test rows with the target.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kMoleculeColumn = "molecule_name";
+constexpr std::string_view kTargetColumn = "scalar_coupling_constant";
+// The per-molecule CSVs, filtered to the train molecules, in upstream's order.
+constexpr std::string_view kDataCsvs[] = {
+    "structures", "dipole_moments", "magnetic_shielding_tensors", "mulliken_charges",
+    "potential_energy", "scalar_coupling_contributions"};
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// Molecule names as text (Kaggle's "dsgdb9nsd_000001"); they name files, so
+// they must stay inside structures/.
+absl::StatusOr<std::vector<std::string>> MoleculeNames(const Table& table,
+                                                       std::string_view file) {
+  absl::StatusOr<const Column*> column = table.Get(kMoleculeColumn);
+  if (!column.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file), ": no molecule_name column"));
+  }
+  std::vector<std::string> names;
+  names.reserve((*column)->cells.size());
+  for (size_t row = 0; row < (*column)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(*column)->cells[row]);
+    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
+        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(file), " row ", row, ": molecule_name must be text naming a molecule"));
+    }
+    names.push_back(*name);
+  }
+  return names;
+}
+
+// `df[df["molecule_name"].isin(keep)]`, checking upstream's assert that the
+// kept rows cover exactly the molecules of `keep`.
+absl::StatusOr<Table> FilterToMolecules(const Table& table, std::string_view name,
+                                        const std::set<std::string>& keep) {
+  absl::StatusOr<std::vector<std::string>> names = MoleculeNames(table, name);
+  if (!names.ok()) return names.status();
+  std::vector<int64_t> rows;
+  std::set<std::string> seen;
+  for (size_t row = 0; row < names->size(); ++row) {
+    if (!keep.contains((*names)[row])) continue;
+    rows.push_back(static_cast<int64_t>(row));
+    seen.insert((*names)[row]);
+  }
+  if (seen != keep) {
+    return CheckFailed(absl::StrCat("Filtered ", std::string(name),
+                                    " should exactly match the molecule names present in the "
+                                    "new_train set."));
+  }
+  return TakeRows(table, rows);
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  absl::StatusOr<std::vector<std::string>> molecules = MoleculeNames(*old_train, "train.csv");
+  if (!molecules.ok()) return molecules.status();
+
+  // groupby("molecule_name"): groups in name order, rows in file order.
+  std::map<std::string, std::vector<int64_t>> groups;
+  for (size_t row = 0; row < molecules->size(); ++row) {
+    groups[(*molecules)[row]].push_back(static_cast<int64_t>(row));
+  }
+  std::vector<const std::vector<int64_t>*> group_rows;
+  for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
+  if (!split.ok()) return split.status();
+  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
+    std::vector<int64_t> rows;
+    for (int64_t g : group_indices) {
+      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
+    }
+    return rows;
+  };
+  const std::vector<int64_t> train_rows = flatten(split->train_indices);
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> answers = TakeRows(*old_train, flatten(split->test_indices));
+  if (!answers.ok()) return answers.status();
+  absl::StatusOr<Table> new_test = DropColumns(*answers, {std::string(kTargetColumn)});
+  if (!new_test.ok()) return new_test.status();
+  absl::StatusOr<Table> sample_submission = SelectColumns(*new_test, {"id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s =
+          SetConstantColumn(*sample_submission, kTargetColumn, Cell(int64_t{0}));
+      !s.ok()) {
+    return s;
+  }
+
+  // The train molecules, as a set and in order of first appearance.
+  std::set<std::string> train_molecules;
+  std::vector<std::string> train_molecule_order;
+  for (int64_t row : train_rows) {
+    if (train_molecules.insert((*molecules)[row]).second) {
+      train_molecule_order.push_back((*molecules)[row]);
+    }
+  }
+  std::vector<std::pair<std::string, Table>> data_tables;
+  for (std::string_view name : kDataCsvs) {
+    const std::string file = std::string(name) + ".csv";
+    absl::StatusOr<Table> table = ReadCsvFile((raw / file).string());
+    if (!table.ok()) return table.status();
+    absl::StatusOr<Table> filtered = FilterToMolecules(*table, file, train_molecules);
+    if (!filtered.ok()) return filtered.status();
+    data_tables.emplace_back(file, *std::move(filtered));
+  }
+
+  // Upstream's remaining checks (disjoint molecules, and so ids, hold by
+  // construction when ids are unique; upstream checks ids too).
+  std::set<Cell> train_ids;
+  for (const Cell& id : new_train->Find("id")->cells) train_ids.insert(id);
+  for (const Cell& id : new_test->Find("id")->cells) {
+    if (train_ids.contains(id)) {
+      return CheckFailed("Train and test sets should not share any samples with the same id.");
+    }
+  }
+  if (new_test->num_columns() != 5) {
+    return CheckFailed(
+        absl::StrCat("new_test should have 5 columns, but has ", new_test->num_columns()));
+  }
+  if (answers->num_columns() != 6) {
+    return CheckFailed(
+        absl::StrCat("answers should have 6 columns, but has ", answers->num_columns()));
+  }
+
+  std::error_code error;
+  fs::create_directories(public_dir / "structures", error);
+  for (const std::string& molecule : train_molecule_order) {
+    if (!error) {
+      fs::copy_file(raw / "structures" / (molecule + ".xyz"),
+                    public_dir / "structures" / (molecule + ".xyz"),
+                    fs::copy_options::overwrite_existing, error);
+    }
+    if (error) {
+      return absl::InternalError(
+          absl::StrCat("cannot copy structures/", molecule, ".xyz: ", error.message()));
+    }
+  }
+
+  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
+    return s;
+  }
+  for (const auto& [table, file] : {
+           std::pair{&*new_train, std::string("train.csv")},
+           std::pair{&*new_test, std::string("test.csv")},
+           std::pair{&*sample_submission, std::string("sample_submission.csv")},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, (public_dir / file).string()); !s.ok()) return s;
+  }
+  for (const auto& [file, table] : data_tables) {
+    if (absl::Status s = WriteCsvFile(table, (public_dir / file).string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "champs-scalar-coupling", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,284 @@
+// Upstream's osic-pulmonary-fibrosis-progression/prepare.py: Kaggle's
+// train.csv split 90/10 by patient (sklearn's train_test_split over the
+// patient groups, in Patient order).
+//  - public/train.csv: the train patients' rows;
+//  - public/test.csv: each test patient's earliest visit (rows sorted by
+//    Weeks, then groupby("Patient").first(): per column the first non-missing
+//    value; patients in Patient order);
+//  - private/test.csv: every test patient crossed with every week from the
+//    test rows' smallest to largest Weeks, left-merged with the test rows
+//    (unmeasured weeks get missing values, so integer columns turn float),
+//    plus Patient_Week ("<Patient>_<Weeks>") and Confidence (100);
+//  - public/sample_submission.csv: Patient_Week, FVC 2000, Confidence 100;
+//  - public/train/<Patient>/ and public/test/<Patient>/: copies of the
+//    patients' raw/train/<Patient>/ directories (CT scans).
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+#include "grading/metrics/pandas_ops.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// Patient ids as text naming a directory in raw/train/.
+absl::StatusOr<std::vector<std::string>> Patients(const Table& table) {
+  absl::StatusOr<const Column*> column = table.Get("Patient");
+  if (!column.ok()) return column.status();
+  std::vector<std::string> names;
+  for (size_t row = 0; row < (*column)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(*column)->cells[row]);
+    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
+        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.csv row ", row, ": 'Patient' must be text naming a directory"));
+    }
+    names.push_back(*name);
+  }
+  return names;
+}
+
+std::vector<std::string> Unique(const std::vector<std::string>& values) {
+  std::vector<std::string> unique;
+  std::set<std::string> seen;
+  for (const std::string& v : values) {
+    if (seen.insert(v).second) unique.push_back(v);
+  }
+  return unique;
+}
+
+// `new_test.sort_values(by="Weeks").groupby("Patient").first().reset_index()`.
+absl::StatusOr<Table> FirstVisits(const Table& test, const std::vector<std::string>& patients) {
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*test.Find("Weeks"));
+  if (!order.ok()) return order.status();
+  std::map<std::string, std::vector<size_t>> rows_by_patient;  // rows in Weeks order
+  for (size_t row : *order) rows_by_patient[patients[row]].push_back(row);
+  std::vector<Column> columns;
+  columns.push_back(Column{.name = "Patient", .dtype = Dtype::kObject, .cells = {}});
+  for (const auto& [patient, rows] : rows_by_patient) columns[0].cells.push_back(patient);
+  for (const Column& column : test.columns()) {
+    if (column.name == "Patient") continue;
+    Column first{.name = column.name, .dtype = column.dtype, .cells = {}};
+    for (const auto& [patient, rows] : rows_by_patient) {
+      Cell value = std::monostate{};
+      for (size_t row : rows) {
+        if (!IsMissing(column.cells[row])) {
+          value = column.cells[row];
+          break;
+        }
+      }
+      if (IsMissing(value) && first.dtype != Dtype::kObject) value = std::nan("");
+      first.cells.push_back(value);
+    }
+    columns.push_back(std::move(first));
+  }
+  return Table(std::move(columns));
+}
+
+// The private answers: all_weeks.merge(new_test, on=["Patient", "Weeks"],
+// how="left"), then Patient_Week and Confidence.
+absl::StatusOr<Table> AllWeeks(const Table& test, const std::vector<std::string>& patients) {
+  const Column& weeks = *test.Find("Weeks");
+  int64_t min_week = INT64_MAX, max_week = INT64_MIN;
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> rows_by_key;
+  for (size_t row = 0; row < weeks.cells.size(); ++row) {
+    const int64_t week = std::get<int64_t>(weeks.cells[row]);
+    min_week = std::min(min_week, week);
+    max_week = std::max(max_week, week);
+    rows_by_key[{patients[row], week}].push_back(row);
+  }
+  std::vector<Column> columns = {
+      Column{.name = "Patient", .dtype = Dtype::kObject, .cells = {}},
+      Column{.name = "Weeks", .dtype = Dtype::kInt64, .cells = {}}};
+  std::vector<const Column*> others;
+  for (const Column& column : test.columns()) {
+    if (column.name == "Patient" || column.name == "Weeks") continue;
+    others.push_back(&column);
+    columns.push_back(Column{.name = column.name, .dtype = column.dtype, .cells = {}});
+  }
+  bool unmatched = false;
+  for (const std::string& patient : Unique(patients)) {
+    for (int64_t week = min_week; week <= max_week; ++week) {
+      const auto it = rows_by_key.find({patient, week});
+      const std::vector<size_t> none = {SIZE_MAX};
+      for (size_t row : it == rows_by_key.end() ? none : it->second) {
+        columns[0].cells.push_back(patient);
+        columns[1].cells.push_back(week);
+        for (size_t c = 0; c < others.size(); ++c) {
+          columns[2 + c].cells.push_back(row == SIZE_MAX ? Cell(std::monostate{})
+                                                         : others[c]->cells[row]);
+        }
+        unmatched |= row == SIZE_MAX;
+      }
+    }
+  }
+  // Missing values turn int64 and bool columns into float64 (NaN) and
+  // object ones keep them as missing.
+  if (unmatched) {
+    for (size_t c = 2; c < columns.size(); ++c) {
+      Column& column = columns[c];
+      if (column.dtype == Dtype::kObject) continue;
+      const bool was_bool = column.dtype == Dtype::kBool;
+      if (was_bool) {
+        column.dtype = Dtype::kObject;  // pandas: bool with NaN is object
+        continue;
+      }
+      column.dtype = Dtype::kFloat64;
+      for (Cell& cell : column.cells) {
+        if (IsMissing(cell)) {
+          cell = std::nan("");
+        } else if (const int64_t* i = std::get_if<int64_t>(&cell)) {
+          cell = static_cast<double>(*i);
+        }
+      }
+    }
+  }
+  Column patient_week{.name = "Patient_Week", .dtype = Dtype::kObject, .cells = {}};
+  for (size_t row = 0; row < columns[0].cells.size(); ++row) {
+    patient_week.cells.push_back(absl::StrCat(std::get<std::string>(columns[0].cells[row]), "_",
+                                              std::get<int64_t>(columns[1].cells[row])));
+  }
+  columns.push_back(std::move(patient_week));
+  Table table(std::move(columns));
+  if (absl::Status s = SetConstantColumn(table, "Confidence", Cell(int64_t{100})); !s.ok()) {
+    return s;
+  }
+  return table;
+}
+
+absl::Status CopyPatientDirs(const fs::path& raw, const std::vector<std::string>& patients,
+                             const fs::path& to_dir) {
+  std::error_code error;
+  fs::create_directories(to_dir, error);
+  for (const std::string& patient : Unique(patients)) {
+    if (!error) {
+      fs::copy(raw / "train" / patient, to_dir / patient,
+               fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
+    }
+    if (!error && !fs::is_directory(raw / "train" / patient)) {
+      return absl::NotFoundError(absl::StrCat("no directory train/", patient));
+    }
+    if (error) {
+      return absl::InternalError(
+          absl::StrCat("cannot copy train/", patient, ": ", error.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  absl::StatusOr<std::vector<std::string>> patients = Patients(*old_train);
+  if (!patients.ok()) return patients.status();
+  absl::StatusOr<const Column*> weeks = old_train->Get("Weeks");
+  if (!weeks.ok()) return weeks.status();
+  if ((*weeks)->dtype != Dtype::kInt64) {
+    return absl::InvalidArgumentError("train.csv: 'Weeks' must hold integers");
+  }
+
+  std::map<std::string, std::vector<int64_t>> groups;
+  for (size_t row = 0; row < patients->size(); ++row) {
+    groups[(*patients)[row]].push_back(static_cast<int64_t>(row));
+  }
+  std::vector<const std::vector<int64_t>*> group_rows;
+  for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
+  if (!split.ok()) return split.status();
+  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
+    std::vector<int64_t> rows;
+    for (int64_t g : group_indices) {
+      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
+    }
+    return rows;
+  };
+  const std::vector<int64_t> train_rows = flatten(split->train_indices);
+  const std::vector<int64_t> test_rows = flatten(split->test_indices);
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> new_test = TakeRows(*old_train, test_rows);
+  if (!new_test.ok()) return new_test.status();
+  std::vector<std::string> train_patients, test_patients;
+  for (int64_t row : train_rows) train_patients.push_back((*patients)[row]);
+  for (int64_t row : test_rows) test_patients.push_back((*patients)[row]);
+
+  absl::StatusOr<Table> public_test = FirstVisits(*new_test, test_patients);
+  if (!public_test.ok()) return public_test.status();
+  absl::StatusOr<Table> answers = AllWeeks(*new_test, test_patients);
+  if (!answers.ok()) return answers.status();
+  std::map<std::string, size_t> rows_per_patient;
+  for (const Cell& cell : answers->Find("Patient")->cells) {
+    ++rows_per_patient[std::get<std::string>(cell)];
+  }
+  std::set<size_t> counts;
+  for (const auto& [patient, count] : rows_per_patient) counts.insert(count);
+  if (counts.size() != 1) return CheckFailed("Not all patients have the same number of rows.");
+  absl::StatusOr<Table> sample_submission = SelectColumns(*answers, {"Patient_Week"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  for (const auto& [name, value] : {std::pair{"FVC", 2000}, std::pair{"Confidence", 100}}) {
+    if (absl::Status s = SetConstantColumn(*sample_submission, name, Cell(int64_t{value}));
+        !s.ok()) {
+      return s;
+    }
+  }
+
+  for (const auto& [table, path] : {
+           std::pair{&*new_train, public_dir / "train.csv"},
+           std::pair{&*public_test, public_dir / "test.csv"},
+           std::pair{&*answers, private_dir / "test.csv"},
+           std::pair{&*sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  if (absl::Status s = CopyPatientDirs(raw, train_patients, public_dir / "train"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CopyPatientDirs(raw, test_patients, public_dir / "test"); !s.ok()) {
+    return s;
+  }
+
+  // Upstream's final checks (disjoint patients hold by construction).
+  if (new_train->num_columns() != 7) {
+    return CheckFailed(
+        absl::StrCat("Expected 7 columns in new_train, but got ", new_train->num_columns()));
+  }
+  if (answers->num_columns() != 9) {
+    return CheckFailed(
+        absl::StrCat("Expected 9 columns in new_test, but got ", answers->num_columns()));
+  }
+  if (public_test->num_columns() != 7) {
+    return CheckFailed(absl::StrCat("Expected 7 columns in new_test_public, but got ",
+                                    public_test->num_columns()));
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "osic-pulmonary-fibrosis-progression", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

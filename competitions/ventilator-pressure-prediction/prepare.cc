@@ -1,0 +1,186 @@
+// Upstream's ventilator-pressure-prediction/prepare.py: Kaggle's train.csv
+// split 90/10 by breath (whole breaths on one side), ids renumbered from 1
+// in each part. public/ gets train.csv, test.csv (without `pressure`) and a
+// sample submission (pressure 0); private/test.csv is the test rows with
+// pressure. Floats are written with float_format="%.10g".
+//
+// Upstream reads with dtypes id/breath_id int32, R/C/u_out int8 and
+// time_step/u_in/pressure float64: we require those columns to hold
+// integers in range (pandas raises otherwise) and write the float columns
+// as floats even where the CSV spelled them as integers.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct IntColumnSpec {
+  std::string_view name;
+  int64_t min;
+  int64_t max;
+};
+constexpr IntColumnSpec kIntColumns[] = {
+    {"id", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()},
+    {"breath_id", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()},
+    {"R", -128, 127},
+    {"C", -128, 127},
+    {"u_out", -128, 127},
+};
+constexpr std::string_view kFloatColumns[] = {"time_step", "u_in", "pressure"};
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// read_csv's `dtype=` for the columns present: integer columns must hold
+// integers in the type's range; float columns become float64.
+absl::Status ApplyUpstreamDtypes(Table& table) {
+  for (const IntColumnSpec& spec : kIntColumns) {
+    const Column* column = table.Find(spec.name);
+    if (column == nullptr) continue;
+    if (column->dtype != Dtype::kInt64) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "train.csv: column '", std::string(spec.name), "' must hold integers (no missing values)"));
+    }
+    for (const Cell& cell : column->cells) {
+      const int64_t value = std::get<int64_t>(cell);
+      if (value < spec.min || value > spec.max) {
+        return absl::InvalidArgumentError(absl::StrCat("train.csv: column '",
+                                                       std::string(spec.name), "' value ", value,
+                                                       " is out of range"));
+      }
+    }
+  }
+  for (std::string_view name : kFloatColumns) {
+    Column* column = table.FindMutable(name);
+    if (column == nullptr) continue;
+    if (column->dtype == Dtype::kInt64) {
+      for (Cell& cell : column->cells) cell = static_cast<double>(std::get<int64_t>(cell));
+      column->dtype = Dtype::kFloat64;
+    } else if (column->dtype != Dtype::kFloat64) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train.csv: column '", std::string(name), "' must hold numbers"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// `to_csv(float_format="%.10g")`: float64 columns become text formatted by
+// printf's %.10g (as Python's % operator formats), missing values stay empty.
+Table WithFloatFormat(const Table& table) {
+  Table out = table;
+  for (Column& column : out.mutable_columns()) {
+    if (column.dtype != Dtype::kFloat64) continue;
+    column.dtype = Dtype::kObject;
+    for (Cell& cell : column.cells) {
+      const double* value = std::get_if<double>(&cell);
+      if (value == nullptr || std::isnan(*value)) {
+        cell = std::monostate{};
+        continue;
+      }
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.10g", *value);
+      cell = std::string(buffer);
+    }
+  }
+  return out;
+}
+
+// `df["id"] = range(1, len(df) + 1)`.
+void RenumberIds(Table& table) {
+  Column* ids = table.FindMutable("id");
+  ids->dtype = Dtype::kInt64;
+  for (size_t row = 0; row < ids->cells.size(); ++row) ids->cells[row] = int64_t(row + 1);
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  if (absl::Status s = ApplyUpstreamDtypes(*old_train); !s.ok()) return s;
+  for (std::string_view name : {"id", "breath_id", "pressure"}) {
+    if (absl::Status s = old_train->Get(name).status(); !s.ok()) return s;
+  }
+
+  // groupby("breath_id"): groups in key order, each its rows in file order.
+  std::map<int64_t, std::vector<int64_t>> groups;
+  const Column& breath_ids = *old_train->Find("breath_id");
+  for (size_t row = 0; row < breath_ids.cells.size(); ++row) {
+    groups[std::get<int64_t>(breath_ids.cells[row])].push_back(static_cast<int64_t>(row));
+  }
+  std::vector<const std::vector<int64_t>*> group_rows;
+  for (const auto& [breath_id, rows] : groups) group_rows.push_back(&rows);
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
+  if (!split.ok()) return split.status();
+  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
+    std::vector<int64_t> rows;
+    for (int64_t g : group_indices) {
+      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
+    }
+    return rows;
+  };
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, flatten(split->train_indices));
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> new_test = TakeRows(*old_train, flatten(split->test_indices));
+  if (!new_test.ok()) return new_test.status();
+  RenumberIds(*new_train);
+  RenumberIds(*new_test);
+
+  absl::StatusOr<Table> public_test = DropColumns(*new_test, {"pressure"});
+  if (!public_test.ok()) return public_test.status();
+  absl::StatusOr<Table> sample_submission = SelectColumns(*public_test, {"id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "pressure", Cell(int64_t{0}));
+      !s.ok()) {
+    return s;
+  }
+
+  for (const auto& [table, path] : {
+           std::pair{&*new_train, public_dir / "train.csv"},
+           std::pair{&*public_test, public_dir / "test.csv"},
+           std::pair{&*sample_submission, public_dir / "sample_submission.csv"},
+           std::pair{&*new_test, private_dir / "test.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(WithFloatFormat(*table), path.string()); !s.ok()) return s;
+  }
+
+  // Upstream's checks (disjoint breaths and the row counts hold by
+  // construction).
+  if (public_test->num_columns() != 7) {
+    return CheckFailed(absl::StrCat("Expected 7 columns in new_test_without_labels, but got ",
+                                    public_test->num_columns()));
+  }
+  if (new_train->num_columns() != 8) {
+    return CheckFailed(
+        absl::StrCat("Expected 8 columns in new_train, but got ", new_train->num_columns()));
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "ventilator-pressure-prediction", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
