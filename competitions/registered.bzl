@@ -7,11 +7,13 @@ testdata/<id>/, then add the id here (see docs/architecture.md).
 
 REGISTERED = [
     "aerial-cactus-identification",
+    "AI4Code",
     "alaska2-image-steganalysis",
     "aptos2019-blindness-detection",
     "billion-word-imputation",
     "bms-molecular-translation",
     "cassava-leaf-disease-classification",
+    "chaii-hindi-and-tamil-question-answering",
     "champs-scalar-coupling",
     "denoising-dirty-documents",
     "detecting-insults-in-social-commentary",
@@ -31,6 +33,7 @@ REGISTERED = [
     "iwildcam-2019-fgvc6",
     "iwildcam-2020-fgvc7",
     "jigsaw-toxic-comment-classification-challenge",
+    "jigsaw-unintended-bias-in-toxicity-classification",
     "leaf-classification",
     "learning-agency-lab-automated-essay-scoring-2",
     "lmsys-chatbot-arena",

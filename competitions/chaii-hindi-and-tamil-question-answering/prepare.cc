@@ -1,0 +1,59 @@
+// Upstream's chaii-hindi-and-tamil-question-answering/prepare.py: a 90/10
+// split of Kaggle's labelled train.csv. The held-out answers, as `id` and
+// `PredictionString`, are the private answers; the sample submission answers
+// "dummy text" everywhere.
+#include <filesystem>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+using CsvOutput = std::pair<const Table*, std::filesystem::path>;
+
+absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
+                     const std::filesystem::path& private_dir,
+                     const std::filesystem::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<Table> test_without_labels =
+      DropColumns(split->test, {"answer_start", "answer_text"});
+  if (!test_without_labels.ok()) return test_without_labels.status();
+  absl::StatusOr<Table> answers = SelectColumns(split->test, {"id", "answer_text"});
+  if (!answers.ok()) return answers.status();
+  answers->mutable_columns()[1].name = "PredictionString";
+  Table sample_submission = *answers;
+  if (absl::Status s =
+          SetConstantColumn(sample_submission, "PredictionString", std::string("dummy text"));
+      !s.ok()) {
+    return s;
+  }
+
+  for (const auto& [table, path] : {
+           CsvOutput{&split->train, public_dir / "train.csv"},
+           CsvOutput{&*test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&*answers, private_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
+       }) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "chaii-hindi-and-tamil-question-answering", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

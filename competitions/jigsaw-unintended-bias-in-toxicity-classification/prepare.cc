@@ -1,0 +1,74 @@
+// Upstream's jigsaw-unintended-bias-in-toxicity-classification/prepare.py:
+// Kaggle's labelled private test set (test_private_expanded.csv) becomes the
+// answers, copied as is; the public files are Kaggle's train.csv, copied as
+// is, the test comments (id, comment_text) and a sample submission predicting
+// 0.0 everywhere.
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Upstream asserts that the labelled test file has Kaggle's 45 columns.
+constexpr size_t kExpandedTestColumns = 45;
+
+absl::Status CopyFile(const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot copy ", from.filename().string(), ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> test = ReadCsvFile((raw / "test_private_expanded.csv").string());
+  if (!test.ok()) return test.status();
+  absl::StatusOr<Table> test_without_labels = SelectColumns(*test, {"id", "comment_text"});
+  if (!test_without_labels.ok()) return test_without_labels.status();
+
+  if (absl::Status s = CopyFile(raw / "test_private_expanded.csv", private_dir / "test.csv");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CopyFile(raw / "train.csv", public_dir / "train.csv"); !s.ok()) return s;
+  if (absl::Status s = WriteCsvFile(*test_without_labels, (public_dir / "test.csv").string());
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Table> sample_submission = SelectColumns(*test, {"id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "prediction", 0.0); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+
+  if (test->num_columns() != kExpandedTestColumns) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("test_private_expanded.csv should have ", kExpandedTestColumns,
+                     " columns as per raw data, not ", test->num_columns()));
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "jigsaw-unintended-bias-in-toxicity-classification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
