@@ -10,14 +10,14 @@ if [ ! -f "$sample" ]; then
   exit 1
 fi
 case "$sample" in
-  *.zip)  # a few competitions only publish it zipped (one file, a .csv or,
-          # for billion-word-imputation, a .txt in CSV format): take it
-    count="$(unzip -Z1 "$sample" | grep -vc '/$')"
+  *.zip|*.7z)  # a few competitions only publish it archived (one file, a .csv
+               # or, for billion-word-imputation, a .txt in CSV format): take it
+    count="$(bsdtar -tf "$sample" | grep -vc '/$')"
     if [ "$count" != 1 ]; then
       echo "dummy: $sample holds $count files, expected one" >&2
       exit 1
     fi
-    unzip -p "$sample" > "$submission_dir/submission.csv" || exit 1 ;;
+    bsdtar -xOf "$sample" > "$submission_dir/submission.csv" || exit 1 ;;
   *) cp "$sample" "$submission_dir/submission.csv" || exit 1 ;;
 esac
 echo "dummy: copied $sample to $submission_dir/submission.csv"

@@ -1,0 +1,37 @@
+// Upstream's mlsp-2013-birds/grade.py:
+// ROC AUC of the `Probability` scores of every (recording, species) pair,
+// pooled, aligned on `Id` (rec_id * 100 + species).
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(
+      submission, answers, /*id_column=*/"Id", /*target_column=*/"Probability");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above (two classes, finite), so what
+  // roc_auc_score still rejects, NaN scores, is the submission's.
+  absl::StatusOr<double> score = RocAucScore(inputs->y_true, inputs->y_score);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("roc_auc_score rejects `Probability`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "mlsp-2013-birds",
+    .metric = "auc-roc",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,377 @@
+// Upstream's mlsp-2013-birds/prepare.py: Kaggle's labelled recordings (fold 0
+// of essential_data/CVfolds_2.txt) are renumbered 0..n-1 in file order and a
+// fifth of them, drawn with `sample(frac=0.2, random_state=0)`, becomes the
+// new test fold (upstream asserts 64 of them). Every per-recording file is
+// filtered to these recordings and renumbered; the test recordings' labels
+// become "?" in public/ and one answer row per (recording, species) pair,
+// Id = rec_id * 100 + species, in private/answers.csv.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "competitions/common/numpy_random.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/zip_archive.h"
+#include "grading/csv.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kSpecies = 19;
+constexpr size_t kExpectedTestRecordings = 64;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+absl::StatusOr<std::string> ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return std::move(buffer).str();
+}
+
+absl::Status WriteText(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+// Python's str.splitlines() for the line ends these text files can hold
+// ("\n", "\r\n", "\r").
+std::vector<std::string> SplitLines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || text[i] == '\r') {
+      lines.emplace_back(text.substr(start, i - start));
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      start = i + 1;
+    }
+  }
+  if (start < text.size()) lines.emplace_back(text.substr(start));
+  return lines;
+}
+
+// Python's int(text) for plain decimal text: surrounding whitespace, an
+// optional sign, digits (single underscores between them).
+std::optional<int64_t> PythonIntOfText(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  bool negative = false;
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty() || s.size() > 18 || s.front() == '_' || s.back() == '_') return std::nullopt;
+  int64_t value = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_') {
+      if (s[i - 1] == '_') return std::nullopt;
+    } else if (s[i] >= '0' && s[i] <= '9') {
+      value = value * 10 + (s[i] - '0');
+    } else {
+      return std::nullopt;
+    }
+  }
+  return negative ? -value : value;
+}
+
+// A line's first comma-separated field as an int and the rest after that
+// comma ("" without a comma), as upstream splits these files.
+absl::StatusOr<std::pair<int64_t, std::string>> IdAndRest(const std::string& line,
+                                                          std::string_view file) {
+  const size_t comma = line.find(',');
+  const std::optional<int64_t> id = PythonIntOfText(std::string_view(line).substr(0, comma));
+  if (!id.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file), ": line '", line, "' does not start with a rec_id"));
+  }
+  return std::pair{*id, comma == std::string::npos ? std::string() : line.substr(comma + 1)};
+}
+
+// upstream's filter_and_write_file: drops the header, keeps the lines of
+// known recordings renumbered, under upstream's fixed header.
+absl::Status FilterAndWrite(const fs::path& src, const fs::path& dst,
+                            const std::map<int64_t, int64_t>& old_id_to_new) {
+  absl::StatusOr<std::string> text = ReadText(src);
+  if (!text.ok()) return text.status();
+  std::vector<std::string> lines = SplitLines(*text);
+  std::string out = "rec_id,[histogram of segment features]\n";
+  for (size_t i = 1; i < lines.size(); ++i) {
+    absl::StatusOr<std::pair<int64_t, std::string>> parts =
+        IdAndRest(lines[i], src.filename().string());
+    if (!parts.ok()) return parts.status();
+    auto it = old_id_to_new.find(parts->first);
+    if (it != old_id_to_new.end()) absl::StrAppend(&out, it->second, ",", parts->second, "\n");
+  }
+  return WriteText(dst, out);
+}
+
+// File names from rec_id2filename: plain names (upstream joins them into
+// paths).
+absl::Status CheckFileName(const std::string& name) {
+  if (name.empty() || name == "." || name == ".." ||
+      name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rec_id2filename.txt: '", name, "' is not a plain file name"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Copy(const fs::path& from, const fs::path& to) {
+  if (!fs::is_regular_file(from)) {
+    return absl::NotFoundError(absl::StrCat("raw data has no file ", from.string()));
+  }
+  std::error_code error;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot copy ", from.string()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> IntColumn(const Table& table, const std::string& name,
+                                               std::string_view file) {
+  absl::StatusOr<const Column*> column = table.Get(name);
+  if (!column.ok()) return column.status();
+  if ((*column)->dtype != Dtype::kInt64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file), ": column '", name, "' must hold integers"));
+  }
+  std::vector<int64_t> values;
+  for (const Cell& cell : (*column)->cells) values.push_back(std::get<int64_t>(cell));
+  return values;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  if (absl::Status s = ExtractZip(raw / "mlsp_contest_dataset.zip", scratch); !s.ok()) return s;
+  const fs::path essential = scratch / "mlsp_contest_dataset/essential_data";
+  const fs::path supplemental = scratch / "mlsp_contest_dataset/supplemental_data";
+  std::error_code error;
+  for (const char* dir : {"essential_data/src_wavs", "supplemental_data/filtered_spectrograms",
+                          "supplemental_data/segmentation_examples",
+                          "supplemental_data/spectrograms",
+                          "supplemental_data/supervised_segmentation"}) {
+    fs::create_directories(public_dir / dir, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot create ", dir));
+  }
+
+  // The train fold, renumbered, with a fifth of it moved to fold 1.
+  absl::StatusOr<Table> all_folds = ReadCsvFile((essential / "CVfolds_2.txt").string());
+  if (!all_folds.ok()) return all_folds.status();
+  absl::StatusOr<std::vector<int64_t>> folds = IntColumn(*all_folds, "fold", "CVfolds_2.txt");
+  if (!folds.ok()) return folds.status();
+  absl::StatusOr<std::vector<int64_t>> old_ids = IntColumn(*all_folds, "rec_id", "CVfolds_2.txt");
+  if (!old_ids.ok()) return old_ids.status();
+  std::vector<int64_t> train_rows;
+  for (size_t row = 0; row < folds->size(); ++row) {
+    if ((*folds)[row] == 0) train_rows.push_back(static_cast<int64_t>(row));
+  }
+  const size_t n = train_rows.size();
+  // DataFrame.sample(frac=0.2, random_state=0): round(0.2 * n) rows, the
+  // first of RandomState(0).permutation(n). Python's round is half-even, as
+  // std::nearbyint in the default rounding mode.
+  const size_t n_test = static_cast<size_t>(std::nearbyint(0.2 * static_cast<double>(n)));
+  const std::vector<int64_t> permutation = NumpyRandomState(0).Permutation(n);
+  std::vector<int64_t> new_folds(n, 0);
+  for (size_t k = 0; k < n_test; ++k) new_folds[permutation[k]] = 1;
+  std::map<int64_t, int64_t> old_id_to_new;  // a later duplicate wins, as in the dict
+  for (size_t i = 0; i < n; ++i) old_id_to_new[(*old_ids)[train_rows[i]]] = static_cast<int64_t>(i);
+  absl::StatusOr<Table> cv_folds = TakeRows(*all_folds, train_rows);
+  if (!cv_folds.ok()) return cv_folds.status();
+  {
+    Column* rec_id = cv_folds->FindMutable("rec_id");
+    Column* fold = cv_folds->FindMutable("fold");
+    for (size_t i = 0; i < n; ++i) {
+      rec_id->cells[i] = static_cast<int64_t>(i);
+      fold->cells[i] = new_folds[i];
+    }
+  }
+  if (absl::Status s =
+          WriteCsvFile(*cv_folds, (public_dir / "essential_data/CVfolds_2.txt").string());
+      !s.ok()) {
+    return s;
+  }
+  std::vector<int64_t> test_rec_ids;
+  for (size_t i = 0; i < n; ++i) {
+    if (new_folds[i] == 1) test_rec_ids.push_back(static_cast<int64_t>(i));
+  }
+  if (test_rec_ids.size() != kExpectedTestRecordings) {
+    return CheckFailed(absl::StrCat("Expected 64 test rec_ids, got ", test_rec_ids.size()));
+  }
+  const std::set<int64_t> test_set(test_rec_ids.begin(), test_rec_ids.end());
+
+  // rec_id2filename, filtered and renumbered.
+  absl::StatusOr<Table> id2filename = ReadCsvFile((essential / "rec_id2filename.txt").string());
+  if (!id2filename.ok()) return id2filename.status();
+  absl::StatusOr<std::vector<int64_t>> file_ids =
+      IntColumn(*id2filename, "rec_id", "rec_id2filename.txt");
+  if (!file_ids.ok()) return file_ids.status();
+  absl::StatusOr<const Column*> filename_column = id2filename->Get("filename");
+  if (!filename_column.ok()) return filename_column.status();
+  std::vector<int64_t> kept_rows;
+  for (size_t row = 0; row < file_ids->size(); ++row) {
+    if (old_id_to_new.count((*file_ids)[row]) > 0) kept_rows.push_back(static_cast<int64_t>(row));
+  }
+  absl::StatusOr<Table> kept = TakeRows(*id2filename, kept_rows);
+  if (!kept.ok()) return kept.status();
+  std::vector<std::string> filenames;
+  for (size_t i = 0; i < kept_rows.size(); ++i) {
+    kept->FindMutable("rec_id")->cells[i] = old_id_to_new[(*file_ids)[kept_rows[i]]];
+    const std::string* name = std::get_if<std::string>(&kept->Find("filename")->cells[i]);
+    if (name == nullptr) {
+      return absl::InvalidArgumentError("rec_id2filename.txt: filenames must be text");
+    }
+    if (absl::Status s = CheckFileName(*name); !s.ok()) return s;
+    filenames.push_back(*name);
+  }
+  if (absl::Status s =
+          WriteCsvFile(*kept, (public_dir / "essential_data/rec_id2filename.txt").string());
+      !s.ok()) {
+    return s;
+  }
+  if (kept->num_rows() != n) {
+    return CheckFailed(absl::StrCat("Expected ", n, " entires in rec_id2filename, got ",
+                                    kept->num_rows()));
+  }
+
+  // Labels: "?" for the new test recordings in public/, one row per
+  // (recording, species) pair in private/.
+  absl::StatusOr<std::string> labels_text = ReadText(essential / "rec_labels_test_hidden.txt");
+  if (!labels_text.ok()) return labels_text.status();
+  std::vector<std::string> label_lines = SplitLines(*labels_text);
+  std::vector<std::pair<int64_t, std::string>> rec_labels;
+  for (size_t i = 1; i < label_lines.size(); ++i) {
+    absl::StatusOr<std::pair<int64_t, std::string>> parts =
+        IdAndRest(label_lines[i], "rec_labels_test_hidden.txt");
+    if (!parts.ok()) return parts.status();
+    auto it = old_id_to_new.find(parts->first);
+    if (it != old_id_to_new.end()) rec_labels.emplace_back(it->second, parts->second);
+  }
+  std::string public_labels = "rec_id,[labels]\n";
+  for (const auto& [rec_id, labels] : rec_labels) {
+    const std::string shown = test_set.count(rec_id) > 0 ? "?" : labels;
+    absl::StrAppend(&public_labels, rec_id, shown.empty() ? "" : ",", shown, "\n");
+  }
+  if (absl::Status s =
+          WriteText(public_dir / "essential_data/rec_labels_test_hidden.txt", public_labels);
+      !s.ok()) {
+    return s;
+  }
+  Column answer_ids{"Id", Dtype::kInt64, {}};
+  Column answer_values{"Probability", Dtype::kInt64, {}};
+  for (const auto& [rec_id, labels] : rec_labels) {
+    if (test_set.count(rec_id) == 0) continue;
+    std::set<int64_t> species;
+    for (absl::string_view part : absl::StrSplit(labels, ',')) {
+      if (part.empty()) continue;
+      const std::optional<int64_t> id = PythonIntOfText(std::string_view(part.data(), part.size()));
+      if (!id.has_value()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "rec_labels_test_hidden.txt: recording ", rec_id, " has a label that is not an int: '",
+            std::string(part), "'"));
+      }
+      species.insert(*id);
+    }
+    for (int s = 0; s < kSpecies; ++s) {
+      answer_ids.cells.push_back(rec_id * 100 + s);
+      answer_values.cells.push_back(int64_t{species.count(s) > 0 ? 1 : 0});
+    }
+  }
+  const Table answers({answer_ids, answer_values});
+  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
+    return s;
+  }
+  if (answers.num_rows() != test_rec_ids.size() * kSpecies) {
+    return CheckFailed(absl::StrCat("Expected ", test_rec_ids.size() * kSpecies,
+                                    " entires in answers.csv, got ", answers.num_rows()));
+  }
+  Column sample_ids{"Id", Dtype::kInt64, {}};
+  for (int64_t rec_id : test_rec_ids) {
+    for (int s = 0; s < kSpecies; ++s) sample_ids.cells.push_back(rec_id * 100 + s);
+  }
+  Column zeros{"Probability", Dtype::kInt64, std::vector<Cell>(sample_ids.cells.size(), int64_t{0})};
+  if (absl::Status s = WriteCsvFile(Table({sample_ids, zeros}),
+                                    (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+
+  if (absl::Status s = Copy(essential / "species_list.txt",
+                            public_dir / "essential_data/species_list.txt");
+      !s.ok()) {
+    return s;
+  }
+  for (const std::string& name : filenames) {
+    if (absl::Status s = Copy(essential / "src_wavs" / (name + ".wav"),
+                              public_dir / "essential_data/src_wavs" / (name + ".wav"));
+        !s.ok()) {
+      return s;
+    }
+  }
+  for (const std::string& name : filenames) {
+    const std::string bmp = name + ".bmp";
+    if (absl::Status s = Copy(supplemental / "filtered_spectrograms" / bmp,
+                              public_dir / "supplemental_data/filtered_spectrograms" / bmp);
+        !s.ok()) {
+      return s;
+    }
+    if (fs::exists(supplemental / "segmentation_examples" / bmp)) {
+      if (absl::Status s = Copy(supplemental / "segmentation_examples" / bmp,
+                                public_dir / "supplemental_data/segmentation_examples" / bmp);
+          !s.ok()) {
+        return s;
+      }
+    }
+    for (const char* dir : {"spectrograms", "supervised_segmentation"}) {
+      if (absl::Status s = Copy(supplemental / dir / bmp,
+                                public_dir / "supplemental_data" / dir / bmp);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  for (const char* file : {"segment_clusters.bmp", "segment_mosaic.bmp"}) {
+    if (absl::Status s = Copy(supplemental / file, public_dir / "supplemental_data" / file);
+        !s.ok()) {
+      return s;
+    }
+  }
+  for (const char* file :
+       {"histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"}) {
+    if (absl::Status s = FilterAndWrite(supplemental / file,
+                                        public_dir / "supplemental_data" / file, old_id_to_new);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "mlsp-2013-birds", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench

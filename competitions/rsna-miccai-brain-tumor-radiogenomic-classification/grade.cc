@@ -1,0 +1,38 @@
+// Upstream's rsna-miccai-brain-tumor-radiogenomic-classification/grade.py:
+// ROC AUC of the `MGMT_value` probabilities, aligned on `BraTS21ID`.
+// Both tables are read with pandas' defaults, so the zero-padded case ids
+// ("00012") compare as the integers they parse to.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(
+      submission, answers, /*id_column=*/"BraTS21ID", /*target_column=*/"MGMT_value");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above (two classes, finite), so what
+  // roc_auc_score still rejects, NaN scores, is the submission's.
+  absl::StatusOr<double> score = RocAucScore(inputs->y_true, inputs->y_score);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("roc_auc_score rejects `MGMT_value`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "rsna-miccai-brain-tumor-radiogenomic-classification",
+    .metric = "auc-roc",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

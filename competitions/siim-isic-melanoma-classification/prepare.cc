@@ -1,0 +1,262 @@
+// Upstream's siim-isic-melanoma-classification/prepare.py: Kaggle's labelled
+// train.csv split by TFRecord shard: the images of two fixed shards
+// (train00-2071.tfrec and train06-2071.tfrec, about a tenth of the data)
+// become the new test set. Their DICOM and JPEG files move to public/test
+// and public/jpeg/test, the others to public/train and public/jpeg/train; the
+// shards are renumbered into public/tfrecords as test00/test01 and
+// train00..train13 (keeping their record counts in the names).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/tfrecord.h"
+#include "grading/csv.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Upstream's choice of test shards (a Python set: its order does not matter,
+// the ids only feed `isin`).
+constexpr const char* kTestShards[] = {"train00-2071.tfrec", "train06-2071.tfrec"};
+
+const std::vector<std::string> kTestColumns = {"image_name", "patient_id", "sex", "age_approx",
+                                               "anatom_site_general_challenge"};
+const std::vector<std::string> kTrainColumns = {
+    "image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge",
+    "diagnosis", "benign_malignant", "target"};
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
+  std::error_code error;
+  const uintmax_t size = fs::file_size(path, error);
+  if (error) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
+  std::string bytes(size, '\0');
+  FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
+  const size_t read = std::fread(bytes.data(), 1, size, file);
+  std::fclose(file);
+  if (read != size) return absl::DataLossError(absl::StrCat("cannot read ", path.string()));
+  return bytes;
+}
+
+// The image_name values of every record in the shard.
+absl::StatusOr<std::vector<std::string>> ShardIds(const fs::path& shard) {
+  absl::StatusOr<std::string> bytes = ReadWholeFile(shard);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<std::vector<std::string>> records = ReadTfRecords(*bytes);
+  if (!records.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(shard.filename().string(), ": ", records.status().message()));
+  }
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < records->size(); ++i) {
+    absl::StatusOr<std::string> id = ExampleFirstBytesValue((*records)[i], "image_name");
+    if (!id.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(shard.filename().string(), " record ", i,
+                                                     ": ", id.status().message()));
+    }
+    ids.push_back(*std::move(id));
+  }
+  return ids;
+}
+
+// The image names of `table` as file name stems: text naming a file directly
+// inside a folder (upstream builds paths from them).
+absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
+  absl::StatusOr<const Column*> names = table.Get("image_name");
+  if (!names.ok()) return names.status();
+  std::vector<std::string> out;
+  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(*names)->cells[row]);
+    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
+        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "train.csv: 'image_name' must name an image file, got ",
+          name == nullptr ? std::string("a missing or non-text value") : absl::StrCat("'", *name, "'")));
+    }
+    out.push_back(*name);
+  }
+  return out;
+}
+
+absl::Status CopyFile(const fs::path& from, const fs::path& to) {
+  if (!fs::is_regular_file(from)) {
+    return absl::NotFoundError(absl::StrCat("raw data has no file ", from.string()));
+  }
+  std::error_code error;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MakeDirs(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
+  return absl::OkStatus();
+}
+
+// The number of regular files in `dir` whose names end with `suffix`
+// (upstream's `len(list(public.glob("<dir>/*<suffix>")))`).
+size_t CountFiles(const fs::path& dir, std::string_view suffix) {
+  size_t count = 0;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
+                                                     std::string(suffix)) == 0) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+
+  std::set<std::string> test_ids;
+  for (const char* shard : kTestShards) {
+    absl::StatusOr<std::vector<std::string>> ids = ShardIds(raw / "tfrecords" / shard);
+    if (!ids.ok()) return ids.status();
+    test_ids.insert(ids->begin(), ids->end());
+  }
+
+  // `old_train["image_name"].isin(test_ids)`: only text can equal the ids.
+  absl::StatusOr<const Column*> names = old_train->Get("image_name");
+  if (!names.ok()) return names.status();
+  std::vector<int64_t> train_rows, test_rows;
+  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(*names)->cells[row]);
+    (name != nullptr && test_ids.count(*name) > 0 ? test_rows : train_rows)
+        .push_back(static_cast<int64_t>(row));
+  }
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> test_rows_table = TakeRows(*old_train, test_rows);
+  if (!test_rows_table.ok()) return test_rows_table.status();
+  absl::StatusOr<Table> new_test_without_labels = SelectColumns(*test_rows_table, kTestColumns);
+  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  absl::StatusOr<Table> new_test = SelectColumns(*test_rows_table, {"image_name", "target"});
+  if (!new_test.ok()) return new_test.status();
+  Table sample_submission = *new_test;
+  if (absl::Status s = SetConstantColumn(sample_submission, "target", int64_t{0}); !s.ok()) {
+    return s;
+  }
+  // Upstream's column checks (it runs them last; they do not depend on files).
+  if (new_train->ColumnNames() != kTrainColumns) return CheckFailed("new_train columns mismatch");
+
+  absl::StatusOr<std::vector<std::string>> train_names = ImageNames(*new_train);
+  if (!train_names.ok()) return train_names.status();
+  absl::StatusOr<std::vector<std::string>> test_names = ImageNames(*new_test);
+  if (!test_names.ok()) return test_names.status();
+
+  for (const auto& [table, path] :
+       {std::pair{&*new_train, public_dir / "train.csv"},
+        std::pair{&*new_test_without_labels, public_dir / "test.csv"},
+        std::pair{&sample_submission, public_dir / "sample_submission.csv"},
+        std::pair{&*new_test, private_dir / "test.csv"}}) {
+    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+  }
+
+  // DICOMs and JPEGs, all from Kaggle's train folders.
+  for (const auto& [names_of_split, split] :
+       {std::pair{&*train_names, "train"}, std::pair{&*test_names, "test"}}) {
+    if (absl::Status s = MakeDirs(public_dir / split); !s.ok()) return s;
+    if (absl::Status s = MakeDirs(public_dir / "jpeg" / split); !s.ok()) return s;
+    for (const std::string& name : *names_of_split) {
+      if (absl::Status s = CopyFile(raw / "train" / (name + ".dcm"),
+                                    public_dir / split / (name + ".dcm"));
+          !s.ok()) {
+        return s;
+      }
+      if (absl::Status s = CopyFile(raw / "jpeg" / "train" / (name + ".jpg"),
+                                    public_dir / "jpeg" / split / (name + ".jpg"));
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+
+  // TFRecord shards, renumbered per split in sorted order.
+  std::vector<std::string> shards;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(raw / "tfrecords", error);
+       !error && it != fs::directory_iterator(); it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() >= 11 && name.rfind("train", 0) == 0 &&
+        name.compare(name.size() - 6, 6, ".tfrec") == 0) {
+      shards.push_back(name);
+    }
+  }
+  if (error) return absl::NotFoundError("cannot list raw/tfrecords");
+  std::sort(shards.begin(), shards.end());
+  const fs::path tfrecords = public_dir / "tfrecords";
+  if (absl::Status s = MakeDirs(tfrecords); !s.ok()) return s;
+  int train_count = 0, test_count = 0;
+  for (const std::string& shard : shards) {
+    // file.stem.split("-")[1]: the text between the first and second "-"
+    // of the name without its last suffix.
+    const std::string stem = shard.substr(0, shard.size() - 6);
+    const size_t dash = stem.find('-');
+    if (dash == std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TFRecord shard ", shard, " has no record count after a '-'"));
+    }
+    const size_t next = stem.find('-', dash + 1);
+    const std::string record_count =
+        stem.substr(dash + 1, next == std::string::npos ? std::string::npos : next - dash - 1);
+    const bool is_test = shard == kTestShards[0] || shard == kTestShards[1];
+    const std::string target = absl::StrFormat("%s%02d-%s.tfrec", is_test ? "test" : "train",
+                                               is_test ? test_count++ : train_count++, record_count);
+    if (absl::Status s = CopyFile(raw / "tfrecords" / shard, tfrecords / target); !s.ok()) return s;
+  }
+
+  // Upstream's remaining checks.
+  if (CountFiles(public_dir / "train", ".dcm") != train_names->size()) {
+    return CheckFailed("Train DICOM count mismatch");
+  }
+  if (CountFiles(public_dir / "test", ".dcm") != test_names->size()) {
+    return CheckFailed("Test DICOM count mismatch");
+  }
+  if (CountFiles(public_dir / "jpeg" / "train", ".jpg") != train_names->size()) {
+    return CheckFailed("Train JPEG count mismatch");
+  }
+  if (CountFiles(public_dir / "jpeg" / "test", ".jpg") != test_names->size()) {
+    return CheckFailed("Test JPEG count mismatch");
+  }
+  const std::set<std::string> train_set(train_names->begin(), train_names->end());
+  for (const std::string& name : *test_names) {
+    if (train_set.count(name) > 0) return CheckFailed("Train/Test overlap");
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(
+    CompetitionPreparer{.id = "siim-isic-melanoma-classification", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
