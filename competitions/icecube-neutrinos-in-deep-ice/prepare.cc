@@ -1,0 +1,155 @@
+// Upstream's icecube-neutrinos-in-deep-ice/prepare.py: Kaggle's training
+// batches split 90/10 by batch_id; the held-out batches' events become the
+// test set (metadata without directions in test_meta.parquet, directions in
+// the private test.csv), and each batch file is copied to train/ or test/.
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/parquet.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Python's int() of a batch file name's last "_" field ("batch_12" -> 12).
+absl::StatusOr<int64_t> BatchIdOfFile(const fs::path& file) {
+  const std::string stem = file.stem().string();
+  std::string field = stem.substr(stem.rfind('_') == std::string::npos ? 0 : stem.rfind('_') + 1);
+  // int() ignores surrounding whitespace and accepts a sign and underscores
+  // between digits; Kaggle's names are plain digits, and anything else is
+  // refused here rather than guessed.
+  int64_t id = 0;
+  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), id);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid literal for int() with base 10: '",
+                                                   field, "' (", file.filename().string(), ")"));
+  }
+  return id;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  absl::StatusOr<Table> old_train = ReadParquetFile(raw / "train_meta.parquet");
+  if (!old_train.ok()) return old_train.status();
+  absl::StatusOr<const Column*> batch_column = old_train->Get("batch_id");
+  if (!batch_column.ok()) return batch_column.status();
+  if ((*batch_column)->dtype != Dtype::kInt64) {
+    return absl::InvalidArgumentError("train_meta.parquet: batch_id must be an integer column");
+  }
+  // Series.unique(): first appearance order.
+  std::vector<int64_t> batch_ids;
+  std::set<int64_t> seen;
+  for (const Cell& c : (*batch_column)->cells) {
+    if (seen.insert(std::get<int64_t>(c)).second) batch_ids.push_back(std::get<int64_t>(c));
+  }
+  TrainTestSplitOptions options;
+  options.test_size = 0.1;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(batch_ids.size()), options);
+  if (!split.ok()) return split.status();
+  std::set<int64_t> train_batches, test_batches;
+  for (int64_t i : split->train_indices) train_batches.insert(batch_ids[i]);
+  for (int64_t i : split->test_indices) test_batches.insert(batch_ids[i]);
+
+  std::vector<int64_t> train_rows, test_rows;
+  for (size_t r = 0; r < (*batch_column)->cells.size(); ++r) {
+    const int64_t batch = std::get<int64_t>((*batch_column)->cells[r]);
+    if (train_batches.count(batch)) train_rows.push_back(static_cast<int64_t>(r));
+    if (test_batches.count(batch)) test_rows.push_back(static_cast<int64_t>(r));
+  }
+  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
+  if (!new_train.ok()) return new_train.status();
+  absl::StatusOr<Table> new_test_full = TakeRows(*old_train, test_rows);
+  if (!new_test_full.ok()) return new_test_full.status();
+  absl::StatusOr<Table> new_test_without_labels =
+      DropColumns(*new_test_full, {"azimuth", "zenith"});
+  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  absl::StatusOr<Table> new_test = SelectColumns(*new_test_full, {"event_id", "azimuth", "zenith"});
+  if (!new_test.ok()) return new_test.status();
+  Table sample_submission = *new_test;
+  if (absl::Status s = SetConstantColumn(sample_submission, "azimuth", int64_t{1}); !s.ok())
+    return s;
+  if (absl::Status s = SetConstantColumn(sample_submission, "zenith", int64_t{1}); !s.ok())
+    return s;
+
+  // Upstream writes these with fastparquet; the content (names, dtypes,
+  // values, row order) is what matters, not fastparquet's exact bytes.
+  ParquetWriteOptions parquet;
+  if (absl::Status s = WriteParquetFile(*new_train, public_dir / "train_meta.parquet", parquet);
+      !s.ok())
+    return s;
+  if (absl::Status s =
+          WriteParquetFile(*new_test_without_labels, public_dir / "test_meta.parquet", parquet);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok())
+    return s;
+
+  std::error_code ec;
+  fs::copy_file(raw / "sensor_geometry.csv", public_dir / "sensor_geometry.csv",
+                fs::copy_options::overwrite_existing, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("copying sensor_geometry.csv: ", ec.message()));
+
+  std::vector<fs::path> batch_files;
+  if (fs::is_directory(raw / "train")) {
+    for (const auto& entry : fs::directory_iterator(raw / "train")) {
+      if (entry.path().extension() == ".parquet") batch_files.push_back(entry.path());
+    }
+  }
+  std::sort(batch_files.begin(), batch_files.end());
+  fs::create_directories(public_dir / "train");
+  fs::create_directories(public_dir / "test");
+  size_t copied_train = 0, copied_test = 0;
+  for (const fs::path& file : batch_files) {
+    absl::StatusOr<int64_t> id = BatchIdOfFile(file);
+    if (!id.ok()) return id.status();
+    const fs::path* dest = nullptr;
+    fs::path train_dest = public_dir / "train" / file.filename();
+    fs::path test_dest = public_dir / "test" / file.filename();
+    if (train_batches.count(*id)) {
+      dest = &train_dest;
+      ++copied_train;
+    } else if (test_batches.count(*id)) {
+      dest = &test_dest;
+      ++copied_test;
+    } else {
+      continue;
+    }
+    fs::copy_file(file, *dest, fs::copy_options::overwrite_existing, ec);
+    if (ec)
+      return absl::InternalError(
+          absl::StrCat("copying ", file.filename().string(), ": ", ec.message()));
+  }
+  // Upstream's checks.
+  if (copied_train != train_batches.size())
+    return absl::FailedPreconditionError("Not all train batches copied");
+  if (copied_test != test_batches.size())
+    return absl::FailedPreconditionError("Not all test batches copied");
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "icecube-neutrinos-in-deep-ice",
+                                               .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
