@@ -1,0 +1,36 @@
+// Upstream's cdiscount-image-classification-challenge/grade.py: accuracy of
+// the predicted `category_id` of each product, aligned on `_id`.
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/accuracy.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(
+      submission, answers, /*target_column=*/"category_id", /*id_column=*/"_id");
+  if (!inputs.ok()) return inputs.status();
+  // The answers' labels are checked above, so sklearn's objections (e.g.
+  // text labels against integer answers) are the submission's.
+  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("accuracy_score rejects `category_id`: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "cdiscount-image-classification-challenge",
+    .metric = "accuracy",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

@@ -1,0 +1,313 @@
+// Upstream's rsna-2022-cervical-spine-fracture-detection/prepare.py. A tenth
+// of Kaggle's training studies (Python's round(0.1 * n)) stays as the new
+// train set, the rest becomes the test set. The new train set keeps the
+// proportions of studies with bounding boxes, with segmentations and with
+// both: Python's random.Random(0).sample picks, in upstream's order, a tenth
+// of the overlap, then of the other segmented studies, then of the other
+// boxed studies, then fills up from train.csv's remaining studies. The test
+// labels are melted to one row per (study, prediction type) with
+// row_id = "<study>_<type>". Study folders of DICOM slices are copied to
+// public/train_images or public/test_images, the chosen segmentations
+// (<study>.nii, copied as they are) to public/segmentations.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <system_error>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/python_random.h"
+#include "competitions/common/table_ops.h"
+#include "grading/csv.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kStudy[] = "StudyInstanceUID";
+constexpr double kTrainRatio = 0.1;
+
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// Python's round(n * 0.1): to nearest, ties to even.
+int64_t RoundedTenth(size_t n) {
+  return static_cast<int64_t>(std::nearbyint(static_cast<double>(n) * kTrainRatio));
+}
+
+// The study ids of `table`, in row order; each must be text usable as a
+// folder name.
+absl::StatusOr<std::vector<std::string>> StudyIds(const Table& table, std::string_view file) {
+  absl::StatusOr<const Column*> column = table.Get(kStudy);
+  if (!column.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(std::string(file), " has no ", kStudy, " column"));
+  }
+  std::vector<std::string> ids;
+  for (const Cell& cell : (*column)->cells) {
+    const std::string* id = std::get_if<std::string>(&cell);
+    if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
+        id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(std::string(file), ": ", kStudy,
+                                                     " values must be study folder names"));
+    }
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+std::vector<int64_t> RowsWhere(const std::vector<std::string>& ids, const std::set<std::string>& set,
+                               bool member) {
+  std::vector<int64_t> rows;
+  for (size_t row = 0; row < ids.size(); ++row) {
+    if (set.count(ids[row]) == static_cast<size_t>(member)) rows.push_back(static_cast<int64_t>(row));
+  }
+  return rows;
+}
+
+// `frame.melt(id_vars=StudyInstanceUID, var_name="prediction_type",
+// value_name="fractured")`: every other column in turn, all rows each.
+absl::StatusOr<Table> Melt(const Table& frame) {
+  Column studies{.name = kStudy, .dtype = frame.Find(kStudy)->dtype};
+  Column types{.name = "prediction_type", .dtype = Dtype::kObject};
+  Column values{.name = "fractured"};
+  std::set<Dtype> dtypes;
+  for (const Column& column : frame.columns()) {
+    if (column.name != kStudy) dtypes.insert(column.dtype);
+  }
+  // numpy's common type of the melted columns.
+  values.dtype = dtypes.size() == 1 ? *dtypes.begin()
+                 : (dtypes == std::set<Dtype>{Dtype::kInt64, Dtype::kFloat64}) ? Dtype::kFloat64
+                                                                                : Dtype::kObject;
+  for (const Column& column : frame.columns()) {
+    if (column.name == kStudy) continue;
+    for (size_t row = 0; row < column.cells.size(); ++row) {
+      studies.cells.push_back(frame.Find(kStudy)->cells[row]);
+      types.cells.emplace_back(column.name);
+      const Cell& cell = column.cells[row];
+      if (values.dtype == Dtype::kFloat64 && std::holds_alternative<int64_t>(cell)) {
+        values.cells.emplace_back(static_cast<double>(std::get<int64_t>(cell)));
+      } else {
+        values.cells.push_back(cell);
+      }
+    }
+  }
+  return Table({std::move(studies), std::move(types), std::move(values)});
+}
+
+absl::Status CopyFolder(const fs::path& source, const fs::path& dest) {
+  if (!fs::is_directory(source)) {
+    return absl::NotFoundError(absl::StrCat("raw data has no study folder train_images/",
+                                            source.filename().string()));
+  }
+  std::error_code error;
+  fs::create_directories(dest, error);
+  if (!error) {
+    fs::copy(source, dest, fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
+  }
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot copy ", source.filename().string(), ": ",
+                                            error.message()));
+  }
+  return absl::OkStatus();
+}
+
+size_t CountEntries(const fs::path& dir, std::string_view extension) {
+  size_t count = 0;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    count += extension.empty() || it->path().extension() == extension;
+  }
+  return count;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  PythonRandom rng(0);
+  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
+  if (!old_train.ok()) return old_train.status();
+  absl::StatusOr<std::vector<std::string>> train_study_ids = StudyIds(*old_train, "train.csv");
+  if (!train_study_ids.ok()) return train_study_ids.status();
+  const int64_t num_train_samples = RoundedTenth(old_train->num_rows());
+
+  absl::StatusOr<Table> old_bboxes = ReadCsvFile((raw / "train_bounding_boxes.csv").string());
+  if (!old_bboxes.ok()) return old_bboxes.status();
+  absl::StatusOr<std::vector<std::string>> bbox_rows_ids =
+      StudyIds(*old_bboxes, "train_bounding_boxes.csv");
+  if (!bbox_rows_ids.ok()) return bbox_rows_ids.status();
+  const std::set<std::string> bbox_set(bbox_rows_ids->begin(), bbox_rows_ids->end());
+  const std::vector<std::string> old_bbox_ids(bbox_set.begin(), bbox_set.end());
+  const int64_t new_num_bbox_ids = RoundedTenth(old_bbox_ids.size());
+
+  const fs::path segmentation_dir = raw / "segmentations";
+  std::vector<std::string> old_segmentation_ids;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(segmentation_dir, error);
+       !error && it != fs::directory_iterator(); it.increment(error)) {
+    if (it->path().extension() == ".nii") old_segmentation_ids.push_back(it->path().stem().string());
+  }
+  if (error) {
+    return absl::NotFoundError(absl::StrCat("cannot list raw segmentations/: ", error.message()));
+  }
+  std::sort(old_segmentation_ids.begin(), old_segmentation_ids.end());
+  const std::set<std::string> segmentation_set(old_segmentation_ids.begin(),
+                                               old_segmentation_ids.end());
+  const int64_t new_num_segmentation_ids = RoundedTenth(old_segmentation_ids.size());
+
+  std::vector<std::string> old_overlap_ids;
+  for (const std::string& id : old_bbox_ids) {
+    if (segmentation_set.count(id)) old_overlap_ids.push_back(id);
+  }
+  const std::set<std::string> overlap_set(old_overlap_ids.begin(), old_overlap_ids.end());
+  const int64_t new_num_overlap = RoundedTenth(old_overlap_ids.size());
+
+  absl::StatusOr<std::vector<std::string>> new_overlap_ids = rng.Sample(old_overlap_ids, new_num_overlap);
+  if (!new_overlap_ids.ok()) return new_overlap_ids.status();
+  std::vector<std::string> new_bbox_ids = *new_overlap_ids, new_segmentation_ids = *new_overlap_ids,
+                           new_train_ids = *new_overlap_ids;
+  std::vector<std::string> pool;
+  for (const std::string& id : old_segmentation_ids) {
+    if (!overlap_set.count(id)) pool.push_back(id);
+  }
+  absl::StatusOr<std::vector<std::string>> more_segmentations =
+      rng.Sample(pool, new_num_segmentation_ids - new_num_overlap);
+  if (!more_segmentations.ok()) return more_segmentations.status();
+  new_segmentation_ids.insert(new_segmentation_ids.end(), more_segmentations->begin(),
+                              more_segmentations->end());
+  new_train_ids.insert(new_train_ids.end(), more_segmentations->begin(), more_segmentations->end());
+  pool.clear();
+  for (const std::string& id : old_bbox_ids) {
+    if (!overlap_set.count(id)) pool.push_back(id);
+  }
+  absl::StatusOr<std::vector<std::string>> more_bboxes = rng.Sample(pool, new_num_bbox_ids - new_num_overlap);
+  if (!more_bboxes.ok()) return more_bboxes.status();
+  new_bbox_ids.insert(new_bbox_ids.end(), more_bboxes->begin(), more_bboxes->end());
+  new_train_ids.insert(new_train_ids.end(), more_bboxes->begin(), more_bboxes->end());
+  pool.clear();
+  {
+    const std::set<std::string> chosen(new_train_ids.begin(), new_train_ids.end());
+    for (const std::string& id : *train_study_ids) {
+      if (!chosen.count(id)) pool.push_back(id);
+    }
+  }
+  absl::StatusOr<std::vector<std::string>> rest =
+      rng.Sample(pool, num_train_samples - static_cast<int64_t>(new_train_ids.size()));
+  if (!rest.ok()) return rest.status();
+  new_train_ids.insert(new_train_ids.end(), rest->begin(), rest->end());
+
+  const std::set<std::string> train_set(new_train_ids.begin(), new_train_ids.end());
+  absl::StatusOr<Table> train = TakeRows(*old_train, RowsWhere(*train_study_ids, train_set, true));
+  if (!train.ok()) return train.status();
+  if (absl::Status s = WriteCsvFile(*train, (public_dir / "train.csv").string()); !s.ok()) return s;
+  const std::set<std::string> bbox_chosen(new_bbox_ids.begin(), new_bbox_ids.end());
+  absl::StatusOr<Table> train_bboxes =
+      TakeRows(*old_bboxes, RowsWhere(*bbox_rows_ids, bbox_chosen, true));
+  if (!train_bboxes.ok()) return train_bboxes.status();
+  if (absl::Status s = WriteCsvFile(*train_bboxes, (public_dir / "train_bounding_boxes.csv").string());
+      !s.ok()) {
+    return s;
+  }
+
+  absl::StatusOr<Table> held_out = TakeRows(*old_train, RowsWhere(*train_study_ids, train_set, false));
+  if (!held_out.ok()) return held_out.status();
+  absl::StatusOr<Table> answers = Melt(*held_out);
+  if (!answers.ok()) return answers.status();
+  Column row_ids{.name = "row_id", .dtype = Dtype::kObject};
+  for (size_t row = 0; row < answers->num_rows(); ++row) {
+    row_ids.cells.emplace_back(absl::StrCat(std::get<std::string>(answers->columns()[0].cells[row]),
+                                            "_",
+                                            std::get<std::string>(answers->columns()[1].cells[row])));
+  }
+  answers->mutable_columns().push_back(std::move(row_ids));
+  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Table> sample_submission = SelectColumns(*answers, {"row_id", "fractured"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (answers->num_rows() > 0) {
+    if (absl::Status s = SetConstantColumn(*sample_submission, "fractured", 0.5); !s.ok()) return s;
+  }
+  if (absl::Status s =
+          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Table> public_test = DropColumns(*answers, {"fractured"});
+  if (!public_test.ok()) return public_test.status();
+  if (absl::Status s = WriteCsvFile(*public_test, (public_dir / "test.csv").string()); !s.ok()) {
+    return s;
+  }
+
+  // Upstream's checks, in its order.
+  std::vector<std::string> test_studies;
+  {
+    std::set<std::string> seen;
+    for (const Cell& cell : answers->columns()[0].cells) {
+      if (seen.insert(std::get<std::string>(cell)).second) test_studies.push_back(std::get<std::string>(cell));
+    }
+  }
+  if (test_studies.size() * 8 != answers->num_rows()) {
+    return CheckFailed("Melting failed, incorrect length");
+  }
+  if (train->ColumnNames() != std::vector<std::string>{kStudy, "patient_overall", "C1", "C2", "C3",
+                                                       "C4", "C5", "C6", "C7"}) {
+    return CheckFailed("Train columns are wrong");
+  }
+  if (train_bboxes->ColumnNames() !=
+      std::vector<std::string>{kStudy, "x", "y", "width", "height", "slice_number"}) {
+    return CheckFailed("Bounding box columns are wrong");
+  }
+  if (static_cast<int64_t>(new_train_ids.size()) != RoundedTenth(old_train->num_rows())) {
+    return CheckFailed("Incorrect number of training samples.");
+  }
+  if (train->num_rows() + test_studies.size() != old_train->num_rows()) {
+    return CheckFailed(
+        "Incorrect number of training samples. New train and test splits don't sum to the length "
+        "of the original train set.");
+  }
+
+  fs::create_directories(public_dir / "segmentations", error);
+  for (const std::string& id : new_segmentation_ids) {
+    fs::copy_file(segmentation_dir / (id + ".nii"), public_dir / "segmentations" / (id + ".nii"),
+                  fs::copy_options::overwrite_existing, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot copy segmentation ", id, ": ", error.message()));
+  }
+  fs::create_directories(public_dir / "train_images", error);
+  for (const Cell& cell : train->Find(kStudy)->cells) {
+    const std::string& id = std::get<std::string>(cell);
+    if (absl::Status s = CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id); !s.ok()) {
+      return s;
+    }
+  }
+  fs::create_directories(public_dir / "test_images", error);
+  for (const std::string& id : test_studies) {
+    if (absl::Status s = CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id); !s.ok()) {
+      return s;
+    }
+  }
+  if (CountEntries(public_dir / "segmentations", ".nii") != new_segmentation_ids.size()) {
+    return CheckFailed("Incorrect number of segmentations copied");
+  }
+  if (CountEntries(public_dir / "train_images", "") != train->num_rows()) {
+    return CheckFailed("Incorrect number of train images copied");
+  }
+  if (CountEntries(public_dir / "test_images", "") != test_studies.size()) {
+    return CheckFailed("Incorrect number of test images copied");
+  }
+  return absl::OkStatus();
+}
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "rsna-2022-cervical-spine-fracture-detection", .prepare = &Prepare});
+
+}  // namespace
+}  // namespace mlebench
