@@ -28,6 +28,7 @@ REGISTERED = [
     "herbarium-2021-fgvc8",
     "herbarium-2022-fgvc9",
     "histopathologic-cancer-detection",
+    "hms-harmful-brain-activity-classification",
     "hotel-id-2021-fgvc8",
     "hubmap-kidney-segmentation",
     "icecube-neutrinos-in-deep-ice",
