@@ -68,6 +68,7 @@ REGISTERED = [
     "smartphone-decimeter-2022",
     "spaceship-titanic",
     "spooky-author-identification",
+    "stanford-covid-vaccine",
     "statoil-iceberg-classifier-challenge",
     "tabular-playground-series-dec-2021",
     "tabular-playground-series-may-2022",
