@@ -64,6 +64,7 @@ REGISTERED = [
     "rsna-breast-cancer-detection",
     "rsna-miccai-brain-tumor-radiogenomic-classification",
     "seti-breakthrough-listen",
+    "siim-covid19-detection",
     "siim-isic-melanoma-classification",
     "smartphone-decimeter-2022",
     "spaceship-titanic",
