@@ -80,7 +80,9 @@ REGISTERED = [
     "the-icml-2013-whale-challenge-right-whale-redux",
     "tweet-sentiment-extraction",
     "us-patent-phrase-to-phrase-matching",
+    "uw-madison-gi-tract-image-segmentation",
     "ventilator-pressure-prediction",
     "vesuvius-challenge-ink-detection",
+    "vinbigdata-chest-xray-abnormalities-detection",
     "whale-categorization-playground",
 ]
