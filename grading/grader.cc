@@ -17,4 +17,25 @@ bool IsInvalidSubmission(const absl::Status& status) {
   return !status.ok() && status.GetPayload(kInvalidSubmissionPayload).has_value();
 }
 
+absl::StatusOr<Table> ReadAnswersFile(const CompetitionGrader& grader, const std::string& path) {
+  switch (grader.answers_format) {
+    case AnswersFormat::kJsonLines:
+      return ReadJsonLinesFile(path);
+    case AnswersFormat::kCsv:
+      break;
+  }
+  return ReadCsvFile(path, grader.answers_csv);
+}
+
+absl::StatusOr<Table> ReadAnswersString(const CompetitionGrader& grader, std::string_view data,
+                                        std::string_view source_name) {
+  switch (grader.answers_format) {
+    case AnswersFormat::kJsonLines:
+      return ReadJsonLinesString(data, source_name);
+    case AnswersFormat::kCsv:
+      break;
+  }
+  return ReadCsvString(data, source_name, grader.answers_csv);
+}
+
 }  // namespace mlebench

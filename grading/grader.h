@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "grading/csv.h"
 #include "grading/id_registry.h"
+#include "grading/json_lines.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -27,6 +28,14 @@ using GradeFn = absl::StatusOr<double> (*)(const Table& submission, const Table&
 absl::Status InvalidSubmission(std::string_view reason);
 bool IsInvalidSubmission(const absl::Status& status);
 
+// The format of a competition's answers file.
+enum class AnswersFormat {
+  kCsv,        // read with ReadCsvFile and CompetitionGrader::answers_csv
+  kJsonLines,  // one JSON object per line, read by ReadJsonLinesFile
+               // (json_lines.h: one column per top-level key, nested values
+               // as their JSON text); answers_csv is unused
+};
+
 struct CompetitionGrader {
   std::string id;          // upstream's competition id, e.g. "spaceship-titanic"
   std::string metric;      // upstream's grader name, e.g. "accuracy"
@@ -34,7 +43,14 @@ struct CompetitionGrader {
   // How to read the submission and the answers (e.g. id columns kept as text).
   CsvReadOptions submission_csv;
   CsvReadOptions answers_csv;
+  AnswersFormat answers_format = AnswersFormat::kCsv;
 };
+
+// The grader's answers as a Table, read from a file or from in-memory text
+// (named `source_name` in errors) in its answers_format.
+absl::StatusOr<Table> ReadAnswersFile(const CompetitionGrader& grader, const std::string& path);
+absl::StatusOr<Table> ReadAnswersString(const CompetitionGrader& grader, std::string_view data,
+                                        std::string_view source_name);
 
 // Process-wide registry of graders, filled at static-initialisation time by
 // MLEBENCH_REGISTER_GRADER in alwayslink libraries.

@@ -21,6 +21,14 @@ Table Read(std::string_view csv, std::string_view what, const CsvReadOptions& op
   return table.ok() ? *std::move(table) : Table();
 }
 
+Table ReadAnswers(const CompetitionGrader& grader, std::string_view text) {
+  absl::StatusOr<Table> table = ReadAnswersString(
+      grader, text,
+      grader.answers_format == AnswersFormat::kJsonLines ? "answers.jsonl" : "answers.csv");
+  EXPECT_TRUE(table.ok()) << table.status();
+  return table.ok() ? *std::move(table) : Table();
+}
+
 }  // namespace
 
 const CompetitionGrader& RegisteredGrader(std::string_view id) {
@@ -33,7 +41,7 @@ absl::StatusOr<double> GradeCsvText(std::string_view id, std::string_view submis
                                     std::string_view answers_csv) {
   const CompetitionGrader& grader = RegisteredGrader(id);
   return grader.grade(Read(submission_csv, "submission.csv", grader.submission_csv),
-                      Read(answers_csv, "answers.csv", grader.answers_csv));
+                      ReadAnswers(grader, answers_csv));
 }
 
 void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle) {

@@ -13,8 +13,9 @@ namespace mlebench::testing {
 // returns a grader whose every grade is an internal error.
 const CompetitionGrader& RegisteredGrader(std::string_view id);
 
-// Reads `submission_csv` and `answers_csv` (CSV text) with the grader's read
-// options, as a grade action reads the files, and grades them. Text that does
+// Reads `submission_csv` (CSV text) and `answers_csv` (the answers file's
+// text: CSV, or JSON lines for an AnswersFormat::kJsonLines grader) with the
+// grader's read options, as a grade action reads the files, and grades them. Text that does
 // not parse fails the test.
 absl::StatusOr<double> GradeCsvText(std::string_view id, std::string_view submission_csv,
                                     std::string_view answers_csv);

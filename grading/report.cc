@@ -215,7 +215,7 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
                       "no submission: expected a .csv file at the submission path", thresholds,
                       context);
   }
-  absl::StatusOr<Table> answers = ReadCsvFile(answers_file, grader.answers_csv);
+  absl::StatusOr<Table> answers = ReadAnswersFile(grader, answers_file);
   if (!answers.ok()) {
     return absl::Status(answers.status().code(),
                         absl::StrCat("cannot read answers: ", answers.status().message()));

@@ -4,6 +4,8 @@
 // The Dice coefficient of two binary masks, as upstream's
 // `mlebench.metrics.dice_coefficient` computes it.
 
+#include <span>
+
 #include "absl/status/statusor.h"
 #include "grading/metrics/run_length_encoding.h"
 
@@ -15,6 +17,17 @@ namespace mlebench {
 // pixel counts (upstream's shape assertion).
 absl::StatusOr<double> DiceCoefficient(const PixelRuns& predicted, const PixelRuns& truth,
                                        double both_empty_value);
+
+// The global Dice coefficient over many images: upstream's
+// dice_coefficient on all masks stacked and flattened (the contrails grader),
+// i.e. 2 * sum of overlaps / (sum of predicted sizes + sum of true sizes), or
+// `both_empty_value` when no mask has a set pixel (including no images).
+// predicted[i] and truth[i] must have the same pixel count
+// (InvalidArgumentError otherwise, as is a different number of masks);
+// different images may have different sizes.
+absl::StatusOr<double> GlobalDiceCoefficient(std::span<const PixelRuns> predicted,
+                                             std::span<const PixelRuns> truth,
+                                             double both_empty_value);
 
 }  // namespace mlebench
 
