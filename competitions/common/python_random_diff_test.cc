@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "competitions/common/python_random.h"
+#include "competitions/common/reference_cases.h"
 #include "gtest/gtest.h"
 #include "testdata/common/files.h"
 #include "testdata/common/test_util.h"
@@ -25,10 +26,7 @@ namespace {
 
 constexpr char kScript[] = "competitions/common/python_random_diff_test.py";
 
-struct Case {
-  std::string line;
-  std::string ours;
-};
+using Case = testing::ReferenceCase;
 
 // Draws `count` values with `draw`; "ERROR" as soon as one fails, as Python
 // raises on the first.
@@ -52,21 +50,6 @@ absl::StatusOr<std::string> Text(const absl::StatusOr<T>& value) {
 
 std::string Indices(const absl::StatusOr<std::vector<int64_t>>& v) {
   return v.ok() ? absl::StrJoin(*v, " ") : "ERROR";
-}
-
-bool SameResult(const std::string& ours, const std::string& theirs) {
-  if (ours == theirs) return true;
-  std::vector<std::string> a = absl::StrSplit(ours, ' ');
-  std::vector<std::string> b = absl::StrSplit(theirs, ' ');
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == b[i]) continue;
-    if (a[i].rfind("0x", 0) != 0 ||
-        std::strtod(a[i].c_str(), nullptr) != std::strtod(b[i].c_str(), nullptr)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 std::vector<Case> AllCases() {
@@ -140,30 +123,8 @@ std::vector<Case> AllCases() {
 
 TEST(PythonRandomDiffTest, MatchesCPython) {
   const std::vector<Case> cases = AllCases();
-  const std::filesystem::path dir = testing::NewTempDir("python_random_diff");
-  std::string lines;
-  for (const Case& c : cases) absl::StrAppend(&lines, c.line, "\n");
-  ASSERT_TRUE(WriteStringToFile(dir / "cases.txt", lines).ok());
-
-  const testing::CommandResult run = testing::RunCommand(
-      {"/usr/bin/python3", kScript, (dir / "cases.txt").string(), (dir / "reference.txt").string()});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  absl::StatusOr<std::string> reference = ReadFileToString(dir / "reference.txt");
-  ASSERT_TRUE(reference.ok()) << reference.status();
-  std::vector<std::string> theirs = absl::StrSplit(*reference, '\n');
-  ASSERT_EQ(theirs.size(), cases.size() + 1);  // trailing newline
-
-  int errors = 0;
-  int mismatches = 0;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    if (theirs[i] == "ERROR") ++errors;
-    if (!SameResult(cases[i].ours, theirs[i])) {
-      ++mismatches;
-      ADD_FAILURE() << "case '" << cases[i].line << "':\n  ours:   " << cases[i].ours.substr(0, 300)
-                    << "\n  theirs: " << theirs[i].substr(0, 300);
-      if (mismatches >= 10) break;
-    }
-  }
+  const int errors = testing::CompareWithReference(kScript, cases, "python_random_diff");
+  ASSERT_GE(errors, 0);
   EXPECT_GT(errors, 50);
   EXPECT_GT(static_cast<int>(cases.size()) - errors, 500);
   std::cout << cases.size() << " cases, " << errors << " rejected by both sides\n";

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "competitions/common/numpy_random.h"
 #include "competitions/common/train_test_split.h"
+#include "competitions/common/reference_cases.h"
 #include "gtest/gtest.h"
 #include "testdata/common/files.h"
 #include "testdata/common/test_util.h"
@@ -29,10 +30,7 @@ constexpr char kScript[] = "competitions/common/random_numpy_diff_test.py";
 
 // One case: the line handed to the Python script and our own result, in the
 // script's output format.
-struct Case {
-  std::string line;
-  std::string ours;
-};
+using Case = testing::ReferenceCase;
 
 std::string HexFloat(double x) {
   // Both sides print IEEE doubles as hex; compare parsed values, not text
@@ -83,20 +81,6 @@ Case SplitCase(int64_t seed, int64_t n, std::optional<SplitSize> test_size,
 }
 
 // Float fields compare by value; everything else as text.
-bool SameResult(const std::string& ours, const std::string& theirs) {
-  if (ours == theirs) return true;
-  std::vector<std::string> a = absl::StrSplit(ours, ' ');
-  std::vector<std::string> b = absl::StrSplit(theirs, ' ');
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == b[i]) continue;
-    if (a[i].rfind("0x", 0) != 0 || std::strtod(a[i].c_str(), nullptr) != std::strtod(b[i].c_str(), nullptr)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::vector<Case> AllCases() {
   std::mt19937_64 gen(20240607);
   const std::vector<uint32_t> fixed_seeds = {0, 1, 42, 4294967295u, 123456789};
@@ -158,30 +142,8 @@ std::vector<Case> AllCases() {
 
 TEST(RandomNumpyDiffTest, MatchesNumpyAndScikitLearn) {
   const std::vector<Case> cases = AllCases();
-  const std::filesystem::path dir = testing::NewTempDir("random_numpy_diff");
-  std::string lines;
-  for (const Case& c : cases) absl::StrAppend(&lines, c.line, "\n");
-  ASSERT_TRUE(WriteStringToFile(dir / "cases.txt", lines).ok());
-
-  const testing::CommandResult run = testing::RunCommand(
-      {"/usr/bin/python3", kScript, (dir / "cases.txt").string(), (dir / "reference.txt").string()});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  absl::StatusOr<std::string> reference = ReadFileToString(dir / "reference.txt");
-  ASSERT_TRUE(reference.ok()) << reference.status();
-  std::vector<std::string> theirs = absl::StrSplit(*reference, '\n');
-  ASSERT_EQ(theirs.size(), cases.size() + 1);  // trailing newline
-
-  int errors = 0;
-  int mismatches = 0;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    if (theirs[i] == "ERROR") ++errors;
-    if (!SameResult(cases[i].ours, theirs[i])) {
-      ++mismatches;
-      ADD_FAILURE() << "case '" << cases[i].line << "':\n  ours:   " << cases[i].ours.substr(0, 300)
-                    << "\n  theirs: " << theirs[i].substr(0, 300);
-      if (mismatches >= 10) break;
-    }
-  }
+  const int errors = testing::CompareWithReference(kScript, cases, "random_numpy_diff");
+  ASSERT_GE(errors, 0);
   // The case list exercises both accepted and rejected inputs.
   EXPECT_GT(errors, 50);
   EXPECT_GT(static_cast<int>(cases.size()) - errors, 1000);
