@@ -14,67 +14,17 @@
 #include "grading/grader.h"
 #include "grading/metrics/f1_score.h"
 #include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/python_int.h"
 #include "grading/table.h"
 
 namespace mlebench {
 namespace {
-
-bool IsPythonSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-std::optional<int64_t> PythonIntOfString(std::string_view text) {
-  while (!text.empty() && IsPythonSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && IsPythonSpace(text.back())) text.remove_suffix(1);
-  bool negative = false;
-  if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
-    negative = text.front() == '-';
-    text.remove_prefix(1);
-  }
-  if (text.empty()) return std::nullopt;
-  // Magnitude up to 2**63 (for INT64_MIN).
-  constexpr uint64_t kLimit = uint64_t{1} << 63;
-  uint64_t magnitude = 0;
-  bool previous_digit = false;
-  for (char c : text) {
-    if (c == '_') {
-      if (!previous_digit) return std::nullopt;
-      previous_digit = false;
-      continue;
-    }
-    if (c < '0' || c > '9') return std::nullopt;
-    const uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (kLimit - digit) / 10) return std::nullopt;
-    magnitude = magnitude * 10 + digit;
-    previous_digit = true;
-  }
-  if (!previous_digit) return std::nullopt;  // trailing underscore
-  if (negative) return static_cast<int64_t>(uint64_t{0} - magnitude);
-  if (magnitude == kLimit) return std::nullopt;
-  return static_cast<int64_t>(magnitude);
-}
 
 absl::Status BadAnswers(std::string_view reason) {
   return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ", std::string(reason)));
 }
 
 }  // namespace
-
-std::optional<int64_t> PythonIntOfCell(const Cell& cell) {
-  if (std::holds_alternative<std::monostate>(cell)) return std::nullopt;  // int(nan)
-  if (const auto* b = std::get_if<bool>(&cell)) return *b ? 1 : 0;
-  if (const auto* i = std::get_if<int64_t>(&cell)) return *i;
-  if (const auto* d = std::get_if<double>(&cell)) {
-    if (!std::isfinite(*d)) return std::nullopt;
-    const double truncated = std::trunc(*d);
-    // [-2**63, 2**63) is exactly representable at its ends.
-    if (truncated < -9223372036854775808.0 || truncated >= 9223372036854775808.0) {
-      return std::nullopt;
-    }
-    return static_cast<int64_t>(truncated);
-  }
-  return PythonIntOfString(std::get<std::string>(cell));
-}
 
 absl::StatusOr<double> GradeIdLabelMacroF1(const Table& submission, const Table& answers,
                                            std::string_view id_column,

@@ -18,10 +18,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/herbarium-2020-fgvc7/id_label_macro_f1.h"
 #include "grading/grader.h"
 #include "grading/metrics/levenshtein.h"
 #include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/python_int.h"
 #include "grading/metrics/python_str.h"
 #include "grading/table.h"
 

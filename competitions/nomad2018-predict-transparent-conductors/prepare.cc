@@ -20,6 +20,7 @@
 #include "competitions/common/train_test_split.h"
 #include "competitions/common/zip_archive.h"
 #include "grading/csv.h"
+#include "grading/metrics/python_int.h"
 
 namespace mlebench {
 namespace {
@@ -36,45 +37,6 @@ constexpr double kSampleBandgap = 1.8892;
 
 absl::Status CheckFailed(std::string_view message) {
   return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Python's int(text) for a folder name: surrounding whitespace, an optional
-// sign, decimal digits that single underscores may separate. An error where
-// int() raises ValueError (non-ASCII digits, which Python also takes, are
-// refused here); nullopt for a valid integer beyond int64, which can match
-// no id of the table.
-absl::StatusOr<std::optional<int64_t>> PythonInt(std::string_view text) {
-  auto is_space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-  };
-  std::string_view s = text;
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  const absl::Status invalid = absl::InvalidArgumentError(
-      absl::StrCat("invalid literal for int() with base 10: '", std::string(text), "'"));
-  if (s.empty() || !IsDigit(s.front()) || !IsDigit(s.back())) return invalid;
-  // Accumulated as a negative number so that INT64_MIN fits.
-  int64_t value = 0;
-  bool overflow = false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '_') {
-      if (!IsDigit(s[i + 1])) return invalid;  // s ends in a digit, so i + 1 exists
-      continue;
-    }
-    if (!IsDigit(s[i])) return invalid;
-    const int digit = s[i] - '0';
-    if (value < (INT64_MIN + digit) / 10) overflow = true;
-    if (!overflow) value = value * 10 - digit;
-  }
-  if (overflow || (!negative && value == INT64_MIN)) return std::optional<int64_t>();
-  return std::optional<int64_t>(negative ? value : -value);
 }
 
 // `{old: new for new, old in enumerate(ids, start=1)}`: a repeated id keeps
@@ -138,12 +100,13 @@ absl::StatusOr<std::vector<GeometryFile>> FindGeometryFiles(const fs::path& root
   std::sort(found.begin(), found.end());
   std::vector<GeometryFile> files;
   for (const auto& [relative, path] : found) {
-    absl::StatusOr<std::optional<int64_t>> id = PythonInt(path.parent_path().filename().string());
-    if (!id.ok()) {
+    // int() of the folder name; a valid integer beyond int64 can match no id.
+    absl::StatusOr<int64_t> id = PythonIntFromString(path.parent_path().filename().string());
+    if (!id.ok() && id.status().code() != absl::StatusCode::kOutOfRange) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.zip: folder of train/", relative, ": ", id.status().message()));
     }
-    files.push_back({path, relative, *id});
+    files.push_back({path, relative, id.ok() ? std::optional<int64_t>(*id) : std::nullopt});
   }
   return files;
 }

@@ -20,6 +20,7 @@
 #include "competitions/common/table_ops.h"
 #include "competitions/common/train_test_split.h"
 #include "grading/csv.h"
+#include "grading/metrics/python_int.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -42,36 +43,6 @@ std::vector<std::string> SplitUnderscores(const std::string& text) {
     }
   }
   return parts;
-}
-
-// Python's int() of ASCII text: optional surrounding whitespace and sign,
-// decimal digits with single underscores between them.
-absl::StatusOr<int64_t> PythonInt(const std::string& text) {
-  size_t begin = text.find_first_not_of(" \t\n\r\f\v");
-  size_t end = text.find_last_not_of(" \t\n\r\f\v");
-  const absl::Status bad =
-      absl::InvalidArgumentError(absl::StrCat("invalid literal for int(): '", text, "'"));
-  if (begin == std::string::npos) return bad;
-  bool negative = false;
-  if (text[begin] == '+' || text[begin] == '-') negative = text[begin++] == '-';
-  if (begin > end) return bad;
-  int64_t value = 0;
-  bool previous_digit = false;
-  for (size_t i = begin; i <= end; ++i) {
-    const char c = text[i];
-    if (c == '_' && previous_digit && i < end) {
-      previous_digit = false;
-      continue;
-    }
-    if (c < '0' || c > '9') return bad;
-    if (value > (INT64_MAX - 9) / 10) {
-      return absl::InvalidArgumentError(absl::StrCat("number too large: '", text, "'"));
-    }
-    value = value * 10 + (c - '0');
-    previous_digit = true;
-  }
-  if (!previous_digit) return bad;
-  return negative ? -value : value;
 }
 
 // One train.csv row's place in the folder tree.
@@ -125,7 +96,7 @@ absl::Status AssignSets(std::vector<SliceRow>& rows, const std::set<std::string>
     if (days.size() <= 4) continue;
     std::vector<std::pair<int64_t, std::string>> numbered;
     for (const std::string& day : days) {
-      absl::StatusOr<int64_t> number = PythonInt(day.size() > 3 ? day.substr(3) : "");
+      absl::StatusOr<int64_t> number = PythonIntFromString(day.size() > 3 ? day.substr(3) : "");
       if (!number.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "day '", day, "' of ", case_id, " has no number: ", number.status().message()));
@@ -188,9 +159,9 @@ absl::StatusOr<std::pair<int64_t, int64_t>> ImageSize(const fs::path& train_dir,
     return absl::InvalidArgumentError(
         absl::StrCat("image name ", matches[0].filename().string(), " holds no width and height"));
   }
-  absl::StatusOr<int64_t> width = PythonInt(fields[2]);
+  absl::StatusOr<int64_t> width = PythonIntFromString(fields[2]);
   if (!width.ok()) return width.status();
-  absl::StatusOr<int64_t> height = PythonInt(fields[3]);
+  absl::StatusOr<int64_t> height = PythonIntFromString(fields[3]);
   if (!height.ok()) return height.status();
   return std::make_pair(*width, *height);
 }

@@ -1,9 +1,11 @@
-#include "competitions/herbarium-2020-fgvc7/id_label_macro_f1.h"
+#include "grading/metrics/python_int.h"
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -32,6 +34,23 @@ TEST(PythonIntOfCellTest, StringsParseAsPythonInt) {
   for (const char* bad : {"", " ", "1.0", "1e3", "abc", "1__0", "_1", "1_", "0x10", "+",
                           "9223372036854775808", "1 2"}) {
     EXPECT_EQ(PythonIntOfCell(Cell(std::string(bad))), std::nullopt) << bad;
+  }
+}
+
+TEST(PythonIntFromStringTest, ValuesAndErrors) {
+  EXPECT_EQ(*PythonIntFromString("007"), 7);
+  EXPECT_EQ(*PythonIntFromString("\v-1_2_3\f"), -123);
+  EXPECT_EQ(*PythonIntFromString("9223372036854775807"), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(*PythonIntFromString("-9223372036854775808"), std::numeric_limits<int64_t>::min());
+  // Valid for Python, beyond int64: OutOfRange, not a syntax error.
+  for (const char* big : {"9223372036854775808", "-9223372036854775809", "1_000_000_000_000_000_000_000"}) {
+    EXPECT_EQ(PythonIntFromString(big).status().code(), absl::StatusCode::kOutOfRange) << big;
+  }
+  for (const char* bad : {"", "-", "1-", "--1", "1__0", "1_", "_1", "١", "1.", "99999999999999999999x"}) {
+    absl::StatusOr<int64_t> value = PythonIntFromString(bad);
+    EXPECT_EQ(value.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(value.status().message(),
+              absl::StrCat("invalid literal for int() with base 10: '", bad, "'"));
   }
 }
 
