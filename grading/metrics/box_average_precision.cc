@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/numpy_sum.h"
+#include "grading/metrics/python_list_sort.h"
 
 namespace mlebench {
 namespace {
@@ -34,6 +35,18 @@ std::vector<size_t> StableArgsortNanLast(const std::vector<double>& keys) {
     return x < y;
   });
   return order;
+}
+
+// `boxes.sort(key=lambda b: b.confidence, reverse=True)` in CPython.
+void SortByConfidenceAsPython(std::vector<const LabeledBox*>& boxes) {
+  std::vector<double> confidences;
+  confidences.reserve(boxes.size());
+  for (const LabeledBox* box : boxes) confidences.push_back(box->confidence);
+  const std::vector<size_t> order = PythonSortedOrder(confidences, /*reverse=*/true);
+  std::vector<const LabeledBox*> sorted;
+  sorted.reserve(boxes.size());
+  for (size_t i : order) sorted.push_back(boxes[i]);
+  boxes = std::move(sorted);
 }
 
 }  // namespace
@@ -118,17 +131,17 @@ absl::StatusOr<double> GreedyBoxMeanAveragePrecision(
   for (const auto& sample : truths) {
     for (const LabeledBox& box : sample) labels.insert(box.label);
   }
-  // Each sample's predictions by descending confidence, stable (upstream
-  // sorts in place with reverse=True, which keeps ties in order).
+  // Each sample's predictions, in the order upstream's list holds them.
   std::vector<std::vector<const LabeledBox*>> sorted(predictions.size());
   for (size_t s = 0; s < predictions.size(); ++s) {
     for (const LabeledBox& box : predictions[s]) sorted[s].push_back(&box);
-    std::stable_sort(
-        sorted[s].begin(), sorted[s].end(),
-        [](const LabeledBox* a, const LabeledBox* b) { return a->confidence > b->confidence; });
   }
   std::vector<double> aps;
   for (const std::string& label : labels) {
+    // Upstream sorts each sample's list in place, by confidence with
+    // reverse=True, again for every label: Python's list.sort, whose order
+    // for NaN confidences only CPython's algorithm reproduces.
+    for (std::vector<const LabeledBox*>& boxes : sorted) SortByConfidenceAsPython(boxes);
     std::vector<int> y_true;
     std::vector<double> y_score;
     for (size_t s = 0; s < truths.size(); ++s) {

@@ -46,19 +46,19 @@ struct LabeledBox {
 
 // siim-covid19-detection's calculate_map. `predictions[i]` and `truths[i]`
 // are the boxes of sample i. For each label present in `truths` (sorted as
-// Python sorts str), each sample's predictions are taken by descending
-// confidence (stable: ties keep their order) and each of that label is
-// matched to the unmatched truth box of that label with the highest IoU
-// above `iou_threshold` (first such on ties); it yields (1, confidence) when
-// matched, else (0, confidence); every unmatched truth box yields (1, 0); a
-// sample yielding nothing yields (0, 0). The label's AP is
-// BinaryAveragePrecision of those pairs; the result is the mean over labels
-// (0.0 without labels). Errors where upstream raises: a label whose pairs are
-// all positive (upstream's assert), a non-finite confidence among a label's
-// predictions (sklearn), sample counts differ.
-// Known limit: upstream sorts with Python's list.sort, whose order for NaN
-// confidences (on labels absent from truths, which do not raise) is
-// timsort's; here they sort as a stable sort with NaN comparing false.
+// Python sorts str), each sample's predictions are sorted by descending
+// confidence exactly as upstream's in-place `list.sort(reverse=True)` does,
+// once more for every label (PythonSortedOrder: ties keep their order, NaN
+// confidences, which do not raise on labels absent from truths, land where
+// CPython puts them and can reorder the other boxes), and each prediction of
+// that label is matched to the unmatched truth box of that label with the
+// highest IoU above `iou_threshold` (first such on ties); it yields
+// (1, confidence) when matched, else (0, confidence); every unmatched truth
+// box yields (1, 0); a sample yielding nothing yields (0, 0). The label's AP
+// is BinaryAveragePrecision of those pairs; the result is the mean over
+// labels (0.0 without labels). Errors where upstream raises: a label whose
+// pairs are all positive (upstream's assert), a non-finite confidence among
+// a label's predictions (sklearn), sample counts differ.
 absl::StatusOr<double> GreedyBoxMeanAveragePrecision(
     const std::vector<std::vector<LabeledBox>>& predictions,
     const std::vector<std::vector<LabeledBox>>& truths, double iou_threshold);

@@ -210,14 +210,15 @@ def main():
                 conf = float(rng.choice([0.0, 0.25, 0.5, 1.0])) if rng.rand() < 0.5 else float(rng.rand())
                 if n < 1000 and rng.rand() < 0.003 and lab in truth_labels:
                     conf = specials[rng.randint(3)]
+                elif lab not in truth_labels and rng.rand() < 0.2:
+                    # Never scored, but reorders the sample's boxes in
+                    # CPython's sort.
+                    conf = float("nan")
                 p.append((lab, conf, *box))
             truths.append(t)
             preds.append(p)
-        # NaN/inf confidences only on labels with truths (those raise); on
-        # other labels Python's sort order with NaN is timsort's (see header).
-        present = {b[0] for t in truths for b in t}
-        preds = [[b if np.isfinite(b[1]) or b[0] in present else (b[0], 0.5, *b[2:]) for b in p]
-                 for p in preds]
+        # NaN/inf confidences raise on labels with truths; elsewhere they
+        # only decide where CPython's list.sort puts the boxes.
         lines = [f"greedy {n} {thr!r}"]
         for p, t in zip(preds, truths):
             lines.append(f"sample {len(p)} {len(t)}")

@@ -37,6 +37,8 @@ TEST(CornerBoxIouTest, Cases) {
   EXPECT_EQ(CornerBoxIou({0, 0, 0, 0}, {0, 0, 0, 0}), 0.0);  // union 0
 }
 
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
 LabeledBox Box(const char* label, double confidence, double x0, double y0, double x1, double y1) {
   return LabeledBox{label, confidence, CornerBox{x0, y0, x1, y1}};
 }
@@ -89,6 +91,42 @@ TEST(GreedyBoxMeanAveragePrecisionTest, UpstreamErrors) {
                                             {{Box("a", 1, 0, 0, 1, 1)}, {}}, 0.5)
                   .ok());
   EXPECT_FALSE(GreedyBoxMeanAveragePrecision({{}}, {}, 0.5).ok());
+}
+
+// NaN confidences on a label without truths do not raise, but upstream's
+// list.sort leaves the list in CPython's order: here [0.2, NaN, 0.9, 0.2]
+// stays as it is (one ascending run once reversed), so the 0.2 box takes the
+// truth box and the 0.9 one is a false positive (a plain stable sort with
+// NaN comparing false moves the 0.9 box first). Expected values from upstream's
+// calculate_map run by CPython 3.11.2.
+TEST(GreedyBoxMeanAveragePrecisionTest, NanConfidencesOrderAsCPython) {
+  const std::vector<std::vector<LabeledBox>> truths = {{Box("a", 1, 0, 0, 10, 10)}};
+  absl::StatusOr<double> map =
+      GreedyBoxMeanAveragePrecision({{Box("a", 0.2, 0, 0, 10, 10), Box("b", kNan, 50, 50, 60, 60),
+                                      Box("a", 0.9, 0, 0, 10, 10), Box("b", 0.2, 70, 70, 80, 80)}},
+                                    truths, 0.5);
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(*map, 0.5);
+  // The same with a finite "b" confidence: sorted, the 0.9 box matches.
+  map =
+      GreedyBoxMeanAveragePrecision({{Box("a", 0.2, 0, 0, 10, 10), Box("b", 0.5, 50, 50, 60, 60),
+                                      Box("a", 0.9, 0, 0, 10, 10), Box("b", 0.2, 70, 70, 80, 80)}},
+                                    truths, 0.5);
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(*map, 1.0);
+}
+
+TEST(GreedyBoxMeanAveragePrecisionTest, NanConfidencesAcrossLabelsAndSamples) {
+  absl::StatusOr<double> map = GreedyBoxMeanAveragePrecision(
+      {{Box("a", 0.3, 0, 0, 10, 10), Box("b", kNan, 50, 50, 60, 60), Box("a", 0.8, 0, 0, 10, 10),
+        Box("c", 0.1, 20, 20, 30, 30), Box("b", kNan, 0, 0, 1, 1), Box("c", 0.6, 20, 20, 30, 30),
+        Box("b", 0.05, 70, 70, 80, 80)},
+       {Box("a", 0.7, 0, 0, 10, 10), Box("a", 0.75, 20, 20, 30, 30),
+        Box("c", 0.4, 20, 20, 30, 30)}},
+      {{Box("a", 1, 0, 0, 10, 10), Box("c", 1, 20, 20, 30, 30)}, {Box("a", 1, 20, 20, 30, 30)}},
+      0.5);
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(*map, 0.41666666666666663);
 }
 
 TEST(GreedyBoxMeanAveragePrecisionTest, NoTruthLabelsScoreZero) {
