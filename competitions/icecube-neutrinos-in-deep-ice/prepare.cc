@@ -4,8 +4,8 @@
 // the private test.csv), and each batch file is copied to train/ or test/.
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,26 +18,24 @@
 #include "competitions/common/table_ops.h"
 #include "competitions/common/train_test_split.h"
 #include "grading/csv.h"
+#include "grading/metrics/python_int.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Python's int() of a batch file name's last "_" field ("batch_12" -> 12).
-absl::StatusOr<int64_t> BatchIdOfFile(const fs::path& file) {
+// Python's int() of a batch file name's last "_" field ("batch_12" -> 12);
+// nullopt for an integer beyond int64, which is no batch id.
+absl::StatusOr<std::optional<int64_t>> BatchIdOfFile(const fs::path& file) {
   const std::string stem = file.stem().string();
-  std::string field = stem.substr(stem.rfind('_') == std::string::npos ? 0 : stem.rfind('_') + 1);
-  // int() ignores surrounding whitespace and accepts a sign and underscores
-  // between digits; Kaggle's names are plain digits, and anything else is
-  // refused here rather than guessed.
-  int64_t id = 0;
-  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), id);
-  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid literal for int() with base 10: '",
-                                                   field, "' (", file.filename().string(), ")"));
-  }
-  return id;
+  const size_t underscore = stem.rfind('_');
+  absl::StatusOr<int64_t> id =
+      PythonIntFromString(underscore == std::string::npos ? stem : stem.substr(underscore + 1));
+  if (id.ok()) return std::optional<int64_t>(*id);
+  if (id.status().code() == absl::StatusCode::kOutOfRange) return std::optional<int64_t>();
+  return absl::InvalidArgumentError(
+      absl::StrCat(id.status().message(), " (", file.filename().string(), ")"));
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -121,15 +119,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   fs::create_directories(public_dir / "test");
   size_t copied_train = 0, copied_test = 0;
   for (const fs::path& file : batch_files) {
-    absl::StatusOr<int64_t> id = BatchIdOfFile(file);
+    absl::StatusOr<std::optional<int64_t>> id = BatchIdOfFile(file);
     if (!id.ok()) return id.status();
+    if (!id->has_value()) continue;
     const fs::path* dest = nullptr;
     fs::path train_dest = public_dir / "train" / file.filename();
     fs::path test_dest = public_dir / "test" / file.filename();
-    if (train_batches.count(*id)) {
+    if (train_batches.count(**id)) {
       dest = &train_dest;
       ++copied_train;
-    } else if (test_batches.count(*id)) {
+    } else if (test_batches.count(**id)) {
       dest = &test_dest;
       ++copied_test;
     } else {

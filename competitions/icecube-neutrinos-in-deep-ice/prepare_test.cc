@@ -137,11 +137,31 @@ TEST(IcecubePrepareTest, BadRawInputIsAnError) {
   r = testing::RunPreparer(kId, odd_name);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("batch_x"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("invalid literal for int()"));
   // A batch file missing: upstream's "Not all train batches copied" (or test).
   const fs::path missing = Raw(0);
   for (int b = 1; b <= 20; ++b)
     fs::remove(missing / "train" / ("batch_" + std::to_string(b) + ".parquet"));
   r = testing::RunPreparer(kId, missing);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("batches copied"));
+}
+
+// Batch ids come from Python's int() of the name's last "_" field: a name int()
+// reads as an id that is no batch, or as an integer beyond int64, is skipped;
+// a second name for a batch is copied too and then fails upstream's count check.
+TEST(IcecubePrepareTest, BatchFileNamesAsPythonIntReadsThem) {
+  const fs::path skipped = Raw(0);
+  ASSERT_TRUE(WriteStringToFile(skipped / "train" / "batch_+9_999.parquet", "").ok());
+  ASSERT_TRUE(WriteStringToFile(skipped / "train" / "batch_99999999999999999999.parquet", "").ok());
+  absl::StatusOr<testing::PreparedDirs> r = testing::RunPreparer(kId, skipped);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(fs::exists(r->public_dir / "train" / "batch_+9_999.parquet"));
+  EXPECT_FALSE(fs::exists(r->public_dir / "test" / "batch_+9_999.parquet"));
+
+  const fs::path twice = Raw(0);
+  ASSERT_TRUE(WriteStringToFile(twice / "train" / "batch_ 1_0_1.parquet", "").ok());
+  r = testing::RunPreparer(kId, twice);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("batches copied"));
 }
