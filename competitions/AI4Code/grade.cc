@@ -14,6 +14,7 @@
 #include "grading/metrics/kendall_tau.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -53,16 +54,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission("Submission and answers must have the same ids");
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*submission_ids);
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
-                                          std::string(submission_order.status().message())));
-  }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answer_ids);
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: ", std::string(answers_order.status().message())));
-  }
+  absl::StatusOr<SortedIdOrders> orders = SortBothById(*submission_ids, *answer_ids);
+  if (!orders.ok()) return orders.status();
 
   // Upstream pairs the sorted rows by position and, swapping the names,
   // passes the submission's orders as `ground_truth` and the answers' as
@@ -70,19 +63,19 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::vector<std::vector<std::string>> submitted, truth;
   submitted.reserve(submission.num_rows());
   truth.reserve(answers.num_rows());
-  for (size_t i = 0; i < submission_order->size(); ++i) {
+  for (size_t i = 0; i < orders->submission.size(); ++i) {
     std::optional<std::vector<std::string>> predicted =
-        CellIds(submission_orders->cells[(*submission_order)[i]]);
+        CellIds(submission_orders->cells[orders->submission[i]]);
     if (!predicted.has_value()) return InvalidSubmission("cell_order is not valid UTF-8");
     std::optional<std::vector<std::string>> actual =
-        CellIds(answer_orders->cells[(*answers_order)[i]]);
+        CellIds(answer_orders->cells[orders->answers[i]]);
     if (!actual.has_value()) {
       return absl::FailedPreconditionError("answers are malformed: cell_order is not UTF-8");
     }
     if (predicted->size() != actual->size()) {
       return InvalidSubmission(absl::StrCat(
           "Ground truth and predictions must have the same length (notebook ",
-          PythonStr(submission_ids->cells[(*submission_order)[i]]), ": ", predicted->size(),
+          PythonStr(submission_ids->cells[orders->submission[i]]), ": ", predicted->size(),
           " cells submitted, ", actual->size(), " expected)"));
     }
     submitted.push_back(*std::move(predicted));

@@ -12,6 +12,7 @@
 #include "grading/grader.h"
 #include "grading/metrics/levenshtein.h"
 #include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -38,32 +39,20 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
                                           submission.num_rows(), " vs ", answers.num_rows()));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
-                                          std::string(submission_order.status().message())));
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission and answers should contain the same IDs");
+      !s.ok()) {
+    return s;
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(answers_order.status().message())));
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
-  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
-      return InvalidSubmission(
-          absl::StrCat("Submission and answers should contain the same IDs "
-                       "(they differ at sorted row ",
-                       i, ")"));
-    }
-  }
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders->submission);
 
   // Levenshtein.distance takes only text: a missing sentence (NaN) or a
   // number raises TypeError upstream.
-  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), *submission_order);
-  const Column expected = TakeCells(*answers.Find(kSentenceColumn), *answers_order);
+  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), orders->submission);
+  const Column expected = TakeCells(*answers.Find(kSentenceColumn), orders->answers);
   std::vector<std::string> predictions, truths;
   predictions.reserve(predicted.cells.size());
   truths.reserve(expected.cells.size());

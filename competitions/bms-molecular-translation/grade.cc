@@ -14,6 +14,7 @@
 #include "grading/metrics/levenshtein.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -48,32 +49,18 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
     }
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by image_id: ",
-                                          std::string(submission_order.status().message())));
-  }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(answers_order.status().message())));
-  }
-  const Column &submission_ids = *submission.Find(kIdColumn);
-  const Column &answer_ids = *answers.Find(kIdColumn);
-  for (size_t i = 0; i < submission_order->size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[(*submission_order)[i]],
-                    answer_ids.cells[(*answers_order)[i]])) {
-      return InvalidSubmission(
-          absl::StrCat("Submission and answers must have the same ids (they "
-                       "differ at sorted row ",
-                       i, ")"));
-    }
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission and answers must have the same ids");
+      !s.ok()) {
+    return s;
   }
 
-  const std::vector<std::string> truths = SortedTexts(*answers.Find(kInchiColumn), *answers_order);
+  const std::vector<std::string> truths = SortedTexts(*answers.Find(kInchiColumn), orders->answers);
   const std::vector<std::string> predictions =
-      SortedTexts(*submission.Find(kInchiColumn), *submission_order);
+      SortedTexts(*submission.Find(kInchiColumn), orders->submission);
   for (const std::string &truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
       return absl::FailedPreconditionError("answers are malformed: InChI is not UTF-8");

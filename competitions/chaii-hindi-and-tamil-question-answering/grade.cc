@@ -16,6 +16,7 @@
 #include "grading/metrics/numpy_sum.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -70,35 +71,24 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
-                                          std::string(submission_order.status().message())));
-  }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: ", std::string(answers_order.status().message())));
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
-  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
-      return InvalidSubmission(absl::StrCat(
-          "Submission does not contain same IDs as test (they differ at sorted row ", i, ")."));
-    }
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission does not contain same IDs as test");
+      !s.ok()) {
+    return s;
   }
 
   // Upstream lower-cases the submission's texts first, then the answers'.
   absl::StatusOr<std::vector<WordSet>> predicted =
-      WordSets(TakeCells(*submission.Find(kTextColumn), *submission_order));
+      WordSets(TakeCells(*submission.Find(kTextColumn), orders->submission));
   if (!predicted.ok()) {
     return InvalidSubmission(absl::StrCat("Cannot split a PredictionString into words: ",
                                           std::string(predicted.status().message())));
   }
   absl::StatusOr<std::vector<WordSet>> truth =
-      WordSets(TakeCells(*answers.Find(kTextColumn), *answers_order));
+      WordSets(TakeCells(*answers.Find(kTextColumn), orders->answers));
   if (!truth.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "answers are malformed: PredictionString: ", std::string(truth.status().message())));

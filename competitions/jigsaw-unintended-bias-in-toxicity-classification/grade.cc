@@ -15,6 +15,7 @@
 #include "grading/grader.h"
 #include "grading/metrics/jigsaw_bias_auc.h"
 #include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -66,17 +67,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
-                                          std::string(submission_order.status().message())));
-  }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: ", std::string(answers_order.status().message())));
-  }
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
   // numpy cannot compare id arrays of different lengths (upstream has no
   // separate length check).
   if (submission.num_rows() != answers.num_rows()) {
@@ -84,17 +77,17 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "IDs in the submission and answers DataFrames do not match (submission has ",
         submission.num_rows(), " rows, answers ", answers.num_rows(), ")."));
   }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
-  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
-      return InvalidSubmission(absl::StrCat(
-          "IDs in the submission and answers DataFrames do not match (they differ at sorted row ",
-          i, ")."));
-    }
-    // Upstream pairs each filtered answer row with the submission rows of
-    // its id, so answer ids must be unique (they are in Kaggle's data).
-    if (i > 0 && CellsEqual(answer_ids.cells[i - 1], answer_ids.cells[i])) {
+  if (absl::Status s =
+          CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), *orders,
+                              "IDs in the submission and answers DataFrames do not match");
+      !s.ok()) {
+    return s;
+  }
+  // Upstream pairs each filtered answer row with the submission rows of its
+  // id, so answer ids must be unique (they are in Kaggle's data).
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders->answers);
+  for (size_t i = 1; i < answer_ids.cells.size(); ++i) {
+    if (CellsEqual(answer_ids.cells[i - 1], answer_ids.cells[i])) {
       return absl::FailedPreconditionError("answers are malformed: duplicate id");
     }
   }
@@ -115,20 +108,20 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
 
   absl::StatusOr<std::vector<double>> predicted =
-      AtLeastHalf(prediction != nullptr ? *prediction : *submitted_toxicity, *submission_order);
+      AtLeastHalf(prediction != nullptr ? *prediction : *submitted_toxicity, orders->submission);
   if (!predicted.ok()) {
     return InvalidSubmission(absl::StrCat("Cannot threshold the predictions: ",
                                           std::string(predicted.status().message())));
   }
   absl::StatusOr<std::vector<double>> toxic =
-      AtLeastHalf(*answers.Find(kToxicityColumn), *answers_order);
+      AtLeastHalf(*answers.Find(kToxicityColumn), orders->answers);
   if (!toxic.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("answers are malformed: toxicity: ", std::string(toxic.status().message())));
   }
   std::vector<std::vector<bool>> identities;
   for (std::string_view name : kIdentityColumns) {
-    absl::StatusOr<std::vector<double>> member = AtLeastHalf(*answers.Find(name), *answers_order);
+    absl::StatusOr<std::vector<double>> member = AtLeastHalf(*answers.Find(name), orders->answers);
     if (!member.ok()) {
       return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ",
                                                         std::string(name), ": ",

@@ -14,6 +14,7 @@
 #include "grading/metrics/object_float_cast.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -79,30 +80,19 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by id: ",
-                                          std::string(submission_order.status().message())));
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission and answers must have the same ids");
+      !s.ok()) {
+    return s;
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(answers_order.status().message())));
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
-  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
-      return InvalidSubmission(
-          absl::StrCat("Submission and answers must have the same ids (they differ at sorted row ",
-                       i, ": submission '", PythonStr(submission_ids.cells[i]), "', answers '",
-                       PythonStr(answer_ids.cells[i]), "')"));
-    }
-  }
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders->submission);
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders->answers);
 
-  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), *submission_order);
-  const Column truths = TakeCells(*answers.Find(kPredictionColumn), *answers_order);
+  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders->submission);
+  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders->answers);
   std::vector<std::vector<LabeledBox>> predicted_boxes, true_boxes;
   for (size_t i = 0; i < predictions.cells.size(); ++i) {
     absl::StatusOr<std::vector<LabeledBox>> boxes = ParsePredictionString(predictions.cells[i]);

@@ -13,6 +13,7 @@
 #include "grading/metrics/jaccard.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/table.h"
 
 namespace mlebench {
@@ -48,31 +49,18 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortValuesOrder(*submission.Find(kIdColumn));
-  if (!submission_order.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by textID: ",
-                                          std::string(submission_order.status().message())));
-  }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: ", std::string(answers_order.status().message())));
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), *answers_order);
-  for (size_t i = 0; i < submission_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
-      return InvalidSubmission(absl::StrCat(
-          "Submission and answers DataFrames must have the same textID values (they differ at "
-          "sorted row ",
-          i, ")."));
-    }
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission and answers DataFrames must have the same textID values");
+      !s.ok()) {
+    return s;
   }
 
   const std::vector<std::string> predictions =
-      Labels(TakeCells(*submission.Find(kTextColumn), *submission_order));
-  const std::vector<std::string> truths = Labels(TakeCells(*answers.Find(kTextColumn), *answers_order));
+      Labels(TakeCells(*submission.Find(kTextColumn), orders->submission));
+  const std::vector<std::string> truths = Labels(TakeCells(*answers.Find(kTextColumn), orders->answers));
   for (const std::string& truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
       return absl::FailedPreconditionError("answers are malformed: selected_text is not UTF-8");

@@ -1,0 +1,46 @@
+#ifndef MLEBENCH_GRADING_METRICS_SORTED_ID_PAIRING_H_
+#define MLEBENCH_GRADING_METRICS_SORTED_ID_PAIRING_H_
+
+// Upstream's most common way of pairing submission rows with answer rows:
+//
+//   submission = submission.sort_values(id)
+//   answers = answers.sort_values(id)
+//   if (submission[id].values != answers[id].values).any():
+//       raise InvalidSubmissionError(message)
+//
+// after which row i of one sorted frame is compared with row i of the other.
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "grading/table.h"
+
+namespace mlebench {
+
+// Where each sorted row comes from: sorted row i is `submission[i]` of the
+// submission and `answers[i]` of the answers.
+struct SortedIdOrders {
+  std::vector<size_t> submission;
+  std::vector<size_t> answers;
+};
+
+// Both `sort_values` calls, as pandas sorts (SortValuesOrder, pandas_ops.h).
+// A submission id column pandas cannot sort (mixed text and numbers) is
+// InvalidSubmission "Cannot sort the submission by <column>: ..."; answers
+// that cannot be sorted are FailedPrecondition "answers are malformed: ...".
+absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
+                                            const Column& answer_ids);
+
+// numpy's elementwise `!=` of the two sorted id columns (CellsEqual), which
+// must have the same length (upstream checks lengths first): OK when every
+// sorted row agrees, else InvalidSubmission "<message> (they differ at
+// sorted row i: submission '<id>', answers '<id>')".
+absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,
+                                 const SortedIdOrders& orders, std::string_view message);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_GRADING_METRICS_SORTED_ID_PAIRING_H_
