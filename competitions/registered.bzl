@@ -6,6 +6,7 @@ testdata/<id>/, then add the id here (see docs/architecture.md).
 """
 
 REGISTERED = [
+    "3d-object-detection-for-autonomous-vehicles",
     "aerial-cactus-identification",
     "AI4Code",
     "alaska2-image-steganalysis",

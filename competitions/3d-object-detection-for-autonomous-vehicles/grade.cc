@@ -1,0 +1,117 @@
+// Upstream's 3d-object-detection-for-autonomous-vehicles/grade.py: both
+// tables sorted by `Id` (pandas' default, unstable sort) and paired by
+// position, the submission's missing PredictionStrings read as "", every row
+// parsed by parse_row, then Lyft's 3-D box mAP (lyft_box3d_map.h) per sample
+// over the IoU thresholds 0.5 .. 0.95, averaged over samples and thresholds.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/lyft_box3d_map.h"
+#include "grading/metrics/pandas_ops.h"
+#include "grading/metrics/python_str.h"
+#include "grading/metrics/sorted_id_pairing.h"
+#include "grading/table.h"
+
+namespace mlebench {
+namespace {
+
+constexpr char kIdColumn[] = "Id";
+constexpr char kPredictionColumn[] = "PredictionString";
+
+// parse_row on one cell. Upstream calls `.strip()` on it, which raises
+// AttributeError for anything but text (a missing answer cell; numbers or
+// bools where pandas inferred a numeric column); the submission's missing
+// cells were filled with "" before (`missing_is_empty`).
+absl::StatusOr<std::vector<LyftBox>> ParseCell(const Cell& cell, bool missing_is_empty) {
+  if (missing_is_empty && IsMissing(cell)) return std::vector<LyftBox>{};
+  const std::string* text = std::get_if<std::string>(&cell);
+  if (text == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("is a ", std::string(PythonTypeName(cell)), " (",
+                                                   PythonStr(cell), "), not text"));
+  }
+  return ParseLyftPredictionString(*text);
+}
+
+absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+  if (submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission and answers must have the same length (",
+                                          submission.num_rows(), " rows, expected ",
+                                          answers.num_rows(), ")"));
+  }
+  if (submission.Find(kIdColumn) == nullptr) {
+    return InvalidSubmission("Submission must have an 'Id' column");
+  }
+  if (submission.Find(kPredictionColumn) == nullptr) {
+    return InvalidSubmission("Submission must have a 'PredictionString' column");
+  }
+  for (std::string_view name : {kIdColumn, kPredictionColumn}) {
+    if (answers.Find(name) == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+    }
+  }
+
+  absl::StatusOr<SortedIdOrders> orders =
+      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
+  if (!orders.ok()) return orders.status();
+  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
+                                           *orders, "Submission and answers must have the same ids");
+      !s.ok()) {
+    return s;
+  }
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders->submission);
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders->answers);
+
+  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders->submission);
+  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders->answers);
+  std::vector<LyftSample> samples(predictions.cells.size());
+  for (size_t i = 0; i < predictions.cells.size(); ++i) {
+    absl::StatusOr<std::vector<LyftBox>> boxes =
+        ParseCell(predictions.cells[i], /*missing_is_empty=*/true);
+    if (!boxes.ok()) {
+      return InvalidSubmission(absl::StrCat("Could not parse the PredictionString of Id '",
+                                            PythonStr(submission_ids.cells[i]), "': it ",
+                                            std::string(boxes.status().message())));
+    }
+    samples[i].predictions = *std::move(boxes);
+    // Box3D insists on a str sample token (the row's Id, equal on both sides).
+    samples[i].token_is_text = std::holds_alternative<std::string>(submission_ids.cells[i]);
+  }
+  for (size_t i = 0; i < truths.cells.size(); ++i) {
+    absl::StatusOr<std::vector<LyftBox>> boxes =
+        ParseCell(truths.cells[i], /*missing_is_empty=*/false);
+    if (!boxes.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "answers are malformed: the PredictionString of Id '", PythonStr(answer_ids.cells[i]),
+          "' ", std::string(boxes.status().message())));
+    }
+    samples[i].truths = *std::move(boxes);
+  }
+
+  // Errors name the sample by its index in sorted-Id order.
+  absl::StatusOr<double> score = LyftMeanAveragePrecision(samples);
+  if (score.status().code() == absl::StatusCode::kFailedPrecondition) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("answers are malformed: ", std::string(score.status().message())));
+  }
+  if (!score.ok()) {
+    return InvalidSubmission(absl::StrCat("mean average precision cannot be computed: ",
+                                          std::string(score.status().message())));
+  }
+  return score;
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_GRADER(CompetitionGrader{
+    .id = "3d-object-detection-for-autonomous-vehicles",
+    .metric = "mean-average-precision",
+    .grade = &Grade,
+});
+
+}  // namespace mlebench

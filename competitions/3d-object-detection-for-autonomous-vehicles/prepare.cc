@@ -1,0 +1,714 @@
+// Upstream's 3d-object-detection-for-autonomous-vehicles/prepare.py: Kaggle's
+// labelled Lyft data (raw/train.csv, raw/train_data/*.json, raw/train_images,
+// raw/train_lidar, raw/train_maps) is split by log: sklearn's
+// train_test_split(log tokens, test_size=0.2, random_state=0). Every table
+// follows that split (samples by their scene_token, train.csv rows, sample
+// data, calibrated sensors, ego poses, scenes, annotations and instances),
+// is written back with json.dump, and the images and lidar sweeps are copied
+// to public/{train,test}_{images,lidar}. private/test.csv holds the test rows
+// with a confidence of "1.0" before every box; public/sample_submission.csv
+// has the test ids with empty predictions. raw/test_* and
+// raw/sample_submission.csv are never read.
+//
+// Comparisons follow Python's: tokens are compared by value as Python's ==
+// and hash do (see PyKey), `x in list/set/dict` on JSON values, pandas'
+// `isin` and numpy's `in` on the Id column (NaN matches only in isin).
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/python_json.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/train_test_split.h"
+#include "grading/csv.h"
+#include "grading/python_float.h"
+#include "grading/table.h"
+#include "testdata/common/files.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Lyft's sample_data.json is about 100 MB; refuse what cannot be a table.
+constexpr uintmax_t kMaxJsonBytes = uintmax_t{4} << 30;
+constexpr char kMapFile[] = "map_raster_palo_alto.png";
+
+// Upstream's `assert`s.
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
+// --- Python value identity -------------------------------------------------
+
+// The identity of a number under Python's == and hash(): bools are 0 and 1,
+// an integral float equals the int of the same value.
+std::string NumberKey(double value) {
+  if (std::isinf(value)) return value > 0 ? "n:inf" : "n:-inf";
+  if (value == std::floor(value)) {
+    if (value == 0) return "n:0";                               // -0.0 == 0
+    return absl::StrCat("n:", absl::StrFormat("%.0f", value));  // exact for integral doubles
+  }
+  return absl::StrCat("f:", FormatPythonFloat(value));
+}
+
+// A key equal for two JSON values exactly when Python's == holds between
+// what json.load made of them, for the hashable ones (strings, numbers,
+// bools, None); nullopt for lists and dicts, which are unhashable and equal
+// no scalar. json.load returns one shared NaN object for every "NaN", and
+// Python's `in` (list, set, dict) tests identity before ==, so NaN tokens
+// match each other: they share the key "nan".
+std::optional<std::string> PyKey(const JsonValue& value) {
+  switch (value.type) {
+    case JsonValue::Type::kNull:
+      return "none";
+    case JsonValue::Type::kBool:
+      return value.boolean ? "n:1" : "n:0";
+    case JsonValue::Type::kInt:
+      return absl::StrCat("n:", value.text);
+    case JsonValue::Type::kFloat:
+      if (std::isnan(value.number)) return "nan";
+      return NumberKey(value.number);
+    case JsonValue::Type::kString:
+      return absl::StrCat("s:", value.text);
+    default:
+      return std::nullopt;
+  }
+}
+
+// The key of a train.csv cell under numpy's `token in df["Id"].values`
+// (elementwise ==, so a missing value, NaN, equals nothing), or nullopt.
+std::optional<std::string> NumpyCellKey(const Cell& cell) {
+  if (IsMissing(cell)) return std::nullopt;
+  if (const bool* b = std::get_if<bool>(&cell)) return *b ? "n:1" : "n:0";
+  if (const int64_t* i = std::get_if<int64_t>(&cell)) return absl::StrCat("n:", *i);
+  if (const double* d = std::get_if<double>(&cell)) return NumberKey(*d);
+  return absl::StrCat("s:", std::get<std::string>(cell));
+}
+
+// The key of a cell under pandas' isin, where NaN matches NaN.
+std::string IsinCellKey(const Cell& cell) { return NumpyCellKey(cell).value_or("nan"); }
+
+std::string Describe(const JsonValue& value) { return DumpJson(value).value_or("<unprintable>"); }
+
+// `set(...)`, `x in set`, `d[x]`: a value that must be hashable.
+absl::StatusOr<std::string> HashKey(const JsonValue& value) {
+  std::optional<std::string> key = PyKey(value);
+  if (!key) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TypeError: unhashable type: '", value.is_array() ? "list" : "dict", "'"));
+  }
+  return *key;
+}
+
+bool Contains(const std::set<std::string>& keys, const std::optional<std::string>& key) {
+  return key.has_value() && keys.count(*key) > 0;
+}
+
+// --- JSON tables -----------------------------------------------------------
+
+absl::StatusOr<JsonValue> ReadJson(const fs::path& path) {
+  std::error_code error;
+  const uintmax_t size = fs::file_size(path, error);
+  if (error) {
+    return absl::NotFoundError(absl::StrCat("FileNotFoundError: cannot read ", path.string()));
+  }
+  if (size > kMaxJsonBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(path.string(), " is too large"));
+  }
+  absl::StatusOr<std::string> text = ReadFileToString(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<JsonValue> value = ParseJson(*text);
+  if (!value.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path.filename().string(), ": ", value.status().message()));
+  }
+  return value;
+}
+
+absl::Status WriteJson(const fs::path& path, const JsonValue& value) {
+  absl::StatusOr<std::string> text = DumpJson(value);
+  if (!text.ok()) return text.status();
+  return WriteStringToFile(path, *text);
+}
+
+// `for record in table` followed by `record[key]` on each: the items of a
+// list; an empty dict or string iterates as nothing, and any other value
+// (numbers, or a dict or string whose items are strings) is a TypeError.
+absl::StatusOr<std::vector<JsonValue>> Records(JsonValue table, std::string_view file) {
+  if (table.is_array()) return std::move(table.items);
+  if ((table.is_object() && table.members.empty()) ||
+      (table.type == JsonValue::Type::kString && table.text.empty())) {
+    return std::vector<JsonValue>();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("TypeError: ", std::string(file), " is not a list of records"));
+}
+
+// `record[key]` for a record of `file`.
+absl::StatusOr<const JsonValue*> Member(const JsonValue& record, std::string_view key,
+                                        std::string_view file) {
+  if (!record.is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TypeError: ", std::string(file),
+                     " has a record that is not an object: ", Describe(record)));
+  }
+  const JsonValue* value = record.Find(key);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "KeyError: '", std::string(key), "' in ", std::string(file), " record ", Describe(record)));
+  }
+  return value;
+}
+
+absl::StatusOr<std::vector<JsonValue>> ReadRecords(const fs::path& raw, std::string_view file) {
+  absl::StatusOr<JsonValue> table = ReadJson(raw / "train_data" / file);
+  if (!table.ok()) return table.status();
+  return Records(*std::move(table), file);
+}
+
+// json.dump of a list of records.
+absl::Status WriteRecords(const fs::path& path, std::vector<JsonValue> records) {
+  return WriteJson(path, JsonValue::Array(std::move(records)));
+}
+
+// `shutil.copyfile(src, dst)`: the bytes of a regular file (the real data
+// sits on another volume, so no links).
+absl::Status CopyFile(const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  if (!fs::exists(from, error)) {
+    return absl::NotFoundError(absl::StrCat("FileNotFoundError: ", from.string()));
+  }
+  if (!fs::is_regular_file(from, error)) {
+    return absl::InvalidArgumentError(absl::StrCat(from.string(), " is not a regular file"));
+  }
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    return absl::InternalError(
+        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+// `Path(text).name`: the last component of a POSIX path, ignoring empty and
+// "." components ("" for "", "/" or ".").
+std::string PathName(std::string_view text) {
+  std::string name;
+  for (absl::string_view part : absl::StrSplit(absl::string_view(text.data(), text.size()), '/')) {
+    if (!part.empty() && part != ".") name = std::string(part);
+  }
+  return name;
+}
+
+// `len(list(folder.glob("*<suffix>")))` (pathlib's glob matches hidden names
+// and folders too).
+size_t CountGlob(const fs::path& folder, std::string_view suffix) {
+  size_t count = 0;
+  std::error_code error;
+  for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    count += it->path().filename().string().ends_with(suffix);
+  }
+  return count;
+}
+
+absl::Status MakeDirs(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
+  return absl::OkStatus();
+}
+
+// `add_confidence`: "1.0" before every 8 space-separated tokens.
+absl::StatusOr<std::string> AddConfidence(const Cell& cell) {
+  const std::string* text = std::get_if<std::string>(&cell);
+  if (text == nullptr) {
+    return absl::InvalidArgumentError(
+        "AttributeError: a test PredictionString is not text (missing or numeric), so it has no "
+        "split()");
+  }
+  const std::vector<std::string> tokens =
+      absl::StrSplit(absl::string_view(text->data(), text->size()), ' ');
+  if (tokens.size() % 8 != 0) {
+    return CheckFailed(absl::StrCat("Expected 8 tokens per object, but got ", tokens.size()));
+  }
+  std::vector<std::string> with_confidence;
+  with_confidence.reserve(tokens.size() / 8 * 9);
+  for (size_t i = 0; i < tokens.size(); i += 8) {
+    with_confidence.push_back("1.0");
+    with_confidence.insert(with_confidence.end(), tokens.begin() + i, tokens.begin() + i + 8);
+  }
+  return absl::StrJoin(with_confidence, " ");
+}
+
+// Copies the images or lidar files of sample_data to public/, as upstream's
+// last loop does, and runs its count checks.
+absl::Status CopySensorFiles(const fs::path& raw, const fs::path& public_dir,
+                             const std::vector<JsonValue>& sample_data,
+                             const std::set<std::string>& test_ids) {
+  for (const char* dir : {"test_images", "train_images", "test_lidar", "train_lidar"}) {
+    if (absl::Status s = MakeDirs(public_dir / dir); !s.ok()) return s;
+  }
+  size_t train_images = 0, test_images = 0, train_lidar = 0, test_lidar = 0;
+  std::set<std::string> filenames;
+  for (const JsonValue& datum : sample_data) {
+    absl::StatusOr<const JsonValue*> path = Member(datum, "filename", "sample_data.json");
+    if (!path.ok()) return path.status();
+    if ((*path)->type != JsonValue::Type::kString) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TypeError: sample_data filename is not text: ", Describe(**path)));
+    }
+    filenames.insert((*path)->text);
+    const std::string filename = PathName((*path)->text);
+    absl::StatusOr<const JsonValue*> token = Member(datum, "sample_token", "sample_data.json");
+    if (!token.ok()) return token.status();
+    const bool is_test = Contains(test_ids, PyKey(**token));
+    absl::StatusOr<const JsonValue*> format = Member(datum, "fileformat", "sample_data.json");
+    if (!format.ok()) return format.status();
+    const bool is_jpeg = (*format)->type == JsonValue::Type::kString && (*format)->text == "jpeg";
+    const bool is_bin = (*format)->type == JsonValue::Type::kString && (*format)->text == "bin";
+    if (!is_jpeg && !is_bin) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ValueError: Unexpected `fileformat` in sample data: ", Describe(**format)));
+    }
+    const std::string suffix = is_jpeg ? "jpeg" : "bin";
+    if (!filename.ends_with(suffix)) {
+      return CheckFailed(absl::StrCat("Expected .", suffix, ", but got ", filename));
+    }
+    const fs::path source = raw / (is_jpeg ? "train_images" : "train_lidar") / filename;
+    std::error_code error;
+    // pathlib's exists() is False for a name with a NUL byte.
+    if (filename.find('\0') != std::string::npos || !fs::exists(source, error)) {
+      return absl::NotFoundError(
+          absl::StrCat("FileNotFoundError: ", source.string(), " does not exist"));
+    }
+    const std::string folder =
+        absl::StrCat(is_test ? "test" : "train", is_jpeg ? "_images" : "_lidar");
+    const fs::path destination = public_dir / folder / filename;
+    // Upstream logs a warning and skips a file already copied under the
+    // same name (it is then missing from the counts).
+    if (fs::exists(destination, error)) continue;
+    if (absl::Status s = CopyFile(source, destination); !s.ok()) return s;
+    ++(is_jpeg ? (is_test ? test_images : train_images) : (is_test ? test_lidar : train_lidar));
+  }
+  if (train_images + test_images + train_lidar + test_lidar != filenames.size()) {
+    return CheckFailed(
+        absl::StrCat("Expected image and lidar samples for new train/test to cover all samples (",
+                     sample_data.size(), ")"));
+  }
+  struct Count {
+    size_t copied;
+    const char* folder;
+    const char* suffix;
+  };
+  for (const Count& c :
+       {Count{train_images, "train_images", ".jpeg"}, Count{test_images, "test_images", ".jpeg"},
+        Count{train_lidar, "train_lidar", ".bin"}, Count{test_lidar, "test_lidar", ".bin"}}) {
+    const size_t found = CountGlob(public_dir / c.folder, c.suffix);
+    if (found != c.copied) {
+      return CheckFailed(
+          absl::StrCat("Expected ", c.copied, " files in ", c.folder, ", but got ", found));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Splits the records of a table whose `key` field holds a value of either
+// side's key set ("x in a" first, then "x in b"); any other is ValueError.
+// Keys come from `key_of`. Takes the records (moved into the outputs: Lyft's
+// tables are large).
+template <typename KeyOf>
+absl::Status SplitRecords(std::vector<JsonValue> records, std::string_view key,
+                          std::string_view file, const std::set<std::string>& train,
+                          const std::set<std::string>& test, KeyOf key_of,
+                          std::vector<JsonValue>& train_out, std::vector<JsonValue>& test_out) {
+  for (JsonValue& record : records) {
+    absl::StatusOr<const JsonValue*> value = Member(record, key, file);
+    if (!value.ok()) return value.status();
+    absl::StatusOr<std::optional<std::string>> k = key_of(**value);
+    if (!k.ok()) return k.status();
+    if (Contains(train, *k)) {
+      train_out.push_back(std::move(record));
+    } else if (Contains(test, *k)) {
+      test_out.push_back(std::move(record));
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("ValueError: ", std::string(file), " ",
+                                                     std::string(key), " ", Describe(**value),
+                                                     " doesn't belong to either new train or new "
+                                                     "test set"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::string>> OptionalKey(const JsonValue& value) {
+  return PyKey(value);
+}
+absl::StatusOr<std::optional<std::string>> RequiredKey(const JsonValue& value) {
+  absl::StatusOr<std::string> key = HashKey(value);
+  if (!key.ok()) return key.status();
+  return std::optional<std::string>(*key);
+}
+
+// calibrated_sensor.json / ego_pose.json: the record named by each sample
+// datum's `token_field` through `{r["token"]: r for r in records}` (the
+// last record of a token wins), once per token when `deduplicate` (the
+// calibrated sensors) or once per datum (the ego poses). `used` collects
+// the tokens taken.
+absl::StatusOr<std::vector<JsonValue>> FollowSampleData(const std::vector<JsonValue>& records,
+                                                        const std::vector<JsonValue>& sample_data,
+                                                        std::string_view token_field,
+                                                        std::string_view file, bool deduplicate,
+                                                        std::set<std::string>& used) {
+  std::unordered_map<std::string, size_t> by_token;
+  for (size_t i = 0; i < records.size(); ++i) {
+    absl::StatusOr<const JsonValue*> token = Member(records[i], "token", file);
+    if (!token.ok()) return token.status();
+    absl::StatusOr<std::string> key = HashKey(**token);
+    if (!key.ok()) return key.status();
+    by_token[*key] = i;
+  }
+  std::vector<JsonValue> out;
+  std::set<std::string> taken;
+  for (const JsonValue& datum : sample_data) {
+    absl::StatusOr<const JsonValue*> token = Member(datum, token_field, "sample_data.json");
+    if (!token.ok()) return token.status();
+    const std::optional<std::string> key = PyKey(**token);
+    if (deduplicate && Contains(taken, key)) continue;
+    if (!key.has_value()) return HashKey(**token).status();
+    auto it = by_token.find(*key);
+    if (it == by_token.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("KeyError: ", Describe(**token), " is not a ", std::string(file), " token"));
+    }
+    out.push_back(records[it->second]);
+    taken.insert(*key);
+    used.insert(*key);
+  }
+  return out;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  const fs::path train_data = public_dir / "train_data";
+  const fs::path test_data = public_dir / "test_data";
+  for (const fs::path& dir : {test_data, train_data}) {
+    if (absl::Status s = MakeDirs(dir); !s.ok()) return s;
+  }
+
+  // log.json: the split.
+  absl::StatusOr<std::vector<JsonValue>> logs = ReadRecords(raw, "log.json");
+  if (!logs.ok()) return logs.status();
+  std::vector<JsonValue> log_ids;
+  std::vector<std::string> log_keys;
+  for (const JsonValue& log : *logs) {
+    absl::StatusOr<const JsonValue*> token = Member(log, "token", "log.json");
+    if (!token.ok()) return token.status();
+    absl::StatusOr<std::string> key = HashKey(**token);
+    if (!key.ok()) return key.status();
+    log_ids.push_back(**token);
+    log_keys.push_back(*key);
+  }
+  if (std::set<std::string>(log_keys.begin(), log_keys.end()).size() != log_keys.size()) {
+    return CheckFailed("Log IDs must be unique");
+  }
+  TrainTestSplitOptions options;
+  options.test_size = 0.2;
+  options.random_state = 0;
+  absl::StatusOr<TrainTestIndices> split =
+      TrainTestSplitIndices(static_cast<int64_t>(log_ids.size()), options);
+  if (!split.ok()) return split.status();
+  std::set<std::string> train_logs, test_logs;
+  JsonValue test_log_ids = JsonValue::Array();
+  for (int64_t i : split->train_indices) train_logs.insert(log_keys[i]);
+  for (int64_t i : split->test_indices) {
+    test_logs.insert(log_keys[i]);
+    test_log_ids.items.push_back(log_ids[i]);
+  }
+  {
+    std::vector<JsonValue> train, test;
+    for (size_t i = 0; i < logs->size(); ++i) {
+      if (train_logs.count(log_keys[i])) train.push_back((*logs)[i]);
+      if (test_logs.count(log_keys[i])) test.push_back((*logs)[i]);
+    }
+    if (absl::Status s = WriteRecords(train_data / "log.json", std::move(train)); !s.ok()) return s;
+    if (absl::Status s = WriteRecords(test_data / "log.json", std::move(test)); !s.ok()) return s;
+  }
+
+  // sample.json: by `scene_token in train_log_ids` (upstream compares scene
+  // tokens with log tokens; Lyft has one scene per log under the same token).
+  absl::StatusOr<std::vector<JsonValue>> samples = ReadRecords(raw, "sample.json");
+  if (!samples.ok()) return samples.status();
+  std::vector<JsonValue> train_samples, test_samples;
+  for (const JsonValue& sample : *samples) {
+    absl::StatusOr<const JsonValue*> scene = Member(sample, "scene_token", "sample.json");
+    if (!scene.ok()) return scene.status();
+    const std::optional<std::string> key = PyKey(**scene);
+    if (Contains(train_logs, key)) train_samples.push_back(sample);
+    if (Contains(test_logs, key)) test_samples.push_back(sample);
+  }
+  if (train_samples.size() + test_samples.size() != samples->size()) {
+    return CheckFailed(absl::StrCat("New train (", train_samples.size(), ") and test (",
+                                    test_samples.size(), ") samples must cover all samples (",
+                                    samples->size(), ")"));
+  }
+  if (absl::Status s = WriteRecords(train_data / "sample.json", train_samples); !s.ok()) return s;
+  if (absl::Status s = WriteRecords(test_data / "sample.json", test_samples); !s.ok()) return s;
+
+  // train.csv: the rows whose Id is a sample token of each side, in order.
+  absl::StatusOr<Table> train_df = ReadCsvFile((raw / "train.csv").string());
+  if (!train_df.ok()) return train_df.status();
+  const Column* ids = train_df->Find("Id");
+  if (ids == nullptr) return absl::InvalidArgumentError("KeyError: train.csv has no 'Id' column");
+  std::set<std::string> train_sample_tokens, test_sample_tokens;
+  for (auto [from, to] : {std::pair{&train_samples, &train_sample_tokens},
+                          std::pair{&test_samples, &test_sample_tokens}}) {
+    for (const JsonValue& sample : *from) {
+      absl::StatusOr<const JsonValue*> token = Member(sample, "token", "sample.json");
+      if (!token.ok()) return token.status();
+      absl::StatusOr<std::string> key = HashKey(**token);
+      if (!key.ok()) return key.status();
+      to->insert(*key);
+    }
+  }
+  std::vector<int64_t> train_rows, test_rows;
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string key = IsinCellKey(ids->cells[row]);
+    if (train_sample_tokens.count(key)) train_rows.push_back(static_cast<int64_t>(row));
+    if (test_sample_tokens.count(key)) test_rows.push_back(static_cast<int64_t>(row));
+  }
+  absl::StatusOr<Table> new_train_df = TakeRows(*train_df, train_rows);
+  if (!new_train_df.ok()) return new_train_df.status();
+  absl::StatusOr<Table> new_test_df = TakeRows(*train_df, test_rows);
+  if (!new_test_df.ok()) return new_test_df.status();
+  if (train_rows.size() + test_rows.size() != train_df->num_rows()) {
+    return CheckFailed(absl::StrCat("New train (", train_rows.size(), ") and test (",
+                                    test_rows.size(), ") annotations must cover all annotations (",
+                                    train_df->num_rows(), ")"));
+  }
+  if (train_rows.size() != train_samples.size()) {
+    return CheckFailed(absl::StrCat("New train rows (", train_rows.size(),
+                                    ") must match train samples (", train_samples.size(), ")"));
+  }
+  if (test_rows.size() != test_samples.size()) {
+    return CheckFailed(absl::StrCat("New test rows (", test_rows.size(),
+                                    ") must match test samples (", test_samples.size(), ")"));
+  }
+  if (absl::Status s = WriteCsvFile(*new_train_df, (public_dir / "train.csv").string()); !s.ok())
+    return s;
+
+  // private/test.csv: a confidence of 1.0 before every box.
+  Column* predictions = new_test_df->FindMutable("PredictionString");
+  if (predictions == nullptr) {
+    return absl::InvalidArgumentError("KeyError: train.csv has no 'PredictionString' column");
+  }
+  Column with_confidence{predictions->name, Dtype::kObject, {}};
+  for (const Cell& cell : predictions->cells) {
+    absl::StatusOr<std::string> text = AddConfidence(cell);
+    if (!text.ok()) return text.status();
+    with_confidence.cells.push_back(*std::move(text));
+  }
+  *predictions = std::move(with_confidence);
+  if (absl::Status s = WriteCsvFile(*new_test_df, (private_dir / "test.csv").string()); !s.ok())
+    return s;
+
+  // public/sample_submission.csv: the test ids, empty predictions.
+  absl::StatusOr<Table> sample_submission = SelectColumns(*new_test_df, {"Id"});
+  if (!sample_submission.ok()) return sample_submission.status();
+  if (absl::Status s = SetConstantColumn(*sample_submission, "PredictionString", std::string());
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
+      !s.ok()) {
+    return s;
+  }
+
+  // sample_data.json: by `sample_token in new_*_df["Id"].values`.
+  std::set<std::string> train_ids, test_ids;
+  for (auto [table, to] :
+       {std::pair{&*new_train_df, &train_ids}, std::pair{&*new_test_df, &test_ids}}) {
+    for (const Cell& cell : table->Find("Id")->cells) {
+      if (std::optional<std::string> key = NumpyCellKey(cell)) to->insert(*key);
+    }
+  }
+  absl::StatusOr<std::vector<JsonValue>> sample_data = ReadRecords(raw, "sample_data.json");
+  if (!sample_data.ok()) return sample_data.status();
+  std::vector<JsonValue> train_sample_data, test_sample_data;
+  if (absl::Status s = SplitRecords(*sample_data, "sample_token", "sample_data.json", train_ids,
+                                    test_ids, OptionalKey, train_sample_data, test_sample_data);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteRecords(train_data / "sample_data.json", train_sample_data); !s.ok())
+    return s;
+  if (absl::Status s = WriteRecords(test_data / "sample_data.json", test_sample_data); !s.ok())
+    return s;
+
+  // The one map, identical in Kaggle's train and test folders.
+  for (const char* dir : {"test_maps", "train_maps"}) {
+    if (absl::Status s = MakeDirs(public_dir / dir); !s.ok()) return s;
+    if (absl::Status s = CopyFile(raw / "train_maps" / kMapFile, public_dir / dir / kMapFile);
+        !s.ok()) {
+      return s;
+    }
+  }
+  auto copy_table = [&](const char* file) -> absl::Status {
+    for (const fs::path& dir : {train_data, test_data}) {
+      if (absl::Status s = CopyFile(raw / "train_data" / file, dir / file); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = copy_table("attribute.json"); !s.ok()) return s;
+
+  // calibrated_sensor.json: each side's sensors in order of first use.
+  {
+    absl::StatusOr<std::vector<JsonValue>> sensors = ReadRecords(raw, "calibrated_sensor.json");
+    if (!sensors.ok()) return sensors.status();
+    std::set<std::string> used;
+    absl::StatusOr<std::vector<JsonValue>> train =
+        FollowSampleData(*sensors, train_sample_data, "calibrated_sensor_token",
+                         "calibrated_sensor.json", /*deduplicate=*/true, used);
+    if (!train.ok()) return train.status();
+    absl::StatusOr<std::vector<JsonValue>> test =
+        FollowSampleData(*sensors, test_sample_data, "calibrated_sensor_token",
+                         "calibrated_sensor.json", /*deduplicate=*/true, used);
+    if (!test.ok()) return test.status();
+    if (used.size() != sensors->size()) {
+      return CheckFailed(
+          absl::StrCat("New train and test calibrated sensors must cover all calibrated sensors (",
+                       sensors->size(), ")"));
+    }
+    if (absl::Status s = WriteRecords(train_data / "calibrated_sensor.json", *std::move(train));
+        !s.ok())
+      return s;
+    if (absl::Status s = WriteRecords(test_data / "calibrated_sensor.json", *std::move(test));
+        !s.ok())
+      return s;
+  }
+  if (absl::Status s = copy_table("category.json"); !s.ok()) return s;
+
+  // ego_pose.json: one pose per sample datum, repeats kept.
+  {
+    absl::StatusOr<std::vector<JsonValue>> poses = ReadRecords(raw, "ego_pose.json");
+    if (!poses.ok()) return poses.status();
+    std::set<std::string> used;
+    absl::StatusOr<std::vector<JsonValue>> train = FollowSampleData(
+        *poses, train_sample_data, "ego_pose_token", "ego_pose.json", /*deduplicate=*/false, used);
+    if (!train.ok()) return train.status();
+    absl::StatusOr<std::vector<JsonValue>> test = FollowSampleData(
+        *poses, test_sample_data, "ego_pose_token", "ego_pose.json", /*deduplicate=*/false, used);
+    if (!test.ok()) return test.status();
+    if (used.size() != poses->size()) {
+      return CheckFailed(absl::StrCat("New train and test ego poses must cover all ego poses (",
+                                      poses->size(), ")"));
+    }
+    if (absl::Status s = WriteRecords(train_data / "ego_pose.json", *std::move(train)); !s.ok())
+      return s;
+    if (absl::Status s = WriteRecords(test_data / "ego_pose.json", *std::move(test)); !s.ok())
+      return s;
+  }
+
+  // map.json: upstream sets the map's log_tokens to the train logs and then
+  // to the test logs on a shallow copy of the same list, i.e. on the same
+  // dict, so BOTH files list the test logs.
+  {
+    absl::StatusOr<JsonValue> maps = ReadJson(raw / "train_data" / "map.json");
+    if (!maps.ok()) return maps.status();
+    if (!maps->is_array()) {
+      return absl::InvalidArgumentError("TypeError: map.json is not a list of maps");
+    }
+    if (maps->items.size() != 1) return CheckFailed("Expected only one map in the raw dataset");
+    if (!maps->items[0].is_object()) {
+      return absl::InvalidArgumentError("TypeError: the map in map.json is not an object");
+    }
+    maps->items[0].Set("log_tokens", test_log_ids);
+    if (absl::Status s = WriteJson(train_data / "map.json", *maps); !s.ok()) return s;
+    if (absl::Status s = WriteJson(test_data / "map.json", *maps); !s.ok()) return s;
+  }
+
+  // scene.json: by log_token.
+  {
+    absl::StatusOr<std::vector<JsonValue>> scenes = ReadRecords(raw, "scene.json");
+    if (!scenes.ok()) return scenes.status();
+    std::vector<JsonValue> train, test;
+    if (absl::Status s = SplitRecords(*std::move(scenes), "log_token", "scene.json", train_logs,
+                                      test_logs, OptionalKey, train, test);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = WriteRecords(train_data / "scene.json", std::move(train)); !s.ok())
+      return s;
+    if (absl::Status s = WriteRecords(test_data / "scene.json", std::move(test)); !s.ok()) return s;
+  }
+  if (absl::Status s = copy_table("sensor.json"); !s.ok()) return s;
+  if (absl::Status s = copy_table("visibility.json"); !s.ok()) return s;
+
+  // sample_annotation.json and instance.json: train only (Kaggle's test
+  // folder has neither).
+  std::vector<JsonValue> train_annotations, test_annotations;
+  {
+    absl::StatusOr<std::vector<JsonValue>> annotations = ReadRecords(raw, "sample_annotation.json");
+    if (!annotations.ok()) return annotations.status();
+    if (absl::Status s =
+            SplitRecords(*std::move(annotations), "sample_token", "sample_annotation.json",
+                         train_ids, test_ids, OptionalKey, train_annotations, test_annotations);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = WriteRecords(train_data / "sample_annotation.json", train_annotations);
+        !s.ok())
+      return s;
+  }
+  {
+    std::set<std::string> train_instances, test_instances;
+    for (auto [from, to] : {std::pair{&train_annotations, &train_instances},
+                            std::pair{&test_annotations, &test_instances}}) {
+      for (const JsonValue& annotation : *from) {
+        absl::StatusOr<const JsonValue*> token =
+            Member(annotation, "instance_token", "sample_annotation.json");
+        if (!token.ok()) return token.status();
+        absl::StatusOr<std::string> key = HashKey(**token);
+        if (!key.ok()) return key.status();
+        to->insert(*key);
+      }
+    }
+    absl::StatusOr<std::vector<JsonValue>> instances = ReadRecords(raw, "instance.json");
+    if (!instances.ok()) return instances.status();
+    std::vector<JsonValue> train, test;
+    if (absl::Status s = SplitRecords(*std::move(instances), "token", "instance.json",
+                                      train_instances, test_instances, RequiredKey, train, test);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = WriteRecords(train_data / "instance.json", std::move(train)); !s.ok())
+      return s;
+  }
+
+  return CopySensorFiles(raw, public_dir, *sample_data, test_ids);
+}
+
+}  // namespace
+
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
+    .id = "3d-object-detection-for-autonomous-vehicles",
+    .prepare = &Prepare,
+});
+
+}  // namespace mlebench
