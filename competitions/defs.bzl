@@ -80,7 +80,11 @@ def _prepared_data_impl(ctx):
         progress_message = "Preparing %s data for %s" % (ctx.attr.dataset, ctx.attr.competition_id),
     )
     return [
-        DefaultInfo(files = depset([public, private])),
+        # As runfiles too, so that tests can take the prepared data as `data`.
+        DefaultInfo(
+            files = depset([public, private]),
+            runfiles = ctx.runfiles(files = [public, private]),
+        ),
         PreparedDataInfo(
             competition_id = ctx.attr.competition_id,
             public = public,
@@ -275,7 +279,10 @@ def _agent_run_impl(ctx):
         exec_group = "agent",
     )
     return [
-        DefaultInfo(files = depset([submission, log, record])),
+        DefaultInfo(
+            files = depset([submission, log, record]),
+            runfiles = ctx.runfiles(files = [submission, log, record]),
+        ),
         AgentRunInfo(
             submission_dir = submission,
             log = log,

@@ -1,0 +1,238 @@
+// Every registered grader against hostile submissions it has never seen.
+//
+// For each competition, the dummy agent's submission (the sample submission,
+// from //competitions/<id>:<id>_run) is mangled in ways a careless or broken
+// agent produces: empty and binary files, a header only, missing, extra,
+// renamed and reordered columns, dropped, repeated and reversed rows, foreign
+// ids, NaN / infinite / huge / negative / textual / empty values, a 100 kB
+// cell, an unterminated quote, CRLF line endings, a byte-order mark, and the
+// answers file itself. The graders must take each one calmly: a score or an
+// invalid-submission report with a reason, never an internal error (which
+// would blame the answers), never a crash or a hang, and the same outcome
+// twice.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "grading/competition_table.h"
+#include "grading/csv.h"
+#include "grading/grader.h"
+#include "grading/table.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// A deterministic byte soup with NULs, invalid UTF-8, quotes and newlines.
+std::string BinaryGarbage(size_t size) {
+  std::string out(size, '\0');
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (char& c : out) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    c = static_cast<char>(state & 0xFF);
+  }
+  return out;
+}
+
+// The table with every cell of the columns after the first replaced by
+// `value` (text as a CSV reader would see it).
+Table WithValues(const Table& table, const Cell& value) {
+  Table out = table;
+  for (size_t c = 1; c < out.num_columns(); ++c) {
+    Column& column = out.mutable_columns()[c];
+    column.dtype = Dtype::kObject;
+    for (Cell& cell : column.cells) cell = value;
+  }
+  return out;
+}
+
+Table WithRows(const Table& table, const std::vector<size_t>& rows) {
+  Table out = table;
+  for (Column& column : out.mutable_columns()) {
+    std::vector<Cell> cells;
+    cells.reserve(rows.size());
+    for (size_t r : rows) cells.push_back(column.cells[r]);
+    column.cells = std::move(cells);
+  }
+  return out;
+}
+
+// Named hostile variants of `sample` (the sample submission's text).
+std::vector<std::pair<std::string, std::string>> HostileVariants(const std::string& sample,
+                                                                 const Table& table,
+                                                                 const std::string& answers) {
+  std::vector<std::pair<std::string, std::string>> v;
+  v.emplace_back("empty file", "");
+  v.emplace_back("binary garbage", BinaryGarbage(4096));
+  v.emplace_back("header only", sample.substr(0, sample.find('\n') + 1));
+  v.emplace_back("no trailing newline, unterminated quote", sample + "\"unterminated,1");
+  v.emplace_back("byte-order mark", "\xEF\xBB\xBF" + sample);
+  {
+    std::string crlf;
+    for (char c : sample) {
+      if (c == '\n') crlf += '\r';
+      crlf += c;
+    }
+    v.emplace_back("CRLF line endings", crlf);
+  }
+  v.emplace_back("the answers file", answers);
+  const size_t n = table.num_rows();
+  if (table.num_columns() == 0) return v;
+  std::vector<size_t> reversed, repeated, dropped;
+  for (size_t r = 0; r < n; ++r) reversed.push_back(n - 1 - r);
+  for (size_t r = 0; r < n; ++r) repeated.push_back(r);
+  if (n > 0) repeated.push_back(0);
+  for (size_t r = 0; r + 1 < n; ++r) dropped.push_back(r);
+  v.emplace_back("rows reversed", WriteCsvString(WithRows(table, reversed)));
+  v.emplace_back("first row repeated", WriteCsvString(WithRows(table, repeated)));
+  v.emplace_back("last row dropped", WriteCsvString(WithRows(table, dropped)));
+  v.emplace_back("no rows", WriteCsvString(WithRows(table, {})));
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, Cell>>{{"NaN", Cell()},
+                                                 {"inf", Cell(std::string("inf"))},
+                                                 {"-inf", Cell(std::string("-inf"))},
+                                                 {"1e308", Cell(std::string("1e308"))},
+                                                 {"-1", Cell(std::string("-1"))},
+                                                 {"text", Cell(std::string("x y"))},
+                                                 {"empty text", Cell(std::string(""))},
+                                                 {"2**70", Cell(std::string("1180591620717411303424"))}}) {
+    v.emplace_back("values " + name, WriteCsvString(WithValues(table, value)));
+  }
+  if (n > 0) {
+    Table long_cell = table;
+    for (size_t c = 1; c < long_cell.num_columns(); ++c) {
+      long_cell.mutable_columns()[c].dtype = Dtype::kObject;
+      long_cell.mutable_columns()[c].cells[0] = Cell(std::string(100000, 'a'));
+    }
+    v.emplace_back("a 100 kB cell in the first row", WriteCsvString(long_cell));
+  }
+  {
+    Table ids = table;
+    for (Cell& cell : ids.mutable_columns()[0].cells) {
+      cell = Cell(absl::StrCat(std::holds_alternative<std::string>(cell) ? std::get<std::string>(cell)
+                                                                         : std::string("id"),
+                               "_foreign"));
+    }
+    ids.mutable_columns()[0].dtype = Dtype::kObject;
+    v.emplace_back("foreign ids", WriteCsvString(ids));
+  }
+  {
+    Table reordered;
+    for (auto it = table.columns().rbegin(); it != table.columns().rend(); ++it) {
+      reordered.mutable_columns().push_back(*it);
+    }
+    v.emplace_back("columns reversed", WriteCsvString(reordered));
+  }
+  {
+    Table extra = table;
+    Column column;
+    column.name = "extra";
+    column.dtype = Dtype::kInt64;
+    column.cells.assign(n, Cell(int64_t{1}));
+    extra.mutable_columns().push_back(column);
+    v.emplace_back("extra column", WriteCsvString(extra));
+  }
+  for (size_t c = 0; c < table.num_columns(); ++c) {
+    Table fewer = table;
+    fewer.mutable_columns().erase(fewer.mutable_columns().begin() + static_cast<long>(c));
+    if (fewer.num_columns() == 0) continue;
+    v.emplace_back("without column " + table.columns()[c].name, WriteCsvString(fewer));
+  }
+  {
+    Table renamed = table;
+    for (Column& column : renamed.mutable_columns()) column.name = column.name + "_renamed";
+    v.emplace_back("columns renamed", WriteCsvString(renamed));
+  }
+  return v;
+}
+
+// One grading's outcome as text: "score <x>" or "invalid: <reason>"; any
+// other failure makes the test fail.
+std::string Outcome(const CompetitionGrader& grader, const std::string& variant,
+                    const std::string& text, const Table& answers) {
+  absl::StatusOr<Table> submission = ReadCsvString(text, "submission.csv", grader.submission_csv);
+  if (!submission.ok()) return absl::StrCat("unreadable: ", submission.status().message());
+  absl::StatusOr<double> score = grader.grade(*submission, answers);
+  if (score.ok()) return absl::StrCat("score ", *score);
+  EXPECT_TRUE(IsInvalidSubmission(score.status()))
+      << grader.id << ", " << variant << ": not an invalid-submission report but "
+      << score.status();
+  if (IsInvalidSubmission(score.status())) {
+    EXPECT_FALSE(score.status().message().empty()) << grader.id << ", " << variant;
+  }
+  return absl::StrCat("invalid: ", score.status().message());
+}
+
+class HostileSubmissionsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostileSubmissionsTest, EveryGraderAnswersCalmly) {
+  const std::string id = GetParam();
+  const CompetitionGrader* grader = GraderRegistry::Find(id);
+  ASSERT_NE(grader, nullptr) << id << " has no grader";
+  absl::StatusOr<std::map<std::string, CompetitionInfo>> table =
+      ReadCompetitionTable("competitions/competitions.tsv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  const std::string prefix = id + "/prepared/private/";
+  const std::string& answers_path = table->at(id).answers_path;
+  ASSERT_EQ(answers_path.rfind(prefix, 0), 0u) << answers_path;
+  const fs::path answers_file =
+      fs::path("competitions") / id / (id + "_data") / "private" / answers_path.substr(prefix.size());
+  const fs::path sample_file =
+      fs::path("competitions") / id / (id + "_run") / "submission" / "submission.csv";
+  absl::StatusOr<Table> answers = ReadAnswersFile(*grader, answers_file.string());
+  ASSERT_TRUE(answers.ok()) << answers.status();
+  const std::string sample = ReadFile(sample_file);
+  ASSERT_FALSE(sample.empty()) << sample_file;
+  absl::StatusOr<Table> sample_table = ReadCsvString(sample, "sample", grader->submission_csv);
+  ASSERT_TRUE(sample_table.ok()) << sample_table.status();
+  size_t graded = 0, invalid = 0;
+  for (const auto& [variant, text] : HostileVariants(sample, *sample_table, ReadFile(answers_file))) {
+    SCOPED_TRACE(variant);
+    std::cerr << id << ": " << variant << "\n";  // where a crash or a hang happened
+    const std::string first = Outcome(*grader, variant, text, *answers);
+    const std::string second = Outcome(*grader, variant, text, *answers);
+    EXPECT_EQ(first, second) << id << ", " << variant << ": not deterministic";
+    ++(first.rfind("score ", 0) == 0 ? graded : invalid);
+  }
+  // The list above is mostly broken submissions: a grader that accepts all
+  // of them checks nothing.
+  EXPECT_GT(invalid, 0u) << id;
+}
+
+std::vector<std::string> RegisteredIds() {
+  std::vector<std::string> ids;
+  for (const CompetitionGrader* g : GraderRegistry::All()) ids.push_back(g->id);
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCompetitions, HostileSubmissionsTest,
+                         ::testing::ValuesIn(RegisteredIds()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name;
+                           for (char c : info.param) name += std::isalnum(c) ? c : '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace mlebench
