@@ -1,51 +1,12 @@
-#include <filesystem>
-#include <iostream>
-#include <map>
-#include <string>
-
+// herbarium_raw_test_cases.h's tests on this competition's layout.
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
-#include "testdata/common/test_util.h"
+#include "testdata/herbarium-2020-fgvc7/herbarium_layout.h"
+#include "testdata/herbarium-2020-fgvc7/herbarium_raw_test_cases.h"
 
 namespace mlebench {
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr char kId[] = "herbarium-2021-fgvc8";
-
-TEST(Herbarium2021RawTest, SameSeedSameBytesOtherSeedOtherBytes) {
-  absl::StatusOr<std::map<std::string, std::string>> tree =
-      testing::DeterministicSyntheticTree(kId);
-  ASSERT_TRUE(tree.ok()) << tree.status();
-  size_t total = 0, train = 0, test = 0;
-  for (const auto& [name, bytes] : *tree) {
-    total += bytes.size();
-    train += name.rfind("train/images/", 0) == 0;
-    test += name.rfind("test/images/", 0) == 0;
-  }
-  EXPECT_EQ(train, 106u);
-  EXPECT_EQ(test, 6u);
-  EXPECT_EQ(tree->size(), 106u + 6u + 3u);
-  EXPECT_EQ(tree->at("sample_submission.csv").substr(0, 17), "Id,Predicted\n0,0\n");
-  // Kaggle's 2021 metadata is UTF-8 with unescaped accented letters.
-  EXPECT_NE(tree->at("train/metadata.json").find("\xc3\xa9"), std::string::npos);
-  EXPECT_LT(total, 1'000'000u);
-}
-
-TEST(Herbarium2021RawTest, PythonReadsKaggleLayoutWithLearnableSignal) {
-  absl::StatusOr<std::string> script =
-      ReadFileToString("testdata/herbarium-2020-fgvc7/check_raw.py");
-  ASSERT_TRUE(script.ok()) << script.status();
-  for (uint64_t seed : {0, 3}) {
-    absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);
-    ASSERT_TRUE(raw.ok()) << raw.status();
-    testing::CommandResult result =
-        testing::RunPython(*script, {raw->string(), "", "utf-8", "institutions"});
-    EXPECT_EQ(result.exit_code, 0) << "seed " << seed << ":\n" << result.output;
-    std::cout << result.output;
-  }
-}
+INSTANTIATE_TEST_SUITE_P(Herbarium2021, HerbariumRawTest, ::testing::Values(kHerbarium2021Layout));
 
 }  // namespace
 }  // namespace mlebench
