@@ -45,6 +45,31 @@ absl::StatusOr<Table> TakeRows(const Table& table, std::span<const int64_t> rows
   return Table(std::move(columns));
 }
 
+absl::Status KeepRowsInPlace(Table& table, std::span<const int64_t> rows) {
+  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  const int64_t num_rows = static_cast<int64_t>(table.num_rows());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] < 0 || rows[i] >= num_rows) {
+      return absl::OutOfRangeError(absl::StrCat("row position ", rows[i],
+                                                " is out of range for a table of ", num_rows,
+                                                " rows"));
+    }
+    if (i > 0 && rows[i] <= rows[i - 1]) {
+      return absl::InvalidArgumentError("KeepRowsInPlace: row positions must be strictly increasing");
+    }
+  }
+  for (Column& column : table.mutable_columns()) {
+    // rows[i] >= i, so each move reads a cell not yet overwritten.
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (static_cast<size_t>(rows[i]) != i) {
+        column.cells[i] = std::move(column.cells[static_cast<size_t>(rows[i])]);
+      }
+    }
+    column.cells.resize(rows.size());
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Table> DropColumns(const Table& table, const std::vector<std::string>& names) {
   if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
   for (const std::string& name : names) {

@@ -21,6 +21,13 @@ namespace mlebench {
 // allowed). A position outside [0, num_rows) is OutOfRangeError.
 absl::StatusOr<Table> TakeRows(const Table& table, std::span<const int64_t> rows);
 
+// `df[mask]` done in place, for tables too large to copy: keeps the rows at
+// positions `rows`, which must be strictly increasing (else
+// InvalidArgumentError; out of range is OutOfRangeError), moving their cells
+// forward. The table's memory is not released (its columns keep their
+// capacity); callers drop the table when done.
+absl::Status KeepRowsInPlace(Table& table, std::span<const int64_t> rows);
+
 // `df.drop(columns=names)`. A name that is not a column is NotFoundError
 // (pandas' KeyError).
 absl::StatusOr<Table> DropColumns(const Table& table, const std::vector<std::string>& names);

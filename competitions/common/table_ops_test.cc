@@ -47,6 +47,36 @@ TEST(TakeRowsTest, RejectsOutOfRangeRows) {
   EXPECT_EQ(TakeRows(Sample(), negative).status().code(), absl::StatusCode::kOutOfRange);
 }
 
+TEST(KeepRowsInPlaceTest, KeepsIncreasingRowsLikeTakeRows) {
+  for (const std::vector<int64_t>& rows :
+       {std::vector<int64_t>{}, {0}, {2}, {0, 2}, {1, 2}, {0, 1, 2}}) {
+    Table table = Sample();
+    ASSERT_TRUE(KeepRowsInPlace(table, rows).ok());
+    absl::StatusOr<Table> taken = TakeRows(Sample(), rows);
+    ASSERT_TRUE(taken.ok());
+    ASSERT_EQ(table.num_rows(), rows.size());
+    for (size_t c = 0; c < table.num_columns(); ++c) {
+      EXPECT_EQ(table.columns()[c].dtype, taken->columns()[c].dtype);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        const Cell& a = table.columns()[c].cells[r];
+        const Cell& b = taken->columns()[c].cells[r];
+        EXPECT_TRUE(a == b || (IsMissing(a) && IsMissing(b))) << c << " " << r;
+      }
+    }
+  }
+}
+
+TEST(KeepRowsInPlaceTest, RejectsUnorderedRepeatedOrOutOfRangeRows) {
+  Table table = Sample();
+  EXPECT_EQ(KeepRowsInPlace(table, std::vector<int64_t>{1, 0}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(KeepRowsInPlace(table, std::vector<int64_t>{1, 1}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(KeepRowsInPlace(table, std::vector<int64_t>{0, 3}).code(),
+            absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(table.num_rows(), 3u);  // untouched after an error
+}
+
 TEST(TableOpsTest, RejectsRaggedTables) {
   Table ragged({Column{"a", Dtype::kInt64, {int64_t{1}, int64_t{2}}},
                 Column{"b", Dtype::kInt64, {int64_t{1}}}});
