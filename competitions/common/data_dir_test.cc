@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::mlebench::testing::NewTempDir;
 
-// prepare_main_test_preparer registers "fake-competition": raw/in.txt is
-// copied to public/in.txt and private/in.txt; raw/fail makes it fail.
+// prepare_main_test_preparer registers "fake-competition": raw/in.txt (and
+// raw/meta.parquet) is copied to public/ and private/; raw/fail makes it fail.
 constexpr char kId[] = "fake-competition";
 
 void Write(const fs::path& path, const std::string& text) {
@@ -157,13 +157,57 @@ TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
   Write(dir.private_dir() / "test.csv", "a\n3\n");
   Write(dir.public_dir() / "extra.json", "{}");
   fs::remove(dir.public_dir() / "train.csv");
-  absl::Status s = VerifyUpstreamChecksums(dir, checksums);
+  absl::Status s = VerifyUpstreamChecksums(dir, checksums).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(s.message()), HasSubstr("private/test.csv has md5"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("public/train.csv is missing"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("public/extra.json is not in checksums.yaml"));
   EXPECT_FALSE(
       EnsurePreparedData(dir, "private/test.csv", "public/sample_submission.csv", checksums).ok());
+}
+
+// Our Parquet writer stores fastparquet's table in other bytes: Parquet files
+// we prepared are checked for presence only; taken as is, they must match.
+TEST(EnsurePreparedDataTest, ParquetWeWroteIsNotComparedByMd5) {
+  const fs::path root = NewTempDir("parquet_checksums");
+  const CompetitionDataDir dir(root, kId);
+  Write(dir.raw() / "in.txt", "hello\n");
+  Write(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
+  UpstreamChecksums checksums;
+  checksums.public_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
+  absl::StatusOr<PreparedData> prepared =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  checksums.private_files = {{"meta.parquet", *Md5File(dir.private_dir() / "meta.parquet")}};
+
+  absl::StatusOr<std::vector<std::string>> skipped =
+      VerifyUpstreamChecksums(dir, checksums, /*compare_parquet_bytes=*/false);
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  EXPECT_EQ(*skipped, (std::vector<std::string>{"public/meta.parquet", "private/meta.parquet"}));
+  EXPECT_FALSE(VerifyUpstreamChecksums(dir, checksums).ok());  // bytes compared: they differ
+
+  // A Parquet file that is missing is still an error.
+  fs::remove(dir.public_dir() / "meta.parquet");
+  absl::Status missing = VerifyUpstreamChecksums(dir, checksums, false).status();
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("public/meta.parquet is missing"));
+}
+
+TEST(EnsurePreparedDataTest, PreparedHereWithParquetSaysWhatWasNotCompared) {
+  const fs::path root = NewTempDir("parquet_prepared_here");
+  const CompetitionDataDir dir(root, kId);
+  Write(dir.raw() / "in.txt", "hello\n");
+  Write(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
+  UpstreamChecksums checksums;
+  checksums.public_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
+  checksums.private_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
+  absl::StatusOr<PreparedData> prepared =
+      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", checksums);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  EXPECT_THAT(prepared->log, HasSubstr("not compared"));
+  EXPECT_THAT(prepared->handle,
+              HasSubstr("checksums\tverified except public/meta.parquet,private/meta.parquet\n"));
+  // Taken as is on the next run, the same files must match to the byte.
+  EXPECT_FALSE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", checksums).ok());
 }
 
 TEST(EnsurePreparedDataTest, ExtractsTheKaggleZipWhenRawIsAbsent) {

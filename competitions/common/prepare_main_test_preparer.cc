@@ -1,4 +1,5 @@
-// A preparer for prepare_main_test: copies raw/in.txt to public/ and private/,
+// A preparer for prepare_main_test and data_dir_test: copies raw/in.txt (and
+// raw/meta.parquet when there is one) to public/ and private/,
 // records the scratch directory it was given, and fails on request.
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,10 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   if (std::filesystem::exists(raw / "fail")) return absl::DataLossError("raw/fail exists");
   std::filesystem::copy_file(raw / "in.txt", public_dir / "in.txt");
   std::filesystem::copy_file(raw / "in.txt", private_dir / "in.txt");
+  if (std::filesystem::exists(raw / "meta.parquet")) {
+    std::filesystem::copy_file(raw / "meta.parquet", public_dir / "meta.parquet");
+    std::filesystem::copy_file(raw / "meta.parquet", private_dir / "meta.parquet");
+  }
   return absl::OkStatus();
 }
 
