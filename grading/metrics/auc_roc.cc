@@ -130,11 +130,10 @@ class RocTrapezoid {
   std::vector<double> block_;
 };
 
-// scikit-learn's roc_auc_score for positive scores against negative ones
-// (both non-empty, as OrderedKey values, consumed), bit for bit: the float
-// sklearn 1.5 computes, not the exact area (they can differ in the last
-// bit, which decides round(score, 5) at a tie). The steps, as sklearn takes
-// them:
+// The points sklearn's roc_curve(drop_intermediate=True) keeps, as counts
+// (fp, tp), in curve order, for positive scores against negative ones (as
+// OrderedKey values, consumed; either may be empty), without the (0, 0)
+// roc_curve prepends. The steps, as sklearn takes them:
 //  - _binary_clf_curve sorts the scores descending and takes, at the last
 //    row of each run of equal scores, the cumulative counts of positives
 //    (tps) and negatives (fps). They are integers (float64 sums of 0/1, exact
@@ -146,9 +145,8 @@ class RocTrapezoid {
 //    where the step (dfp, dtp) into the point differs from the step out of
 //    it (exact integer arithmetic in float64, done here in integers); then
 //    prepends (0, 0) and divides by the totals.
-//  - auc(fpr, tpr): fpr never decreases (a monotonic division of increasing
-//    counts), so the direction is 1 and the area is trapz's sum.
-double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+template <typename Visit>
+void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, Visit visit) {
   SortKeys(pos);
   SortKeys(neg);
   struct Point {
@@ -158,6 +156,7 @@ double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
   // Unvisited scores: pos[0, p) and neg[0, n). Each call moves past the
   // highest remaining score's run and returns the cumulative counts after it.
   size_t p = pos.size(), n = neg.size();
+  if (p == 0 && n == 0) return;
   auto next_point = [&](Point point) {
     const uint64_t v = p == 0   ? neg[n - 1]
                        : n == 0 ? pos[p - 1]
@@ -166,21 +165,30 @@ double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
     for (; n > 0 && neg[n - 1] == v; --n) ++point.fp;
     return point;
   };
-  RocTrapezoid area(neg.size(), pos.size());
   Point prev;
   Point cur = next_point(Point{});
-  area.AddPoint(cur.fp, cur.tp);  // the first point is always kept
-  if (p == 0 && n == 0) return area.Area();
+  visit(cur.fp, cur.tp);  // the first point is always kept
+  if (p == 0 && n == 0) return;
   Point next = next_point(cur);
   while (p > 0 || n > 0) {
     prev = cur;
     cur = next;
     next = next_point(cur);
     if (cur.fp - prev.fp != next.fp - cur.fp || cur.tp - prev.tp != next.tp - cur.tp) {
-      area.AddPoint(cur.fp, cur.tp);
+      visit(cur.fp, cur.tp);
     }
   }
-  area.AddPoint(next.fp, next.tp);  // the last point, (all negatives, all positives), too
+  visit(next.fp, next.tp);  // the last point, (all negatives, all positives), too
+}
+
+// scikit-learn's roc_auc_score for positive scores against negative ones
+// (both non-empty), bit for bit: the float sklearn 1.5 computes, not the
+// exact area (they can differ in the last bit, which decides round(score, 5)
+// at a tie). auc(fpr, tpr): fpr never decreases (a monotonic division of
+// increasing counts), so the direction is 1 and the area is trapz's sum.
+double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+  RocTrapezoid area(neg.size(), pos.size());
+  VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) { area.AddPoint(fp, tp); });
   return area.Area();
 }
 
@@ -338,6 +346,19 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
     per_column.push_back(SklearnRocAuc(pos, neg));
   }
   return NumpyMean(per_column);
+}
+
+std::vector<RocCount> RocCurveCounts(absl::Span<const double> y_true,
+                                     absl::Span<const double> y_score) {
+  std::vector<uint64_t> pos, neg;
+  for (size_t i = 0; i < y_true.size() && i < y_score.size(); ++i) {
+    (y_true[i] == 1.0 ? pos : neg).push_back(OrderedKey(y_score[i]));
+  }
+  std::vector<RocCount> points = {RocCount{}};
+  VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) {
+    points.push_back(RocCount{.fp = fp, .tp = tp});
+  });
+  return points;
 }
 
 }  // namespace mlebench

@@ -1,6 +1,9 @@
 #ifndef MLEBENCH_GRADING_METRICS_AUC_ROC_H_
 #define MLEBENCH_GRADING_METRICS_AUC_ROC_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -35,6 +38,21 @@ namespace mlebench {
 //    samples: [n_true, n_score]").
 absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
                                    absl::Span<const double> y_score);
+
+// One point of a ROC curve as counts: false and true positives at or above
+// a threshold.
+struct RocCount {
+  uint64_t fp = 0;
+  uint64_t tp = 0;
+};
+
+// sklearn's roc_curve(y_true, y_score, drop_intermediate=True) for labels
+// where 1.0 is the positive class, as the counts of its points (fpr and tpr
+// are fp / points.back().fp and tp / points.back().tp): (0, 0) first, then
+// the points RocAucScore integrates. Scores must be finite (callers check,
+// as sklearn does); lengths must agree.
+std::vector<RocCount> RocCurveCounts(absl::Span<const double> y_true,
+                                     absl::Span<const double> y_score);
 
 // The checks RocAucScore makes on y_true alone (every one above that does
 // not involve y_score). Graders use it to tell malformed answers from a bad

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grading/metrics/numpy_sum.h"
@@ -323,6 +324,33 @@ TEST(CheckMacroRocAucTrueTest, ChecksLabelMatricesAlone) {
   EXPECT_FALSE(CheckMacroRocAucTrue({Vec{}, 0, 2}).ok());
   EXPECT_FALSE(CheckMacroRocAucTrue({Vec{}, 2, 0}).ok());
   EXPECT_FALSE(CheckMacroRocAucTrue({Vec{1, 0, 0}, 2, 2}).ok());  // size != rows * cols
+}
+
+}  // namespace
+}  // namespace mlebench
+
+namespace mlebench {
+namespace {
+
+std::vector<std::pair<uint64_t, uint64_t>> Counts(std::vector<double> y, std::vector<double> s) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const RocCount& c : RocCurveCounts(y, s)) out.emplace_back(c.fp, c.tp);
+  return out;
+}
+
+// Expected points from scikit-learn's roc_curve (drop_intermediate=True),
+// times the class totals.
+TEST(RocCurveCountsTest, KeepsTheCornersSklearnKeeps) {
+  using P = std::pair<uint64_t, uint64_t>;
+  EXPECT_EQ(Counts({0, 0, 1, 1}, {0.1, 0.4, 0.35, 0.8}),
+            (std::vector<P>{{0, 0}, {0, 1}, {1, 1}, {1, 2}, {2, 2}}));
+  EXPECT_EQ(Counts({1, 1, 0, 0}, {0.5, 0.5, 0.5, 0.5}), (std::vector<P>{{0, 0}, {2, 2}}));
+  // A collinear point is dropped ...
+  EXPECT_EQ(Counts({1, 1, 1, 0}, {0.9, 0.8, 0.7, 0.1}),
+            (std::vector<P>{{0, 0}, {0, 1}, {0, 3}, {1, 3}}));
+  // ... but only among more than two points; one class only is allowed.
+  EXPECT_EQ(Counts({1, 1}, {0.3, 0.2}), (std::vector<P>{{0, 0}, {0, 1}, {0, 2}}));
+  EXPECT_EQ(Counts({}, {}), (std::vector<P>{{0, 0}}));
 }
 
 }  // namespace

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <limits>
-#include <numeric>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/auc_roc.h"
 #include "grading/metrics/numpy_sum.h"
 
 namespace mlebench {
@@ -20,46 +19,16 @@ struct RocPoints {
 };
 
 // sklearn's roc_curve(y_true, y_score, pos_label=1, drop_intermediate=True)
-// without the thresholds. Counts are integers held exactly in doubles, so the
-// order of equal scores (sklearn's reversed stable sort) cannot matter.
+// without the thresholds: auc_roc's curve, divided by the totals (0 / 0 is
+// NaN, as numpy makes it when a class is absent).
 RocPoints RocCurve(absl::Span<const double> y_true, absl::Span<const double> y_score) {
-  const size_t n = y_true.size();
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return y_score[a] > y_score[b]; });
-  std::vector<double> tps, fps;
-  double positives = 0;
-  for (size_t i = 0; i < n; ++i) {
-    positives += y_true[order[i]] == 1.0 ? 1.0 : 0.0;
-    // The last row of each run of equal scores is a threshold.
-    if (i + 1 == n || y_score[order[i + 1]] != y_score[order[i]]) {
-      tps.push_back(positives);
-      fps.push_back(1.0 + static_cast<double>(i) - positives);
-    }
-  }
-  if (tps.size() > 2) {
-    std::vector<double> kept_tps = {tps[0]}, kept_fps = {fps[0]};
-    for (size_t i = 1; i + 1 < tps.size(); ++i) {
-      const double fps_bend = (fps[i + 1] - fps[i]) - (fps[i] - fps[i - 1]);
-      const double tps_bend = (tps[i + 1] - tps[i]) - (tps[i] - tps[i - 1]);
-      if (fps_bend != 0 || tps_bend != 0) {
-        kept_tps.push_back(tps[i]);
-        kept_fps.push_back(fps[i]);
-      }
-    }
-    kept_tps.push_back(tps.back());
-    kept_fps.push_back(fps.back());
-    tps = std::move(kept_tps);
-    fps = std::move(kept_fps);
-  }
-  tps.insert(tps.begin(), 0.0);
-  fps.insert(fps.begin(), 0.0);
+  const std::vector<RocCount> counts = RocCurveCounts(y_true, y_score);
+  const double negatives = static_cast<double>(counts.back().fp);
+  const double positives = static_cast<double>(counts.back().tp);
   RocPoints roc;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (size_t i = 0; i < tps.size(); ++i) {
-    roc.fpr.push_back(fps.back() <= 0 ? nan : fps[i] / fps.back());
-    roc.tpr.push_back(tps.back() <= 0 ? nan : tps[i] / tps.back());
+  for (const RocCount& point : counts) {
+    roc.fpr.push_back(static_cast<double>(point.fp) / negatives);
+    roc.tpr.push_back(static_cast<double>(point.tp) / positives);
   }
   return roc;
 }
