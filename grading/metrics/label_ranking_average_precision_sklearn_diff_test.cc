@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/diff_test_outcomes.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/label_ranking_average_precision.h"
 #include "grading/metrics/matrix_view.h"
@@ -45,7 +46,8 @@ TEST(LabelRankingAveragePrecisionSklearnDiffTest, MatchesScikitLearnOnRandomInpu
 
   std::ifstream in(cases_path);
   ASSERT_TRUE(in) << cases_path;
-  int scored = 0, raised = 0, identical = 0, failures = 0;
+  testing::DiffTestOutcomes outcomes(
+      {.reference = "sklearn", .check_code = true, .check_message = false});
   std::string header;
   while (std::getline(in, header)) {
     const std::vector<std::string> h = Tokens(header);
@@ -66,44 +68,14 @@ TEST(LabelRankingAveragePrecisionSklearnDiffTest, MatchesScikitLearnOnRandomInpu
     const absl::StatusOr<double> ours = LabelRankingAveragePrecision(
         MatrixView{truth, n, m}, MatrixView{scores, n, m}, weights);
     const std::vector<std::string> expect = Tokens(line);
-    std::string problem;
-    if (expect.at(0) == "ok") {
-      ++scored;
-      const double reference = ParseDouble(expect.at(1));
-      if (!ours.ok()) {
-        problem = absl::StrCat("sklearn returned ", reference, ", we failed: ",
-                               ours.status().ToString());
-      } else if (std::isnan(reference) || std::isnan(*ours)) {
-        // All-zero weights: 0 / 0 in both.
-        if (std::isnan(reference) != std::isnan(*ours)) {
-          problem = absl::StrCat("ours ", *ours, " vs sklearn's ", reference);
-        } else {
-          ++identical;
-        }
-      } else if (!(std::fabs(*ours - reference) <= 1e-9 * std::max(1.0, std::fabs(reference)))) {
-        problem = absl::StrCat("ours ", *ours, " vs sklearn's ", reference);
-      } else {
-        identical += *ours == reference;
-      }
-    } else {
-      ++raised;
-      if (ours.ok()) {
-        problem = absl::StrCat("sklearn raised ", expect.at(1), " (",
-                               expect.size() > 2 ? testing::Unhex(expect[2]) : "",
-                               "), we returned ", *ours);
-      } else if (ours.status().code() != absl::StatusCode::kInvalidArgument) {
-        problem = absl::StrCat("wrong status code: ", ours.status().ToString());
-      }
-    }
-    if (!problem.empty() && ++failures <= 25) ADD_FAILURE() << "case " << h.at(2) << ": " << problem;
+    outcomes.Add(absl::StrCat("case ", h.at(2)), ours, expect);
   }
-  std::cout << scored << " scored (" << identical << " bit-identical), " << raised << " raised, "
-            << failures << " mismatches\n";
-  EXPECT_EQ(failures, 0);
-  EXPECT_EQ(scored + raised, 800);
-  EXPECT_GT(scored, 600);
-  EXPECT_GT(raised, 30);
-  EXPECT_EQ(identical, scored);
+  std::cout << outcomes.Summary() << "\n";
+  EXPECT_EQ(outcomes.failures, 0);
+  EXPECT_EQ(outcomes.scored + outcomes.raised, 800);
+  EXPECT_GT(outcomes.scored, 600);
+  EXPECT_GT(outcomes.raised, 30);
+  EXPECT_EQ(outcomes.identical, outcomes.scored);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/diff_test_column.h"
+#include "grading/metrics/diff_test_outcomes.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/log_mae_by_type.h"
 #include "grading/table.h"
@@ -25,17 +26,9 @@
 namespace mlebench {
 namespace {
 
-using testing::ParseDouble;
 using testing::Tokens;
-using testing::Unhex;
 
 constexpr char kScript[] = "grading/metrics/log_mae_by_type_diff_test.py";
-constexpr double kRelativeTolerance = 1e-9;
-
-bool Close(double ours, double theirs) {
-  if (std::isinf(theirs) || std::isnan(theirs)) return ours == theirs || (ours != ours && theirs != theirs);
-  return std::fabs(ours - theirs) <= kRelativeTolerance * std::max(1.0, std::fabs(theirs));
-}
 
 TEST(LogMaeByTypeDiffTest, MatchesUpstreamOnRandomInputs) {
   const char* tmp = std::getenv("TEST_TMPDIR");
@@ -50,7 +43,8 @@ TEST(LogMaeByTypeDiffTest, MatchesUpstreamOnRandomInputs) {
   std::ifstream in(cases_path);
   ASSERT_TRUE(in) << cases_path;
   std::vector<std::string> block;
-  int scored = 0, raised = 0, identical = 0, failures = 0;
+  testing::DiffTestOutcomes outcomes(
+      {.reference = "upstream", .check_code = true, .check_message = true});
   std::string line;
   while (std::getline(in, line)) {
     block.push_back(line);
@@ -61,41 +55,15 @@ TEST(LogMaeByTypeDiffTest, MatchesUpstreamOnRandomInputs) {
         LogMaeByType(testing::ParseColumnLine(block[1]), testing::ParseColumnLine(block[2]),
                      testing::ParseColumnLine(block[3]));
     const std::vector<std::string> expect = Tokens(line);
-    std::string problem;
-    if (expect[0] == "ok") {
-      ++scored;
-      const double reference = ParseDouble(expect.at(1));
-      if (!ours.ok()) {
-        problem = absl::StrCat("upstream returned ", reference, ", we failed: ",
-                               ours.status().ToString());
-      } else if (!Close(*ours, reference)) {
-        problem = absl::StrCat("ours ", *ours, " vs upstream's ", reference);
-      } else {
-        identical += *ours == reference || (std::isnan(*ours) && std::isnan(reference));
-      }
-    } else {
-      ++raised;
-      const std::string message = expect.size() > 2 ? Unhex(expect[2]) : "";
-      if (ours.ok()) {
-        problem = absl::StrCat("upstream raised ", expect.at(1), "(", message, "), we returned ",
-                               *ours);
-      } else if (ours.status().code() != absl::StatusCode::kInvalidArgument) {
-        problem = absl::StrCat("wrong status code: ", ours.status().ToString());
-      } else if (ours.status().message() != message) {
-        problem = absl::StrCat("message differs: upstream \"", message, "\", ours \"",
-                               std::string(ours.status().message()), "\"");
-      }
-    }
-    if (!problem.empty() && ++failures <= 25) ADD_FAILURE() << label << ": " << problem;
+    outcomes.Add(label, ours, expect);
     block.clear();
   }
-  std::cout << scored << " scored (" << identical << " bit-identical), " << raised
-            << " raised, " << failures << " mismatches\n";
-  EXPECT_EQ(failures, 0);
-  EXPECT_EQ(scored + raised, 600);
-  EXPECT_GT(scored, 300);
-  EXPECT_GT(raised, 100);
-  EXPECT_EQ(identical, scored);
+  std::cout << outcomes.Summary() << "\n";
+  EXPECT_EQ(outcomes.failures, 0);
+  EXPECT_EQ(outcomes.scored + outcomes.raised, 600);
+  EXPECT_GT(outcomes.scored, 300);
+  EXPECT_GT(outcomes.raised, 100);
+  EXPECT_EQ(outcomes.identical, outcomes.scored);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/diff_test_column.h"
+#include "grading/metrics/diff_test_outcomes.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/probabilistic_f1.h"
 #include "gtest/gtest.h"
@@ -24,7 +25,6 @@ namespace {
 
 using testing::ParseDouble;
 using testing::Tokens;
-using testing::Unhex;
 
 constexpr char kScript[] = "grading/metrics/probabilistic_f1_diff_test.py";
 
@@ -41,7 +41,9 @@ TEST(ProbabilisticF1DiffTest, MatchesPythonRestatementOnRandomInputs) {
   std::ifstream in(cases_path);
   ASSERT_TRUE(in) << cases_path;
   std::vector<std::string> block;
-  int scored = 0, raised = 0, identical = 0, positive = 0, failures = 0;
+  int positive = 0;
+  testing::DiffTestOutcomes outcomes(
+      {.reference = "the reference", .check_code = true, .check_message = false});
   std::string line;
   while (std::getline(in, line)) {
     block.push_back(line);
@@ -53,38 +55,16 @@ TEST(ProbabilisticF1DiffTest, MatchesPythonRestatementOnRandomInputs) {
         ProbabilisticFBeta(testing::ParseColumnLine(block[1]), testing::ParseColumnLine(block[2]),
                            ParseDouble(header.at(3)));
     const std::vector<std::string> expect = Tokens(line);
-    std::string problem;
-    if (expect[0] == "ok") {
-      ++scored;
-      const double reference = ParseDouble(expect.at(1));
-      positive += reference > 0;
-      if (!ours.ok()) {
-        problem = absl::StrCat("reference returned ", reference, ", we failed: ",
-                               ours.status().ToString());
-      } else if (!(std::fabs(*ours - reference) <= 1e-9 * std::max(1.0, std::fabs(reference)))) {
-        problem = absl::StrCat("ours ", *ours, " vs reference ", reference);
-      } else {
-        identical += *ours == reference;
-      }
-    } else {
-      ++raised;
-      if (ours.ok()) {
-        problem = absl::StrCat("reference raised ", expect.at(1), "(",
-                               expect.size() > 2 ? Unhex(expect[2]) : "", "), we returned ", *ours);
-      } else if (ours.status().code() != absl::StatusCode::kInvalidArgument) {
-        problem = absl::StrCat("wrong status code: ", ours.status().ToString());
-      }
-    }
-    if (!problem.empty() && ++failures <= 25) ADD_FAILURE() << label << ": " << problem;
+    if (expect.at(0) == "ok") positive += ParseDouble(expect.at(1)) > 0;
+    outcomes.Add(label, ours, expect);
     block.clear();
   }
-  std::cout << scored << " scored (" << identical << " bit-identical, " << positive
-            << " positive), " << raised << " raised, " << failures << " mismatches\n";
-  EXPECT_EQ(failures, 0);
-  EXPECT_EQ(scored + raised, 1500);
+  std::cout << outcomes.Summary() << ", " << positive << " positive\n";
+  EXPECT_EQ(outcomes.failures, 0);
+  EXPECT_EQ(outcomes.scored + outcomes.raised, 1500);
   EXPECT_GT(positive, 500);
-  EXPECT_GT(raised, 200);
-  EXPECT_EQ(identical, scored);
+  EXPECT_GT(outcomes.raised, 200);
+  EXPECT_EQ(outcomes.identical, outcomes.scored);
 }
 
 }  // namespace
