@@ -156,13 +156,7 @@ TEST(AI4CodePrepareTest, MatchesPandasByteForByte) {
 
 TEST(AI4CodePrepareTest, IsDeterministicAndLeavesRawAlone) {
   const fs::path raw = MakeRaw(20030, 4);
-  const auto raw_before = testing::ReadTree(raw);
-  absl::StatusOr<testing::PreparedDirs> first = testing::RunPreparer(kId, raw);
-  absl::StatusOr<testing::PreparedDirs> second = testing::RunPreparer(kId, raw);
-  ASSERT_TRUE(first.ok() && second.ok());
-  EXPECT_TRUE(testing::ReadTree(first->public_dir) == testing::ReadTree(second->public_dir));
-  EXPECT_TRUE(testing::ReadTree(first->private_dir) == testing::ReadTree(second->private_dir));
-  EXPECT_TRUE(testing::ReadTree(raw) == raw_before);
+  testing::ExpectDeterministicAndRawUntouched(kId, raw);
 }
 
 TEST(AI4CodePrepareTest, RejectsBadRawData) {

@@ -1,5 +1,6 @@
 #include "competitions/common/prepare_test_util.h"
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -19,6 +20,22 @@ absl::StatusOr<PreparedDirs> RunPreparer(std::string_view id, const std::filesys
     return s;
   }
   return dirs;
+}
+
+std::optional<PreparedDirs> ExpectDeterministicAndRawUntouched(std::string_view id,
+                                                               const std::filesystem::path& raw) {
+  const auto raw_before = ReadTree(raw);
+  absl::StatusOr<PreparedDirs> first = RunPreparer(id, raw);
+  absl::StatusOr<PreparedDirs> second = RunPreparer(id, raw);
+  EXPECT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(second.ok()) << second.status();
+  if (!first.ok() || !second.ok()) return std::nullopt;
+  EXPECT_TRUE(ReadTree(first->public_dir) == ReadTree(second->public_dir))
+      << "two runs wrote different public/ trees";
+  EXPECT_TRUE(ReadTree(first->private_dir) == ReadTree(second->private_dir))
+      << "two runs wrote different private/ trees";
+  EXPECT_TRUE(ReadTree(raw) == raw_before) << "the preparer changed raw/";
+  return *first;
 }
 
 Table ReadCsvOrFail(const std::filesystem::path& path) {

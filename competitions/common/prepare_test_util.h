@@ -2,6 +2,7 @@
 #define MLEBENCH_COMPETITIONS_COMMON_PREPARE_TEST_UTIL_H_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,14 @@ struct PreparedDirs {
 // would). NotFoundError if no preparer is registered as `id`; otherwise the
 // preparer's own status.
 absl::StatusOr<PreparedDirs> RunPreparer(std::string_view id, const std::filesystem::path& raw);
+
+// Upstream's preparers must be deterministic and must not touch raw/ (ours
+// never extract into it, even where upstream does): runs the preparer twice
+// on `raw` and fails the test unless both runs wrote byte-identical public/
+// and private/ trees and raw/ is exactly as before. Returns the first run's
+// directories (nullopt when a run failed, which also fails the test).
+std::optional<PreparedDirs> ExpectDeterministicAndRawUntouched(std::string_view id,
+                                                               const std::filesystem::path& raw);
 
 // Reads a CSV the way upstream's read_csv does; a read error fails the test
 // and gives an empty Table.

@@ -105,13 +105,7 @@ TEST(GoogleQuestPrepareTest, WritesUpstreamsFiles) {
 
 TEST(GoogleQuestPrepareTest, IsDeterministicAndLeavesRawAlone) {
   const fs::path raw = MakeRaw({.rows = 50, .seed = 2});
-  const auto raw_before = testing::ReadTree(raw);
-  absl::StatusOr<testing::PreparedDirs> first = testing::RunPreparer(kId, raw);
-  absl::StatusOr<testing::PreparedDirs> second = testing::RunPreparer(kId, raw);
-  ASSERT_TRUE(first.ok() && second.ok()) << first.status() << second.status();
-  EXPECT_EQ(testing::ReadTree(first->public_dir), testing::ReadTree(second->public_dir));
-  EXPECT_EQ(testing::ReadTree(first->private_dir), testing::ReadTree(second->private_dir));
-  EXPECT_EQ(testing::ReadTree(raw), raw_before);
+  testing::ExpectDeterministicAndRawUntouched(kId, raw);
 }
 
 // Upstream's prepare() restated with pandas and scikit-learn.

@@ -76,13 +76,7 @@ TEST_P(HerbariumPrepareTest, WritesUpstreamsFilesAndSplitsPerCategory) {
 
 TEST_P(HerbariumPrepareTest, IsDeterministicAndLeavesRawAlone) {
   const fs::path raw = SyntheticRaw(GetParam().id, 1);
-  const auto raw_before = testing::ReadTree(raw);
-  absl::StatusOr<testing::PreparedDirs> first = testing::RunPreparer(GetParam().id, raw);
-  absl::StatusOr<testing::PreparedDirs> second = testing::RunPreparer(GetParam().id, raw);
-  ASSERT_TRUE(first.ok() && second.ok());
-  EXPECT_EQ(testing::ReadTree(first->public_dir), testing::ReadTree(second->public_dir));
-  EXPECT_EQ(testing::ReadTree(first->private_dir), testing::ReadTree(second->private_dir));
-  EXPECT_EQ(testing::ReadTree(raw), raw_before);
+  testing::ExpectDeterministicAndRawUntouched(GetParam().id, raw);
 }
 
 TEST_P(HerbariumPrepareTest, OutputsMatchPythonByteForByte) {

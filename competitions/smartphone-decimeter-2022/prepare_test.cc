@@ -72,13 +72,7 @@ TEST(SmartphoneDecimeterPrepareTest, SplitsDrivesByDate) {
 
 TEST(SmartphoneDecimeterPrepareTest, IsDeterministicAndLeavesRawAlone) {
   const fs::path raw = MakeRaw(2);
-  const auto raw_before = testing::ReadTree(raw);
-  absl::StatusOr<testing::PreparedDirs> first = testing::RunPreparer(kId, raw);
-  absl::StatusOr<testing::PreparedDirs> second = testing::RunPreparer(kId, raw);
-  ASSERT_TRUE(first.ok() && second.ok());
-  EXPECT_EQ(testing::ReadTree(first->public_dir), testing::ReadTree(second->public_dir));
-  EXPECT_EQ(testing::ReadTree(first->private_dir), testing::ReadTree(second->private_dir));
-  EXPECT_EQ(testing::ReadTree(raw), raw_before);
+  testing::ExpectDeterministicAndRawUntouched(kId, raw);
 }
 
 // Upstream's prepare() restated with pandas and scikit-learn.

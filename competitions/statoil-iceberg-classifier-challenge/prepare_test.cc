@@ -130,13 +130,7 @@ TEST(StatoilPrepareTest, MatchesPythonByteForByte) {
 
 TEST(StatoilPrepareTest, IsDeterministicAndLeavesRawAlone) {
   const fs::path dir = MakeRaw(TrainJson(50, 4));
-  const auto raw_before = testing::ReadTree(dir / "raw");
-  absl::StatusOr<testing::PreparedDirs> first = testing::RunPreparer(kId, dir / "raw");
-  absl::StatusOr<testing::PreparedDirs> second = testing::RunPreparer(kId, dir / "raw");
-  ASSERT_TRUE(first.ok() && second.ok());
-  EXPECT_EQ(testing::ReadTree(first->public_dir), testing::ReadTree(second->public_dir));
-  EXPECT_EQ(testing::ReadTree(first->private_dir), testing::ReadTree(second->private_dir));
-  EXPECT_EQ(testing::ReadTree(dir / "raw"), raw_before);  // upstream extracts into raw/
+  testing::ExpectDeterministicAndRawUntouched(kId, dir / "raw");  // upstream extracts into raw/
 }
 
 absl::Status PrepareStatus(const std::string& train_json, const std::string& test_json = kTestJson) {
