@@ -98,10 +98,7 @@ int64_t CountJpgs(const fs::path& dir) {
   return count;
 }
 
-struct Item {
-  const JsonValue* annotation;
-  const JsonValue* image;
-};
+using Item = MetadataItem;
 
 int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -150,6 +147,64 @@ absl::StatusOr<int64_t> MetadataCategoryId(const JsonValue& annotation) {
 
 absl::StatusOr<std::string> MetadataFileName(const JsonValue& image) { return FileName(image); }
 
+absl::StatusOr<CategoryGroups> GroupByCategory(const JsonValue& annotations,
+                                               const JsonValue& images,
+                                               std::string_view image_key, std::string_view file) {
+  CategoryGroups groups;
+  const std::string key(image_key);
+  const size_t pairs = std::min(annotations.items.size(), images.items.size());
+  for (size_t i = 0; i < pairs; ++i) {
+    const JsonValue& annotation = annotations.items[i];
+    const JsonValue& image = images.items[i];
+    const JsonValue* annotation_image_id =
+        annotation.is_object() ? annotation.Find("image_id") : nullptr;
+    const JsonValue* image_id = image.is_object() ? image.Find(key) : nullptr;
+    if (annotation_image_id == nullptr || image_id == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(std::string(file),
+                                                     ": annotations need 'image_id' and images "
+                                                     "need '",
+                                                     key, "'"));
+    }
+    if (!(*annotation_image_id == *image_id)) {
+      return CheckFailed(
+          absl::StrCat("Mismatching image_id in annotation and image at position ", i));
+    }
+    absl::StatusOr<int64_t> category = CategoryId(annotation);
+    if (!category.ok()) return category.status();
+    auto [it, inserted] = groups.items.try_emplace(*category);
+    if (inserted) groups.order.push_back(*category);
+    it->second.push_back({&annotation, &image});
+  }
+  return groups;
+}
+
+absl::StatusOr<CategorySplit> SplitCategories(const CategoryGroups& groups, double test_size) {
+  CategorySplit split;
+  for (int64_t category : groups.order) {
+    const std::vector<Item>& items = groups.items.at(category);
+    const size_t n = items.size();
+    std::vector<Item>& train = split.train[category];
+    std::vector<Item>& test = split.test[category];
+    if (n == 1) {
+      train = items;
+    } else if (n < 5) {
+      // max(1, int(n * test_size)) is 1 for n <= 4: the last item goes to test.
+      train.assign(items.begin(), items.end() - 1);
+      test.assign(items.end() - 1, items.end());
+    } else {
+      TrainTestSplitOptions options;
+      options.test_size = test_size;
+      options.random_state = 0;
+      absl::StatusOr<TrainTestIndices> indices =
+          TrainTestSplitIndices(static_cast<int64_t>(n), options);
+      if (!indices.ok()) return indices.status();
+      for (int64_t i : indices->train_indices) train.push_back(items[static_cast<size_t>(i)]);
+      for (int64_t i : indices->test_indices) test.push_back(items[static_cast<size_t>(i)]);
+    }
+  }
+  return split;
+}
+
 absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw,
                               const fs::path& public_dir, const fs::path& private_dir) {
   const fs::path raw_train = raw / layout.data_dir / "train";
@@ -173,56 +228,14 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
         "train/metadata.json must be an object with 'annotations' and 'images' lists");
   }
 
-  // Group by category in first-seen order (a Python dict); zip() stops at
-  // the shorter list.
-  std::vector<int64_t> category_order;
-  std::map<int64_t, std::vector<Item>> by_category;
-  const size_t pairs = std::min(annotations->items.size(), images->items.size());
-  for (size_t i = 0; i < pairs; ++i) {
-    const JsonValue& annotation = annotations->items[i];
-    const JsonValue& image = images->items[i];
-    const JsonValue* image_id = annotation.is_object() ? annotation.Find("image_id") : nullptr;
-    const JsonValue* id = image.is_object() ? image.Find("id") : nullptr;
-    if (image_id == nullptr || id == nullptr) {
-      return absl::InvalidArgumentError(
-          "metadata.json: annotations need 'image_id' and images need 'id'");
-    }
-    if (!(*image_id == *id)) {
-      return CheckFailed(absl::StrCat("Mismatching image_id in annotation and image at position ",
-                                      i));
-    }
-    absl::StatusOr<int64_t> category = CategoryId(annotation);
-    if (!category.ok()) return category.status();
-    auto [it, inserted] = by_category.try_emplace(*category);
-    if (inserted) category_order.push_back(*category);
-    it->second.push_back({&annotation, &image});
-  }
-
-  // The per-category split.
-  std::map<int64_t, std::vector<Item>> train_by_category;
-  std::map<int64_t, std::vector<Item>> test_by_category;
-  for (int64_t category : category_order) {
-    const std::vector<Item>& items = by_category[category];
-    const size_t n = items.size();
-    std::vector<Item>& train = train_by_category[category];
-    std::vector<Item>& test = test_by_category[category];
-    if (n == 1) {
-      train = items;
-    } else if (n < 5) {
-      // max(1, int(n * 0.2)) is 1 for n <= 4: the last item goes to test.
-      train.assign(items.begin(), items.end() - 1);
-      test.assign(items.end() - 1, items.end());
-    } else {
-      TrainTestSplitOptions options;
-      options.test_size = 0.2;
-      options.random_state = 0;
-      absl::StatusOr<TrainTestIndices> split =
-          TrainTestSplitIndices(static_cast<int64_t>(n), options);
-      if (!split.ok()) return split.status();
-      for (int64_t i : split->train_indices) train.push_back(items[static_cast<size_t>(i)]);
-      for (int64_t i : split->test_indices) test.push_back(items[static_cast<size_t>(i)]);
-    }
-  }
+  absl::StatusOr<CategoryGroups> groups =
+      GroupByCategory(*annotations, *images, "id", "train/metadata.json");
+  if (!groups.ok()) return groups.status();
+  const std::vector<int64_t>& category_order = groups->order;
+  absl::StatusOr<CategorySplit> split = SplitCategories(*groups, 0.2);
+  if (!split.ok()) return split.status();
+  std::map<int64_t, std::vector<Item>>& train_by_category = split->train;
+  std::map<int64_t, std::vector<Item>>& test_by_category = split->test;
 
   // Train: the raw metadata with the train annotations and images.
   JsonValue new_train = old_train;
@@ -368,36 +381,16 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
         "train_metadata.json must be an object with 'annotations' and 'images' lists");
   }
 
-  // Group by category in first-seen order; zip() stops at the shorter list.
-  std::vector<int64_t> category_order;
-  std::map<int64_t, std::vector<Item>> by_category;
-  const size_t pairs = std::min(annotations->items.size(), images->items.size());
-  for (size_t i = 0; i < pairs; ++i) {
-    const JsonValue& annotation = annotations->items[i];
-    const JsonValue& image = images->items[i];
-    const JsonValue* annotation_image_id =
-        annotation.is_object() ? annotation.Find("image_id") : nullptr;
-    const JsonValue* image_id = image.is_object() ? image.Find("image_id") : nullptr;
-    if (annotation_image_id == nullptr || image_id == nullptr) {
-      return absl::InvalidArgumentError(
-          "train_metadata.json: annotations and images both need 'image_id'");
-    }
-    if (!(*annotation_image_id == *image_id)) {
-      return CheckFailed(
-          absl::StrCat("Mismatching image_id in annotation and image at position ", i));
-    }
-    absl::StatusOr<int64_t> category = CategoryId(annotation);
-    if (!category.ok()) return category.status();
-    auto [it, inserted] = by_category.try_emplace(*category);
-    if (inserted) category_order.push_back(*category);
-    it->second.push_back({&annotation, &image});
-  }
+  absl::StatusOr<CategoryGroups> groups =
+      GroupByCategory(*annotations, *images, "image_id", "train_metadata.json");
+  if (!groups.ok()) return groups.status();
+  const std::vector<int64_t>& category_order = groups->order;
 
   // Every category is split 80:20 (sklearn raises for a single image).
   std::map<int64_t, std::vector<Item>> train_by_category;
   std::map<int64_t, std::vector<Item>> test_by_category;
   for (int64_t category : category_order) {
-    const std::vector<Item>& items = by_category[category];
+    const std::vector<Item>& items = groups->items.at(category);
     TrainTestSplitOptions options;
     options.test_size = 0.2;
     options.random_state = 0;

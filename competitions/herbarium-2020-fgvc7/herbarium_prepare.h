@@ -20,7 +20,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -74,6 +77,35 @@ absl::StatusOr<int64_t> MetadataCategoryId(const JsonValue& annotation);
 // an image's "file_name", a relative path that stays in its folder
 // (InvalidArgument otherwise).
 absl::StatusOr<std::string> MetadataFileName(const JsonValue& image);
+
+// One (annotation, image) pair of COCO-style metadata.
+struct MetadataItem {
+  const JsonValue* annotation;
+  const JsonValue* image;
+};
+
+// The pairs of `zip(annotations, images)` (stopping at the shorter list)
+// grouped by annotation "category_id" in first-seen order (a Python dict),
+// after upstream's assert that each annotation's "image_id" equals its
+// image's `image_key` ("id", or "image_id" in herbarium-2022):
+// FailedPrecondition "Mismatching image_id in annotation and image at
+// position i"; InvalidArgument for missing keys, naming `file`.
+struct CategoryGroups {
+  std::vector<int64_t> order;
+  std::map<int64_t, std::vector<MetadataItem>> items;
+};
+absl::StatusOr<CategoryGroups> GroupByCategory(const JsonValue& annotations,
+                                               const JsonValue& images,
+                                               std::string_view image_key, std::string_view file);
+
+// The per-category split herbarium 2020/2021 and inaturalist 2019 share: a
+// category of one item is train only; of two to four items, its last item
+// is test; larger ones go through train_test_split(test_size, random_state=0).
+struct CategorySplit {
+  std::map<int64_t, std::vector<MetadataItem>> train;
+  std::map<int64_t, std::vector<MetadataItem>> test;
+};
+absl::StatusOr<CategorySplit> SplitCategories(const CategoryGroups& groups, double test_size);
 
 }  // namespace mlebench
 

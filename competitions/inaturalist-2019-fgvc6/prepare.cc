@@ -33,7 +33,6 @@
 #include "competitions/common/preparer.h"
 #include "competitions/common/python_json.h"
 #include "competitions/common/python_random.h"
-#include "competitions/common/train_test_split.h"
 #include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
 #include "competitions/common/tar_archive.h"
 #include "grading/csv.h"
@@ -49,10 +48,7 @@ absl::Status CheckFailed(const std::string& message) {
   return absl::FailedPreconditionError(absl::StrCat("check failed: ", message));
 }
 
-struct Item {
-  const JsonValue* annotation;
-  const JsonValue* image;
-};
+using Item = MetadataItem;
 
 // Every regular file under `dir`, named relative to it, in name order.
 std::vector<TarEntry> TarEntriesOf(const fs::path& dir) {
@@ -93,54 +89,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "train2019.json must be an object with 'annotations', 'images' and 'categories'");
   }
 
-  // Group by category in first-seen order; zip() stops at the shorter list.
-  std::vector<int64_t> category_order;
-  std::map<int64_t, std::vector<Item>> by_category;
-  const size_t pairs = std::min(annotations->items.size(), images->items.size());
-  for (size_t i = 0; i < pairs; ++i) {
-    const JsonValue& annotation = annotations->items[i];
-    const JsonValue& image = images->items[i];
-    const JsonValue* image_id = annotation.is_object() ? annotation.Find("image_id") : nullptr;
-    const JsonValue* id = image.is_object() ? image.Find("id") : nullptr;
-    if (image_id == nullptr || id == nullptr) {
-      return absl::InvalidArgumentError(
-          "train2019.json: annotations need 'image_id' and images need 'id'");
-    }
-    if (!(*image_id == *id)) {
-      return CheckFailed(
-          absl::StrCat("Mismatching image_id in annotation and image at position ", i));
-    }
-    absl::StatusOr<int64_t> category = MetadataCategoryId(annotation);
-    if (!category.ok()) return category.status();
-    auto [it, inserted] = by_category.try_emplace(*category);
-    if (inserted) category_order.push_back(*category);
-    it->second.push_back({&annotation, &image});
-  }
-
-  std::map<int64_t, std::vector<Item>> train_by_category;
-  std::map<int64_t, std::vector<Item>> test_by_category;
-  for (int64_t category : category_order) {
-    const std::vector<Item>& items = by_category[category];
-    const size_t n = items.size();
-    std::vector<Item>& train = train_by_category[category];
-    std::vector<Item>& test = test_by_category[category];
-    if (n == 1) {
-      train = items;
-    } else if (n < 5) {
-      // max(1, int(n * 0.12)) is 1 for n <= 4.
-      train.assign(items.begin(), items.end() - 1);
-      test.assign(items.end() - 1, items.end());
-    } else {
-      TrainTestSplitOptions options;
-      options.test_size = 0.12;
-      options.random_state = 0;
-      absl::StatusOr<TrainTestIndices> split =
-          TrainTestSplitIndices(static_cast<int64_t>(n), options);
-      if (!split.ok()) return split.status();
-      for (int64_t i : split->train_indices) train.push_back(items[static_cast<size_t>(i)]);
-      for (int64_t i : split->test_indices) test.push_back(items[static_cast<size_t>(i)]);
-    }
-  }
+  absl::StatusOr<CategoryGroups> groups =
+      GroupByCategory(*annotations, *images, "id", "train2019.json");
+  if (!groups.ok()) return groups.status();
+  const std::vector<int64_t>& category_order = groups->order;
+  absl::StatusOr<CategorySplit> split = SplitCategories(*groups, 0.12);
+  if (!split.ok()) return split.status();
+  std::map<int64_t, std::vector<Item>>& train_by_category = split->train;
+  std::map<int64_t, std::vector<Item>>& test_by_category = split->test;
 
   JsonValue new_train = old_train;
   JsonValue train_annotations = JsonValue::Array();
