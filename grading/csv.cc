@@ -1,11 +1,13 @@
 #include "grading/csv.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -19,6 +21,8 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <deque>
+#include <future>
 #include <unordered_map>
 #include <vector>
 
@@ -146,12 +150,58 @@ class Arena {
   size_t used_ = 0;
 };
 
+// 0x80 in each byte of `word` that is zero, 0 elsewhere (exact, unlike the
+// shorter test that may flag a byte above a zero one).
+inline uint64_t ZeroBytes(uint64_t word) {
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+  return ~(((word & kLow7) + kLow7) | word | kLow7);
+}
+
+inline uint64_t Broadcast(char c) {
+  return 0x0101010101010101ull * static_cast<unsigned char>(c);
+}
+
+// The offset of the first delimiter, "\n" or "\r" at or after `p` (or `n`),
+// eight bytes at a time: long unquoted fields are most of a large CSV.
+inline size_t FieldEnd(const char* d, size_t p, size_t n, char sep) {
+  const uint64_t seps = Broadcast(sep), newlines = Broadcast('\n'), returns = Broadcast('\r');
+  while (p + 8 <= n) {
+    uint64_t word;
+    std::memcpy(&word, d + p, 8);
+    const uint64_t hits = ZeroBytes(word ^ seps) | ZeroBytes(word ^ newlines) |
+                          ZeroBytes(word ^ returns);
+    if (hits != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(hits)
+                                                                  : std::countl_zero(hits);
+      return p + static_cast<size_t>(bit) / 8;
+    }
+    p += 8;
+  }
+  while (p < n && d[p] != sep && d[p] != '\n' && d[p] != '\r') ++p;
+  return p;
+}
+
+// The number of "\n" bytes in `data`.
+size_t CountNewlines(std::string_view data) {
+  const uint64_t newlines = Broadcast('\n');
+  size_t count = 0, i = 0;
+  for (; i + 8 <= data.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, data.data() + i, 8);
+    // One 0x01 per "\n" byte, summed into the top byte (no popcnt needed).
+    count += static_cast<size_t>(((ZeroBytes(word ^ newlines) >> 7) * 0x0101010101010101ull) >> 56);
+  }
+  for (; i < data.size(); ++i) count += data[i] == '\n';
+  return count;
+}
+
 class Tokenizer {
  public:
   enum class Result { kRecord, kEnd, kUnterminatedQuote };
 
-  Tokenizer(std::string_view data, size_t start, char separator)
-      : data_(data), pos_(start), sep_(separator) {}
+  // Fields that cannot be views into `data` are stored in `arena`.
+  Tokenizer(std::string_view data, size_t start, char separator, Arena& arena)
+      : data_(data), pos_(start), sep_(separator), arena_(arena) {}
 
   // Reads the next record that is not blank into `fields` (views valid while
   // this tokenizer lives) and the offset where each field starts into
@@ -235,12 +285,7 @@ class Tokenizer {
           fields.emplace_back(d + content_start, close - content_start);
         }
       } else {
-        size_t e = p;
-        while (e < n) {
-          const char x = d[e];
-          if (x == sep || x == '\n' || x == '\r') break;
-          ++e;
-        }
+        const size_t e = FieldEnd(d, p, n, sep);
         fields.emplace_back(d + p, e - p);
         p = e;
       }
@@ -274,7 +319,7 @@ class Tokenizer {
   size_t record_start_ = 0;
   size_t quote_start_ = 0;
   std::string scratch_;
-  Arena arena_;
+  Arena& arena_;
 };
 
 // ---------------------------------------------------------------------------
@@ -336,15 +381,21 @@ std::vector<std::string> DedupHeader(std::vector<std::string> names,
 // Value parsing, following pandas' C parser.
 
 // pandas 2.x's default NA tokens (STR_NA_VALUES); "None" is new in 2.0.
-bool IsNaToken(std::string_view t) {
+inline bool IsNaToken(std::string_view t) {
   if (t.empty()) return true;
+  // Numbers are most tokens: reject them on their first bytes.
+  if (t.size() > 8) return false;
   switch (t[0]) {
     case '#':
-    case '-':
-    case '1':
     case '<':
     case 'N':
     case 'n':
+      break;
+    case '1':  // "1.#IND", "1.#QNAN"
+      if (t.size() < 6 || t[1] != '.') return false;
+      break;
+    case '-':  // "-1.#IND", "-1.#QNAN", "-NaN", "-nan"
+      if (t.size() < 4 || (t[1] != '1' && t[1] != 'N' && t[1] != 'n')) return false;
       break;
     default:
       return false;
@@ -548,26 +599,36 @@ bool ParseBool(std::string_view s, bool* out) {
 // A chunk's dtype as pandas infers it ('i', 'u', 'f', 'b' and 'O' kinds).
 enum class Kind { kInt64, kUint64, kFloat64, kBool, kObject };
 
-// One chunk of one column; only the vector matching `kind` is filled.
+// One chunk of one column; only the vector matching `kind` is filled (for
+// kObject: `text`, strings and missing values as TypedColumn's kText holds
+// them, or `objects` for bools mixed with missing values).
 struct Chunk {
   Kind kind = Kind::kObject;
   std::vector<int64_t> ints;
   std::vector<uint64_t> uints;
   std::vector<double> doubles;  // NaN for missing
   std::vector<uint8_t> bools;
-  std::vector<Cell> objects;  // std::string, bool or std::monostate
+  std::vector<std::string_view> text;
+  std::vector<Cell> objects;  // bool or std::monostate
+  size_t size() const {
+    return ints.size() + uints.size() + doubles.size() + bools.size() + text.size() +
+           objects.size();
+  }
 };
 
 using TokenSpan = std::span<const std::string_view>;
 
+// A present empty string: non-null data, unlike a missing kText value.
+constexpr std::string_view kEmptyText = "";
+
 void FillObjects(TokenSpan tokens, bool na_filter, Chunk& chunk) {
   chunk.kind = Kind::kObject;
-  chunk.objects.reserve(tokens.size());
+  chunk.text.clear();
   for (std::string_view t : tokens) {
     if (na_filter && IsNaToken(t)) {
-      chunk.objects.emplace_back(std::monostate());
+      chunk.text.emplace_back();
     } else {
-      chunk.objects.emplace_back(std::string(t));
+      chunk.text.push_back(t.data() == nullptr ? kEmptyText : t);
     }
   }
 }
@@ -576,7 +637,8 @@ void FillObjects(TokenSpan tokens, bool na_filter, Chunk& chunk) {
 // value is not an integer (pandas then tries float64).
 bool TryUint64(TokenSpan tokens, Chunk& chunk) {
   bool seen_negative = false, seen_uint = false, seen_null = false;
-  std::vector<uint64_t> values(tokens.size());
+  std::vector<uint64_t>& values = chunk.uints;
+  values.assign(tokens.size(), 0);
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (IsNaToken(tokens[i])) {
       seen_null = true;
@@ -603,84 +665,94 @@ bool TryUint64(TokenSpan tokens, Chunk& chunk) {
     FillObjects(tokens, /*na_filter=*/true, chunk);
   } else {
     chunk.kind = Kind::kUint64;
-    chunk.uints = std::move(values);
   }
   return true;
 }
 
-Chunk InferChunk(TokenSpan tokens) {
+// Infers one chunk of one column into `chunk`, whose vectors are reused from
+// chunk to chunk (cleared, their memory kept): only the vector of the
+// inferred kind holds this chunk's values afterwards.
+void InferChunk(TokenSpan tokens, Chunk& chunk) {
   const size_t n = tokens.size();
-  Chunk chunk;
+  chunk.ints.clear();
+  chunk.uints.clear();
+  chunk.doubles.clear();
+  chunk.bools.clear();
+  chunk.text.clear();
+  chunk.objects.clear();
   // int64; pandas marks NA with INT64_MIN and, if there was any NA, turns
   // every INT64_MIN into NaN when it upcasts to float64.
   {
-    std::vector<int64_t> values(n);
+    std::vector<int64_t>& values = chunk.ints;
     size_t na_count = 0;
     IntParse status = IntParse::kOk;
     for (size_t i = 0; i < n && status == IntParse::kOk; ++i) {
       if (IsNaToken(tokens[i])) {
-        values[i] = std::numeric_limits<int64_t>::min();
+        values.push_back(std::numeric_limits<int64_t>::min());
         ++na_count;
         continue;
       }
-      status = ParseInt64(tokens[i], &values[i]);
+      int64_t v = 0;
+      status = ParseInt64(tokens[i], &v);
+      values.push_back(v);
     }
     if (status == IntParse::kOk) {
       if (na_count == 0) {
         chunk.kind = Kind::kInt64;
-        chunk.ints = std::move(values);
       } else {
         chunk.kind = Kind::kFloat64;
-        chunk.doubles.reserve(n);
         for (int64_t v : values) {
           chunk.doubles.push_back(v == std::numeric_limits<int64_t>::min()
                                       ? std::numeric_limits<double>::quiet_NaN()
                                       : static_cast<double>(v));
         }
+        values.clear();
       }
-      return chunk;
+      return;
     }
-    if (status == IntParse::kOverflow && TryUint64(tokens, chunk)) return chunk;
+    values.clear();
+    if (status == IntParse::kOverflow && TryUint64(tokens, chunk)) return;
+    chunk.uints.clear();
   }
   // float64
   {
-    std::vector<double> values(n);
+    std::vector<double>& values = chunk.doubles;
     bool ok = true;
     for (size_t i = 0; i < n && ok; ++i) {
       if (IsNaToken(tokens[i])) {
-        values[i] = std::numeric_limits<double>::quiet_NaN();
+        values.push_back(std::numeric_limits<double>::quiet_NaN());
         continue;
       }
-      ok = ParseDouble(tokens[i], &values[i]);
+      double v = 0;
+      ok = ParseDouble(tokens[i], &v);
+      values.push_back(v);
     }
     if (ok) {
       chunk.kind = Kind::kFloat64;
-      chunk.doubles = std::move(values);
-      return chunk;
+      return;
     }
+    values.clear();
   }
   // bool; with any NA pandas upcasts to object holding bools and NaN.
   {
-    std::vector<uint8_t> values(n);
+    std::vector<uint8_t>& values = chunk.bools;
     size_t na_count = 0;
     bool ok = true;
     for (size_t i = 0; i < n && ok; ++i) {
       if (IsNaToken(tokens[i])) {
-        values[i] = 2;
+        values.push_back(2);
         ++na_count;
         continue;
       }
       bool b = false;
       ok = ParseBool(tokens[i], &b);
-      values[i] = b ? 1 : 0;
+      values.push_back(b ? 1 : 0);
     }
     if (ok) {
       if (na_count == 0) {
         chunk.kind = Kind::kBool;
-        chunk.bools = std::move(values);
       } else {
         chunk.kind = Kind::kObject;
-        chunk.objects.reserve(n);
         for (uint8_t v : values) {
           if (v == 2) {
             chunk.objects.emplace_back(std::monostate());
@@ -688,13 +760,57 @@ Chunk InferChunk(TokenSpan tokens) {
             chunk.objects.emplace_back(v == 1);
           }
         }
+        values.clear();
       }
-      return chunk;
+      return;
     }
+    values.clear();
   }
   FillObjects(tokens, /*na_filter=*/true, chunk);
-  return chunk;
 }
+
+// A column's chunks, appended one by one in row order: each kind's values
+// in one vector, and which slice of it each chunk is. A column whose chunks
+// all have one kind is that vector as is (no concatenation copy).
+struct ColumnParts {
+  struct Part {
+    Kind kind;
+    bool as_objects;  // kObject held in `objects` rather than `text`
+    size_t begin;
+    size_t count;
+  };
+  std::vector<int64_t> ints;
+  std::vector<uint64_t> uints;
+  std::vector<double> doubles;
+  std::vector<uint8_t> bools;
+  std::vector<std::string_view> text;
+  std::vector<Cell> objects;
+  std::vector<Part> parts;
+
+  // Appends `chunk`'s values; a vector used for the first time reserves
+  // `expected_rows` (address space only until written).
+  void Append(Chunk& chunk, size_t expected_rows) {
+    const auto append = [&](auto& to, auto& from, bool as_objects = false) {
+      if (to.empty()) to.reserve(std::max(expected_rows, from.size()));
+      parts.push_back({chunk.kind, as_objects, to.size(), from.size()});
+      to.insert(to.end(), std::make_move_iterator(from.begin()),
+                std::make_move_iterator(from.end()));
+    };
+    switch (chunk.kind) {
+      case Kind::kInt64:
+        return append(ints, chunk.ints);
+      case Kind::kUint64:
+        return append(uints, chunk.uints);
+      case Kind::kFloat64:
+        return append(doubles, chunk.doubles);
+      case Kind::kBool:
+        return append(bools, chunk.bools);
+      case Kind::kObject:
+        if (!chunk.objects.empty()) return append(objects, chunk.objects, /*as_objects=*/true);
+        return append(text, chunk.text);
+    }
+  }
+};
 
 // How pandas 2.x's concat_compat combines chunks of different kinds: the
 // chunks are cast to numpy's common type (i/u/f mix to a number type, b with
@@ -706,29 +822,71 @@ struct Concatenation {
   bool numbers_as_object = false;
 };
 
-Concatenation ConcatenatedKind(const std::vector<Chunk>& chunks) {
+Concatenation ConcatenatedKind(const std::vector<ColumnParts::Part>& parts) {
   bool has[5] = {false, false, false, false, false};
-  for (const Chunk& c : chunks) has[static_cast<int>(c.kind)] = true;
+  for (const ColumnParts::Part& p : parts) has[static_cast<int>(p.kind)] = true;
   const bool i = has[static_cast<int>(Kind::kInt64)], u = has[static_cast<int>(Kind::kUint64)],
              f = has[static_cast<int>(Kind::kFloat64)], b = has[static_cast<int>(Kind::kBool)],
              o = has[static_cast<int>(Kind::kObject)];
-  if (i + u + f + b + o == 1) return {chunks.front().kind};
+  if (i + u + f + b + o == 1) return {parts.front().kind};
   if (o) return {Kind::kObject};
   // numpy's result type of the numeric kinds (bool promotes to any of them).
   const Kind number = f || (i && u) ? Kind::kFloat64 : i ? Kind::kInt64 : Kind::kUint64;
   return {number, b};
 }
 
-Column AssembleColumn(std::string name, std::vector<Chunk>& chunks) {
-  const Concatenation concatenation = ConcatenatedKind(chunks);
-  const Kind kind = concatenation.kind;
-  size_t total = 0;
-  for (const Chunk& c : chunks) {
-    total += c.ints.size() + c.uints.size() + c.doubles.size() + c.bools.size() + c.objects.size();
+// The concatenation of a column's chunks as pandas makes it, in typed
+// storage where the result is one plain dtype (or text), else as cells.
+TypedColumn AssembleColumn(std::string name, ColumnParts& column) {
+  if (column.parts.empty()) {  // no rows: pandas gives object columns
+    return TypedColumn::Text(std::move(name), {});
   }
-  Column column{std::move(name), Dtype::kObject, {}};
-  std::vector<Cell>& cells = column.cells;
-  cells.reserve(total);
+  const Concatenation concatenation = ConcatenatedKind(column.parts);
+  const Kind kind = concatenation.kind;
+  // Kinds that are the concatenation itself: the one vector they fill.
+  if (!concatenation.numbers_as_object) {
+    const bool single_kind = std::all_of(
+        column.parts.begin(), column.parts.end(),
+        [&](const ColumnParts::Part& p) { return p.kind == kind && !p.as_objects; });
+    if (single_kind) {
+      switch (kind) {
+        case Kind::kInt64:
+          return TypedColumn::Ints(std::move(name), std::move(column.ints));
+        case Kind::kFloat64:
+          return TypedColumn::Doubles(std::move(name), std::move(column.doubles));
+        case Kind::kBool:
+          return TypedColumn::Bools(std::move(name), std::move(column.bools));
+        case Kind::kObject:
+          return TypedColumn::Text(std::move(name), std::move(column.text));
+        case Kind::kUint64:
+          break;
+      }
+    }
+    if (kind == Kind::kFloat64) {  // float64 with int64 and uint64 chunks
+      std::vector<double> values;
+      for (const ColumnParts::Part& p : column.parts) {
+        for (size_t k = p.begin; k < p.begin + p.count; ++k) {
+          switch (p.kind) {
+            case Kind::kFloat64:
+              values.push_back(column.doubles[k]);
+              break;
+            case Kind::kInt64:
+              values.push_back(static_cast<double>(column.ints[k]));
+              break;
+            case Kind::kUint64:
+              values.push_back(static_cast<double>(column.uints[k]));
+              break;
+            case Kind::kBool:
+            case Kind::kObject:
+              break;  // not part of a float64 concatenation without bools
+          }
+        }
+      }
+      return TypedColumn::Doubles(std::move(name), std::move(values));
+    }
+  }
+  // Cells: numbers of several kinds mixed with bools or text, and uint64.
+  std::vector<Cell> cells;
   const auto uint_text = [](uint64_t v) {
     char buf[24];
     return std::string(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
@@ -740,59 +898,91 @@ Column AssembleColumn(std::string name, std::vector<Chunk>& chunks) {
       cells.emplace_back(v);
     }
   };
-  for (Chunk& c : chunks) {
-    switch (kind) {
-      case Kind::kInt64:  // (bools become 0 and 1)
-        for (int64_t v : c.ints) cells.emplace_back(v);
-        for (uint8_t v : c.bools) cells.emplace_back(int64_t{v});
-        break;
-      case Kind::kUint64:  // no uint64 dtype here: exact values as text
-        for (uint64_t v : c.uints) cells.emplace_back(uint_text(v));
-        for (uint8_t v : c.bools) cells.emplace_back(uint_text(v));
-        break;
-      case Kind::kFloat64:
-        for (double v : c.doubles) add_double(v);
-        for (int64_t v : c.ints) add_double(static_cast<double>(v));
-        for (uint64_t v : c.uints) add_double(static_cast<double>(v));
-        for (uint8_t v : c.bools) add_double(static_cast<double>(v));
-        break;
-      case Kind::kBool:
-        for (uint8_t v : c.bools) cells.emplace_back(v == 1);
-        break;
-      case Kind::kObject:  // each chunk's values as Python objects
-        for (Cell& v : c.objects) cells.push_back(std::move(v));
-        for (int64_t v : c.ints) cells.emplace_back(v);
-        for (uint64_t v : c.uints) cells.emplace_back(uint_text(v));
-        for (double v : c.doubles) {
-          if (std::isnan(v)) {
-            cells.emplace_back(std::monostate());
+  for (const ColumnParts::Part& p : column.parts) {
+    for (size_t k = p.begin; k < p.begin + p.count; ++k) {
+      switch (kind) {
+        case Kind::kInt64:  // int64 and bool chunks (bools become 0 and 1)
+          if (p.kind == Kind::kInt64) {
+            cells.emplace_back(column.ints[k]);
           } else {
-            cells.emplace_back(v);
+            cells.emplace_back(int64_t{column.bools[k]});
           }
-        }
-        for (uint8_t v : c.bools) cells.emplace_back(v == 1);
-        break;
+          break;
+        case Kind::kUint64:  // no uint64 dtype here: exact values as text
+          cells.emplace_back(uint_text(p.kind == Kind::kUint64 ? column.uints[k]
+                                                               : uint64_t{column.bools[k]}));
+          break;
+        case Kind::kFloat64:
+          switch (p.kind) {
+            case Kind::kFloat64:
+              add_double(column.doubles[k]);
+              break;
+            case Kind::kInt64:
+              add_double(static_cast<double>(column.ints[k]));
+              break;
+            case Kind::kUint64:
+              add_double(static_cast<double>(column.uints[k]));
+              break;
+            case Kind::kBool:
+              add_double(static_cast<double>(column.bools[k]));
+              break;
+            case Kind::kObject:
+              break;
+          }
+          break;
+        case Kind::kBool:
+          cells.emplace_back(column.bools[k] == 1);
+          break;
+        case Kind::kObject:  // each chunk's values as Python objects
+          switch (p.kind) {
+            case Kind::kObject:
+              if (p.as_objects) {
+                cells.push_back(std::move(column.objects[k]));
+              } else if (TypedColumn::IsMissingText(column.text[k])) {
+                cells.emplace_back(std::monostate());
+              } else {
+                cells.emplace_back(std::string(column.text[k]));
+              }
+              break;
+            case Kind::kInt64:
+              cells.emplace_back(column.ints[k]);
+              break;
+            case Kind::kUint64:
+              cells.emplace_back(uint_text(column.uints[k]));
+              break;
+            case Kind::kFloat64:
+              if (std::isnan(column.doubles[k])) {
+                cells.emplace_back(std::monostate());
+              } else {
+                cells.emplace_back(column.doubles[k]);
+              }
+              break;
+            case Kind::kBool:
+              cells.emplace_back(column.bools[k] == 1);
+              break;
+          }
+          break;
+      }
     }
-    c = Chunk();
   }
+  Dtype dtype = Dtype::kObject;
   if (!concatenation.numbers_as_object) {
     switch (kind) {
       case Kind::kInt64:
-        column.dtype = Dtype::kInt64;
+        dtype = Dtype::kInt64;
         break;
       case Kind::kFloat64:
-        column.dtype = Dtype::kFloat64;
+        dtype = Dtype::kFloat64;
         break;
       case Kind::kBool:
-        column.dtype = Dtype::kBool;
+        dtype = Dtype::kBool;
         break;
       case Kind::kUint64:
       case Kind::kObject:
-        column.dtype = Dtype::kObject;
         break;
     }
   }
-  return column;
+  return TypedColumn::Cells(std::move(name), dtype, std::move(cells));
 }
 
 // pandas' low_memory chunk size in rows for a table `width` fields wide: the
@@ -804,20 +994,27 @@ size_t ChunkRows(size_t width) {
   return rows;
 }
 
-Column InferColumn(std::string name, const std::vector<std::string_view>& tokens, size_t chunk_rows,
-                   bool as_string) {
-  std::vector<Chunk> chunks;
-  const TokenSpan all(tokens.data(), tokens.size());
-  if (tokens.empty() || as_string) {
-    // pandas gives object columns to a header-only file, and with dtype=str.
-    chunks.emplace_back();
-    FillObjects(all, /*na_filter=*/true, chunks.back());
-  } else {
-    for (size_t start = 0; start < tokens.size(); start += chunk_rows) {
-      chunks.push_back(InferChunk(all.subspan(start, std::min(chunk_rows, all.size() - start))));
+// One pandas chunk: the tokens of up to ChunkRows(width) consecutive rows,
+// column by column.
+struct TokenChunk {
+  std::vector<std::vector<std::string_view>> columns;
+  size_t rows = 0;
+};
+
+// Infers each column of one chunk (pandas infers a dtype per column per
+// chunk) into `chunks`, one reused Chunk per column; `as_string` columns are
+// text whatever they hold.
+void InferTokenChunk(const TokenChunk& tokens, const std::vector<bool>& as_string,
+                     std::vector<Chunk>& chunks) {
+  for (size_t j = 0; j < tokens.columns.size(); ++j) {
+    const TokenSpan column(tokens.columns[j].data(), tokens.columns[j].size());
+    if (as_string[j]) {
+      chunks[j].objects.clear();
+      FillObjects(column, /*na_filter=*/true, chunks[j]);
+    } else {
+      InferChunk(column, chunks[j]);
     }
   }
-  return AssembleColumn(std::move(name), chunks);
 }
 
 // ---------------------------------------------------------------------------
@@ -897,8 +1094,12 @@ namespace {
 constexpr size_t kMaxColumns = size_t{1} << 22;
 }  // namespace
 
-absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view source_name,
-                                    const CsvReadOptions& options) {
+namespace {
+
+// The columns of CSV text `data`, as views into `data` and `arena`.
+absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
+                                                  std::string_view source_name,
+                                                  const CsvReadOptions& options, Arena& arena) {
   if (static_cast<int64_t>(data.size()) > options.max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(std::string(source_name), ": ", data.size(),
                                                    " bytes is more than the limit of ",
@@ -909,7 +1110,7 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
 
   size_t start = 0;
   if (data.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
-  Tokenizer tokenizer(data, start, options.separator);
+  Tokenizer tokenizer(data, start, options.separator, arena);
   std::vector<std::string_view> fields;
   std::vector<size_t> starts;
 
@@ -922,7 +1123,7 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
   if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
   // No header: pandas raises EmptyDataError, which upstream turns into an
   // empty DataFrame.
-  if (result == Tokenizer::Result::kEnd) return Table();
+  if (result == Tokenizer::Result::kEnd) return std::vector<TypedColumn>();
 
   if (fields.size() > kMaxColumns) {
     return ErrorAt(source_name, data, starts[kMaxColumns],
@@ -941,16 +1142,76 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
   const size_t max_cells = 16 * data.size() + (size_t{1} << 20);
   size_t num_rows = 0;
 
-  std::vector<std::vector<std::string_view>> tokens(header_width);
-  const size_t estimated_rows = std::min<size_t>(
-      static_cast<size_t>(std::count(data.begin(), data.end(), '\n')), max_cells / header_width);
-  for (auto& column : tokens) column.reserve(estimated_rows);
+  std::vector<bool> as_string(header_width);
+  for (size_t j = 0; j < header_width; ++j) {
+    // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
+    as_string[j] =
+        string_columns.count(names[j]) > 0 || string_columns.count(original_names[j]) > 0;
+  }
+
+  // Rows are tokenized one pandas chunk at a time into a slot; full slots
+  // are inferred on other threads (chunks are independent) while the next
+  // ones are tokenized, and their values appended to the columns in row
+  // order. Memory for tokens stays at kSlots chunks (about 16 MB each at
+  // most) whatever the file's size, and is reused rather than freshly mapped.
+  constexpr size_t kSlots = 3;
+  struct Slot {
+    TokenChunk tokens;
+    std::vector<Chunk> inferred;  // one per column
+    std::future<void> done;
+  };
+  std::vector<ColumnParts> parts(header_width);  // per column, chunks in row order
+  Slot slots[kSlots];
+  for (Slot& slot : slots) slot.inferred.resize(header_width);
+  std::deque<size_t> in_flight;  // slots being inferred, oldest first
+  size_t filling = 0;
+  size_t expected_rows = 0;  // for reserving each column's storage once
+  const auto append = [&](Slot& slot) {
+    for (size_t j = 0; j < header_width; ++j) parts[j].Append(slot.inferred[j], expected_rows);
+  };
+  const auto collect_oldest = [&] {
+    Slot& slot = slots[in_flight.front()];
+    in_flight.pop_front();
+    slot.done.get();
+    append(slot);
+  };
+  // Infers the filling slot's chunk (inline for the last or a small one,
+  // after the ones in flight) and moves on to a free slot.
+  const auto flush = [&](bool last) {
+    Slot& full = slots[filling];
+    if (last || full.tokens.rows < 4096) {
+      while (!in_flight.empty()) collect_oldest();
+      InferTokenChunk(full.tokens, as_string, full.inferred);
+      append(full);
+    } else {
+      full.done = std::async(std::launch::async, [&full, &as_string] {
+        InferTokenChunk(full.tokens, as_string, full.inferred);
+      });
+      in_flight.push_back(filling);
+      if (in_flight.size() == kSlots) collect_oldest();
+    }
+    for (size_t k = 0; k < kSlots; ++k) {
+      if (std::find(in_flight.begin(), in_flight.end(), k) == in_flight.end()) filling = k;
+    }
+    for (auto& column : slots[filling].tokens.columns) column.clear();
+    slots[filling].tokens.rows = 0;
+  };
+  // Errors below return while chunks may be in flight: finish them first.
+  struct Join {
+    Slot* slots;
+    ~Join() {
+      for (size_t k = 0; k < kSlots; ++k) {
+        if (slots[k].done.valid()) slots[k].done.wait();
+      }
+    }
+  } join{slots};
 
   // pandas takes the first data row's width: a wider first row makes its
   // extra leading fields the index (which we drop); later rows may be
   // shorter (padded with NaN) but not wider.
   size_t width = header_width;
   size_t leading = 0;
+  size_t chunk_rows = 0;
   bool first_row = true;
   while (true) {
     result = tokenizer.Next(fields, starts);
@@ -962,6 +1223,19 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
         width = fields.size();
         leading = width - header_width;
       }
+      chunk_rows = ChunkRows(width);
+      // An estimate of the row count from the first 1 MiB (a reservation
+      // that is too large costs address space only; one too small, a copy).
+      const std::string_view sample = data.substr(0, size_t{1} << 20);
+      expected_rows = std::min<size_t>(
+          data.size() / std::max<size_t>(sample.size() / (CountNewlines(sample) + 1), 1) + 16,
+          max_cells / header_width);
+      for (Slot& slot : slots) {
+        slot.tokens.columns.resize(header_width);
+        for (auto& column : slot.tokens.columns) {
+          column.reserve(std::min(chunk_rows, expected_rows));
+        }
+      }
     } else if (fields.size() > width) {
       return ErrorAt(source_name, data, starts[width],
                      absl::StrCat("expected ", width, " fields, saw ", fields.size()));
@@ -971,25 +1245,78 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
                      absl::StrCat(num_rows, " rows of ", header_width,
                                   " columns are too many cells for ", data.size(), " bytes"));
     }
+    TokenChunk& buffer = slots[filling].tokens;
     for (size_t j = leading; j < width; ++j) {
-      tokens[j - leading].push_back(j < fields.size() ? fields[j] : std::string_view());
+      buffer.columns[j - leading].push_back(j < fields.size() ? fields[j] : std::string_view());
     }
+    if (++buffer.rows == chunk_rows) flush(/*last=*/false);
+  }
+  if (slots[filling].tokens.rows > 0) {
+    flush(/*last=*/true);
+  } else {
+    while (!in_flight.empty()) collect_oldest();
   }
 
-  const size_t chunk_rows = ChunkRows(width);
-  std::vector<Column> columns;
+  std::vector<TypedColumn> columns;
   columns.reserve(header_width);
   for (size_t j = 0; j < header_width; ++j) {
-    // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
-    const bool as_string =
-        string_columns.count(names[j]) > 0 || string_columns.count(original_names[j]) > 0;
-    columns.push_back(InferColumn(std::move(names[j]), tokens[j], chunk_rows, as_string));
-    std::vector<std::string_view>().swap(tokens[j]);
+    columns.push_back(AssembleColumn(std::move(names[j]), parts[j]));
   }
-  return Table(std::move(columns));
+  return columns;
 }
 
-absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options) {
+// The text of a CSV source and the arena its fields are stored in besides:
+// what a TypedTable's text views point into.
+struct CsvBytes {
+  // A file's bytes are mapped read-only (no copy, no zeroed buffer); other
+  // text is copied into `copy`.
+  const char* mapped = nullptr;
+  size_t mapped_size = 0;
+  std::unique_ptr<char[]> copy;
+  size_t size = 0;
+  Arena arena;
+
+  CsvBytes() = default;
+  CsvBytes(const CsvBytes&) = delete;
+  CsvBytes& operator=(const CsvBytes&) = delete;
+  ~CsvBytes() {
+    if (mapped != nullptr) ::munmap(const_cast<char*>(mapped), mapped_size);
+  }
+  std::string_view view() const {
+    return std::string_view(mapped != nullptr ? mapped : copy.get(), size);
+  }
+};
+
+absl::StatusOr<TypedTable> ParseOwned(std::shared_ptr<CsvBytes> bytes,
+                                      std::string_view source_name,
+                                      const CsvReadOptions& options) {
+  absl::StatusOr<std::vector<TypedColumn>> columns =
+      ParseCsv(bytes->view(), source_name, options, bytes->arena);
+  if (!columns.ok()) return columns.status();
+  return TypedTable(*std::move(columns), std::move(bytes));
+}
+
+}  // namespace
+
+absl::StatusOr<TypedTable> ReadTypedCsvString(std::string_view data, std::string_view source_name,
+                                              const CsvReadOptions& options) {
+  auto bytes = std::make_shared<CsvBytes>();
+  bytes->copy.reset(new char[data.size()]);
+  std::memcpy(bytes->copy.get(), data.data(), data.size());
+  bytes->size = data.size();
+  return ParseOwned(std::move(bytes), source_name, options);
+}
+
+absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view source_name,
+                                    const CsvReadOptions& options) {
+  Arena arena;
+  absl::StatusOr<std::vector<TypedColumn>> columns = ParseCsv(data, source_name, options, arena);
+  if (!columns.ok()) return columns.status();
+  return TypedTable(*std::move(columns), nullptr).ToTable();
+}
+
+absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
+                                            const CsvReadOptions& options) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -1014,11 +1341,24 @@ absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions&
                                                    " bytes, more than the limit of ",
                                                    options.max_bytes, " bytes"));
   }
-  std::string data;
-  data.resize(static_cast<size_t>(info.st_size));
+  auto bytes = std::make_shared<CsvBytes>();
+  const size_t capacity = static_cast<size_t>(info.st_size);
+  // Large files are mapped (MAP_POPULATE reads them in one go); small ones,
+  // and any file the kernel will not map, are read into a copy.
+  if (capacity >= (size_t{1} << 20)) {
+    void* mapped =
+        ::mmap(nullptr, capacity, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (mapped != MAP_FAILED) {
+      bytes->mapped = static_cast<const char*>(mapped);
+      bytes->mapped_size = capacity;
+      bytes->size = capacity;
+      return ParseOwned(std::move(bytes), path, options);
+    }
+  }
+  bytes->copy.reset(new char[capacity]);
   size_t got = 0;
-  while (got < data.size()) {
-    const ssize_t r = ::read(fd, data.data() + got, data.size() - got);
+  while (got < capacity) {
+    const ssize_t r = ::read(fd, bytes->copy.get() + got, capacity - got);
     if (r < 0) {
       if (errno == EINTR) continue;
       return absl::InvalidArgumentError(
@@ -1027,8 +1367,14 @@ absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions&
     if (r == 0) break;  // the file shrank
     got += static_cast<size_t>(r);
   }
-  data.resize(got);
-  return ReadCsvString(data, path, options);
+  bytes->size = got;
+  return ParseOwned(std::move(bytes), path, options);
+}
+
+absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options) {
+  absl::StatusOr<TypedTable> table = ReadTypedCsvFile(path, options);
+  if (!table.ok()) return table.status();
+  return table->ToTable();
 }
 
 namespace {

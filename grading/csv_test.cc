@@ -759,5 +759,108 @@ TEST(WriteCsvTest, ReadWriteRoundTripIsStable) {
   EXPECT_EQ(WriteCsvString(t), text);
 }
 
+
+// --- Typed reading -------------------------------------------------------------
+
+namespace typed {
+
+TypedTable ReadTyped(std::string_view data, const CsvReadOptions& options = {}) {
+  absl::StatusOr<TypedTable> table = ReadTypedCsvString(data, "test.csv", options);
+  EXPECT_TRUE(table.ok()) << table.status();
+  return table.ok() ? *std::move(table) : TypedTable();
+}
+
+// The cells of both tables are identical (NaN equal to NaN).
+void ExpectSameTable(const Table& a, const Table& b) {
+  ASSERT_EQ(a.num_columns(), b.num_columns());
+  for (size_t j = 0; j < a.num_columns(); ++j) {
+    const Column& x = a.columns()[j];
+    const Column& y = b.columns()[j];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.dtype, y.dtype) << x.name;
+    ASSERT_EQ(x.cells.size(), y.cells.size()) << x.name;
+    for (size_t i = 0; i < x.cells.size(); ++i) {
+      if (IsMissing(x.cells[i]) && IsMissing(y.cells[i])) {
+        EXPECT_EQ(x.cells[i].index(), y.cells[i].index()) << x.name << " row " << i;
+        continue;
+      }
+      EXPECT_EQ(x.cells[i], y.cells[i]) << x.name << " row " << i;
+    }
+  }
+}
+
+TEST(ReadTypedCsvTest, EachDtypeGetsItsStorage) {
+  const TypedTable t = ReadTyped("i,f,s,b,n,m\n1,1.5,x,True,,True\n2,NA,,False,NA,\n");
+  using Storage = TypedColumn::Storage;
+  ASSERT_EQ(t.num_columns(), 6u);
+  EXPECT_EQ(t.Find("i")->storage(), Storage::kInt64);
+  EXPECT_EQ(t.Find("f")->storage(), Storage::kFloat64);
+  EXPECT_TRUE(std::isnan(t.Find("f")->doubles()[1]));
+  EXPECT_EQ(t.Find("s")->storage(), Storage::kText);
+  EXPECT_EQ(t.Find("s")->text()[0], "x");
+  EXPECT_TRUE(TypedColumn::IsMissingText(t.Find("s")->text()[1]));
+  EXPECT_EQ(t.Find("b")->storage(), Storage::kBool);
+  EXPECT_EQ(t.Find("n")->storage(), Storage::kFloat64);  // all missing: float64 NaN
+  EXPECT_EQ(t.Find("m")->storage(), Storage::kCells);    // bools with a missing value
+  EXPECT_EQ(t.Find("m")->dtype(), Dtype::kObject);
+}
+
+TEST(ReadTypedCsvTest, StringColumnsAndKeptEmptyStrings) {
+  CsvReadOptions options;
+  options.string_columns = {"id"};
+  const TypedTable t = ReadTyped("id,v\n007,1\nNA,2\n", options);
+  EXPECT_EQ(t.Find("id")->storage(), TypedColumn::Storage::kText);
+  EXPECT_EQ(t.Find("id")->text()[0], "007");
+  EXPECT_TRUE(TypedColumn::IsMissingText(t.Find("id")->text()[1]));
+  // pandas' "negative and beyond int64" path keeps NA tokens, and empty
+  // fields, as text: present empty strings, not missing values.
+  const TypedTable u = ReadTyped("a\n-1\n18446744073709551615\n\nNA\n");
+  const Table cells = u.ToTable();
+  EXPECT_EQ(cells.columns()[0].dtype, Dtype::kObject);
+}
+
+TEST(ReadTypedCsvTest, TypedTablesAreTheTablesReadCsvGives) {
+  // Chunks of different kinds (2**19 rows per chunk for one column), text
+  // with quotes and escapes, padding, a header-only file.
+  std::vector<std::string> inputs = {
+      "a,b\n1,x\n2,\"y,\"\"z\"\"\"\n3\n",
+      "a,b,c\n",
+      "x\n1\n2.5\nTrue\n",
+      "u\n18446744073709551615\n1\n",
+  };
+  const size_t chunk = size_t{1} << 19;
+  for (const char* tail : {"abc\n", "True\n", "1.5\nNA\n", "9223372036854775808\n"}) {
+    std::string big = "a\n";
+    for (size_t i = 0; i < chunk; ++i) big += "1\n";
+    inputs.push_back(big + tail);
+  }
+  for (const std::string& input : inputs) {
+    SCOPED_TRACE(input.substr(0, 40));
+    ExpectSameTable(ReadTyped(input).ToTable(), Read(input));
+  }
+}
+
+TEST(ReadTypedCsvTest, MappedAndReadFilesGiveTheSameTable) {
+  // Files of 1 MiB and more are mapped, smaller ones read; both are kept
+  // alive by the table for its text views.
+  std::string big = "id,score\n";
+  for (int i = 0; big.size() < (size_t{3} << 20); ++i) {
+    big += "row" + std::to_string(i) + "," + std::to_string(i * 0.25) + "\n";
+  }
+  for (const std::string& text : {big, std::string("id,score\nx,1\n")}) {
+    const std::string path = TempDir() + "/typed_" + std::to_string(text.size()) + ".csv";
+    { std::ofstream(path) << text; }
+    absl::StatusOr<TypedTable> file = ReadTypedCsvFile(path);
+    ASSERT_TRUE(file.ok()) << file.status();
+    std::filesystem::remove(path);  // the mapping outlives the directory entry
+    ExpectSameTable(file->ToTable(), Read(text));
+    EXPECT_EQ(file->Find("id")->storage(), TypedColumn::Storage::kText);
+  }
+  EXPECT_EQ(ReadTypedCsvFile(TempDir() + "/absent.csv").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+}  // namespace typed
+
 }  // namespace
 }  // namespace mlebench

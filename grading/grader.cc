@@ -1,6 +1,7 @@
 #include "grading/grader.h"
 
 #include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
 
 namespace mlebench {
 namespace {
@@ -17,25 +18,40 @@ bool IsInvalidSubmission(const absl::Status& status) {
   return !status.ok() && status.GetPayload(kInvalidSubmissionPayload).has_value();
 }
 
-absl::StatusOr<Table> ReadAnswersFile(const CompetitionGrader& grader, const std::string& path) {
+namespace {
+absl::StatusOr<TypedTable> Typed(absl::StatusOr<Table> table) {
+  if (!table.ok()) return table.status();
+  return TypedTable::FromTable(*std::move(table));
+}
+}  // namespace
+
+absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
+                                           const std::string& path) {
   switch (grader.answers_format) {
     case AnswersFormat::kJsonLines:
-      return ReadJsonLinesFile(path);
+      return Typed(ReadJsonLinesFile(path));
     case AnswersFormat::kCsv:
       break;
   }
-  return ReadCsvFile(path, grader.answers_csv);
+  return ReadTypedCsvFile(path, grader.answers_csv);
 }
 
-absl::StatusOr<Table> ReadAnswersString(const CompetitionGrader& grader, std::string_view data,
-                                        std::string_view source_name) {
+absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,
+                                             std::string_view data, std::string_view source_name) {
   switch (grader.answers_format) {
     case AnswersFormat::kJsonLines:
-      return ReadJsonLinesString(data, source_name);
+      return Typed(ReadJsonLinesString(data, source_name));
     case AnswersFormat::kCsv:
       break;
   }
-  return ReadCsvString(data, source_name, grader.answers_csv);
+  return ReadTypedCsvString(data, source_name, grader.answers_csv);
+}
+
+absl::StatusOr<double> GradeTables(const CompetitionGrader& grader, const TypedTable& submission,
+                                   const TypedTable& answers) {
+  if (grader.grade_typed != nullptr) return grader.grade_typed(submission, answers);
+  if (grader.grade != nullptr) return grader.grade(submission.ToTable(), answers.ToTable());
+  return absl::InternalError(absl::StrCat("grader ", grader.id, " has no grade function"));
 }
 
 }  // namespace mlebench

@@ -11,6 +11,7 @@
 #include "grading/id_registry.h"
 #include "grading/json_lines.h"
 #include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 
@@ -22,6 +23,11 @@ namespace mlebench {
 //  - any other non-OK status for internal errors (e.g. malformed answers),
 //    which the caller reports loudly instead of blaming the submission.
 using GradeFn = absl::StatusOr<double> (*)(const Table& submission, const Table& answers);
+// The same, for graders that read their columns in typed storage
+// (typed_table.h), which spares building a Cell per value: the fast path for
+// large submissions.
+using TypedGradeFn = absl::StatusOr<double> (*)(const TypedTable& submission,
+                                                const TypedTable& answers);
 
 // An invalid-submission status: InvalidArgumentError tagged with a payload so
 // that it cannot be confused with an internal InvalidArgumentError.
@@ -39,18 +45,26 @@ enum class AnswersFormat {
 struct CompetitionGrader {
   std::string id;          // upstream's competition id, e.g. "spaceship-titanic"
   std::string metric;      // upstream's grader name, e.g. "accuracy"
+  // Exactly one of the two is set.
   GradeFn grade = nullptr;
+  TypedGradeFn grade_typed = nullptr;
   // How to read the submission and the answers (e.g. id columns kept as text).
   CsvReadOptions submission_csv;
   CsvReadOptions answers_csv;
   AnswersFormat answers_format = AnswersFormat::kCsv;
 };
 
-// The grader's answers as a Table, read from a file or from in-memory text
-// (named `source_name` in errors) in its answers_format.
-absl::StatusOr<Table> ReadAnswersFile(const CompetitionGrader& grader, const std::string& path);
-absl::StatusOr<Table> ReadAnswersString(const CompetitionGrader& grader, std::string_view data,
-                                        std::string_view source_name);
+// The grader's answers, read from a file or from in-memory text (named
+// `source_name` in errors) in its answers_format.
+absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
+                                           const std::string& path);
+absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,
+                                             std::string_view data, std::string_view source_name);
+
+// Grades with whichever function `grader` has: grade_typed on the tables as
+// they are, or grade on their cells. InternalError for a grader with neither.
+absl::StatusOr<double> GradeTables(const CompetitionGrader& grader, const TypedTable& submission,
+                                   const TypedTable& answers);
 
 // Process-wide registry of graders, filled at static-initialisation time by
 // MLEBENCH_REGISTER_GRADER in alwayslink libraries.

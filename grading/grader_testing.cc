@@ -15,18 +15,18 @@ absl::StatusOr<double> Unregistered(const Table&, const Table&) {
 
 const CompetitionGrader kUnregistered{.id = "", .metric = "", .grade = &Unregistered};
 
-Table Read(std::string_view csv, std::string_view what, const CsvReadOptions& options) {
-  absl::StatusOr<Table> table = ReadCsvString(csv, what, options);
+TypedTable Read(std::string_view csv, std::string_view what, const CsvReadOptions& options) {
+  absl::StatusOr<TypedTable> table = ReadTypedCsvString(csv, what, options);
   EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *std::move(table) : Table();
+  return table.ok() ? *std::move(table) : TypedTable();
 }
 
-Table ReadAnswers(const CompetitionGrader& grader, std::string_view text) {
-  absl::StatusOr<Table> table = ReadAnswersString(
+TypedTable ReadAnswers(const CompetitionGrader& grader, std::string_view text) {
+  absl::StatusOr<TypedTable> table = ReadAnswersString(
       grader, text,
       grader.answers_format == AnswersFormat::kJsonLines ? "answers.jsonl" : "answers.csv");
   EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *std::move(table) : Table();
+  return table.ok() ? *std::move(table) : TypedTable();
 }
 
 }  // namespace
@@ -40,8 +40,8 @@ const CompetitionGrader& RegisteredGrader(std::string_view id) {
 absl::StatusOr<double> GradeCsvText(std::string_view id, std::string_view submission_csv,
                                     std::string_view answers_csv) {
   const CompetitionGrader& grader = RegisteredGrader(id);
-  return grader.grade(Read(submission_csv, "submission.csv", grader.submission_csv),
-                      ReadAnswers(grader, answers_csv));
+  return GradeTables(grader, Read(submission_csv, "submission.csv", grader.submission_csv),
+                     ReadAnswers(grader, answers_csv));
 }
 
 void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle) {

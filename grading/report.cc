@@ -219,10 +219,10 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
   // The two files are independent, so they are read at the same time (on a
   // machine with a spare core, the smaller read costs nothing); the outcomes
   // are then examined in the order upstream meets them: answers first.
-  std::future<absl::StatusOr<Table>> answers_read = std::async(
+  std::future<absl::StatusOr<TypedTable>> answers_read = std::async(
       std::launch::async, [&grader, &answers_file] { return ReadAnswersFile(grader, answers_file); });
-  absl::StatusOr<Table> submission = ReadCsvFile(submission_file, grader.submission_csv);
-  absl::StatusOr<Table> answers = answers_read.get();
+  absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, grader.submission_csv);
+  absl::StatusOr<TypedTable> answers = answers_read.get();
   if (!answers.ok()) {
     return absl::Status(answers.status().code(),
                         absl::StrCat("cannot read answers: ", answers.status().message()));
@@ -233,7 +233,7 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
                                    submission.status().message()),
                       thresholds, context);
   }
-  absl::StatusOr<double> score = grader.grade(*submission, *answers);
+  absl::StatusOr<double> score = GradeTables(grader, *submission, *answers);
   if (!score.ok()) {
     if (IsInvalidSubmission(score.status())) {
       return MakeReport(grader.id, true, std::nullopt, std::string(score.status().message()), thresholds,

@@ -170,10 +170,11 @@ std::vector<std::pair<std::string, std::string>> HostileVariants(const std::stri
 // One grading's outcome as text: "score <x>" or "invalid: <reason>"; any
 // other failure makes the test fail.
 std::string Outcome(const CompetitionGrader& grader, const std::string& variant,
-                    const std::string& text, const Table& answers) {
-  absl::StatusOr<Table> submission = ReadCsvString(text, "submission.csv", grader.submission_csv);
+                    const std::string& text, const TypedTable& answers) {
+  absl::StatusOr<TypedTable> submission =
+      ReadTypedCsvString(text, "submission.csv", grader.submission_csv);
   if (!submission.ok()) return absl::StrCat("unreadable: ", submission.status().message());
-  absl::StatusOr<double> score = grader.grade(*submission, answers);
+  absl::StatusOr<double> score = GradeTables(grader, *submission, answers);
   if (score.ok()) return absl::StrCat("score ", *score);
   EXPECT_TRUE(IsInvalidSubmission(score.status()))
       << grader.id << ", " << variant << ": not an invalid-submission report but "
@@ -200,7 +201,7 @@ TEST_P(HostileSubmissionsTest, EveryGraderAnswersCalmly) {
       fs::path("competitions") / id / (id + "_data") / "private" / answers_path.substr(prefix.size());
   const fs::path sample_file =
       fs::path("competitions") / id / (id + "_run") / "submission" / "submission.csv";
-  absl::StatusOr<Table> answers = ReadAnswersFile(*grader, answers_file.string());
+  absl::StatusOr<TypedTable> answers = ReadAnswersFile(*grader, answers_file.string());
   ASSERT_TRUE(answers.ok()) << answers.status();
   const std::string sample = ReadFile(sample_file);
   ASSERT_FALSE(sample.empty()) << sample_file;

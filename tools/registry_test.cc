@@ -36,7 +36,8 @@ TEST(Registry, EveryLinkedCompetitionIsCompleteAndAgreesWithUpstream) {
     auto info = table->find(g->id);
     ASSERT_NE(info, table->end()) << "not an upstream competition id";
     EXPECT_EQ(g->metric, info->second.metric) << "the grader must name upstream's metric";
-    EXPECT_NE(g->grade, nullptr);
+    EXPECT_NE(g->grade == nullptr, g->grade_typed == nullptr)
+        << "a grader has exactly one of grade and grade_typed";
     EXPECT_FALSE(info->second.splits.empty());
     auto t = thresholds->find(g->id);
     ASSERT_NE(t, thresholds->end()) << "no medal thresholds";

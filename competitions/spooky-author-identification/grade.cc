@@ -18,7 +18,7 @@
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/python_float.h"
-#include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 namespace {
@@ -30,14 +30,14 @@ constexpr std::array<std::string_view, 3> kClasses = {"EAP", "HPL", "MWS"};
 
 // Upstream's prepare_for_metric checks, which look at the probability
 // columns by position (`submission.iloc[:, 1:]`), whatever their names.
-absl::Status CheckProbabilities(const Table& submission) {
-  std::vector<const Column*> columns;
+absl::Status CheckProbabilities(const TypedTable& submission) {
+  std::vector<const TypedColumn*> columns;
   for (size_t c = 1; c < submission.num_columns(); ++c) columns.push_back(&submission.columns()[c]);
   return CheckProbabilityRows(columns, "Each row in submission should sum to one, as probabilities",
                               "All probabilities in submission DataFrame must be between 0 and 1");
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kIdColumn) == nullptr) {
     return absl::FailedPreconditionError("answers are malformed: no 'id' column");
   }
@@ -71,7 +71,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = "spooky-author-identification",
     .metric = "multi-class-log-loss",
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

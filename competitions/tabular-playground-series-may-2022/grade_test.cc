@@ -30,7 +30,7 @@ using testing::ExpectInvalid;
 
 TEST(TabularPlaygroundMay2022GradeTest, Registered) {
   EXPECT_EQ(Grader().metric, "auc-roc");
-  EXPECT_NE(Grader().grade, nullptr);
+  EXPECT_NE(Grader().grade_typed, nullptr);
 }
 
 TEST(TabularPlaygroundMay2022GradeTest, PerfectRankingInAnyRowOrder) {

@@ -6,12 +6,12 @@
 #include "grading/grader.h"
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 namespace {
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(
       submission, answers, /*id_column=*/"clip", /*target_column=*/"probability");
   if (!inputs.ok()) return inputs.status();
@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = "the-icml-2013-whale-challenge-right-whale-redux",
     .metric = "auc-roc",
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -8,17 +8,17 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/map_at_k.h"
-#include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 namespace {
 
-bool HasExactlyImageAndId(const Table& table) {
+bool HasExactlyImageAndId(const TypedTable& table) {
   const std::vector<std::string> names = table.ColumnNames();
   return std::set<std::string>(names.begin(), names.end()) == std::set<std::string>{"Image", "Id"};
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (!HasExactlyImageAndId(answers)) {
     return absl::FailedPreconditionError("answers must have exactly the columns 'Image' and 'Id'");
   }
@@ -28,8 +28,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission("Submission and answers DataFrames must have the same number of rows.");
   }
-  const Column& submission_ids = **submission.Get("Image");
-  const Column& answer_ids = **answers.Get("Image");
+  const TypedColumn& submission_ids = **submission.Get("Image");
+  const TypedColumn& answer_ids = **answers.Get("Image");
   if (!SameIdSets(submission_ids, answer_ids)) {
     return InvalidSubmission("Submission and answers have different Image IDs");
   }
@@ -42,7 +42,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = "whale-categorization-playground",
     .metric = "MAP@5",
-    .grade = &Grade,
+    .grade_typed = &Grade,
     .submission_csv = {.string_columns = {"Image"}},
     .answers_csv = {.string_columns = {"Image"}},
 });

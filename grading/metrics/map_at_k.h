@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 
@@ -48,6 +49,7 @@ std::vector<std::set<std::string>> LabelSets(const Column& column);
 // each id as its text (the graders read ids as strings; a missing id is
 // "nan").
 bool SameIdSets(const Column& submission_ids, const Column& answer_ids);
+bool SameIdSets(const TypedColumn& submission_ids, const TypedColumn& answer_ids);
 
 // The rest of those graders once ids and lengths are checked: both tables
 // sorted by id, answers' labels as LabelSets, the submission's as
@@ -59,6 +61,10 @@ absl::StatusOr<double> MapAtKAlignedOnIds(const Column& submission_ids,
                                           const Column& submission_labels,
                                           const Column& answer_ids, const Column& answer_labels,
                                           int k);
+absl::StatusOr<double> MapAtKAlignedOnIds(const TypedColumn& submission_ids,
+                                          const TypedColumn& submission_labels,
+                                          const TypedColumn& answer_ids,
+                                          const TypedColumn& answer_labels, int k);
 
 }  // namespace mlebench
 

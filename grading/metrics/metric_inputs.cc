@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 
@@ -27,7 +28,7 @@ absl::Status BadAnswers(std::string_view reason) {
 }
 
 // Sorts a column as sort_values does; a TypeError blames the table it came from.
-absl::StatusOr<std::vector<size_t>> SortOrBlame(const Column& id, bool is_submission) {
+absl::StatusOr<std::vector<size_t>> SortOrBlame(const TypedColumn& id, bool is_submission) {
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
   if (order.ok()) return order;
   if (is_submission) {
@@ -44,8 +45,52 @@ bool AllCellsEqual(const Column& a, const Column& b) {
   return true;
 }
 
-std::string RowRepr(const Column& c, size_t row) {
-  const Cell& cell = c.cells[row];
+// The id orders both tables are sorted into, or the error of either sort.
+struct IdOrders {
+  std::vector<size_t> submission;
+  std::vector<size_t> answers;
+};
+// Whether the submission lists the answers' ids, all present, in their
+// order, as text: then both tables sorted by id pair every row with itself
+// (equal columns sort into the same order; text never fails to sort), and
+// their sorted ids are equal.
+bool SameTextIdsInOrder(const TypedColumn& id, const TypedColumn& answers_id) {
+  if (id.storage() != TypedColumn::Storage::kText ||
+      answers_id.storage() != TypedColumn::Storage::kText || id.size() != answers_id.size()) {
+    return false;
+  }
+  const std::span<const std::string_view> a = id.text(), b = answers_id.text();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (TypedColumn::IsMissingText(a[i]) || a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id) {
+  if (SameTextIdsInOrder(id, answers_id)) {  // one sort serves both
+    absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
+    if (!order.ok()) return order.status();
+    return IdOrders{*order, *order};
+  }
+  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(id, true);
+  if (!submission_order.ok()) return submission_order.status();
+  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(answers_id, false);
+  if (!answers_order.ok()) return answers_order.status();
+  return IdOrders{*std::move(submission_order), *std::move(answers_order)};
+}
+
+// Whether the ids are equal row by row once sorted (`(a.values !=
+// b.values).any()` is false; missing ids never equal).
+bool SortedIdsEqual(const TypedColumn& id, const TypedColumn& answers_id, const IdOrders& orders) {
+  if (orders.submission.size() != orders.answers.size()) return false;
+  for (size_t r = 0; r < orders.submission.size(); ++r) {
+    if (!ValuesEqualAt(id, orders.submission[r], answers_id, orders.answers[r])) return false;
+  }
+  return true;
+}
+
+std::string RowRepr(const TypedColumn& c, size_t row) {
+  const Cell cell = c.CellAt(row);
   if (IsMissing(cell)) return "nan";
   if (const auto* s = std::get_if<std::string>(&cell)) return absl::StrCat("'", *s, "'");
   if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";
@@ -58,9 +103,9 @@ std::string RowRepr(const Column& c, size_t row) {
 // float(), which also takes "nan", "1_000" and the like; pandas' stricter
 // parser stands in for it here (spooky-author-identification never gets this
 // far with a string: its row-sum check rejects text first).
-std::optional<double> ToFloat64(const Cell& cell) {
-  if (std::optional<double> v = NumericValue(cell)) return v;
-  return ParseNumericString(std::get<std::string>(cell));
+std::optional<double> ToFloat64(const TypedColumn& column, size_t row) {
+  if (std::optional<double> v = NumericValueAt(column, row)) return v;
+  return ParseNumericString(std::get<std::string>(column.CellAt(row)));
 }
 
 }  // namespace
@@ -140,9 +185,11 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
         absl::StrCat("Submission must have a `", std::string(id_column), "` column"));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
+  absl::StatusOr<std::vector<size_t>> submission_order =
+      SortOrBlame(TypedColumn::CellsView(*id), true);
   if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
+  absl::StatusOr<std::vector<size_t>> answers_order =
+      SortOrBlame(TypedColumn::CellsView(*answers_id), false);
   if (!answers_order.ok()) return answers_order.status();
   if (!AllCellsEqual(TakeCells(*id, *submission_order), TakeCells(*answers_id, *answers_order))) {
     return InvalidSubmission(
@@ -155,8 +202,16 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
 absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,
                                                   std::string_view id_column,
                                                   std::string_view target_column) {
-  const Column* answers_id = answers.Find(id_column);
-  const Column* answers_target = answers.Find(target_column);
+  return PrepareForAurocMetric(TypedTable::View(submission), TypedTable::View(answers), id_column,
+                               target_column);
+}
+
+absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
+                                                  const TypedTable& answers,
+                                                  std::string_view id_column,
+                                                  std::string_view target_column) {
+  const TypedColumn* answers_id = answers.Find(id_column);
+  const TypedColumn* answers_target = answers.Find(target_column);
   if (answers_id == nullptr) {
     return BadAnswers(
         absl::StrCat("answers dataframe should have an ", std::string(id_column), " column"));
@@ -165,25 +220,20 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const
     return BadAnswers(
         absl::StrCat("answers dataframe should have a ", std::string(target_column), " column"));
   }
-  std::vector<double> y_true;
-  y_true.reserve(answers_target->cells.size());
-  for (const Cell& c : answers_target->cells) {
-    std::optional<double> v = NumericValue(c);
-    if (!v.has_value()) {
-      return BadAnswers(absl::StrCat("`", std::string(target_column), "` is not numeric"));
-    }
-    y_true.push_back(*v);
+  std::vector<double> y_true(answers_target->size());
+  if (CopyNumericValues(*answers_target, y_true) != y_true.size()) {
+    return BadAnswers(absl::StrCat("`", std::string(target_column), "` is not numeric"));
   }
   if (absl::Status s = CheckRocAucTrue(y_true); !s.ok()) {
     return BadAnswers(absl::StrCat("`", std::string(target_column), "`: ", s.message()));
   }
 
-  const Column* id = submission.Find(id_column);
+  const TypedColumn* id = submission.Find(id_column);
   if (id == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission should have an ", std::string(id_column), " column"));
   }
-  const Column* target = submission.Find(target_column);
+  const TypedColumn* target = submission.Find(target_column);
   if (target == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission should have a ", std::string(target_column), " column"));
@@ -195,17 +245,23 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const
   }
 
   // pd.to_numeric(submission[target]) only has to succeed; its result is
-  // dropped, and the checks below see the column as read.
+  // dropped, and the checks below see the column as read. Only object
+  // columns can hold strings.
+  std::vector<double> scores(target->size());
   bool has_string = false;
-  for (size_t row = 0; row < target->cells.size(); ++row) {
-    const auto* s = std::get_if<std::string>(&target->cells[row]);
-    if (s == nullptr) continue;
+  for (size_t row = CopyNumericValues(*target, scores); row < scores.size(); ++row) {
+    std::optional<double> v = NumericValueAt(*target, row);
+    if (v.has_value()) {
+      scores[row] = *v;
+      continue;
+    }
     has_string = true;
-    if (!ParseNumericString(*s).has_value()) {
+    const std::string s = std::get<std::string>(target->CellAt(row));
+    if (!ParseNumericString(s).has_value()) {
       return InvalidSubmission(
           absl::StrCat("Expected ", std::string(target_column), " column to be numeric, got ",
-                       std::string(DtypeName(target->dtype)), " instead (unable to parse string \"",
-                       *s, "\" at position ", row, ")"));
+                       std::string(DtypeName(target->dtype())),
+                       " instead (unable to parse string \"", s, "\" at position ", row, ")"));
     }
   }
   // min()/max() of an object column holding strings yields a string, which
@@ -216,13 +272,9 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const
                      " column holds numbers written as text, which cannot be compared with 0 and 1 "
                      "('<' not supported between instances of 'str' and 'int')"));
   }
-  std::vector<double> scores;
-  scores.reserve(target->cells.size());
   double low = std::numeric_limits<double>::infinity();
   double high = -std::numeric_limits<double>::infinity();
-  for (const Cell& c : target->cells) {
-    const double v = *NumericValue(c);
-    scores.push_back(v);
+  for (const double v : scores) {
     if (std::isnan(v)) continue;  // pandas' min/max skip NaN
     low = std::min(low, v);
     high = std::max(high, v);
@@ -234,11 +286,14 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const
         "inclusive"));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
-  if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
-  if (!answers_order.ok()) return answers_order.status();
-  if (!AllCellsEqual(TakeCells(*id, *submission_order), TakeCells(*answers_id, *answers_order))) {
+  // RocAucScore does not depend on the order of the pairs, only on the
+  // pairing, so rows that pair with themselves need no sort.
+  if (SameTextIdsInOrder(*id, *answers_id)) {
+    return AurocInputs{std::move(y_true), std::move(scores)};
+  }
+  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id);
+  if (!orders.ok()) return orders.status();
+  if (!SortedIdsEqual(*id, *answers_id, *orders)) {
     return InvalidSubmission(absl::StrCat("Submission and answers should have the same ",
                                           std::string(id_column), " values"));
   }
@@ -246,17 +301,24 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const
   AurocInputs inputs;
   inputs.y_true.reserve(y_true.size());
   inputs.y_score.reserve(scores.size());
-  for (size_t i : *answers_order) inputs.y_true.push_back(y_true[i]);
-  for (size_t i : *submission_order) inputs.y_score.push_back(scores[i]);
+  for (size_t i : orders->answers) inputs.y_true.push_back(y_true[i]);
+  for (size_t i : orders->submission) inputs.y_score.push_back(scores[i]);
   return inputs;
 }
 
 absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submission,
                                                           const Table& answers,
                                                           std::string_view id_column) {
+  return OneHotTablesToLogLossInputs(TypedTable::View(submission), TypedTable::View(answers),
+                                     id_column);
+}
+
+absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
+                                                          const TypedTable& answers,
+                                                          std::string_view id_column) {
   std::vector<std::string> missing;
-  for (const Column& c : answers.columns()) {
-    if (submission.Find(c.name) == nullptr) missing.push_back(absl::StrCat("'", c.name, "'"));
+  for (const TypedColumn& c : answers.columns()) {
+    if (submission.Find(c.name()) == nullptr) missing.push_back(absl::StrCat("'", c.name(), "'"));
   }
   if (!missing.empty()) {
     return InvalidSubmission(absl::StrCat(
@@ -264,25 +326,21 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submissio
         "Missing columns: {",
         absl::StrJoin(missing, ", "), "}."));
   }
-  const Column* id = submission.Find(id_column);
+  const TypedColumn* id = submission.Find(id_column);
   if (id == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission is missing id column '", std::string(id_column), "'."));
   }
-  const Column* answers_id = answers.Find(id_column);
+  const TypedColumn* answers_id = answers.Find(id_column);
   if (answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(*id, true);
-  if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(*answers_id, false);
-  if (!answers_order.ok()) return answers_order.status();
-  const Column sorted_ids = TakeCells(*id, *submission_order);
-  const Column sorted_answer_ids = TakeCells(*answers_id, *answers_order);
+  const bool same_ids = SameTextIdsInOrder(*id, *answers_id);
+  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id);
+  if (!orders.ok()) return orders.status();
   // Python's list ==: the lengths must match too.
-  if (sorted_ids.cells.size() != sorted_answer_ids.cells.size() ||
-      !AllCellsEqual(sorted_ids, sorted_answer_ids)) {
+  if (!same_ids && !SortedIdsEqual(*id, *answers_id, *orders)) {
     std::string capitalized(id_column);
     if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
     return InvalidSubmission(absl::StrCat(
@@ -293,32 +351,72 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submissio
 
   LogLossInputs inputs;
   inputs.rows = answers.num_rows();
-  std::vector<const Column*> answer_columns;
-  for (const Column& c : answers.columns()) {
-    if (c.name != id_column) answer_columns.push_back(&c);
+  std::vector<const TypedColumn*> answer_columns, pred_columns;
+  for (const TypedColumn& c : answers.columns()) {
+    if (c.name() == id_column) continue;
+    answer_columns.push_back(&c);
+    pred_columns.push_back(submission.Find(c.name()));
   }
   if (answer_columns.empty()) return BadAnswers("no class columns besides the id column");
   inputs.cols = answer_columns.size();
-  inputs.y_true.reserve(inputs.rows * inputs.cols);
-  inputs.y_pred.reserve(inputs.rows * inputs.cols);
+  inputs.y_true.resize(inputs.rows * inputs.cols);
+  inputs.y_pred.resize(inputs.rows * inputs.cols);
+  // The usual case, every value a number: the columns' values in bulk, then
+  // the same row-major checks as below without a Cell in sight.
+  {
+    // float64 columns are read in place, others converted.
+    std::vector<std::vector<double>> converted;
+    converted.reserve(2 * inputs.cols);
+    const auto numbers = [&](const TypedColumn& column) -> std::optional<std::span<const double>> {
+      if (column.storage() == TypedColumn::Storage::kFloat64) return column.doubles();
+      std::vector<double>& values = converted.emplace_back(column.size());
+      if (CopyNumericValues(column, values) != values.size()) return std::nullopt;
+      return std::span<const double>(values);
+    };
+    std::vector<std::span<const double>> truths(inputs.cols), preds(inputs.cols);
+    bool numeric = true;
+    for (size_t c = 0; c < inputs.cols && numeric; ++c) {
+      const auto t = numbers(*answer_columns[c]);
+      const auto p = t.has_value() ? numbers(*pred_columns[c]) : std::nullopt;
+      numeric = p.has_value();
+      if (numeric) truths[c] = *t, preds[c] = *p;
+    }
+    if (numeric) {
+      for (size_t r = 0; r < inputs.rows; ++r) {
+        const size_t answer_row = orders->answers[r], submission_row = orders->submission[r];
+        for (size_t c = 0; c < inputs.cols; ++c) {
+          const double t = truths[c][answer_row];
+          if (!(t == 0.0 || t == 1.0)) {
+            return BadAnswers(absl::StrCat("column '", answer_columns[c]->name(), "' holds ",
+                                           RowRepr(*answer_columns[c], answer_row),
+                                           " where a one-hot 0 or 1 is expected"));
+          }
+          inputs.y_true[r * inputs.cols + c] = t;
+          inputs.y_pred[r * inputs.cols + c] = preds[c][submission_row];
+        }
+      }
+      return inputs;
+    }
+  }
   for (size_t r = 0; r < inputs.rows; ++r) {
-    for (const Column* answer_column : answer_columns) {
-      const Cell& truth = answer_column->cells[(*answers_order)[r]];
-      std::optional<double> t = NumericValue(truth);
+    const size_t answer_row = orders->answers[r], submission_row = orders->submission[r];
+    for (size_t c = 0; c < inputs.cols; ++c) {
+      const TypedColumn& answer_column = *answer_columns[c];
+      std::optional<double> t = NumericValueAt(answer_column, answer_row);
       if (!t.has_value() || !(*t == 0.0 || *t == 1.0)) {
-        return BadAnswers(absl::StrCat("column '", answer_column->name, "' holds ",
-                                       RowRepr(*answer_column, (*answers_order)[r]),
+        return BadAnswers(absl::StrCat("column '", answer_column.name(), "' holds ",
+                                       RowRepr(answer_column, answer_row),
                                        " where a one-hot 0 or 1 is expected"));
       }
-      inputs.y_true.push_back(*t);
-      const Column& pred_column = *submission.Find(answer_column->name);
-      std::optional<double> p = ToFloat64(pred_column.cells[(*submission_order)[r]]);
+      inputs.y_true[r * inputs.cols + c] = *t;
+      const TypedColumn& pred_column = *pred_columns[c];
+      std::optional<double> p = ToFloat64(pred_column, submission_row);
       if (!p.has_value()) {
-        return InvalidSubmission(absl::StrCat(
-            "could not convert string to float: ", RowRepr(pred_column, (*submission_order)[r]),
-            " (column '", pred_column.name, "')"));
+        return InvalidSubmission(absl::StrCat("could not convert string to float: ",
+                                              RowRepr(pred_column, submission_row), " (column '",
+                                              pred_column.name(), "')"));
       }
-      inputs.y_pred.push_back(*p);
+      inputs.y_pred[r * inputs.cols + c] = *p;
     }
   }
   return inputs;

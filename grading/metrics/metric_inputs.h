@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "grading/metrics/matrix_view.h"
 #include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 
@@ -46,6 +47,10 @@ struct AurocInputs {
   std::vector<double> y_true;   // answers[target] in id order; bools as 0/1
   std::vector<double> y_score;  // submission[target] in id order; missing as NaN
 };
+absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
+                                                  const TypedTable& answers,
+                                                  std::string_view id_column,
+                                                  std::string_view target_column);
 absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,
                                                   std::string_view id_column,
                                                   std::string_view target_column);
@@ -67,6 +72,9 @@ struct LogLossInputs {
   MatrixView true_view() const { return {y_true, rows, cols}; }
   MatrixView pred_view() const { return {y_pred, rows, cols}; }
 };
+absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
+                                                          const TypedTable& answers,
+                                                          std::string_view id_column);
 absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submission,
                                                           const Table& answers,
                                                           std::string_view id_column);

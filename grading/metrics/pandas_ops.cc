@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <span>
+#include <type_traits>
 #include <string_view>
 #include <variant>
 
@@ -145,7 +147,7 @@ bool CellsEqual(const Cell& a, const Cell& b) {
 namespace {
 
 // The first 8 bytes of `s`, big-endian, zero-padded: comparing these first
-// agrees with comparing the strings (byte order, which for UTF-8 is Python's
+// agrees with comparing the strings (or their suffixes after a shared prefix) (byte order, which for UTF-8 is Python's
 // code point order) except on ties, which the full comparison settles.
 uint64_t PrefixKey(std::string_view s) {
   uint64_t key = 0;
@@ -157,22 +159,63 @@ uint64_t PrefixKey(std::string_view s) {
 }  // namespace
 
 std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text) {
-  if (text.size() > std::numeric_limits<uint32_t>::max()) return {};
-  std::vector<std::pair<uint64_t, uint32_t>> keyed(text.size());
-  for (size_t k = 0; k < text.size(); ++k) {
-    keyed[k] = {PrefixKey(text[k]), static_cast<uint32_t>(k)};
+  const size_t n = text.size();
+  if (n > std::numeric_limits<uint32_t>::max()) return {};
+  struct Keyed {
+    uint64_t key;
+    uint32_t index;
+  };
+  // Keys are the 8 bytes after the prefix all texts share (ids often start
+  // alike: "id00...", "ISIC_00..."), so that they tell more texts apart.
+  size_t common = n == 0 ? 0 : text[0].size();
+  for (size_t k = 1; k < n && common > 0; ++k) {
+    const std::string_view t = text[k];
+    size_t i = 0;
+    const size_t limit = std::min(common, t.size());
+    while (i < limit && t[i] == text[0][i]) ++i;
+    common = i;
   }
-  std::sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    return text[a.second] < text[b.second];
-  });
-  std::vector<size_t> order(keyed.size());
-  for (size_t k = 0; k < keyed.size(); ++k) {
-    if (k > 0 && keyed[k - 1].first == keyed[k].first &&
-        text[keyed[k - 1].second] == text[keyed[k].second]) {
+  std::vector<Keyed> keyed(n), scratch(n);
+  uint64_t any_differs = 0;  // the key bits that are not the same everywhere
+  for (size_t k = 0; k < n; ++k) {
+    keyed[k] = {PrefixKey(text[k].substr(common)), static_cast<uint32_t>(k)};
+    any_differs |= keyed[k].key ^ keyed[0].key;
+  }
+  // LSD radix sort on the prefix keys, one pass per 16-bit digit that varies
+  // (ids often share their first bytes), each stable: O(n) where a comparison
+  // sort of a million ids costs several times more.
+  std::vector<size_t> counts;
+  if (n < 4096) {  // a comparison sort beats clearing the radix counts
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+      return a.key != b.key ? a.key < b.key : text[a.index] < text[b.index];
+    });
+    any_differs = 0;
+  }
+  for (int shift = 0; shift < 64; shift += 16) {
+    if (((any_differs >> shift) & 0xFFFF) == 0) continue;
+    counts.assign((size_t{1} << 16) + 1, 0);
+    for (const Keyed& x : keyed) ++counts[((x.key >> shift) & 0xFFFF) + 1];
+    for (size_t b = 0; b < (size_t{1} << 16); ++b) counts[b + 1] += counts[b];
+    for (const Keyed& x : keyed) scratch[counts[(x.key >> shift) & 0xFFFF]++] = x;
+    keyed.swap(scratch);
+  }
+  // Texts sharing a prefix key: ordered by the whole text.
+  for (size_t begin = 0; begin < n;) {
+    size_t end = begin + 1;
+    while (end < n && keyed[end].key == keyed[begin].key) ++end;
+    if (end - begin > 1) {
+      std::sort(keyed.begin() + begin, keyed.begin() + end,
+                [&](const Keyed& a, const Keyed& b) { return text[a.index] < text[b.index]; });
+    }
+    begin = end;
+  }
+  std::vector<size_t> order(n);
+  for (size_t k = 0; k < n; ++k) {
+    if (k > 0 && keyed[k - 1].key == keyed[k].key &&
+        text[keyed[k - 1].index] == text[keyed[k].index]) {
       return {};
     }
-    order[k] = keyed[k].second;
+    order[k] = keyed[k].index;
   }
   return order;
 }
@@ -248,8 +291,11 @@ std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, 
   return order;
 }
 
-absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
-  const std::vector<Cell>& cells = column.cells;
+namespace {
+
+// SortValuesOrder of a column's cells.
+absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype dtype,
+                                                   absl::Span<const Cell> cells) {
   std::vector<size_t> present;
   std::vector<size_t> missing;
   present.reserve(cells.size());
@@ -271,10 +317,10 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
   }
   if (first_string != nullptr && first_number != nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "cannot sort column '", column.name, "': '<' not supported between instances of '",
+        "cannot sort column '", std::string(name), "': '<' not supported between instances of '",
         std::string(PythonTypeName(*first_number)), "' and 'str' (it mixes strings with numbers)"));
   }
-  if (column.dtype == Dtype::kObject) {
+  if (dtype == Dtype::kObject) {
     // numpy argsorts pandas' array of the present values, whose positions
     // map back to rows in increasing order, so sorting positions of
     // `present` is the same permutation.
@@ -314,6 +360,140 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
   return present;
 }
 
+// Numeric dtypes: by value, ties in input order, missing (NaN) last in input
+// order (as SortCellsOrder does for cells).
+template <typename T>
+std::vector<size_t> StableValueOrder(std::span<const T> values) {
+  std::vector<size_t> present, missing;
+  present.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(values[i])) {
+        missing.push_back(i);
+        continue;
+      }
+    }
+    present.push_back(i);
+  }
+  std::stable_sort(present.begin(), present.end(),
+                   [&](size_t x, size_t y) { return values[x] < values[y]; });
+  present.insert(present.end(), missing.begin(), missing.end());
+  return present;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
+  return SortCellsOrder(column.name, column.dtype, column.cells);
+}
+
+absl::StatusOr<std::vector<size_t>> SortValuesOrder(const TypedColumn& column) {
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      return StableValueOrder(column.ints());
+    case TypedColumn::Storage::kFloat64:
+      return StableValueOrder(column.doubles());
+    case TypedColumn::Storage::kBool:
+      return StableValueOrder(column.bools());
+    case TypedColumn::Storage::kText: {
+      // An object column of strings: as SortCellsOrder's string branch.
+      const std::span<const std::string_view> all = column.text();
+      if (std::none_of(all.begin(), all.end(), TypedColumn::IsMissingText)) {
+        const absl::Span<const std::string_view> text(all.data(), all.size());
+        std::vector<size_t> sorted = DistinctTextArgsort(text);
+        if (sorted.empty() && !text.empty()) {
+          sorted = NumpyObjectArgsort(text.size(),
+                                      [&](size_t x, size_t y) { return text[x] < text[y]; });
+        }
+        return sorted;
+      }
+      std::vector<size_t> present, missing;
+      present.reserve(all.size());
+      std::vector<std::string_view> text;
+      text.reserve(all.size());
+      for (size_t i = 0; i < all.size(); ++i) {
+        if (TypedColumn::IsMissingText(all[i])) {
+          missing.push_back(i);
+        } else {
+          present.push_back(i);
+          text.push_back(all[i]);
+        }
+      }
+      std::vector<size_t> sorted = DistinctTextArgsort(text);
+      if (sorted.empty() && !text.empty()) {
+        sorted = NumpyObjectArgsort(text.size(),
+                                    [&](size_t x, size_t y) { return text[x] < text[y]; });
+      }
+      for (size_t& k : sorted) k = present[k];
+      sorted.insert(sorted.end(), missing.begin(), missing.end());
+      return sorted;
+    }
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  const std::span<const Cell> cells = column.cells();
+  return SortCellsOrder(column.name(), column.dtype(),
+                        absl::Span<const Cell>(cells.data(), cells.size()));
+}
+
+size_t CopyNumericValues(const TypedColumn& column, std::span<double> out) {
+  const size_t n = std::min(out.size(), column.size());
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(column.ints()[i]);
+      return n;
+    case TypedColumn::Storage::kFloat64:
+      std::copy_n(column.doubles().begin(), n, out.begin());
+      return n;
+    case TypedColumn::Storage::kBool:
+      for (size_t i = 0; i < n; ++i) out[i] = column.bools()[i] != 0 ? 1.0 : 0.0;
+      return n;
+    case TypedColumn::Storage::kText:
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    std::optional<double> v = NumericValueAt(column, i);
+    if (!v.has_value()) return i;
+    out[i] = *v;
+  }
+  return n;
+}
+
+std::optional<double> NumericValueAt(const TypedColumn& column, size_t row) {
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      return static_cast<double>(column.ints()[row]);
+    case TypedColumn::Storage::kFloat64:
+      return column.doubles()[row];
+    case TypedColumn::Storage::kBool:
+      return column.bools()[row] != 0 ? 1.0 : 0.0;
+    case TypedColumn::Storage::kText:
+      if (TypedColumn::IsMissingText(column.text()[row])) {
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      return std::nullopt;
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  return NumericValue(column.cells()[row]);
+}
+
+bool ValuesEqualAt(const TypedColumn& a, size_t i, const TypedColumn& b, size_t j) {
+  using Storage = TypedColumn::Storage;
+  if (a.storage() == Storage::kText && b.storage() == Storage::kText) {
+    const std::string_view x = a.text()[i], y = b.text()[j];
+    return !TypedColumn::IsMissingText(x) && !TypedColumn::IsMissingText(y) && x == y;
+  }
+  if (a.storage() == Storage::kInt64 && b.storage() == Storage::kInt64) {
+    return a.ints()[i] == b.ints()[j];
+  }
+  if (a.storage() == Storage::kFloat64 && b.storage() == Storage::kFloat64) {
+    return a.doubles()[i] == b.doubles()[j];
+  }
+  return CellsEqual(a.CellAt(i), b.CellAt(j));
+}
+
 Column TakeCells(const Column& column, absl::Span<const size_t> order) {
   Column out;
   out.name = column.name;
@@ -321,6 +501,10 @@ Column TakeCells(const Column& column, absl::Span<const size_t> order) {
   out.cells.reserve(order.size());
   for (size_t i : order) out.cells.push_back(column.cells[i]);
   return out;
+}
+
+size_t SymmetricDifferenceSize(const TypedColumn& a, const TypedColumn& b) {
+  return SymmetricDifferenceSize(a.ToColumn(), b.ToColumn());
 }
 
 size_t SymmetricDifferenceSize(const Column& a, const Column& b) {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 
@@ -69,6 +71,20 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
 // column holds both), an invalid submission upstream; returned here as
 // InvalidArgumentError naming both types.
 absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column);
+// The same for a column in typed storage (the same order as for its cells).
+absl::StatusOr<std::vector<size_t>> SortValuesOrder(const TypedColumn& column);
+
+// NumericValue of `column`'s value at `row`, without making a Cell where the
+// storage is typed.
+std::optional<double> NumericValueAt(const TypedColumn& column, size_t row);
+
+// Writes NumericValueAt of rows 0, 1, ... into `out` (at most out.size()
+// rows) and returns how many it wrote: all of them, or the row of the first
+// value without one (a string). Bulk copies for typed storage.
+size_t CopyNumericValues(const TypedColumn& column, std::span<double> out);
+
+// CellsEqual of `a`'s value at `i` and `b`'s at `j`.
+bool ValuesEqualAt(const TypedColumn& a, size_t i, const TypedColumn& b, size_t j);
 
 // `column` with its cells permuted: result.cells[i] = column.cells[order[i]].
 Column TakeCells(const Column& column, absl::Span<const size_t> order);
@@ -77,6 +93,7 @@ Column TakeCells(const Column& column, absl::Span<const size_t> order);
 // of ids present in only one of them), with Python's set equality: numbers
 // by value, strings by content, all NaN values one element.
 size_t SymmetricDifferenceSize(const Column& a, const Column& b);
+size_t SymmetricDifferenceSize(const TypedColumn& a, const TypedColumn& b);
 
 }  // namespace mlebench
 

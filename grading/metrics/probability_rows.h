@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "grading/table.h"
+#include "grading/typed_table.h"
 
 namespace mlebench {
 
@@ -20,6 +21,8 @@ namespace mlebench {
 // A failure is InvalidSubmission: `sum_message` / `range_message` (upstream's
 // wording) followed by where it happened.
 absl::Status CheckProbabilityRows(const std::vector<const Column*>& columns,
+                                  std::string_view sum_message, std::string_view range_message);
+absl::Status CheckProbabilityRows(const std::vector<const TypedColumn*>& columns,
                                   std::string_view sum_message, std::string_view range_message);
 
 }  // namespace mlebench
