@@ -1,6 +1,9 @@
 #include "grading/command_line.h"
 
+#include <malloc.h>
+
 #include <cstdio>
+#include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -60,8 +63,18 @@ absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>&
   return absl::OkStatus();
 }
 
+void TuneMallocForShortRun() {
+#ifdef __GLIBC__
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  mallopt(M_TOP_PAD, 128 << 20);
+#endif
+}
+
 int RunToolMain(int argc, char** argv, const char* tool,
                 absl::Status (*run)(const std::vector<std::string>& args)) {
+  TuneMallocForShortRun();
   const absl::Status s = run(std::vector<std::string>(argv + 1, argv + argc));
   if (s.ok()) return 0;
   std::fprintf(stderr, "%s: %s\n", tool, s.ToString().c_str());

@@ -32,8 +32,17 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
 // Checks that every flag in `names` was given.
 absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>& names);
 
-// The body of a tool's main(): runs `run` on argv[1..] and turns a non-OK
-// status into "<tool>: <status>" on stderr and exit status 1.
+// Sets glibc's malloc up for a short process that reads large files once:
+// one arena, heap rather than fresh mappings for blocks up to 32 MiB, and
+// freed memory kept for reuse instead of returned to the kernel. Pages are
+// then faulted in once instead of for every large vector; grading a 1M-row
+// submission takes 10-15% less time (docs/performance.md). Peak memory is
+// unchanged. Call it first thing in main(); a no-op without glibc.
+void TuneMallocForShortRun();
+
+// The body of a tool's main(): TuneMallocForShortRun(), then runs `run` on
+// argv[1..] and turns a non-OK status into "<tool>: <status>" on stderr and
+// exit status 1.
 int RunToolMain(int argc, char** argv, const char* tool,
                 absl::Status (*run)(const std::vector<std::string>& args));
 

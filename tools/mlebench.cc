@@ -438,6 +438,7 @@ absl::Status Main(const std::vector<std::string>& args) {
 }  // namespace mlebench
 
 int main(int argc, char** argv) {
+  mlebench::TuneMallocForShortRun();
   mlebench::g_argv0 = argv[0];
   absl::Status s = mlebench::Main(std::vector<std::string>(argv + 1, argv + argc));
   if (!s.ok()) {
