@@ -1179,16 +1179,24 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   // after the ones in flight) and moves on to a free slot.
   const auto flush = [&](bool last) {
     Slot& full = slots[filling];
-    if (last || full.tokens.rows < 4096) {
+    bool started = false;
+    if (!last && full.tokens.rows >= 4096) {
+      try {
+        full.done = std::async(std::launch::async, [&full, &as_string] {
+          InferTokenChunk(full.tokens, as_string, full.inferred);
+        });
+        started = true;
+      } catch (const std::system_error&) {
+        // No thread to be had (a process limit): infer it here instead.
+      }
+    }
+    if (started) {
+      in_flight.push_back(filling);
+      if (in_flight.size() == kSlots) collect_oldest();
+    } else {
       while (!in_flight.empty()) collect_oldest();
       InferTokenChunk(full.tokens, as_string, full.inferred);
       append(full);
-    } else {
-      full.done = std::async(std::launch::async, [&full, &as_string] {
-        InferTokenChunk(full.tokens, as_string, full.inferred);
-      });
-      in_flight.push_back(filling);
-      if (in_flight.size() == kSlots) collect_oldest();
     }
     for (size_t k = 0; k < kSlots; ++k) {
       if (std::find(in_flight.begin(), in_flight.end(), k) == in_flight.end()) filling = k;

@@ -219,8 +219,15 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
   // The two files are independent, so they are read at the same time (on a
   // machine with a spare core, the smaller read costs nothing); the outcomes
   // are then examined in the order upstream meets them: answers first.
-  std::future<absl::StatusOr<TypedTable>> answers_read = std::async(
-      std::launch::async, [&grader, &answers_file] { return ReadAnswersFile(grader, answers_file); });
+  const auto read_answers = [&grader, &answers_file] {
+    return ReadAnswersFile(grader, answers_file);
+  };
+  std::future<absl::StatusOr<TypedTable>> answers_read;
+  try {
+    answers_read = std::async(std::launch::async, read_answers);
+  } catch (const std::system_error&) {  // no thread to be had: read it afterwards
+    answers_read = std::async(std::launch::deferred, read_answers);
+  }
   absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, grader.submission_csv);
   absl::StatusOr<TypedTable> answers = answers_read.get();
   if (!answers.ok()) {

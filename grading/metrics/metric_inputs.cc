@@ -66,8 +66,10 @@ bool SameTextIdsInOrder(const TypedColumn& id, const TypedColumn& answers_id) {
   return true;
 }
 
-absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id) {
-  if (SameTextIdsInOrder(id, answers_id)) {  // one sort serves both
+// `same_ids`: SameTextIdsInOrder(id, answers_id), which callers know already.
+absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id,
+                                  bool same_ids) {
+  if (same_ids) {  // one sort serves both
     absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
     if (!order.ok()) return order.status();
     return IdOrders{*order, *order};
@@ -291,7 +293,7 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
   if (SameTextIdsInOrder(*id, *answers_id)) {
     return AurocInputs{std::move(y_true), std::move(scores)};
   }
-  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id);
+  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, /*same_ids=*/false);
   if (!orders.ok()) return orders.status();
   if (!SortedIdsEqual(*id, *answers_id, *orders)) {
     return InvalidSubmission(absl::StrCat("Submission and answers should have the same ",
@@ -337,7 +339,7 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& subm
   }
 
   const bool same_ids = SameTextIdsInOrder(*id, *answers_id);
-  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id);
+  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, same_ids);
   if (!orders.ok()) return orders.status();
   // Python's list ==: the lengths must match too.
   if (!same_ids && !SortedIdsEqual(*id, *answers_id, *orders)) {
