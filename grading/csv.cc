@@ -610,10 +610,6 @@ struct Chunk {
   std::vector<uint8_t> bools;
   std::vector<std::string_view> text;
   std::vector<Cell> objects;  // bool or std::monostate
-  size_t size() const {
-    return ints.size() + uints.size() + doubles.size() + bools.size() + text.size() +
-           objects.size();
-  }
 };
 
 using TokenSpan = std::span<const std::string_view>;
