@@ -37,14 +37,6 @@ absl::StatusOr<std::vector<size_t>> SortOrBlame(const TypedColumn& id, bool is_s
   return BadAnswers(std::string(order.status().message()));
 }
 
-// `(a.values != b.values).any()` for columns of equal length.
-bool AllCellsEqual(const Column& a, const Column& b) {
-  for (size_t i = 0; i < a.cells.size(); ++i) {
-    if (!CellsEqual(a.cells[i], b.cells[i])) return false;
-  }
-  return true;
-}
-
 // The id orders both tables are sorted into, or the error of either sort.
 struct IdOrders {
   std::vector<size_t> submission;
@@ -187,18 +179,16 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
         absl::StrCat("Submission must have a `", std::string(id_column), "` column"));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order =
-      SortOrBlame(TypedColumn::CellsView(*id), true);
-  if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answers_order =
-      SortOrBlame(TypedColumn::CellsView(*answers_id), false);
-  if (!answers_order.ok()) return answers_order.status();
-  if (!AllCellsEqual(TakeCells(*id, *submission_order), TakeCells(*answers_id, *answers_order))) {
+  const TypedColumn id_view = TypedColumn::CellsView(*id);
+  const TypedColumn answers_id_view = TypedColumn::CellsView(*answers_id);
+  absl::StatusOr<IdOrders> orders = SortBoth(id_view, answers_id_view, /*same_ids=*/false);
+  if (!orders.ok()) return orders.status();
+  if (!SortedIdsEqual(id_view, answers_id_view, *orders)) {
     return InvalidSubmission(
         absl::StrCat("Submission and Answers `", std::string(id_column), "`'s do not match"));
   }
-  return AccuracyInputs{TakeCells(*answers_target, *answers_order),
-                        TakeCells(*target, *submission_order)};
+  return AccuracyInputs{TakeCells(*answers_target, orders->answers),
+                        TakeCells(*target, orders->submission)};
 }
 
 absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,

@@ -293,6 +293,17 @@ std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, 
 
 namespace {
 
+// numpy's argsort of an object array of strings: the integer-prefix sort
+// when they are distinct, else numpy's introsort (whose order of equal
+// strings is numpy's).
+std::vector<size_t> TextArgsort(absl::Span<const std::string_view> text) {
+  std::vector<size_t> sorted = DistinctTextArgsort(text);
+  if (sorted.empty() && !text.empty()) {
+    sorted = NumpyObjectArgsort(text.size(), [&](size_t x, size_t y) { return text[x] < text[y]; });
+  }
+  return sorted;
+}
+
 // SortValuesOrder of a column's cells.
 absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype dtype,
                                                    absl::Span<const Cell> cells) {
@@ -330,11 +341,7 @@ absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype 
       for (size_t k = 0; k < present.size(); ++k) {
         text[k] = std::get<std::string>(cells[present[k]]);
       }
-      sorted = DistinctTextArgsort(text);
-      if (sorted.empty() && !text.empty()) {
-        sorted = NumpyObjectArgsort(text.size(),
-                                    [&](size_t x, size_t y) { return text[x] < text[y]; });
-      }
+      sorted = TextArgsort(text);
     } else {
       sorted = NumpyObjectArgsort(present.size(), [&](size_t x, size_t y) {
         return PythonNumberLess(cells[present[x]], cells[present[y]]);
@@ -399,13 +406,7 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const TypedColumn& column) {
       // An object column of strings: as SortCellsOrder's string branch.
       const std::span<const std::string_view> all = column.text();
       if (std::none_of(all.begin(), all.end(), TypedColumn::IsMissingText)) {
-        const absl::Span<const std::string_view> text(all.data(), all.size());
-        std::vector<size_t> sorted = DistinctTextArgsort(text);
-        if (sorted.empty() && !text.empty()) {
-          sorted = NumpyObjectArgsort(text.size(),
-                                      [&](size_t x, size_t y) { return text[x] < text[y]; });
-        }
-        return sorted;
+        return TextArgsort(absl::Span<const std::string_view>(all.data(), all.size()));
       }
       std::vector<size_t> present, missing;
       present.reserve(all.size());
@@ -419,11 +420,7 @@ absl::StatusOr<std::vector<size_t>> SortValuesOrder(const TypedColumn& column) {
           text.push_back(all[i]);
         }
       }
-      std::vector<size_t> sorted = DistinctTextArgsort(text);
-      if (sorted.empty() && !text.empty()) {
-        sorted = NumpyObjectArgsort(text.size(),
-                                    [&](size_t x, size_t y) { return text[x] < text[y]; });
-      }
+      std::vector<size_t> sorted = TextArgsort(text);
       for (size_t& k : sorted) k = present[k];
       sorted.insert(sorted.end(), missing.begin(), missing.end());
       return sorted;
@@ -490,6 +487,9 @@ bool ValuesEqualAt(const TypedColumn& a, size_t i, const TypedColumn& b, size_t 
   }
   if (a.storage() == Storage::kFloat64 && b.storage() == Storage::kFloat64) {
     return a.doubles()[i] == b.doubles()[j];
+  }
+  if (a.storage() == Storage::kCells && b.storage() == Storage::kCells) {
+    return CellsEqual(a.cells()[i], b.cells()[j]);
   }
   return CellsEqual(a.CellAt(i), b.CellAt(j));
 }
