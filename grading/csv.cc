@@ -5,6 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -21,6 +25,8 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
+#include <type_traits>
 #include <deque>
 #include <future>
 #include <unordered_map>
@@ -162,14 +168,27 @@ inline uint64_t Broadcast(char c) {
 }
 
 // The offset of the first delimiter, "\n" or "\r" at or after `p` (or `n`),
-// eight bytes at a time: long unquoted fields are most of a large CSV.
+// 16 bytes at a time with SSE2 (every x86-64 has it), else eight with word
+// arithmetic: unquoted fields are most of a large CSV.
 inline size_t FieldEnd(const char* d, size_t p, size_t n, char sep) {
-  const uint64_t seps = Broadcast(sep), newlines = Broadcast('\n'), returns = Broadcast('\r');
+#if defined(__SSE2__)
+  const __m128i seps = _mm_set1_epi8(sep), newlines = _mm_set1_epi8('\n'),
+                returns = _mm_set1_epi8('\r');
+  while (p + 16 <= n) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + p));
+    const int hits = _mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, seps), _mm_cmpeq_epi8(bytes, newlines)),
+                     _mm_cmpeq_epi8(bytes, returns)));
+    if (hits != 0) return p + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(hits)));
+    p += 16;
+  }
+#endif
+  const uint64_t seps64 = Broadcast(sep), newlines64 = Broadcast('\n'), returns64 = Broadcast('\r');
   while (p + 8 <= n) {
     uint64_t word;
     std::memcpy(&word, d + p, 8);
-    const uint64_t hits = ZeroBytes(word ^ seps) | ZeroBytes(word ^ newlines) |
-                          ZeroBytes(word ^ returns);
+    const uint64_t hits = ZeroBytes(word ^ seps64) | ZeroBytes(word ^ newlines64) |
+                          ZeroBytes(word ^ returns64);
     if (hits != 0) {
       const int bit = std::endian::native == std::endian::little ? std::countr_zero(hits)
                                                                   : std::countl_zero(hits);
@@ -181,6 +200,13 @@ inline size_t FieldEnd(const char* d, size_t p, size_t n, char sep) {
   return p;
 }
 
+// The number of bytes ZeroBytes marked in `marks`: one 0x01 per marked byte,
+// summed into the top byte (the popcnt instruction is not in the baseline
+// x86-64 this is built for; the library call is slower).
+inline size_t CountMarkedBytes(uint64_t marks) {
+  return static_cast<size_t>(((marks >> 7) * 0x0101010101010101ull) >> 56);
+}
+
 // The number of "\n" bytes in `data`.
 size_t CountNewlines(std::string_view data) {
   const uint64_t newlines = Broadcast('\n');
@@ -188,8 +214,7 @@ size_t CountNewlines(std::string_view data) {
   for (; i + 8 <= data.size(); i += 8) {
     uint64_t word;
     std::memcpy(&word, data.data() + i, 8);
-    // One 0x01 per "\n" byte, summed into the top byte (no popcnt needed).
-    count += static_cast<size_t>(((ZeroBytes(word ^ newlines) >> 7) * 0x0101010101010101ull) >> 56);
+    count += CountMarkedBytes(ZeroBytes(word ^ newlines));
   }
   for (; i < data.size(); ++i) count += data[i] == '\n';
   return count;
@@ -311,6 +336,8 @@ class Tokenizer {
 
   size_t record_start() const { return record_start_; }
   size_t quote_start() const { return quote_start_; }
+  // Where the next record (or blank line) starts.
+  size_t position() const { return pos_; }
 
  private:
   std::string_view data_;
@@ -415,6 +442,25 @@ inline bool IsSpaceAscii(char c) {
 }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Whether the eight bytes of `word` are all ASCII digits.
+inline bool AreEightDigits(uint64_t word) {
+  return ((word & 0xF0F0F0F0F0F0F0F0ull) |
+          (((word + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+         0x3333333333333333ull;
+}
+
+// The value of eight ASCII digits loaded little-endian (the first digit in
+// the lowest byte): pairs, then quads, then the whole, by multiplication.
+inline uint64_t EightDigitsValue(uint64_t word) {
+  constexpr uint64_t kMask = 0x000000FF000000FFull;
+  constexpr uint64_t kHundredAndMillion = 100 + (uint64_t{1000000} << 32);
+  constexpr uint64_t kOneAndTenThousand = 1 + (uint64_t{10000} << 32);
+  word -= 0x3030303030303030ull;
+  word = word * 10 + (word >> 8);
+  return (((word & kMask) * kHundredAndMillion) + (((word >> 16) & kMask) * kOneAndTenThousand)) >>
+         32;
+}
+
 enum class IntParse { kOk, kInvalid, kOverflow };
 
 // pandas' str_to_int64: surrounding whitespace allowed, optional sign, digits.
@@ -517,6 +563,42 @@ bool MagnitudeAtLeastOne(std::string_view mantissa, std::string_view exponent) {
 // any case.
 bool ParseDouble(std::string_view s, double* out) {
   const size_t n = s.size();
+  // Clinger's fast path, most values a program writes: [+-]digits[.digits]
+  // and nothing else, whose digits w (as an integer) are at most 2**53 with
+  // k <= 22 of them after the point. w and 10**k are then exact doubles, so
+  // the one correctly rounded division is the correctly rounded value.
+  {
+    static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool negative = false;
+    if (i < n && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+    uint64_t w = 0;
+    size_t digits = 0, fraction_digits = 0;
+    for (; i < n && IsDigit(s[i]) && digits < 19; ++i, ++digits) w = w * 10 + (s[i] - '0');
+    if (i < n && s[i] == '.') {
+      ++i;
+      // Eight digits at a time while they fit (fractions are long).
+      if constexpr (std::endian::native == std::endian::little) {
+        while (digits + 8 < 19 && i + 8 <= n) {
+          uint64_t word;
+          std::memcpy(&word, s.data() + i, 8);
+          if (!AreEightDigits(word)) break;
+          w = w * 100000000 + EightDigitsValue(word);
+          digits += 8, fraction_digits += 8, i += 8;
+        }
+      }
+      for (; i < n && IsDigit(s[i]) && digits < 19; ++i, ++digits, ++fraction_digits) {
+        w = w * 10 + (s[i] - '0');
+      }
+    }
+    if (i == n && digits > 0 && w <= (uint64_t{1} << 53)) {
+      const double value = static_cast<double>(w) / kPowersOfTen[fraction_digits];
+      *out = negative ? -value : value;
+      return true;
+    }
+  }
   size_t i = 0;
   while (i < n && IsSpaceAscii(s[i])) ++i;
   bool negative = false;
@@ -1014,6 +1096,376 @@ void InferTokenChunk(const TokenChunk& tokens, const std::vector<bool>& as_strin
 }
 
 // ---------------------------------------------------------------------------
+// Header.
+
+struct HeaderColumns {
+  std::vector<std::string> names;  // as pandas names the columns
+  std::vector<bool> as_string;     // per column: read as str (no inference)
+};
+
+HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
+                         const CsvReadOptions& options) {
+  HeaderColumns header;
+  const std::vector<std::string> original_names = UnnamedHeader(fields);
+  header.names = DedupHeader(original_names, fields);
+  const std::set<std::string> string_columns(options.string_columns.begin(),
+                                             options.string_columns.end());
+  header.as_string.resize(header.names.size());
+  for (size_t j = 0; j < header.names.size(); ++j) {
+    // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
+    header.as_string[j] = string_columns.count(header.names[j]) > 0 ||
+                          string_columns.count(original_names[j]) > 0;
+  }
+  return header;
+}
+
+// ---------------------------------------------------------------------------
+// Regular files.
+//
+// Most large CSVs (what pandas or numpy write for a submission) are regular:
+// no quotes and no "\r", no blank lines, every row exactly as wide as the
+// header, and each column holding one kind of value throughout (text,
+// integers or floats). Their body is read without tokens: it is cut at line
+// ends into segments that threads scan and parse in place, every value
+// written straight into its column's final array. The result must be what
+// the general reader gives, pandas' per-chunk inference included, so a
+// column's kind is taken from the first row and then checked:
+//  - kInt64: every value an int64 (pandas: every chunk int64);
+//  - kFloat64: every value a float below 2**63 in magnitude or missing. A
+//    chunk holding only integers is int64 to pandas, but the first one holds
+//    the first row's float, so the concatenation is float64, and an int64
+//    converts to the double its text rounds to (the magnitude bound rules
+//    out int64 overflow, which would send pandas down its uint64 and object
+//    paths);
+//  - kText: each chunk with a value that is neither missing nor a number nor
+//    a bool (else pandas would infer that chunk as numbers), unless the
+//    column is read as str.
+// Anything else (including any error) makes the general reader read the
+// whole file again, so regular files are only a fast path.
+
+enum class RegularKind { kText, kInt64, kFloat64 };
+
+// Values are at most 2**63 in magnitude below this, where no integer text
+// overflows int64.
+constexpr double kTwoTo63 = 9223372036854775808.0;
+
+// The kind of a column whose first value is `t`, or nullopt when the fast
+// path does not take such a column.
+std::optional<RegularKind> FirstValueKind(std::string_view t, bool as_string) {
+  if (as_string) return RegularKind::kText;
+  if (IsNaToken(t)) return std::nullopt;
+  int64_t i;
+  const IntParse int_parse = ParseInt64(t, &i);
+  if (int_parse == IntParse::kOk) return RegularKind::kInt64;
+  if (int_parse == IntParse::kOverflow) return std::nullopt;
+  double d;
+  if (ParseDouble(t, &d)) {
+    if (!(std::fabs(d) < kTwoTo63)) return std::nullopt;
+    return RegularKind::kFloat64;
+  }
+  bool b;
+  if (ParseBool(t, &b)) return std::nullopt;
+  return RegularKind::kText;
+}
+
+// Whether a value of a kText column proves its chunk is object.
+bool IsTextWitness(std::string_view t) {
+  double d;
+  bool b;
+  return !IsNaToken(t) && !ParseDouble(t, &d) && !ParseBool(t, &b);
+}
+
+// Runs fn(0), ..., fn(n - 1) at once: fn(0) on this thread, the others on
+// their own (on this one, in turn, if no thread can be started).
+template <typename Fn>
+void ForEachInParallel(size_t n, const Fn& fn) {
+  std::vector<std::future<void>> others;
+  others.reserve(n);
+  std::vector<size_t> inline_ones;
+  for (size_t k = 1; k < n; ++k) {
+    try {
+      others.push_back(std::async(std::launch::async, [&fn, k] { fn(k); }));
+    } catch (const std::system_error&) {
+      inline_ones.push_back(k);
+    }
+  }
+  if (n > 0) fn(0);
+  for (size_t k : inline_ones) fn(k);
+  for (std::future<void>& f : others) f.get();
+}
+
+// Counts the rows of segment `seg` (every line is one, the last one also
+// without "\n") while checking its bytes: false on a quote, "\r", NUL or
+// invalid UTF-8 (which the general reader handles or reports).
+bool ScanRegularSegment(std::string_view seg, size_t* rows) {
+  const char* d = seg.data();
+  size_t count = 0, i = 0;
+#if defined(__SSE2__)
+  // 16 bytes at a time: any byte that needs a closer look (non-ASCII,
+  // quote, "\r", NUL) ends the block loop there; "\n" bytes are counted in
+  // per-lane byte counters, folded into `count` before they can wrap.
+  {
+    const __m128i newlines = _mm_set1_epi8('\n'), quotes = _mm_set1_epi8('"'),
+                  returns = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+    __m128i lanes = zero;
+    int pending = 0;
+    const auto fold = [&] {
+      const __m128i sums = _mm_sad_epu8(lanes, zero);
+      count += static_cast<size_t>(_mm_cvtsi128_si64(sums)) +
+               static_cast<size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+      lanes = zero;
+      pending = 0;
+    };
+    while (true) {
+      while (i + 16 <= seg.size()) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+        const __m128i special =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quotes), _mm_cmpeq_epi8(bytes, returns)),
+                         _mm_cmpeq_epi8(bytes, zero));
+        if ((_mm_movemask_epi8(special) | _mm_movemask_epi8(bytes)) != 0) break;
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, newlines));  // +1 per "\n"
+        i += 16;
+        if (++pending == 255) fold();
+      }
+      if (i + 16 > seg.size()) break;
+      // Bytes one at a time up to the end of this block.
+      for (const size_t stop = i + 16; i < stop;) {
+        const char c = d[i];
+        if (c == '"' || c == '\r' || c == '\0') return false;
+        if (static_cast<unsigned char>(c) >= 0x80) {
+          const size_t len = Utf8SequenceLength(seg, i);
+          if (len == 0) return false;
+          i += len;
+          continue;
+        }
+        count += c == '\n';
+        ++i;
+      }
+    }
+    fold();
+  }
+#endif
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const uint64_t newlines = Broadcast('\n'), quotes = Broadcast('"'), returns = Broadcast('\r');
+  while (i < seg.size()) {
+    if (i + 8 <= seg.size()) {
+      uint64_t word;
+      std::memcpy(&word, d + i, 8);
+      if (((word & kHigh) | ZeroBytes(word) | ZeroBytes(word ^ quotes) |
+           ZeroBytes(word ^ returns)) == 0) {
+        count += CountMarkedBytes(ZeroBytes(word ^ newlines));
+        i += 8;
+        continue;
+      }
+    }
+    const char c = d[i];
+    if (c == '"' || c == '\r' || c == '\0') return false;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const size_t len = Utf8SequenceLength(seg, i);
+      if (len == 0) return false;
+      i += len;
+      continue;
+    }
+    count += c == '\n';
+    ++i;
+  }
+  if (!seg.empty() && seg.back() != '\n') ++count;
+  *rows = count;
+  return true;
+}
+
+// An array of `n` values, uninitialized: each is constructed in place by the
+// segment that parses its row.
+template <typename T>
+std::shared_ptr<T> UninitializedArray(size_t n) {
+  static_assert(std::is_trivially_destructible_v<T>);
+  const size_t size = std::max<size_t>(n, 1);
+  return std::shared_ptr<T>(std::allocator<T>().allocate(size),
+                            [size](T* p) { std::allocator<T>().deallocate(p, size); });
+}
+
+// The fields of one regular line starting at `p` into `fields` (exactly
+// `width` of them); returns where the next line starts, or npos when the
+// line is not regular (blank, too short or too long).
+size_t SplitRegularLine(const char* d, size_t p, size_t n, char sep, size_t width,
+                        std::string_view* fields) {
+  if (p >= n || d[p] == '\n') return std::string_view::npos;  // blank line
+  for (size_t j = 0; j < width; ++j) {
+    const size_t e = FieldEnd(d, p, n, sep);
+    fields[j] = std::string_view(d + p, e - p);
+    if (j + 1 < width) {
+      if (e >= n || d[e] != sep) return std::string_view::npos;
+      p = e + 1;
+    } else {
+      if (e < n && d[e] != '\n') return std::string_view::npos;
+      p = e < n ? e + 1 : n;
+    }
+  }
+  // A single-column line of spaces and tabs is blank to pandas.
+  if (width == 1 && fields[0].find_first_not_of(" \t") == std::string_view::npos) {
+    return std::string_view::npos;
+  }
+  return p;
+}
+
+std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
+                                                            std::vector<std::string>& names,
+                                                            const std::vector<bool>& as_string,
+                                                            char sep) {
+  const size_t width = names.size();
+  if (width == 0 || body >= data.size()) return std::nullopt;
+  const char* d = data.data();
+  const size_t n = data.size();
+
+  // Each column's kind, from the first row.
+  std::vector<std::string_view> first(width);
+  if (SplitRegularLine(d, body, n, sep, width, first.data()) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::vector<RegularKind> kinds(width);
+  std::vector<uint8_t> needs_witness(width);
+  for (size_t j = 0; j < width; ++j) {
+    const std::optional<RegularKind> kind = FirstValueKind(first[j], as_string[j]);
+    if (!kind.has_value()) return std::nullopt;
+    kinds[j] = *kind;
+    needs_witness[j] = *kind == RegularKind::kText && !as_string[j];
+  }
+
+  // Segments of at least 1 MiB, one per core, cut after a "\n".
+  constexpr size_t kMinSegmentBytes = size_t{1} << 20;
+  const size_t body_size = n - body;
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
+  const size_t wanted = std::clamp<size_t>(body_size / kMinSegmentBytes, 1, threads);
+  std::vector<size_t> bounds = {body};
+  for (size_t k = 1; k < wanted; ++k) {
+    const size_t from = std::max(body + body_size / wanted * k, bounds.back());
+    const void* nl = std::memchr(d + from, '\n', n - from);
+    if (nl == nullptr) break;
+    const size_t cut = static_cast<const char*>(nl) - d + 1;
+    if (cut < n && cut > bounds.back()) bounds.push_back(cut);
+  }
+  bounds.push_back(n);
+  const size_t segments = bounds.size() - 1;
+
+  std::vector<size_t> rows(segments);
+  std::vector<uint8_t> scanned(segments);
+  ForEachInParallel(segments, [&](size_t k) {
+    scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k]);
+  });
+  std::vector<size_t> first_row(segments + 1, 0);
+  for (size_t k = 0; k < segments; ++k) {
+    if (!scanned[k]) return std::nullopt;
+    first_row[k + 1] = first_row[k] + rows[k];
+  }
+  const size_t total_rows = first_row[segments];
+  const size_t chunk_rows = ChunkRows(width);
+  const size_t num_chunks = (total_rows + chunk_rows - 1) / chunk_rows;
+
+  // The columns' arrays, filled in place.
+  std::vector<std::shared_ptr<int64_t>> ints(width);
+  std::vector<std::shared_ptr<double>> doubles(width);
+  std::vector<std::shared_ptr<std::string_view>> text(width);
+  for (size_t j = 0; j < width; ++j) {
+    switch (kinds[j]) {
+      case RegularKind::kInt64:
+        ints[j] = UninitializedArray<int64_t>(total_rows);
+        break;
+      case RegularKind::kFloat64:
+        doubles[j] = UninitializedArray<double>(total_rows);
+        break;
+      case RegularKind::kText:
+        text[j] = UninitializedArray<std::string_view>(total_rows);
+        break;
+    }
+  }
+
+  // Per segment: whether it parsed, and which (chunk, column) pairs it saw a
+  // witness for.
+  std::vector<uint8_t> parsed(segments);
+  std::vector<std::vector<uint8_t>> witnessed(segments);
+  ForEachInParallel(segments, [&](size_t k) {
+    std::vector<uint8_t>& seen = witnessed[k];
+    seen.assign(num_chunks * width, 0);
+    std::vector<std::string_view> fields(width);
+    size_t p = bounds[k];
+    const size_t end = bounds[k + 1];
+    size_t row = first_row[k];
+    size_t chunk = row / chunk_rows;
+    size_t next_chunk_row = (chunk + 1) * chunk_rows;
+    uint8_t* chunk_seen = seen.data() + chunk * width;
+    for (; row < first_row[k + 1]; ++row) {
+      if (row == next_chunk_row) {
+        ++chunk;
+        next_chunk_row += chunk_rows;
+        chunk_seen += width;
+      }
+      p = SplitRegularLine(d, p, end, sep, width, fields.data());
+      if (p == std::string_view::npos) return;
+      for (size_t j = 0; j < width; ++j) {
+        const std::string_view t = fields[j];
+        switch (kinds[j]) {
+          case RegularKind::kText:
+            if (IsNaToken(t)) {
+              std::construct_at(text[j].get() + row);
+            } else {
+              std::construct_at(text[j].get() + row, t);
+              if (!chunk_seen[j]) chunk_seen[j] = IsTextWitness(t);
+            }
+            break;
+          case RegularKind::kInt64: {
+            int64_t v;
+            if (ParseInt64(t, &v) != IntParse::kOk) return;
+            std::construct_at(ints[j].get() + row, v);
+            break;
+          }
+          case RegularKind::kFloat64: {
+            double v = std::numeric_limits<double>::quiet_NaN();
+            if (!IsNaToken(t) && !(ParseDouble(t, &v) && std::fabs(v) < kTwoTo63)) return;
+            std::construct_at(doubles[j].get() + row, v);
+            break;
+          }
+        }
+      }
+    }
+    parsed[k] = p == end;
+  });
+  for (size_t k = 0; k < segments; ++k) {
+    if (!parsed[k]) return std::nullopt;
+  }
+  for (size_t j = 0; j < width; ++j) {
+    if (!needs_witness[j]) continue;
+    for (size_t c = 0; c < num_chunks; ++c) {
+      bool seen = false;
+      for (size_t k = 0; k < segments && !seen; ++k) seen = witnessed[k][c * width + j] != 0;
+      if (!seen) return std::nullopt;
+    }
+  }
+
+  std::vector<TypedColumn> columns;
+  columns.reserve(width);
+  for (size_t j = 0; j < width; ++j) {
+    switch (kinds[j]) {
+      case RegularKind::kInt64:
+        columns.push_back(TypedColumn::Ints(std::move(names[j]),
+                                            std::span<const int64_t>(ints[j].get(), total_rows),
+                                            ints[j]));
+        break;
+      case RegularKind::kFloat64:
+        columns.push_back(TypedColumn::Doubles(
+            std::move(names[j]), std::span<const double>(doubles[j].get(), total_rows),
+            doubles[j]));
+        break;
+      case RegularKind::kText:
+        columns.push_back(TypedColumn::Text(
+            std::move(names[j]), std::span<const std::string_view>(text[j].get(), total_rows),
+            text[j]));
+        break;
+    }
+  }
+  return columns;
+}
+
+// ---------------------------------------------------------------------------
 // Writing.
 
 // Python's csv module with QUOTE_MINIMAL (CPython >= 3.11.9 also quotes a
@@ -1102,7 +1554,9 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                                                    options.max_bytes, " bytes"));
   }
   if (absl::Status s = CheckCsvSeparator(options.separator); !s.ok()) return s;
-  if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
+  // Bytes are checked before anything is parsed (errors name the first bad
+  // byte), except by the regular-file path, which checks them itself and
+  // otherwise leaves the whole file to this one.
 
   size_t start = 0;
   if (data.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
@@ -1116,34 +1570,42 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   };
 
   Tokenizer::Result result = tokenizer.Next(fields, starts);
+  // The header's bytes first: they decide the error if the whole file is
+  // checked, and names are only made of checked text.
+  if (absl::Status s = CheckBytes(data.substr(0, result == Tokenizer::Result::kRecord
+                                                     ? tokenizer.position()
+                                                     : data.size()),
+                                  source_name);
+      !s.ok()) {
+    return s;
+  }
   if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
   // No header: pandas raises EmptyDataError, which upstream turns into an
   // empty DataFrame.
   if (result == Tokenizer::Result::kEnd) return std::vector<TypedColumn>();
 
   if (fields.size() > kMaxColumns) {
+    if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
     return ErrorAt(source_name, data, starts[kMaxColumns],
                    absl::StrCat("more than ", kMaxColumns, " columns"));
   }
-  std::vector<std::string> original_names = UnnamedHeader(fields);
-  std::vector<std::string> names = DedupHeader(original_names, fields);
+  HeaderColumns header = MakeHeader(fields, options);
+  std::vector<std::string>& names = header.names;
+  const std::vector<bool>& as_string = header.as_string;
   const size_t header_width = names.size();
 
-  const std::set<std::string> string_columns(options.string_columns.begin(),
-                                             options.string_columns.end());
+  if (std::optional<std::vector<TypedColumn>> regular =
+          TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator)) {
+    return *std::move(regular);
+  }
+  if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
+
   // Padding short rows creates cells from nothing: a few header bytes and
   // many short lines could ask for more memory than any machine has. Real
   // files stay far below these limits (pandas has none and would run out of
   // memory instead).
   const size_t max_cells = 16 * data.size() + (size_t{1} << 20);
   size_t num_rows = 0;
-
-  std::vector<bool> as_string(header_width);
-  for (size_t j = 0; j < header_width; ++j) {
-    // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
-    as_string[j] =
-        string_columns.count(names[j]) > 0 || string_columns.count(original_names[j]) > 0;
-  }
 
   // Rows are tokenized one pandas chunk at a time into a slot; full slots
   // are inferred on other threads (chunks are independent) while the next

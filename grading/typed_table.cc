@@ -7,34 +7,69 @@
 
 namespace mlebench {
 
+namespace {
+
+// Moves `values` to the heap, where neither moving the column nor moving
+// the vector's owner moves them: a span of it stays valid.
+template <typename T>
+std::shared_ptr<const std::vector<T>> Hold(std::vector<T> values) {
+  return std::make_shared<const std::vector<T>>(std::move(values));
+}
+
+}  // namespace
+
 TypedColumn TypedColumn::Ints(std::string name, std::vector<int64_t> values) {
-  TypedColumn c(std::move(name), Dtype::kInt64, Storage::kInt64);
-  c.ints_ = std::move(values);
-  return c;
+  auto held = Hold(std::move(values));
+  return Ints(std::move(name), *held, held);
 }
 
 TypedColumn TypedColumn::Doubles(std::string name, std::vector<double> values) {
-  TypedColumn c(std::move(name), Dtype::kFloat64, Storage::kFloat64);
-  c.doubles_ = std::move(values);
-  return c;
+  auto held = Hold(std::move(values));
+  return Doubles(std::move(name), *held, held);
 }
 
 TypedColumn TypedColumn::Bools(std::string name, std::vector<uint8_t> values) {
+  auto held = Hold(std::move(values));
   TypedColumn c(std::move(name), Dtype::kBool, Storage::kBool);
-  c.bools_ = std::move(values);
+  c.bools_ = *held;
+  c.owner_ = std::move(held);
   return c;
 }
 
 TypedColumn TypedColumn::Text(std::string name, std::vector<std::string_view> values) {
+  auto held = Hold(std::move(values));
+  return Text(std::move(name), *held, held);
+}
+
+TypedColumn TypedColumn::Ints(std::string name, std::span<const int64_t> values,
+                              std::shared_ptr<const void> owner) {
+  TypedColumn c(std::move(name), Dtype::kInt64, Storage::kInt64);
+  c.ints_ = values;
+  c.owner_ = std::move(owner);
+  return c;
+}
+
+TypedColumn TypedColumn::Doubles(std::string name, std::span<const double> values,
+                                 std::shared_ptr<const void> owner) {
+  TypedColumn c(std::move(name), Dtype::kFloat64, Storage::kFloat64);
+  c.doubles_ = values;
+  c.owner_ = std::move(owner);
+  return c;
+}
+
+TypedColumn TypedColumn::Text(std::string name, std::span<const std::string_view> values,
+                              std::shared_ptr<const void> owner) {
   TypedColumn c(std::move(name), Dtype::kObject, Storage::kText);
-  c.text_ = std::move(values);
+  c.text_ = values;
+  c.owner_ = std::move(owner);
   return c;
 }
 
 TypedColumn TypedColumn::Cells(std::string name, Dtype dtype, std::vector<Cell> cells) {
+  auto held = Hold(std::move(cells));
   TypedColumn c(std::move(name), dtype, Storage::kCells);
-  c.owned_cells_ = std::move(cells);
-  c.cells_ = c.owned_cells_;
+  c.cells_ = *held;
+  c.owner_ = std::move(held);
   return c;
 }
 

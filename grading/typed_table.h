@@ -39,6 +39,14 @@ class TypedColumn {
   static TypedColumn Doubles(std::string name, std::vector<double> values);
   static TypedColumn Bools(std::string name, std::vector<uint8_t> values);
   static TypedColumn Text(std::string name, std::vector<std::string_view> values);
+  // The same over values that `owner` keeps alive (e.g. an array the CSV
+  // reader filled in place); moving the column keeps `values` valid.
+  static TypedColumn Ints(std::string name, std::span<const int64_t> values,
+                          std::shared_ptr<const void> owner);
+  static TypedColumn Doubles(std::string name, std::span<const double> values,
+                             std::shared_ptr<const void> owner);
+  static TypedColumn Text(std::string name, std::span<const std::string_view> values,
+                          std::shared_ptr<const void> owner);
   // Owns `cells`, whose values must match `dtype` as Column's do.
   static TypedColumn Cells(std::string name, Dtype dtype, std::vector<Cell> cells);
   // Views `column`'s cells without copying; `column` must outlive the result.
@@ -76,12 +84,14 @@ class TypedColumn {
   std::string name_;
   Dtype dtype_;
   Storage storage_;
-  std::vector<int64_t> ints_;
-  std::vector<double> doubles_;
-  std::vector<uint8_t> bools_;
-  std::vector<std::string_view> text_;
-  std::vector<Cell> owned_cells_;
-  std::span<const Cell> cells_;  // owned_cells_ or a viewed Column's
+  // Only the span of `storage_`'s kind is set; it points into `owner_`'s
+  // memory, or, for a viewed Column, into that column's cells.
+  std::span<const int64_t> ints_;
+  std::span<const double> doubles_;
+  std::span<const uint8_t> bools_;
+  std::span<const std::string_view> text_;
+  std::span<const Cell> cells_;
+  std::shared_ptr<const void> owner_;
 };
 
 // A table of TypedColumns with Table's lookup functions; it keeps alive the
