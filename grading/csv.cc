@@ -34,6 +34,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "grading/parallel.h"
 #include "grading/python_float.h"
 
 namespace mlebench {
@@ -1175,25 +1176,6 @@ bool IsTextWitness(std::string_view t) {
   return !IsNaToken(t) && !ParseDouble(t, &d) && !ParseBool(t, &b);
 }
 
-// Runs fn(0), ..., fn(n - 1) at once: fn(0) on this thread, the others on
-// their own (on this one, in turn, if no thread can be started).
-template <typename Fn>
-void ForEachInParallel(size_t n, const Fn& fn) {
-  std::vector<std::future<void>> others;
-  others.reserve(n);
-  std::vector<size_t> inline_ones;
-  for (size_t k = 1; k < n; ++k) {
-    try {
-      others.push_back(std::async(std::launch::async, [&fn, k] { fn(k); }));
-    } catch (const std::system_error&) {
-      inline_ones.push_back(k);
-    }
-  }
-  if (n > 0) fn(0);
-  for (size_t k : inline_ones) fn(k);
-  for (std::future<void>& f : others) f.get();
-}
-
 // Counts the rows of segment `seg` (every line is one, the last one also
 // without "\n") while checking its bytes: false on a quote, "\r", NUL or
 // invalid UTF-8 (which the general reader handles or reports).
@@ -1349,7 +1331,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
 
   std::vector<size_t> rows(segments);
   std::vector<uint8_t> scanned(segments);
-  ForEachInParallel(segments, [&](size_t k) {
+  RunInParallel(segments, [&](size_t k) {
     scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k]);
   });
   std::vector<size_t> first_row(segments + 1, 0);
@@ -1383,7 +1365,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   // witness for.
   std::vector<uint8_t> parsed(segments);
   std::vector<std::vector<uint8_t>> witnessed(segments);
-  ForEachInParallel(segments, [&](size_t k) {
+  RunInParallel(segments, [&](size_t k) {
     std::vector<uint8_t>& seen = witnessed[k];
     seen.assign(num_chunks * width, 0);
     std::vector<std::string_view> fields(width);

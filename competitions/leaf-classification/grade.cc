@@ -14,7 +14,6 @@
 #include "competitions/leaf-classification/classes.h"
 #include "grading/grader.h"
 #include "grading/metrics/probability_rows.h"
-#include "grading/metrics/log_loss.h"
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/python_float.h"
@@ -67,15 +66,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   if (absl::Status s = CheckProbabilities(submission); !s.ok()) return s;
 
-  absl::StatusOr<LogLossInputs> inputs =
-      OneHotTablesToLogLossInputs(submission, answers, kIdColumn);
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
-  if (!score.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("log_loss rejects the submission: ", score.status().message()));
-  }
-  return score;
+  return OneHotLogLossAlignedOnIds(submission, answers, kIdColumn);
 }
 
 }  // namespace

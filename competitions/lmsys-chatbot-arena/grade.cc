@@ -13,7 +13,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/log_loss.h"
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/pandas_ops.h"
 #include "grading/table.h"
@@ -101,15 +100,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
   // Upstream sorts both by id and compares the ids before its shared helper
   // sorts and compares them again; one pass gives the same outcome.
-  absl::StatusOr<LogLossInputs> inputs = OneHotTablesToLogLossInputs(
-      RequiredColumns(submission), RequiredColumns(answers), kIdColumn);
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
-  if (!score.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("log_loss rejects the submission: ", score.status().message()));
-  }
-  return score;
+  return OneHotLogLossAlignedOnIds(RequiredColumns(submission), RequiredColumns(answers),
+                                   kIdColumn);
 }
 
 }  // namespace

@@ -15,8 +15,6 @@
 namespace mlebench {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();  // numpy.finfo(float64).eps
-
 // A numpy scalar label as sklearn prints it: integral floats from integer
 // columns print as integers.
 std::string LabelRepr(double v) {
@@ -136,9 +134,7 @@ absl::StatusOr<double> LogLossImpl(const MatrixView& y_true, const MatrixView& y
     for (size_t c = 0; c < k; ++c) {
       const double p =
           positive_only ? (c == 0 ? 1.0 - y_pred.at(r, 0) : y_pred.at(r, 0)) : y_pred.at(r, c);
-      const double t = labels->value(r, c);
-      // scipy's xlogy: 0 where t == 0 (the clipped p is never NaN).
-      row_terms[c] = t == 0.0 ? 0.0 : t * std::log(std::clamp(p, kEps, 1.0 - kEps));
+      row_terms[c] = LogLossTerm(labels->value(r, c), p);
     }
     block.push_back(-NumpySum(row_terms));
     if (block.size() == kNumpyReduceBlock) {

@@ -1,6 +1,10 @@
 #ifndef MLEBENCH_GRADING_METRICS_LOG_LOSS_H_
 #define MLEBENCH_GRADING_METRICS_LOG_LOSS_H_
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "grading/metrics/matrix_view.h"
@@ -36,6 +40,14 @@ absl::StatusOr<double> LogLoss(MatrixView y_true, MatrixView y_pred);
 
 // The 1-D form: labels and the positive class's probabilities (binary).
 absl::StatusOr<double> LogLoss(absl::Span<const double> y_true, absl::Span<const double> y_pred);
+
+// One term of a row's loss, scipy's xlogy(t, p) with p clipped to
+// [eps, 1 - eps]: 0 where t is 0 (the clipped p is never NaN). A row's loss
+// is minus the NumpySum of its terms; every log-loss path computes it so.
+inline double LogLossTerm(double t, double p) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();  // numpy.finfo(float64).eps
+  return t == 0.0 ? 0.0 : t * std::log(std::clamp(p, kEps, 1.0 - kEps));
+}
 
 }  // namespace mlebench
 

@@ -16,7 +16,10 @@
 #include "grading/grader.h"
 #include "grading/metrics/accuracy.h"
 #include "grading/metrics/auc_roc.h"
+#include "grading/metrics/log_loss.h"
+#include "grading/metrics/numpy_sum.h"
 #include "grading/metrics/pandas_ops.h"
+#include "grading/parallel.h"
 #include "grading/python_float.h"
 
 namespace mlebench {
@@ -305,9 +308,20 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submissio
                                      id_column);
 }
 
-absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
-                                                          const TypedTable& answers,
-                                                          std::string_view id_column) {
+namespace {
+
+// What OneHotTablesToLogLossInputs checks and pairs before any value is
+// read: the rows paired by id (orders), the answers' class columns and the
+// submission's columns of the same names.
+struct PairedOneHotTables {
+  IdOrders orders;
+  bool same_ids = false;  // the orders are one order: row i pairs with row i
+  std::vector<const TypedColumn*> answer_columns, pred_columns;
+};
+
+absl::StatusOr<PairedOneHotTables> PairOneHotTables(const TypedTable& submission,
+                                                    const TypedTable& answers,
+                                                    std::string_view id_column) {
   std::vector<std::string> missing;
   for (const TypedColumn& c : answers.columns()) {
     if (submission.Find(c.name()) == nullptr) missing.push_back(absl::StrCat("'", c.name(), "'"));
@@ -328,11 +342,12 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& subm
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
 
-  const bool same_ids = SameTextIdsInOrder(*id, *answers_id);
-  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, same_ids);
+  PairedOneHotTables paired;
+  paired.same_ids = SameTextIdsInOrder(*id, *answers_id);
+  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, paired.same_ids);
   if (!orders.ok()) return orders.status();
   // Python's list ==: the lengths must match too.
-  if (!same_ids && !SortedIdsEqual(*id, *answers_id, *orders)) {
+  if (!paired.same_ids && !SortedIdsEqual(*id, *answers_id, *orders)) {
     std::string capitalized(id_column);
     if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
     return InvalidSubmission(absl::StrCat(
@@ -340,36 +355,107 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& subm
         "Number of mismatched ", capitalized, "s: ", SymmetricDifferenceSize(*id, *answers_id),
         ". Ensure both DataFrames have the same ", capitalized, "s."));
   }
-
-  LogLossInputs inputs;
-  inputs.rows = answers.num_rows();
-  std::vector<const TypedColumn*> answer_columns, pred_columns;
+  paired.orders = *std::move(orders);
   for (const TypedColumn& c : answers.columns()) {
     if (c.name() == id_column) continue;
-    answer_columns.push_back(&c);
-    pred_columns.push_back(submission.Find(c.name()));
+    paired.answer_columns.push_back(&c);
+    paired.pred_columns.push_back(submission.Find(c.name()));
   }
-  if (answer_columns.empty()) return BadAnswers("no class columns besides the id column");
+  if (paired.answer_columns.empty()) return BadAnswers("no class columns besides the id column");
+  return paired;
+}
+
+// The values of a numeric column (float64 in place, others converted into
+// `converted`), or nullopt for one holding anything but numbers.
+std::optional<std::span<const double>> NumericValues(const TypedColumn& column,
+                                                     std::vector<std::vector<double>>& converted) {
+  if (column.storage() == TypedColumn::Storage::kFloat64) return column.doubles();
+  std::vector<double>& values = converted.emplace_back(column.size());
+  if (CopyNumericValues(column, values) != values.size()) return std::nullopt;
+  return std::span<const double>(values);
+}
+
+// sklearn's log_loss of paired one-hot tables without building the
+// row-major matrices, for the usual case: every value a number, every
+// answer 0 or 1 (LogLoss then takes y_true as an indicator matrix), every
+// probability finite, at least one row and two classes. Each row's loss is
+// computed as LogLoss computes it, in file order on two threads when rows
+// pair with themselves, and the losses are summed in id order, as np.mean
+// sums them. nullopt for anything else: the general path then gives the
+// outcome, errors included.
+std::optional<double> FastOneHotLogLoss(const PairedOneHotTables& paired) {
+  const size_t rows = paired.orders.answers.size(), cols = paired.answer_columns.size();
+  if (rows == 0 || cols < 2) return std::nullopt;
+  std::vector<std::vector<double>> converted;
+  converted.reserve(2 * cols);
+  std::vector<std::span<const double>> truths(cols), preds(cols);
+  for (size_t c = 0; c < cols; ++c) {
+    const auto t = NumericValues(*paired.answer_columns[c], converted);
+    const auto p = NumericValues(*paired.pred_columns[c], converted);
+    if (!t.has_value() || !p.has_value()) return std::nullopt;
+    bool ok = true;
+    for (double v : *t) ok &= (v == 0.0) | (v == 1.0);
+    for (double v : *p) ok &= std::isfinite(v);
+    if (!ok) return std::nullopt;
+    truths[c] = *t;
+    preds[c] = *p;
+  }
+  const auto row_loss = [&](size_t answer_row, size_t submission_row, std::vector<double>& terms) {
+    for (size_t c = 0; c < cols; ++c) {
+      terms[c] = LogLossTerm(truths[c][answer_row], preds[c][submission_row]);
+    }
+    return -NumpySum(terms);
+  };
+  // Row losses by pair position r (or, for same ids, by file row), in
+  // parallel halves.
+  std::vector<double> losses(rows);
+  const size_t parts = rows >= (size_t{1} << 16) ? 2 : 1;
+  RunInParallel(parts, [&](size_t part) {
+    std::vector<double> terms(cols);
+    const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
+    for (size_t i = begin; i < end; ++i) {
+      losses[i] = paired.same_ids ? row_loss(i, i, terms)
+                                  : row_loss(paired.orders.answers[i],
+                                             paired.orders.submission[i], terms);
+    }
+  });
+  if (!paired.same_ids) return NumpyMean(losses);
+  // np.mean in id order, block by block (NumpySum's blocks).
+  std::vector<double> block;
+  block.reserve(kNumpyReduceBlock);
+  double total = 0.0;
+  for (size_t i : paired.orders.answers) {
+    block.push_back(losses[i]);
+    if (block.size() == kNumpyReduceBlock) {
+      total += NumpySum(block);
+      block.clear();
+    }
+  }
+  total += NumpySum(block);
+  return total / static_cast<double>(rows);
+}
+
+// The row-major matrices of paired tables, with the answers' 0/1 and the
+// probabilities' conversion checked row by row in id order.
+absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& paired) {
+  const IdOrders* orders = &paired.orders;
+  const std::vector<const TypedColumn*>& answer_columns = paired.answer_columns;
+  const std::vector<const TypedColumn*>& pred_columns = paired.pred_columns;
+  LogLossInputs inputs;
+  inputs.rows = orders->answers.size();
   inputs.cols = answer_columns.size();
   inputs.y_true.resize(inputs.rows * inputs.cols);
   inputs.y_pred.resize(inputs.rows * inputs.cols);
   // The usual case, every value a number: the columns' values in bulk, then
   // the same row-major checks as below without a Cell in sight.
   {
-    // float64 columns are read in place, others converted.
     std::vector<std::vector<double>> converted;
     converted.reserve(2 * inputs.cols);
-    const auto numbers = [&](const TypedColumn& column) -> std::optional<std::span<const double>> {
-      if (column.storage() == TypedColumn::Storage::kFloat64) return column.doubles();
-      std::vector<double>& values = converted.emplace_back(column.size());
-      if (CopyNumericValues(column, values) != values.size()) return std::nullopt;
-      return std::span<const double>(values);
-    };
     std::vector<std::span<const double>> truths(inputs.cols), preds(inputs.cols);
     bool numeric = true;
     for (size_t c = 0; c < inputs.cols && numeric; ++c) {
-      const auto t = numbers(*answer_columns[c]);
-      const auto p = t.has_value() ? numbers(*pred_columns[c]) : std::nullopt;
+      const auto t = NumericValues(*answer_columns[c], converted);
+      const auto p = t.has_value() ? NumericValues(*pred_columns[c], converted) : std::nullopt;
       numeric = p.has_value();
       if (numeric) truths[c] = *t, preds[c] = *p;
     }
@@ -412,6 +498,38 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& subm
     }
   }
   return inputs;
+}
+
+}  // namespace
+
+absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
+                                                          const TypedTable& answers,
+                                                          std::string_view id_column) {
+  absl::StatusOr<PairedOneHotTables> paired = PairOneHotTables(submission, answers, id_column);
+  if (!paired.ok()) return paired.status();
+  return GatherLogLossInputs(*paired);
+}
+
+absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
+                                                 const TypedTable& answers,
+                                                 std::string_view id_column) {
+  absl::StatusOr<PairedOneHotTables> paired = PairOneHotTables(submission, answers, id_column);
+  if (!paired.ok()) return paired.status();
+  if (std::optional<double> score = FastOneHotLogLoss(*paired)) return *score;
+  absl::StatusOr<LogLossInputs> inputs = GatherLogLossInputs(*paired);
+  if (!inputs.ok()) return inputs.status();
+  absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("log_loss rejects the submission: ", score.status().message()));
+  }
+  return score;
+}
+
+absl::StatusOr<double> OneHotLogLossAlignedOnIds(const Table& submission, const Table& answers,
+                                                 std::string_view id_column) {
+  return OneHotLogLossAlignedOnIds(TypedTable::View(submission), TypedTable::View(answers),
+                                   id_column);
 }
 
 }  // namespace mlebench

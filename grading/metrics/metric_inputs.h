@@ -79,6 +79,18 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const Table& submissio
                                                           const Table& answers,
                                                           std::string_view id_column);
 
+// Upstream's one-hot log-loss grading in one call: OneHotTablesToLogLossInputs
+// then LogLoss, whose rejections are the submission's
+// (InvalidSubmission("log_loss rejects the submission: <sklearn's message>")).
+// The same score bit for bit, without the row-major matrices when every
+// value is a number: row losses are computed where the columns lie and
+// summed in id order.
+absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
+                                                 const TypedTable& answers,
+                                                 std::string_view id_column);
+absl::StatusOr<double> OneHotLogLossAlignedOnIds(const Table& submission, const Table& answers,
+                                                 std::string_view id_column);
+
 // pandas' `pd.to_numeric` on one string: optional surrounding spaces, sign,
 // digits, decimal point, exponent; or exactly "inf"/"infinity" (any case,
 // optional sign, no spaces). nullopt where to_numeric raises "Unable to parse

@@ -6,12 +6,6 @@
 
 namespace mlebench {
 
-bool IsNumpyIntegral(double x) {
-  constexpr double kTwo63 = 9223372036854775808.0;
-  if (!std::isfinite(x) || std::trunc(x) != x) return false;
-  return x >= -kTwo63 && x < kTwo63;
-}
-
 absl::Status AssertAllFinite(absl::Span<const double> values, std::string_view input_name) {
   for (double v : values) {
     if (std::isfinite(v)) continue;

@@ -2,6 +2,7 @@
 #define MLEBENCH_GRADING_METRICS_SKLEARN_CHECKS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -17,8 +18,15 @@ namespace mlebench {
 // numpy's `x == x.astype(int)` on x86-64: finite, integral and in int64's
 // range; out-of-range values convert to INT64_MIN, so -2**63 itself counts.
 // This is how sklearn's type_of_target tells integral floats ("binary",
-// "multiclass") from "continuous" ones.
-bool IsNumpyIntegral(double x);
+// "multiclass") from "continuous" ones. Inline, and without std::trunc (a
+// libm call on baseline x86-64): it runs once per label of a large target.
+inline bool IsNumpyIntegral(double x) {
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (!(x >= -kTwo63 && x < kTwo63)) return false;  // NaN and inf too
+  // In range, the conversion truncates exactly; only integral values survive
+  // the round trip.
+  return static_cast<double>(static_cast<int64_t>(x)) == x;
+}
 
 // _assert_all_finite: OK when every value is finite; otherwise the first
 // non-finite value (in memory order) decides the message:
