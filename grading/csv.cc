@@ -462,6 +462,76 @@ inline uint64_t EightDigitsValue(uint64_t word) {
          32;
 }
 
+// The sign of w / 10**k - (2 * m + 1) * 2**f (the midpoint above the double
+// m * 2**(f + 1)), in exact 128-bit integer arithmetic; the callers' ranges
+// keep every product below 2**128.
+int CompareWithMidpoint(uint64_t w, int k, uint64_t m, int f) {
+  using U128 = unsigned __int128;
+  static constexpr uint64_t kPowers[] = {1,
+                                         10,
+                                         100,
+                                         1000,
+                                         10000,
+                                         100000,
+                                         1000000,
+                                         10000000,
+                                         100000000,
+                                         1000000000,
+                                         10000000000,
+                                         100000000000,
+                                         1000000000000,
+                                         10000000000000,
+                                         100000000000000,
+                                         1000000000000000,
+                                         10000000000000000,
+                                         100000000000000000,
+                                         1000000000000000000};
+  U128 lhs = w, rhs = U128{m * 2 + 1} * kPowers[k];
+  if (f >= 0) {
+    rhs <<= f;
+  } else {
+    lhs <<= -f;
+  }
+  return lhs < rhs ? -1 : lhs > rhs ? 1 : 0;
+}
+
+// w / 10**k correctly rounded (to nearest, ties to even), for
+// 2**53 < w < 10**19 and k <= 18, the longer decimals programs write (17
+// significant digits). The quotient of the rounded w and 10**k is within two
+// ulps of the value; exact comparisons with the midpoints between
+// neighbouring doubles then move it to the right one. The value lies in
+// [2**53 / 10**18, 10**19), far from subnormals and overflow, so the
+// products compared stay below 2**125.
+double RoundedDecimal(uint64_t w, int k) {
+  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                       1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                       1e14, 1e15, 1e16, 1e17, 1e18};
+  double c = static_cast<double>(w) / kPowers[k];
+  // Positive normal doubles: the bit patterns of neighbours differ by one.
+  uint64_t bits;
+  std::memcpy(&bits, &c, sizeof bits);
+  const auto significand = [](uint64_t b) {  // the double is this * 2**(exponent + 1)
+    return (b & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+  };
+  const auto exponent = [](uint64_t b) { return static_cast<int>(b >> 52) - 1075 - 1; };
+  while (true) {
+    const uint64_t m = significand(bits);
+    const int above = CompareWithMidpoint(w, k, m, exponent(bits));
+    if (above > 0 || (above == 0 && (m & 1) != 0)) {
+      ++bits;
+      continue;
+    }
+    const int below = CompareWithMidpoint(w, k, significand(bits - 1), exponent(bits - 1));
+    if (below < 0 || (below == 0 && (m & 1) != 0)) {
+      --bits;
+      continue;
+    }
+    break;
+  }
+  std::memcpy(&c, &bits, sizeof c);
+  return c;
+}
+
 enum class IntParse { kOk, kInvalid, kOverflow };
 
 // pandas' str_to_int64: surrounding whitespace allowed, optional sign, digits.
@@ -594,8 +664,10 @@ bool ParseDouble(std::string_view s, double* out) {
         w = w * 10 + (s[i] - '0');
       }
     }
-    if (i == n && digits > 0 && w <= (uint64_t{1} << 53)) {
-      const double value = static_cast<double>(w) / kPowersOfTen[fraction_digits];
+    if (i == n && digits > 0 && (w <= (uint64_t{1} << 53) || fraction_digits <= 18)) {
+      const double value = w <= (uint64_t{1} << 53)
+                               ? static_cast<double>(w) / kPowersOfTen[fraction_digits]
+                               : RoundedDecimal(w, static_cast<int>(fraction_digits));
       *out = negative ? -value : value;
       return true;
     }
@@ -1266,29 +1338,88 @@ std::shared_ptr<T> UninitializedArray(size_t n) {
                             [size](T* p) { std::allocator<T>().deallocate(p, size); });
 }
 
-// The fields of one regular line starting at `p` into `fields` (exactly
-// `width` of them); returns where the next line starts, or npos when the
-// line is not regular (blank, too short or too long).
-size_t SplitRegularLine(const char* d, size_t p, size_t n, char sep, size_t width,
-                        std::string_view* fields) {
-  if (p >= n || d[p] == '\n') return std::string_view::npos;  // blank line
-  for (size_t j = 0; j < width; ++j) {
-    const size_t e = FieldEnd(d, p, n, sep);
-    fields[j] = std::string_view(d + p, e - p);
-    if (j + 1 < width) {
-      if (e >= n || d[e] != sep) return std::string_view::npos;
-      p = e + 1;
-    } else {
-      if (e < n && d[e] != '\n') return std::string_view::npos;
-      p = e < n ? e + 1 : n;
+// Splits the lines of a regular region (no quotes, no "\r") into fields:
+// the positions of its delimiters and "\n" bytes are found 64 bytes at a
+// time as a bit mask and taken in order, so no branch depends on where a
+// field happens to end.
+class RegularLineSplitter {
+ public:
+  // The region d[begin, end).
+  RegularLineSplitter(const char* d, size_t begin, size_t end, char sep)
+      : d_(d), p_(begin), block_(begin), end_(end), sep_(sep) {}
+
+  // The fields of the next line into `fields` (exactly `width`); false when
+  // the line is not regular (blank, too short or too long) or none is left.
+  bool Next(size_t width, std::string_view* fields) {
+    if (p_ >= end_) return false;
+    for (size_t j = 0; j < width; ++j) {
+      const size_t e = NextBoundary();
+      fields[j] = std::string_view(d_ + p_, e - p_);
+      p_ = e + 1;
+      if (j + 1 < width) {
+        if (e >= end_ || d_[e] != sep_) return false;
+      } else if (e < end_ && d_[e] != '\n') {
+        return false;
+      }
+    }
+    // A line of one field that is empty, or only spaces and tabs, is blank
+    // to pandas. (With more fields, a blank line is too short.)
+    if (width == 1 && fields[0].find_first_not_of(" \t") == std::string_view::npos) return false;
+    return true;
+  }
+
+  // Where the next line starts (end of the region after the last one).
+  size_t position() const { return std::min(p_, end_); }
+
+ private:
+  // The next delimiter or "\n" at or after p_, or end_.
+  size_t NextBoundary() {
+    while (true) {
+      while (mask_ != 0) {
+        const size_t at = block_ - 64 + static_cast<size_t>(std::countr_zero(mask_));
+        mask_ &= mask_ - 1;
+        if (at >= p_) return at;
+      }
+      if (block_ >= end_) return end_;
+      LoadBlock();
     }
   }
-  // A single-column line of spaces and tabs is blank to pandas.
-  if (width == 1 && fields[0].find_first_not_of(" \t") == std::string_view::npos) {
-    return std::string_view::npos;
+
+  // The boundary bits of d[block_, block_ + 64) (bytes past end_ never set).
+  void LoadBlock() {
+    uint64_t mask = 0;
+    if (block_ + 64 <= end_) {
+#if defined(__SSE2__)
+      const __m128i seps = _mm_set1_epi8(sep_), newlines = _mm_set1_epi8('\n');
+      for (int k = 0; k < 4; ++k) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d_ + block_ + 16 * k));
+        const unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, seps), _mm_cmpeq_epi8(bytes, newlines))));
+        mask |= uint64_t{bits} << (16 * k);
+      }
+#else
+      for (size_t i = 0; i < 64; ++i) {
+        const char c = d_[block_ + i];
+        mask |= uint64_t{c == sep_ || c == '\n'} << i;
+      }
+#endif
+    } else {
+      for (size_t i = 0; block_ + i < end_; ++i) {
+        const char c = d_[block_ + i];
+        mask |= uint64_t{c == sep_ || c == '\n'} << i;
+      }
+    }
+    mask_ = mask;
+    block_ += 64;
   }
-  return p;
-}
+
+  const char* d_;
+  size_t p_;      // where the next field starts
+  size_t block_;  // the end of the block mask_ covers
+  size_t end_;
+  char sep_;
+  uint64_t mask_ = 0;
+};
 
 std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
                                                             std::vector<std::string>& names,
@@ -1301,9 +1432,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
 
   // Each column's kind, from the first row.
   std::vector<std::string_view> first(width);
-  if (SplitRegularLine(d, body, n, sep, width, first.data()) == std::string_view::npos) {
-    return std::nullopt;
-  }
+  if (!RegularLineSplitter(d, body, n, sep).Next(width, first.data())) return std::nullopt;
   std::vector<RegularKind> kinds(width);
   std::vector<uint8_t> needs_witness(width);
   for (size_t j = 0; j < width; ++j) {
@@ -1369,8 +1498,8 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     std::vector<uint8_t>& seen = witnessed[k];
     seen.assign(num_chunks * width, 0);
     std::vector<std::string_view> fields(width);
-    size_t p = bounds[k];
     const size_t end = bounds[k + 1];
+    RegularLineSplitter lines(d, bounds[k], end, sep);
     size_t row = first_row[k];
     size_t chunk = row / chunk_rows;
     size_t next_chunk_row = (chunk + 1) * chunk_rows;
@@ -1381,8 +1510,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
         next_chunk_row += chunk_rows;
         chunk_seen += width;
       }
-      p = SplitRegularLine(d, p, end, sep, width, fields.data());
-      if (p == std::string_view::npos) return;
+      if (!lines.Next(width, fields.data())) return;
       for (size_t j = 0; j < width; ++j) {
         const std::string_view t = fields[j];
         switch (kinds[j]) {
@@ -1409,7 +1537,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
         }
       }
     }
-    parsed[k] = p == end;
+    parsed[k] = lines.position() == end;
   });
   for (size_t k = 0; k < segments; ++k) {
     if (!parsed[k]) return std::nullopt;

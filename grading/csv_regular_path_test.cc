@@ -260,9 +260,21 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
 // Floats the fast decimal path reads are the correctly rounded values.
 TEST(CsvRegularPathTest, DecimalValuesAreCorrectlyRounded) {
   std::mt19937_64 rng(7);
-  std::vector<std::string> tokens = {"9007199254740992", "9007199254740993", "0.9007199254740993",
+  std::vector<std::string> tokens = {"9007199254740992", "9007199254740993", "9007199254740995",
+                                     "18014398509481985", "0.9007199254740993",
+                                     "9999999999999999999", "1000000000000000001.5",
+                                     "0.000000000000000001", "0.999999999999999999",
                                      "-0.000000000000000001", "1234567890123456789",
                                      "0.1", "0.30000000000000004", "123.456e2"};
+  // Mantissas beyond 2**53 (up to 19 digits): the exact-comparison path.
+  for (int i = 0; i < 100000; ++i) {
+    const size_t int_digits = rng() % 3, fraction_digits = 15 + rng() % 5;
+    std::string t = int_digits == 0 ? "0." : "";
+    for (size_t k = 0; k < int_digits; ++k) t += static_cast<char>('1' + rng() % 9);
+    if (int_digits > 0) t += ".";
+    for (size_t k = 0; k < fraction_digits; ++k) t += static_cast<char>('0' + rng() % 10);
+    tokens.push_back(t);
+  }
   for (int i = 0; i < 20000; ++i) {
     std::string t = rng() % 4 == 0 ? "-" : "";
     const size_t int_digits = rng() % 6, fraction_digits = rng() % 22;
