@@ -1328,6 +1328,23 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
   return true;
 }
 
+// Faults in the whole pages of [begin, end) for writing in one system call
+// (Linux >= 5.14's MADV_POPULATE_WRITE), cheaper than a page fault per page
+// as the parse first writes them; each segment does its own rows' pages, in
+// parallel. A kernel without it refuses, and the pages fault in as usual.
+void PopulateForWriting(char* begin, char* end) {
+#if defined(__linux__)
+  constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE, absent from older headers
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+  const uintptr_t last = reinterpret_cast<uintptr_t>(end) & ~(page - 1);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite);
+#else
+  (void)begin;
+  (void)end;
+#endif
+}
+
 // An array of `n` values, uninitialized: each is constructed in place by the
 // segment that parses its row.
 template <typename T>
@@ -1500,6 +1517,23 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     std::vector<std::string_view> fields(width);
     const size_t end = bounds[k + 1];
     RegularLineSplitter lines(d, bounds[k], end, sep);
+    for (size_t j = 0; j < width; ++j) {
+      const auto populate = [&](auto* values) {
+        PopulateForWriting(reinterpret_cast<char*>(values + first_row[k]),
+                           reinterpret_cast<char*>(values + first_row[k + 1]));
+      };
+      switch (kinds[j]) {
+        case RegularKind::kInt64:
+          populate(ints[j].get());
+          break;
+        case RegularKind::kFloat64:
+          populate(doubles[j].get());
+          break;
+        case RegularKind::kText:
+          populate(text[j].get());
+          break;
+      }
+    }
     size_t row = first_row[k];
     size_t chunk = row / chunk_rows;
     size_t next_chunk_row = (chunk + 1) * chunk_rows;

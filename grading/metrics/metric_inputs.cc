@@ -67,7 +67,8 @@ absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answ
   if (same_ids) {  // one sort serves both
     absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
     if (!order.ok()) return order.status();
-    return IdOrders{*order, *order};
+    IdOrders orders{*order, *std::move(order)};
+    return orders;
   }
   absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(id, true);
   if (!submission_order.ok()) return submission_order.status();
@@ -319,9 +320,14 @@ struct PairedOneHotTables {
   std::vector<const TypedColumn*> answer_columns, pred_columns;
 };
 
-absl::StatusOr<PairedOneHotTables> PairOneHotTables(const TypedTable& submission,
-                                                    const TypedTable& answers,
-                                                    std::string_view id_column) {
+// The first step: both id columns and every answers column present in the
+// submission; the class columns listed (their emptiness is checked after
+// the ids, in upstream's order).
+absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submission,
+                                                     const TypedTable& answers,
+                                                     std::string_view id_column,
+                                                     const TypedColumn** id,
+                                                     const TypedColumn** answers_id) {
   std::vector<std::string> missing;
   for (const TypedColumn& c : answers.columns()) {
     if (submission.Find(c.name()) == nullptr) missing.push_back(absl::StrCat("'", c.name(), "'"));
@@ -332,37 +338,155 @@ absl::StatusOr<PairedOneHotTables> PairOneHotTables(const TypedTable& submission
         "Missing columns: {",
         absl::StrJoin(missing, ", "), "}."));
   }
-  const TypedColumn* id = submission.Find(id_column);
-  if (id == nullptr) {
+  *id = submission.Find(id_column);
+  if (*id == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission is missing id column '", std::string(id_column), "'."));
   }
-  const TypedColumn* answers_id = answers.Find(id_column);
-  if (answers_id == nullptr) {
+  *answers_id = answers.Find(id_column);
+  if (*answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
-
   PairedOneHotTables paired;
-  paired.same_ids = SameTextIdsInOrder(*id, *answers_id);
-  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, paired.same_ids);
-  if (!orders.ok()) return orders.status();
-  // Python's list ==: the lengths must match too.
-  if (!paired.same_ids && !SortedIdsEqual(*id, *answers_id, *orders)) {
-    std::string capitalized(id_column);
-    if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
-    return InvalidSubmission(absl::StrCat(
-        "Mismatch in ", capitalized, "s between `submission` and `answers` after sorting. ",
-        "Number of mismatched ", capitalized, "s: ", SymmetricDifferenceSize(*id, *answers_id),
-        ". Ensure both DataFrames have the same ", capitalized, "s."));
-  }
-  paired.orders = *std::move(orders);
   for (const TypedColumn& c : answers.columns()) {
     if (c.name() == id_column) continue;
     paired.answer_columns.push_back(&c);
     paired.pred_columns.push_back(submission.Find(c.name()));
   }
-  if (paired.answer_columns.empty()) return BadAnswers("no class columns besides the id column");
   return paired;
+}
+
+// The second step: both tables' id orders, and the ids equal once sorted.
+absl::Status PairOnIds(const TypedColumn& id, const TypedColumn& answers_id,
+                       std::string_view id_column, PairedOneHotTables& paired) {
+  absl::StatusOr<IdOrders> orders = SortBoth(id, answers_id, paired.same_ids);
+  if (!orders.ok()) return orders.status();
+  // Python's list ==: the lengths must match too.
+  if (!paired.same_ids && !SortedIdsEqual(id, answers_id, *orders)) {
+    std::string capitalized(id_column);
+    if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
+    return InvalidSubmission(absl::StrCat(
+        "Mismatch in ", capitalized, "s between `submission` and `answers` after sorting. ",
+        "Number of mismatched ", capitalized, "s: ", SymmetricDifferenceSize(id, answers_id),
+        ". Ensure both DataFrames have the same ", capitalized, "s."));
+  }
+  paired.orders = *std::move(orders);
+  if (paired.answer_columns.empty()) return BadAnswers("no class columns besides the id column");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PairedOneHotTables> PairOneHotTables(const TypedTable& submission,
+                                                    const TypedTable& answers,
+                                                    std::string_view id_column) {
+  const TypedColumn *id, *answers_id;
+  absl::StatusOr<PairedOneHotTables> paired =
+      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
+  if (!paired.ok()) return paired.status();
+  paired->same_ids = SameTextIdsInOrder(*id, *answers_id);
+  if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
+  return paired;
+}
+
+// A numeric column's values, read in place (int64 and float64 storage) or
+// converted (anything else numeric); nullopt when it holds anything else.
+class NumericColumn {
+ public:
+  static std::optional<NumericColumn> Of(const TypedColumn& column) {
+    NumericColumn out;
+    switch (column.storage()) {
+      case TypedColumn::Storage::kFloat64:
+        out.doubles_ = column.doubles();
+        return out;
+      case TypedColumn::Storage::kInt64:
+        out.ints_ = column.ints();
+        return out;
+      default:
+        out.converted_.resize(column.size());
+        if (CopyNumericValues(column, out.converted_) != out.converted_.size()) {
+          return std::nullopt;
+        }
+        out.doubles_ = out.converted_;
+        return out;
+    }
+  }
+  NumericColumn(NumericColumn&&) = default;
+
+  double operator[](size_t row) const {
+    return ints_.empty() ? doubles_[row] : static_cast<double>(ints_[row]);
+  }
+  // Whether every value is 0 or 1 / finite.
+  bool AllZeroOrOne() const {
+    bool ok = true;
+    for (int64_t v : ints_) ok &= (v == 0) | (v == 1);
+    for (double v : doubles_) ok &= (v == 0.0) | (v == 1.0);
+    return ok;
+  }
+  bool AllFinite() const {
+    bool ok = true;
+    for (double v : doubles_) ok &= std::isfinite(v);
+    return ok;  // ints are
+  }
+
+ private:
+  NumericColumn() = default;
+  std::span<const int64_t> ints_;
+  std::span<const double> doubles_;
+  std::vector<double> converted_;
+};
+
+// Each row's log loss, computed as LogLoss computes it, for the usual case:
+// every value a number, every answer 0 or 1 (LogLoss then takes y_true as an
+// indicator matrix), every probability finite, at least one row and two
+// classes; nullopt for anything else. Row r pairs answers row
+// `answer_row(r)` with submission row `submission_row(r)`; long inputs are
+// split over `threads` threads.
+template <typename AnswerRow, typename SubmissionRow>
+std::optional<std::vector<double>> OneHotRowLosses(const PairedOneHotTables& paired, size_t rows,
+                                                   AnswerRow answer_row,
+                                                   SubmissionRow submission_row, size_t threads) {
+  const size_t cols = paired.answer_columns.size();
+  if (rows == 0 || cols < 2) return std::nullopt;
+  std::vector<NumericColumn> truths, preds;
+  truths.reserve(cols);
+  preds.reserve(cols);
+  for (size_t c = 0; c < cols; ++c) {
+    std::optional<NumericColumn> t = NumericColumn::Of(*paired.answer_columns[c]);
+    std::optional<NumericColumn> p = NumericColumn::Of(*paired.pred_columns[c]);
+    if (!t.has_value() || !p.has_value() || !t->AllZeroOrOne() || !p->AllFinite()) {
+      return std::nullopt;
+    }
+    truths.push_back(*std::move(t));
+    preds.push_back(*std::move(p));
+  }
+  std::vector<double> losses(rows);
+  const size_t parts = rows >= (size_t{1} << 16) ? threads : 1;
+  RunInParallel(parts, [&](size_t part) {
+    std::vector<double> terms(cols);
+    const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
+    for (size_t r = begin; r < end; ++r) {
+      const size_t a = answer_row(r), s = submission_row(r);
+      for (size_t c = 0; c < cols; ++c) terms[c] = LogLossTerm(truths[c][a], preds[c][s]);
+      losses[r] = -NumpySum(terms);
+    }
+  });
+  return losses;
+}
+
+// np.mean of the losses taken in `order` (block by block, NumpySum's
+// blocks), as LogLoss sums rows in id order.
+double MeanInOrder(const std::vector<double>& losses, const std::vector<size_t>& order) {
+  std::vector<double> block;
+  block.reserve(kNumpyReduceBlock);
+  double total = 0.0;
+  for (size_t i : order) {
+    block.push_back(losses[i]);
+    if (block.size() == kNumpyReduceBlock) {
+      total += NumpySum(block);
+      block.clear();
+    }
+  }
+  total += NumpySum(block);
+  return total / static_cast<double>(order.size());
 }
 
 // The values of a numeric column (float64 in place, others converted into
@@ -373,66 +497,6 @@ std::optional<std::span<const double>> NumericValues(const TypedColumn& column,
   std::vector<double>& values = converted.emplace_back(column.size());
   if (CopyNumericValues(column, values) != values.size()) return std::nullopt;
   return std::span<const double>(values);
-}
-
-// sklearn's log_loss of paired one-hot tables without building the
-// row-major matrices, for the usual case: every value a number, every
-// answer 0 or 1 (LogLoss then takes y_true as an indicator matrix), every
-// probability finite, at least one row and two classes. Each row's loss is
-// computed as LogLoss computes it, in file order on two threads when rows
-// pair with themselves, and the losses are summed in id order, as np.mean
-// sums them. nullopt for anything else: the general path then gives the
-// outcome, errors included.
-std::optional<double> FastOneHotLogLoss(const PairedOneHotTables& paired) {
-  const size_t rows = paired.orders.answers.size(), cols = paired.answer_columns.size();
-  if (rows == 0 || cols < 2) return std::nullopt;
-  std::vector<std::vector<double>> converted;
-  converted.reserve(2 * cols);
-  std::vector<std::span<const double>> truths(cols), preds(cols);
-  for (size_t c = 0; c < cols; ++c) {
-    const auto t = NumericValues(*paired.answer_columns[c], converted);
-    const auto p = NumericValues(*paired.pred_columns[c], converted);
-    if (!t.has_value() || !p.has_value()) return std::nullopt;
-    bool ok = true;
-    for (double v : *t) ok &= (v == 0.0) | (v == 1.0);
-    for (double v : *p) ok &= std::isfinite(v);
-    if (!ok) return std::nullopt;
-    truths[c] = *t;
-    preds[c] = *p;
-  }
-  const auto row_loss = [&](size_t answer_row, size_t submission_row, std::vector<double>& terms) {
-    for (size_t c = 0; c < cols; ++c) {
-      terms[c] = LogLossTerm(truths[c][answer_row], preds[c][submission_row]);
-    }
-    return -NumpySum(terms);
-  };
-  // Row losses by pair position r (or, for same ids, by file row), in
-  // parallel halves.
-  std::vector<double> losses(rows);
-  const size_t parts = rows >= (size_t{1} << 16) ? 2 : 1;
-  RunInParallel(parts, [&](size_t part) {
-    std::vector<double> terms(cols);
-    const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
-    for (size_t i = begin; i < end; ++i) {
-      losses[i] = paired.same_ids ? row_loss(i, i, terms)
-                                  : row_loss(paired.orders.answers[i],
-                                             paired.orders.submission[i], terms);
-    }
-  });
-  if (!paired.same_ids) return NumpyMean(losses);
-  // np.mean in id order, block by block (NumpySum's blocks).
-  std::vector<double> block;
-  block.reserve(kNumpyReduceBlock);
-  double total = 0.0;
-  for (size_t i : paired.orders.answers) {
-    block.push_back(losses[i]);
-    if (block.size() == kNumpyReduceBlock) {
-      total += NumpySum(block);
-      block.clear();
-    }
-  }
-  total += NumpySum(block);
-  return total / static_cast<double>(rows);
 }
 
 // The row-major matrices of paired tables, with the answers' 0/1 and the
@@ -513,9 +577,37 @@ absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& subm
 absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
                                                  const TypedTable& answers,
                                                  std::string_view id_column) {
-  absl::StatusOr<PairedOneHotTables> paired = PairOneHotTables(submission, answers, id_column);
+  const TypedColumn *id, *answers_id;
+  absl::StatusOr<PairedOneHotTables> paired =
+      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
   if (!paired.ok()) return paired.status();
-  if (std::optional<double> score = FastOneHotLogLoss(*paired)) return *score;
+  paired->same_ids = SameTextIdsInOrder(*id, *answers_id);
+  // Rows that pair with themselves: their losses, in file order, are
+  // computed on one thread while the ids are sorted on another (only the
+  // summation needs the id order).
+  std::optional<std::vector<double>> losses;
+  absl::Status paired_on_ids;
+  if (paired->same_ids) {
+    const size_t rows = id->size();
+    const auto self = [](size_t r) { return r; };
+    RunInParallel(rows >= (size_t{1} << 16) ? 2 : 1, [&](size_t k) {
+      if (k == 0) {
+        paired_on_ids = PairOnIds(*id, *answers_id, id_column, *paired);
+      } else {
+        losses = OneHotRowLosses(*paired, rows, self, self, /*threads=*/1);
+      }
+    });
+    if (!paired_on_ids.ok()) return paired_on_ids;
+    if (rows < (size_t{1} << 16)) losses = OneHotRowLosses(*paired, rows, self, self, 1);
+    if (losses.has_value()) return MeanInOrder(*losses, paired->orders.answers);
+  } else {
+    if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
+    const IdOrders& orders = paired->orders;
+    losses = OneHotRowLosses(
+        *paired, orders.answers.size(), [&](size_t r) { return orders.answers[r]; },
+        [&](size_t r) { return orders.submission[r]; }, /*threads=*/2);
+    if (losses.has_value()) return NumpyMean(*losses);
+  }
   absl::StatusOr<LogLossInputs> inputs = GatherLogLossInputs(*paired);
   if (!inputs.ok()) return inputs.status();
   absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
