@@ -1,9 +1,15 @@
 #include "grading/metrics/pandas_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
+#include <numeric>
+#include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -177,6 +183,60 @@ TEST(NumericValueTest, Conversions) {
 
 namespace mlebench {
 namespace {
+
+// The radix paths (packed keys with the row index, or 16-byte items when
+// the varying bits are too many) against a comparison sort, on the id shapes
+// Kaggle sets use and on short, prefix-sharing, non-ASCII and tied keys.
+TEST(DistinctTextArgsortTest, RadixPathsAgreeWithAComparisonSort) {
+  std::mt19937_64 rng(11);
+  for (int shape = 0; shape < 6; ++shape) {
+    for (size_t n : {size_t{100}, size_t{5000}, size_t{30000}}) {
+      std::set<std::string> distinct;
+      char buf[64];
+      while (distinct.size() < n) {
+        switch (shape) {
+          case 0:  // numbered
+            std::snprintf(buf, sizeof(buf), "id%07llu", static_cast<unsigned long long>(rng() % 10000000));
+            break;
+          case 1:  // hex hashes
+            std::snprintf(buf, sizeof(buf), "%016llx.jpg", static_cast<unsigned long long>(rng()));
+            break;
+          case 2: {  // short, some empty or prefixes of others
+            const std::string head = std::string("abcd").substr(rng() % 2, rng() % 4);
+            distinct.insert(rng() % 2 == 0 ? head : head + std::to_string(rng() % (n / 4 + 1)));
+            continue;
+          }
+          case 3:  // bytes above 0x7F sort after ASCII
+            std::snprintf(buf, sizeof(buf), "%c%c%llu", static_cast<char>(0xC3),
+                          static_cast<char>(0x80 + rng() % 64), static_cast<unsigned long long>(rng() % 100000));
+            if (rng() % 3 == 0) buf[0] = 'z';
+            break;
+          case 4:  // a long shared prefix, then ties on 8 bytes
+            std::snprintf(buf, sizeof(buf), "patient_00000_%08llu_%llu",
+                          static_cast<unsigned long long>(rng() % 50),
+                          static_cast<unsigned long long>(rng() % 1000000));
+            break;
+          default:  // random lengths and bytes
+            for (size_t k = 0, len = rng() % 12; k <= len; ++k) {
+              buf[k] = static_cast<char>(1 + rng() % 255);
+              buf[k + 1] = '\0';
+            }
+        }
+        distinct.insert(buf);
+      }
+      std::vector<std::string> storage(distinct.begin(), distinct.end());
+      std::shuffle(storage.begin(), storage.end(), rng);
+      std::vector<std::string_view> text(storage.begin(), storage.end());
+      std::vector<size_t> expected(n);
+      std::iota(expected.begin(), expected.end(), size_t{0});
+      std::sort(expected.begin(), expected.end(),
+                [&](size_t a, size_t b) { return text[a] < text[b]; });
+      ASSERT_EQ(DistinctTextArgsort(text), expected) << "shape " << shape << ", " << n << " texts";
+      text.push_back(text[n / 2]);  // a repeat: no distinct order
+      EXPECT_TRUE(DistinctTextArgsort(text).empty()) << "shape " << shape << ", " << n << " texts";
+    }
+  }
+}
 
 TEST(DistinctTextArgsortTest, SortsDistinctTextsByBytesAndGivesUpOnTies) {
   // Shared 8-byte prefixes, a prefix of another text, bytes above 0x7f
