@@ -1198,7 +1198,7 @@ HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
 // Most large CSVs (what pandas or numpy write for a submission) are regular:
 // no quotes and no "\r", no blank lines, every row exactly as wide as the
 // header, and each column holding one kind of value throughout (text,
-// integers or floats). Their body is read without tokens: it is cut at line
+// integers, floats or bools). Their body is read without tokens: it is cut at line
 // ends into segments that threads scan and parse in place, every value
 // written straight into its column's final array. The result must be what
 // the general reader gives, pandas' per-chunk inference included, so a
@@ -1210,13 +1210,15 @@ HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
 //    converts to the double its text rounds to (the magnitude bound rules
 //    out int64 overflow, which would send pandas down its uint64 and object
 //    paths);
+//  - kBool: every value true or false in any case (a missing value would
+//    make pandas' chunk object);
 //  - kText: each chunk with a value that is neither missing nor a number nor
 //    a bool (else pandas would infer that chunk as numbers), unless the
 //    column is read as str.
 // Anything else (including any error) makes the general reader read the
 // whole file again, so regular files are only a fast path.
 
-enum class RegularKind { kText, kInt64, kFloat64 };
+enum class RegularKind { kText, kInt64, kFloat64, kBool };
 
 // Values are at most 2**63 in magnitude below this, where no integer text
 // overflows int64.
@@ -1237,7 +1239,7 @@ std::optional<RegularKind> FirstValueKind(std::string_view t, bool as_string) {
     return RegularKind::kFloat64;
   }
   bool b;
-  if (ParseBool(t, &b)) return std::nullopt;
+  if (ParseBool(t, &b)) return RegularKind::kBool;
   return RegularKind::kText;
 }
 
@@ -1493,6 +1495,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   std::vector<std::shared_ptr<int64_t>> ints(width);
   std::vector<std::shared_ptr<double>> doubles(width);
   std::vector<std::shared_ptr<std::string_view>> text(width);
+  std::vector<std::shared_ptr<uint8_t>> bools(width);
   for (size_t j = 0; j < width; ++j) {
     switch (kinds[j]) {
       case RegularKind::kInt64:
@@ -1503,6 +1506,9 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
         break;
       case RegularKind::kText:
         text[j] = UninitializedArray<std::string_view>(total_rows);
+        break;
+      case RegularKind::kBool:
+        bools[j] = UninitializedArray<uint8_t>(total_rows);
         break;
     }
   }
@@ -1531,6 +1537,9 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
           break;
         case RegularKind::kText:
           populate(text[j].get());
+          break;
+        case RegularKind::kBool:
+          populate(bools[j].get());
           break;
       }
     }
@@ -1568,6 +1577,12 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
             std::construct_at(doubles[j].get() + row, v);
             break;
           }
+          case RegularKind::kBool: {
+            bool v;
+            if (!ParseBool(t, &v)) return;
+            std::construct_at(bools[j].get() + row, static_cast<uint8_t>(v));
+            break;
+          }
         }
       }
     }
@@ -1603,6 +1618,10 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
         columns.push_back(TypedColumn::Text(
             std::move(names[j]), std::span<const std::string_view>(text[j].get(), total_rows),
             text[j]));
+        break;
+      case RegularKind::kBool:
+        columns.push_back(TypedColumn::Bools(
+            std::move(names[j]), std::span<const uint8_t>(bools[j].get(), total_rows), bools[j]));
         break;
     }
   }

@@ -178,15 +178,17 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
     }
     return csv;
   };
-  // Regular throughout: ints, floats, text.
+  // Regular throughout: ints, floats, text, bools.
   const std::string regular = build([](size_t r, size_t j) -> std::string {
-    switch (j % 3) {
+    switch (j % 4) {
       case 0:
         return std::to_string(r * 7 + j);
       case 1:
         return absl::StrCat(r % 10, ".", j);
-      default:
+      case 2:
         return absl::StrCat("id", r, "_", j);
+      default:
+        return (r + j) % 3 == 0 ? "True" : "false";
     }
   });
   ASSERT_GT(regular.size(), size_t{2} << 20);
@@ -197,7 +199,9 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
   EXPECT_EQ(table->columns()[0].storage(), TypedColumn::Storage::kInt64);
   EXPECT_EQ(table->columns()[1].storage(), TypedColumn::Storage::kFloat64);
   EXPECT_EQ(table->columns()[2].storage(), TypedColumn::Storage::kText);
-  EXPECT_EQ(table->columns()[3].ints()[kRows - 1], static_cast<int64_t>((kRows - 1) * 7 + 3));
+  EXPECT_EQ(table->columns()[3].storage(), TypedColumn::Storage::kBool);
+  EXPECT_EQ(table->columns()[4].ints()[kRows - 1], static_cast<int64_t>((kRows - 1) * 7 + 4));
+  EXPECT_EQ(table->columns()[7].bools()[2], 1);  // (2 + 7) % 3 == 0
 
   // One chunk-dependent column at a time (any of them sends the whole file
   // down the general path, so together they would hide each other): a
@@ -219,6 +223,7 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
       [](size_t r) {
         return r / kChunk == 1 ? std::string(r % 3 == 0 ? "NA" : "4") : std::string("0.25");
       },
+      [](size_t r) { return std::string(r == 2 * kChunk + 5 ? "" : r % 2 ? "TRUE" : "False"); },
   };
   for (size_t c = 0; c < columns.size(); ++c) {
     SCOPED_TRACE(absl::StrCat("chunk-dependent column ", c));

@@ -30,10 +30,7 @@ TypedColumn TypedColumn::Doubles(std::string name, std::vector<double> values) {
 
 TypedColumn TypedColumn::Bools(std::string name, std::vector<uint8_t> values) {
   auto held = Hold(std::move(values));
-  TypedColumn c(std::move(name), Dtype::kBool, Storage::kBool);
-  c.bools_ = *held;
-  c.owner_ = std::move(held);
-  return c;
+  return Bools(std::move(name), *held, held);
 }
 
 TypedColumn TypedColumn::Text(std::string name, std::vector<std::string_view> values) {
@@ -53,6 +50,14 @@ TypedColumn TypedColumn::Doubles(std::string name, std::span<const double> value
                                  std::shared_ptr<const void> owner) {
   TypedColumn c(std::move(name), Dtype::kFloat64, Storage::kFloat64);
   c.doubles_ = values;
+  c.owner_ = std::move(owner);
+  return c;
+}
+
+TypedColumn TypedColumn::Bools(std::string name, std::span<const uint8_t> values,
+                               std::shared_ptr<const void> owner) {
+  TypedColumn c(std::move(name), Dtype::kBool, Storage::kBool);
+  c.bools_ = values;
   c.owner_ = std::move(owner);
   return c;
 }

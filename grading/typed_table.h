@@ -45,6 +45,8 @@ class TypedColumn {
                           std::shared_ptr<const void> owner);
   static TypedColumn Doubles(std::string name, std::span<const double> values,
                              std::shared_ptr<const void> owner);
+  static TypedColumn Bools(std::string name, std::span<const uint8_t> values,
+                           std::shared_ptr<const void> owner);
   static TypedColumn Text(std::string name, std::span<const std::string_view> values,
                           std::shared_ptr<const void> owner);
   // Owns `cells`, whose values must match `dtype` as Column's do.
