@@ -1347,6 +1347,23 @@ void PopulateForWriting(char* begin, char* end) {
 #endif
 }
 
+// Maps in the pages of [begin, end) of a (file) mapping in one system call
+// (Linux >= 5.14's MADV_POPULATE_READ) rather than a fault per few pages as
+// they are first read: what MAP_POPULATE does, but per segment, in parallel.
+// Elsewhere, or on an older kernel, the pages fault in as usual.
+void PopulateForReading(const char* begin, const char* end) {
+#if defined(__linux__)
+  constexpr int kPopulateRead = 22;  // MADV_POPULATE_READ, absent from older headers
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~(page - 1);
+  const uintptr_t last = reinterpret_cast<uintptr_t>(end);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateRead);
+#else
+  (void)begin;
+  (void)end;
+#endif
+}
+
 // An array of `n` values, uninitialized: each is constructed in place by the
 // segment that parses its row.
 template <typename T>
@@ -1480,6 +1497,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   std::vector<size_t> rows(segments);
   std::vector<uint8_t> scanned(segments);
   RunInParallel(segments, [&](size_t k) {
+    PopulateForReading(d + bounds[k], d + bounds[k + 1]);
     scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k]);
   });
   std::vector<size_t> first_row(segments + 1, 0);
@@ -1761,6 +1779,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
           TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator)) {
     return *std::move(regular);
   }
+  PopulateForReading(data.data(), data.data() + data.size());
   if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
 
   // Padding short rows creates cells from nothing: a few header bytes and
@@ -1972,11 +1991,11 @@ absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
   }
   auto bytes = std::make_shared<CsvBytes>();
   const size_t capacity = static_cast<size_t>(info.st_size);
-  // Large files are mapped (MAP_POPULATE reads them in one go); small ones,
-  // and any file the kernel will not map, are read into a copy.
+  // Large files are mapped (the parse maps their pages in, see
+  // PopulateForReading); small ones, and any file the kernel will not map,
+  // are read into a copy.
   if (capacity >= (size_t{1} << 20)) {
-    void* mapped =
-        ::mmap(nullptr, capacity, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* mapped = ::mmap(nullptr, capacity, PROT_READ, MAP_PRIVATE, fd, 0);
     if (mapped != MAP_FAILED) {
       bytes->mapped = static_cast<const char*>(mapped);
       bytes->mapped_size = capacity;
