@@ -538,6 +538,10 @@ enum class IntParse { kOk, kInvalid, kOverflow };
 // Overflow is reported as soon as the digits overflow, before checking what
 // follows them (this order decides how pandas falls back).
 IntParse ParseInt64(std::string_view s, int64_t* out) {
+  if (s.size() == 1 && IsDigit(s[0])) {  // most of a label column
+    *out = s[0] - '0';
+    return IntParse::kOk;
+  }
   size_t i = 0;
   const size_t n = s.size();
   while (i < n && IsSpaceAscii(s[i])) ++i;

@@ -96,5 +96,5 @@ for cid in aerial-cactus-identification spooky-author-identification whale-categ
   up_score="$(tail -1 "$work/out")"
   our_s="$(best_of_3 "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
   our_score="$(sed -n 's/^ *"score": \([^,]*\),$/\1/p' "$work/out")"
-  /usr/bin/python3 -c "print('| %s | %s | %d | %.2f | %.2f | %.0fx | %s | %s |' % ('$cid', '$metric', $rows, $up_s, $our_s, $up_s / $our_s, '$up_score', '$our_score'))"
+  /usr/bin/python3 -c "print('| %s | %s | %d | %.3f | %.3f | %.1fx | %s | %s |' % ('$cid', '$metric', $rows, $up_s, $our_s, $up_s / $our_s, '$up_score', '$our_score'))"
 done

@@ -465,6 +465,14 @@ std::optional<std::vector<double>> OneHotRowLosses(const PairedOneHotTables& pai
     const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
     for (size_t r = begin; r < end; ++r) {
       const size_t a = answer_row(r), s = submission_row(r);
+      if (cols < 8) {
+        // NumpySum of fewer than 8 values, inline: 0.0 plus their sum from
+        // 0.0, left to right (numpy's pairwise_sum below 8 elements).
+        double sum = 0.0;
+        for (size_t c = 0; c < cols; ++c) sum += LogLossTerm(truths[c][a], preds[c][s]);
+        losses[r] = -(0.0 + sum);
+        continue;
+      }
       for (size_t c = 0; c < cols; ++c) terms[c] = LogLossTerm(truths[c][a], preds[c][s]);
       losses[r] = -NumpySum(terms);
     }
