@@ -1260,6 +1260,20 @@ bool IsTextWitness(std::string_view t) {
 bool ScanRegularSegment(std::string_view seg, size_t* rows) {
   const char* d = seg.data();
   size_t count = 0, i = 0;
+  // One byte that the word-at-a-time loops below stopped at: false for a
+  // byte the regular path does not take.
+  const auto take_byte = [&] {
+    const char c = d[i];
+    if (c == '"' || c == '\r' || c == '\0') return false;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const size_t len = Utf8SequenceLength(seg, i);
+      i += len;
+      return len != 0;
+    }
+    count += c == '\n';
+    ++i;
+    return true;
+  };
 #if defined(__SSE2__)
   // 16 bytes at a time: any byte that needs a closer look (non-ASCII,
   // quote, "\r", NUL) ends the block loop there; "\n" bytes are counted in
@@ -1290,16 +1304,7 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
       if (i + 16 > seg.size()) break;
       // Bytes one at a time up to the end of this block.
       for (const size_t stop = i + 16; i < stop;) {
-        const char c = d[i];
-        if (c == '"' || c == '\r' || c == '\0') return false;
-        if (static_cast<unsigned char>(c) >= 0x80) {
-          const size_t len = Utf8SequenceLength(seg, i);
-          if (len == 0) return false;
-          i += len;
-          continue;
-        }
-        count += c == '\n';
-        ++i;
+        if (!take_byte()) return false;
       }
     }
     fold();
@@ -1318,16 +1323,7 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
         continue;
       }
     }
-    const char c = d[i];
-    if (c == '"' || c == '\r' || c == '\0') return false;
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      const size_t len = Utf8SequenceLength(seg, i);
-      if (len == 0) return false;
-      i += len;
-      continue;
-    }
-    count += c == '\n';
-    ++i;
+    if (!take_byte()) return false;
   }
   if (!seg.empty() && seg.back() != '\n') ++count;
   *rows = count;

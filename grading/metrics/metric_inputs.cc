@@ -322,7 +322,7 @@ struct PairedOneHotTables {
 
 // The first step: both id columns and every answers column present in the
 // submission; the class columns listed (their emptiness is checked after
-// the ids, in upstream's order).
+// the ids, in upstream's order); whether the ids pair row by row.
 absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submission,
                                                      const TypedTable& answers,
                                                      std::string_view id_column,
@@ -348,6 +348,7 @@ absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submissio
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
   PairedOneHotTables paired;
+  paired.same_ids = SameTextIdsInOrder(**id, **answers_id);
   for (const TypedColumn& c : answers.columns()) {
     if (c.name() == id_column) continue;
     paired.answer_columns.push_back(&c);
@@ -375,17 +376,6 @@ absl::Status PairOnIds(const TypedColumn& id, const TypedColumn& answers_id,
   return absl::OkStatus();
 }
 
-absl::StatusOr<PairedOneHotTables> PairOneHotTables(const TypedTable& submission,
-                                                    const TypedTable& answers,
-                                                    std::string_view id_column) {
-  const TypedColumn *id, *answers_id;
-  absl::StatusOr<PairedOneHotTables> paired =
-      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
-  if (!paired.ok()) return paired.status();
-  paired->same_ids = SameTextIdsInOrder(*id, *answers_id);
-  if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
-  return paired;
-}
 
 // A numeric column's values, read in place (int64 and float64 storage) or
 // converted (anything else numeric); nullopt when it holds anything else.
@@ -577,8 +567,11 @@ absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& pair
 absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
                                                           const TypedTable& answers,
                                                           std::string_view id_column) {
-  absl::StatusOr<PairedOneHotTables> paired = PairOneHotTables(submission, answers, id_column);
+  const TypedColumn *id, *answers_id;
+  absl::StatusOr<PairedOneHotTables> paired =
+      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
   if (!paired.ok()) return paired.status();
+  if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
   return GatherLogLossInputs(*paired);
 }
 
@@ -589,7 +582,6 @@ absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
   absl::StatusOr<PairedOneHotTables> paired =
       FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
   if (!paired.ok()) return paired.status();
-  paired->same_ids = SameTextIdsInOrder(*id, *answers_id);
   // Rows that pair with themselves: their losses, in file order, are
   // computed on one thread while the ids are sorted on another (only the
   // summation needs the id order).
