@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/numpy_sum.h"
 #include "grading/metrics/sklearn_checks.h"
+#include "grading/metrics/internal/radix_sort.h"
 #include "grading/parallel.h"
 #include "grading/python_float.h"
 
@@ -80,37 +81,17 @@ uint64_t OrderedKey(double score) {
   return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
 }
 
-// Sorts keys ascending: LSD radix sort with 11-bit digits (O(n); the six
-// digits' counts are taken in one pass, and a digit all keys share is
-// skipped) for long inputs, std::sort for short ones. 11 bits keep the
-// counts in L1 and the scatter to 2048 places cache-friendly, which wider
-// digits lose.
+// Sorts keys ascending: RadixSortBits with 11-bit digits (the six passes
+// for all 64 bits less those whose digit every key shares, as the sign and
+// most of the exponent of scores in [0, 1]) for long inputs, std::sort for
+// short ones.
 void SortKeys(std::vector<uint64_t>& keys) {
   constexpr size_t kRadixThreshold = 4096;
   if (keys.size() < kRadixThreshold) {
     std::sort(keys.begin(), keys.end());
     return;
   }
-  constexpr int kBits = 11;
-  constexpr size_t kDigits = (64 + kBits - 1) / kBits, kBuckets = size_t{1} << kBits;
-  std::vector<size_t> counts(kDigits * kBuckets);
-  for (const uint64_t k : keys) {
-    for (size_t d = 0; d < kDigits; ++d) ++counts[d * kBuckets + ((k >> (d * kBits)) & (kBuckets - 1))];
-  }
-  std::vector<uint64_t> scratch(keys.size());
-  for (size_t d = 0; d < kDigits; ++d) {
-    size_t* digit_counts = counts.data() + d * kBuckets;
-    const int shift = static_cast<int>(d) * kBits;
-    if (digit_counts[(keys[0] >> shift) & (kBuckets - 1)] == keys.size()) continue;
-    size_t offset = 0;
-    for (size_t b = 0; b < kBuckets; ++b) {
-      const size_t count = digit_counts[b];
-      digit_counts[b] = offset;
-      offset += count;
-    }
-    for (const uint64_t k : keys) scratch[digit_counts[(k >> shift) & (kBuckets - 1)]++] = k;
-    keys.swap(scratch);
-  }
+  internal::RadixSortBits(keys, 0, 64, 11, [](uint64_t k) { return k; });
 }
 
 // numpy's trapz(tpr, fpr) over ROC points fed in curve order, with numpy's

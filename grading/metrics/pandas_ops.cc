@@ -17,6 +17,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "grading/metrics/internal/radix_sort.h"
 #include "grading/python_float.h"
 
 namespace mlebench {
@@ -208,28 +209,6 @@ class VaryingBits {
   int width_ = 0;
 };
 
-// Stable LSD radix sort of `items` by the bits [low, low + width) of
-// key(item), in as few passes of at most `max_digit_bits` bits as cover
-// them, the digits equally wide. Narrow digits keep the scatter cache- and
-// TLB-friendly: 8 bits suit 8-byte items, 11 bits 16-byte ones (fewer,
-// costlier passes); on millions of items wider digits lose.
-template <typename T, typename Key>
-void RadixSortBits(std::vector<T>& items, int low, int width, int max_digit_bits, Key key) {
-  if (width <= 0) return;
-  const int passes = (width + max_digit_bits - 1) / max_digit_bits;
-  const int bits = (width + passes - 1) / passes;
-  const uint64_t digit_mask = (uint64_t{1} << bits) - 1;
-  std::vector<T> scratch(items.size());  // every element is written before it is read
-  std::vector<size_t> counts((size_t{1} << bits) + 1);
-  for (int shift = low; shift < low + width; shift += bits) {
-    std::fill(counts.begin(), counts.end(), 0);
-    for (const T& x : items) ++counts[((key(x) >> shift) & digit_mask) + 1];
-    for (size_t b = 0; b + 1 < counts.size(); ++b) counts[b + 1] += counts[b];
-    for (const T& x : items) scratch[counts[(key(x) >> shift) & digit_mask]++] = x;
-    items.swap(scratch);
-  }
-}
-
 }  // namespace
 
 std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text) {
@@ -277,7 +256,7 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
     if (n < 4096) {
       std::sort(keys.begin(), keys.end());
     } else {
-      RadixSortBits(keys, index_bits, varying.width(), 8, [](uint64_t x) { return x; });
+      internal::RadixSortBits(keys, index_bits, varying.width(), 8, [](uint64_t x) { return x; });
     }
     const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
     for (const uint64_t x : keys) order.push_back(static_cast<size_t>(x & index_mask));
@@ -294,7 +273,7 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
       std::stable_sort(keyed.begin(), keyed.end(),
                        [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
     } else {
-      RadixSortBits(keyed, 0, varying.width(), 11, [](const Keyed& x) { return x.key; });
+      internal::RadixSortBits(keyed, 0, varying.width(), 11, [](const Keyed& x) { return x.key; });
     }
     for (const Keyed& x : keyed) order.push_back(x.index);
     note_ties([&](size_t k) { return keyed[k].key; });
