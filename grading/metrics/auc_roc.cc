@@ -101,33 +101,26 @@ void SortKeys(std::vector<uint64_t>& keys) {
 class RocTrapezoid {
  public:
   RocTrapezoid(uint64_t num_neg, uint64_t num_pos)
-      : num_neg_(static_cast<double>(num_neg)), num_pos_(static_cast<double>(num_pos)) {
-    block_.reserve(kNumpyReduceBlock);
-  }
+      : num_neg_(static_cast<double>(num_neg)), num_pos_(static_cast<double>(num_pos)) {}
 
   // The next point of the curve, as counts: fpr = fp / fps[-1], tpr = tp /
   // tps[-1], the divisions roc_curve makes. The curve starts at (0, 0).
   void AddPoint(uint64_t fp, uint64_t tp) {
     const double fpr = static_cast<double>(fp) / num_neg_;
     const double tpr = static_cast<double>(tp) / num_pos_;
-    block_.push_back((fpr - fpr_) * (tpr + tpr_) / 2.0);
+    area_.Add((fpr - fpr_) * (tpr + tpr_) / 2.0);
     fpr_ = fpr;
     tpr_ = tpr;
-    if (block_.size() == kNumpyReduceBlock) {
-      area_ += NumpySum(block_);
-      block_.clear();
-    }
   }
 
-  double Area() const { return block_.empty() ? area_ : area_ + NumpySum(block_); }
+  double Area() const { return area_.Sum(); }
 
  private:
   double num_neg_;
   double num_pos_;
   double fpr_ = 0.0;
   double tpr_ = 0.0;
-  double area_ = 0.0;
-  std::vector<double> block_;
+  NumpyStreamSum area_;
 };
 
 // The points sklearn's roc_curve(drop_intermediate=True) keeps, as counts

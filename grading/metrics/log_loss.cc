@@ -127,23 +127,16 @@ absl::StatusOr<double> LogLossImpl(const MatrixView& y_true, const MatrixView& y
   // flat for very long inputs), then divided by the row count.
   const size_t k = pred_columns;
   std::vector<double> row_terms(k);
-  std::vector<double> block;
-  block.reserve(kNumpyReduceBlock);
-  double total = 0.0;
+  NumpyStreamSum total;
   for (size_t r = 0; r < y_pred.rows; ++r) {
     for (size_t c = 0; c < k; ++c) {
       const double p =
           positive_only ? (c == 0 ? 1.0 - y_pred.at(r, 0) : y_pred.at(r, 0)) : y_pred.at(r, c);
       row_terms[c] = LogLossTerm(labels->value(r, c), p);
     }
-    block.push_back(-NumpySum(row_terms));
-    if (block.size() == kNumpyReduceBlock) {
-      total += NumpySum(block);
-      block.clear();
-    }
+    total.Add(-NumpySum(row_terms));
   }
-  total += NumpySum(block);
-  return total / static_cast<double>(y_pred.rows);
+  return total.Sum() / static_cast<double>(y_pred.rows);
 }
 
 }  // namespace

@@ -473,18 +473,9 @@ std::optional<std::vector<double>> OneHotRowLosses(const PairedOneHotTables& pai
 // np.mean of the losses taken in `order` (block by block, NumpySum's
 // blocks), as LogLoss sums rows in id order.
 double MeanInOrder(const std::vector<double>& losses, const std::vector<size_t>& order) {
-  std::vector<double> block;
-  block.reserve(kNumpyReduceBlock);
-  double total = 0.0;
-  for (size_t i : order) {
-    block.push_back(losses[i]);
-    if (block.size() == kNumpyReduceBlock) {
-      total += NumpySum(block);
-      block.clear();
-    }
-  }
-  total += NumpySum(block);
-  return total / static_cast<double>(order.size());
+  NumpyStreamSum total;
+  for (size_t i : order) total.Add(losses[i]);
+  return total.Sum() / static_cast<double>(order.size());
 }
 
 // The values of a numeric column (float64 in place, others converted into

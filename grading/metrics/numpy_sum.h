@@ -2,6 +2,7 @@
 #define MLEBENCH_GRADING_METRICS_NUMPY_SUM_H_
 
 #include <cstddef>
+#include <vector>
 
 #include "absl/types/span.h"
 
@@ -23,6 +24,28 @@ double NumpySum(absl::Span<const double> values);
 // numpy's `np.mean` (what sklearn's unweighted averages call): NumpySum / n.
 // NaN for an empty span, as numpy returns (with a warning).
 double NumpyMean(absl::Span<const double> values);
+
+// NumpySum of values given one at a time, without holding more than one
+// block of them: each full block is summed as it fills.
+class NumpyStreamSum {
+ public:
+  NumpyStreamSum() { block_.reserve(kNumpyReduceBlock); }
+
+  void Add(double value) {
+    block_.push_back(value);
+    if (block_.size() == kNumpyReduceBlock) {
+      total_ += NumpySum(block_);
+      block_.clear();
+    }
+  }
+
+  // NumpySum of every value added so far.
+  double Sum() const { return block_.empty() ? total_ : total_ + NumpySum(block_); }
+
+ private:
+  double total_ = 0.0;
+  std::vector<double> block_;
+};
 
 }  // namespace mlebench
 

@@ -1,6 +1,7 @@
 #include "grading/metrics/numpy_sum.h"
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -51,6 +52,21 @@ TEST(NumpySumTest, BlocksOf8192AreSummedSeparately) {
   std::vector<double> w(kNumpyReduceBlock + 3, 0.1);
   const double first = NumpySum(absl::Span<const double>(w).subspan(0, kNumpyReduceBlock));
   EXPECT_EQ(NumpySum(w), (0.0 + first) + ((0.1 + 0.1) + 0.1));
+}
+
+TEST(NumpyStreamSumTest, EqualsNumpySumOfTheSameValues) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> value(-1e6, 1e6);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{129}, kNumpyReduceBlock,
+                   kNumpyReduceBlock + 1, 3 * kNumpyReduceBlock + 17}) {
+    std::vector<double> v(n);
+    NumpyStreamSum stream;
+    for (double& x : v) {
+      x = value(rng);
+      stream.Add(x);
+    }
+    EXPECT_EQ(stream.Sum(), NumpySum(v)) << n << " values";
+  }
 }
 
 TEST(NumpySumTest, MeanDividesOnce) {
