@@ -315,6 +315,8 @@ namespace {
 // read: the rows paired by id (orders), the answers' class columns and the
 // submission's columns of the same names.
 struct PairedOneHotTables {
+  const TypedColumn* id = nullptr;          // the submission's
+  const TypedColumn* answers_id = nullptr;
   IdOrders orders;
   bool same_ids = false;  // the orders are one order: row i pairs with row i
   std::vector<const TypedColumn*> answer_columns, pred_columns;
@@ -325,9 +327,7 @@ struct PairedOneHotTables {
 // the ids, in upstream's order); whether the ids pair row by row.
 absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submission,
                                                      const TypedTable& answers,
-                                                     std::string_view id_column,
-                                                     const TypedColumn** id,
-                                                     const TypedColumn** answers_id) {
+                                                     std::string_view id_column) {
   std::vector<std::string> missing;
   for (const TypedColumn& c : answers.columns()) {
     if (submission.Find(c.name()) == nullptr) missing.push_back(absl::StrCat("'", c.name(), "'"));
@@ -338,17 +338,17 @@ absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submissio
         "Missing columns: {",
         absl::StrJoin(missing, ", "), "}."));
   }
-  *id = submission.Find(id_column);
-  if (*id == nullptr) {
+  PairedOneHotTables paired;
+  paired.id = submission.Find(id_column);
+  if (paired.id == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission is missing id column '", std::string(id_column), "'."));
   }
-  *answers_id = answers.Find(id_column);
-  if (*answers_id == nullptr) {
+  paired.answers_id = answers.Find(id_column);
+  if (paired.answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
-  PairedOneHotTables paired;
-  paired.same_ids = SameTextIdsInOrder(**id, **answers_id);
+  paired.same_ids = SameTextIdsInOrder(*paired.id, *paired.answers_id);
   for (const TypedColumn& c : answers.columns()) {
     if (c.name() == id_column) continue;
     paired.answer_columns.push_back(&c);
@@ -358,8 +358,9 @@ absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submissio
 }
 
 // The second step: both tables' id orders, and the ids equal once sorted.
-absl::Status PairOnIds(const TypedColumn& id, const TypedColumn& answers_id,
-                       std::string_view id_column, PairedOneHotTables& paired) {
+absl::Status PairOnIds(std::string_view id_column, PairedOneHotTables& paired) {
+  const TypedColumn& id = *paired.id;
+  const TypedColumn& answers_id = *paired.answers_id;
   absl::StatusOr<IdOrders> orders = SortBoth(id, answers_id, paired.same_ids);
   if (!orders.ok()) return orders.status();
   // Python's list ==: the lengths must match too.
@@ -376,6 +377,8 @@ absl::Status PairOnIds(const TypedColumn& id, const TypedColumn& answers_id,
   return absl::OkStatus();
 }
 
+// Rows below which a second thread costs more than it saves.
+constexpr size_t kRowsForAThread = size_t{1} << 16;
 
 // A numeric column's values, read in place (int64 and float64 storage) or
 // converted (anything else numeric); nullopt when it holds anything else.
@@ -449,7 +452,7 @@ std::optional<std::vector<double>> OneHotRowLosses(const PairedOneHotTables& pai
     preds.push_back(*std::move(p));
   }
   std::vector<double> losses(rows);
-  const size_t parts = rows >= (size_t{1} << 16) ? threads : 1;
+  const size_t parts = rows >= kRowsForAThread ? threads : 1;
   RunInParallel(parts, [&](size_t part) {
     std::vector<double> terms(cols);
     const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
@@ -478,16 +481,6 @@ double MeanInOrder(const std::vector<double>& losses, const std::vector<size_t>&
   return total.Sum() / static_cast<double>(order.size());
 }
 
-// The values of a numeric column (float64 in place, others converted into
-// `converted`), or nullopt for one holding anything but numbers.
-std::optional<std::span<const double>> NumericValues(const TypedColumn& column,
-                                                     std::vector<std::vector<double>>& converted) {
-  if (column.storage() == TypedColumn::Storage::kFloat64) return column.doubles();
-  std::vector<double>& values = converted.emplace_back(column.size());
-  if (CopyNumericValues(column, values) != values.size()) return std::nullopt;
-  return std::span<const double>(values);
-}
-
 // The row-major matrices of paired tables, with the answers' 0/1 and the
 // probabilities' conversion checked row by row in id order.
 absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& paired) {
@@ -502,15 +495,19 @@ absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& pair
   // The usual case, every value a number: the columns' values in bulk, then
   // the same row-major checks as below without a Cell in sight.
   {
-    std::vector<std::vector<double>> converted;
-    converted.reserve(2 * inputs.cols);
-    std::vector<std::span<const double>> truths(inputs.cols), preds(inputs.cols);
+    std::vector<NumericColumn> truths, preds;
+    truths.reserve(inputs.cols);
+    preds.reserve(inputs.cols);
     bool numeric = true;
     for (size_t c = 0; c < inputs.cols && numeric; ++c) {
-      const auto t = NumericValues(*answer_columns[c], converted);
-      const auto p = t.has_value() ? NumericValues(*pred_columns[c], converted) : std::nullopt;
+      std::optional<NumericColumn> t = NumericColumn::Of(*answer_columns[c]);
+      std::optional<NumericColumn> p =
+          t.has_value() ? NumericColumn::Of(*pred_columns[c]) : std::nullopt;
       numeric = p.has_value();
-      if (numeric) truths[c] = *t, preds[c] = *p;
+      if (numeric) {
+        truths.push_back(*std::move(t));
+        preds.push_back(*std::move(p));
+      }
     }
     if (numeric) {
       for (size_t r = 0; r < inputs.rows; ++r) {
@@ -558,20 +555,16 @@ absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& pair
 absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
                                                           const TypedTable& answers,
                                                           std::string_view id_column) {
-  const TypedColumn *id, *answers_id;
-  absl::StatusOr<PairedOneHotTables> paired =
-      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
+  absl::StatusOr<PairedOneHotTables> paired = FindOneHotColumns(submission, answers, id_column);
   if (!paired.ok()) return paired.status();
-  if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
+  if (absl::Status s = PairOnIds(id_column, *paired); !s.ok()) return s;
   return GatherLogLossInputs(*paired);
 }
 
 absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
                                                  const TypedTable& answers,
                                                  std::string_view id_column) {
-  const TypedColumn *id, *answers_id;
-  absl::StatusOr<PairedOneHotTables> paired =
-      FindOneHotColumns(submission, answers, id_column, &id, &answers_id);
+  absl::StatusOr<PairedOneHotTables> paired = FindOneHotColumns(submission, answers, id_column);
   if (!paired.ok()) return paired.status();
   // Rows that pair with themselves: their losses, in file order, are
   // computed on one thread while the ids are sorted on another (only the
@@ -579,20 +572,21 @@ absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
   std::optional<std::vector<double>> losses;
   absl::Status paired_on_ids;
   if (paired->same_ids) {
-    const size_t rows = id->size();
+    const size_t rows = paired->id->size();
     const auto self = [](size_t r) { return r; };
-    RunInParallel(rows >= (size_t{1} << 16) ? 2 : 1, [&](size_t k) {
+    const bool overlap = rows >= kRowsForAThread;
+    RunInParallel(overlap ? 2 : 1, [&](size_t k) {
       if (k == 0) {
-        paired_on_ids = PairOnIds(*id, *answers_id, id_column, *paired);
+        paired_on_ids = PairOnIds(id_column, *paired);
       } else {
         losses = OneHotRowLosses(*paired, rows, self, self, /*threads=*/1);
       }
     });
     if (!paired_on_ids.ok()) return paired_on_ids;
-    if (rows < (size_t{1} << 16)) losses = OneHotRowLosses(*paired, rows, self, self, 1);
+    if (!overlap) losses = OneHotRowLosses(*paired, rows, self, self, /*threads=*/1);
     if (losses.has_value()) return MeanInOrder(*losses, paired->orders.answers);
   } else {
-    if (absl::Status s = PairOnIds(*id, *answers_id, id_column, *paired); !s.ok()) return s;
+    if (absl::Status s = PairOnIds(id_column, *paired); !s.ok()) return s;
     const IdOrders& orders = paired->orders;
     losses = OneHotRowLosses(
         *paired, orders.answers.size(), [&](size_t r) { return orders.answers[r]; },
