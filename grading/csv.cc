@@ -1247,11 +1247,12 @@ std::optional<RegularKind> FirstValueKind(std::string_view t, bool as_string) {
   return RegularKind::kText;
 }
 
-// Whether a value of a kText column proves its chunk is object.
+// Whether a present (not missing) value of a kText column proves its chunk
+// is object: neither a number nor a bool.
 bool IsTextWitness(std::string_view t) {
   double d;
   bool b;
-  return !IsNaToken(t) && !ParseDouble(t, &d) && !ParseBool(t, &b);
+  return !ParseDouble(t, &d) && !ParseBool(t, &b);
 }
 
 // Counts the rows of segment `seg` (every line is one, the last one also
@@ -1330,49 +1331,53 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
   return true;
 }
 
-// Faults in the whole pages of [begin, end) for writing in one system call
-// (Linux >= 5.14's MADV_POPULATE_WRITE), cheaper than a page fault per page
-// as the parse first writes them; each segment does its own rows' pages, in
-// parallel. A kernel without it refuses, and the pages fault in as usual.
-void PopulateForWriting(char* begin, char* end) {
-#if defined(__linux__)
-  constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE, absent from older headers
-  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
-  const uintptr_t last = reinterpret_cast<uintptr_t>(end) & ~(page - 1);
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite);
-#else
-  (void)begin;
-  (void)end;
-#endif
-}
+// Linux >= 5.14's madvise advice that maps the pages of a range in (all at
+// once rather than a fault per page as they are first touched); absent from
+// older headers.
+constexpr int kPopulateRead = 22;   // MADV_POPULATE_READ: a file mapping's pages
+constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE: fresh pages, zeroed, writable
 
-// Maps in the pages of [begin, end) of a (file) mapping in one system call
-// (Linux >= 5.14's MADV_POPULATE_READ) rather than a fault per few pages as
-// they are first read: what MAP_POPULATE does, but per segment, in parallel.
-// Elsewhere, or on an older kernel, the pages fault in as usual.
-void PopulateForReading(const char* begin, const char* end) {
+// Has the pages holding [begin, end) populated with `advice`, one segment's
+// share, in parallel with the others. Elsewhere, or on an older kernel, the
+// call fails and the pages fault in as usual; either way nothing changes
+// but when the work is done.
+void PopulatePages(const void* begin, const void* end, int advice) {
 #if defined(__linux__)
-  constexpr int kPopulateRead = 22;  // MADV_POPULATE_READ, absent from older headers
   const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~(page - 1);
   const uintptr_t last = reinterpret_cast<uintptr_t>(end);
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateRead);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, advice);
 #else
   (void)begin;
   (void)end;
+  (void)advice;
 #endif
 }
 
-// An array of `n` values, uninitialized: each is constructed in place by the
-// segment that parses its row.
-template <typename T>
-std::shared_ptr<T> UninitializedArray(size_t n) {
-  static_assert(std::is_trivially_destructible_v<T>);
-  const size_t size = std::max<size_t>(n, 1);
-  return std::shared_ptr<T>(std::allocator<T>().allocate(size),
-                            [size](T* p) { std::allocator<T>().deallocate(p, size); });
-}
+// One column of a regular file: its kind and its array, left uninitialized
+// at first, each value constructed in place by the segment that parses its
+// row.
+struct RegularColumn {
+  RegularKind kind;
+  bool needs_witness;  // a text column that pandas would infer
+  std::shared_ptr<void> owner;
+  char* bytes = nullptr;
+  size_t value_size = 0;
+
+  template <typename T>
+  void Allocate(size_t n) {
+    static_assert(std::is_trivially_destructible_v<T>);
+    const size_t size = std::max<size_t>(n, 1);
+    T* values = std::allocator<T>().allocate(size);
+    owner = std::shared_ptr<T>(values, [size](T* p) { std::allocator<T>().deallocate(p, size); });
+    bytes = reinterpret_cast<char*>(values);
+    value_size = sizeof(T);
+  }
+  template <typename T>
+  T* values() const {
+    return reinterpret_cast<T*>(bytes);
+  }
+};
 
 // Splits the lines of a regular region (no quotes, no "\r") into fields:
 // the positions of its delimiters and "\n" bytes are found 64 bytes at a
@@ -1469,13 +1474,12 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   // Each column's kind, from the first row.
   std::vector<std::string_view> first(width);
   if (!RegularLineSplitter(d, body, n, sep).Next(width, first.data())) return std::nullopt;
-  std::vector<RegularKind> kinds(width);
-  std::vector<uint8_t> needs_witness(width);
+  std::vector<RegularColumn> columns(width);
   for (size_t j = 0; j < width; ++j) {
     const std::optional<RegularKind> kind = FirstValueKind(first[j], as_string[j]);
     if (!kind.has_value()) return std::nullopt;
-    kinds[j] = *kind;
-    needs_witness[j] = *kind == RegularKind::kText && !as_string[j];
+    columns[j].kind = *kind;
+    columns[j].needs_witness = *kind == RegularKind::kText && !as_string[j];
   }
 
   // Segments of at least 1 MiB, one per core, cut after a "\n".
@@ -1497,7 +1501,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   std::vector<size_t> rows(segments);
   std::vector<uint8_t> scanned(segments);
   RunInParallel(segments, [&](size_t k) {
-    PopulateForReading(d + bounds[k], d + bounds[k + 1]);
+    PopulatePages(d + bounds[k], d + bounds[k + 1], kPopulateRead);
     scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k]);
   });
   std::vector<size_t> first_row(segments + 1, 0);
@@ -1509,24 +1513,19 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   const size_t chunk_rows = ChunkRows(width);
   const size_t num_chunks = (total_rows + chunk_rows - 1) / chunk_rows;
 
-  // The columns' arrays, filled in place.
-  std::vector<std::shared_ptr<int64_t>> ints(width);
-  std::vector<std::shared_ptr<double>> doubles(width);
-  std::vector<std::shared_ptr<std::string_view>> text(width);
-  std::vector<std::shared_ptr<uint8_t>> bools(width);
-  for (size_t j = 0; j < width; ++j) {
-    switch (kinds[j]) {
+  for (RegularColumn& column : columns) {
+    switch (column.kind) {
       case RegularKind::kInt64:
-        ints[j] = UninitializedArray<int64_t>(total_rows);
+        column.Allocate<int64_t>(total_rows);
         break;
       case RegularKind::kFloat64:
-        doubles[j] = UninitializedArray<double>(total_rows);
+        column.Allocate<double>(total_rows);
         break;
       case RegularKind::kText:
-        text[j] = UninitializedArray<std::string_view>(total_rows);
+        column.Allocate<std::string_view>(total_rows);
         break;
       case RegularKind::kBool:
-        bools[j] = UninitializedArray<uint8_t>(total_rows);
+        column.Allocate<uint8_t>(total_rows);
         break;
     }
   }
@@ -1541,25 +1540,9 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     std::vector<std::string_view> fields(width);
     const size_t end = bounds[k + 1];
     RegularLineSplitter lines(d, bounds[k], end, sep);
-    for (size_t j = 0; j < width; ++j) {
-      const auto populate = [&](auto* values) {
-        PopulateForWriting(reinterpret_cast<char*>(values + first_row[k]),
-                           reinterpret_cast<char*>(values + first_row[k + 1]));
-      };
-      switch (kinds[j]) {
-        case RegularKind::kInt64:
-          populate(ints[j].get());
-          break;
-        case RegularKind::kFloat64:
-          populate(doubles[j].get());
-          break;
-        case RegularKind::kText:
-          populate(text[j].get());
-          break;
-        case RegularKind::kBool:
-          populate(bools[j].get());
-          break;
-      }
+    for (const RegularColumn& column : columns) {
+      PopulatePages(column.bytes + first_row[k] * column.value_size,
+                    column.bytes + first_row[k + 1] * column.value_size, kPopulateWrite);
     }
     size_t row = first_row[k];
     size_t chunk = row / chunk_rows;
@@ -1574,31 +1557,32 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
       if (!lines.Next(width, fields.data())) return;
       for (size_t j = 0; j < width; ++j) {
         const std::string_view t = fields[j];
-        switch (kinds[j]) {
+        const RegularColumn& column = columns[j];
+        switch (column.kind) {
           case RegularKind::kText:
             if (IsNaToken(t)) {
-              std::construct_at(text[j].get() + row);
+              std::construct_at(column.values<std::string_view>() + row);
             } else {
-              std::construct_at(text[j].get() + row, t);
+              std::construct_at(column.values<std::string_view>() + row, t);
               if (!chunk_seen[j]) chunk_seen[j] = IsTextWitness(t);
             }
             break;
           case RegularKind::kInt64: {
             int64_t v;
             if (ParseInt64(t, &v) != IntParse::kOk) return;
-            std::construct_at(ints[j].get() + row, v);
+            std::construct_at(column.values<int64_t>() + row, v);
             break;
           }
           case RegularKind::kFloat64: {
             double v = std::numeric_limits<double>::quiet_NaN();
             if (!IsNaToken(t) && !(ParseDouble(t, &v) && std::fabs(v) < kTwoTo63)) return;
-            std::construct_at(doubles[j].get() + row, v);
+            std::construct_at(column.values<double>() + row, v);
             break;
           }
           case RegularKind::kBool: {
             bool v;
             if (!ParseBool(t, &v)) return;
-            std::construct_at(bools[j].get() + row, static_cast<uint8_t>(v));
+            std::construct_at(column.values<uint8_t>() + row, static_cast<uint8_t>(v));
             break;
           }
         }
@@ -1610,7 +1594,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     if (!parsed[k]) return std::nullopt;
   }
   for (size_t j = 0; j < width; ++j) {
-    if (!needs_witness[j]) continue;
+    if (!columns[j].needs_witness) continue;
     for (size_t c = 0; c < num_chunks; ++c) {
       bool seen = false;
       for (size_t k = 0; k < segments && !seen; ++k) seen = witnessed[k][c * width + j] != 0;
@@ -1618,32 +1602,30 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     }
   }
 
-  std::vector<TypedColumn> columns;
-  columns.reserve(width);
+  std::vector<TypedColumn> typed;
+  typed.reserve(width);
   for (size_t j = 0; j < width; ++j) {
-    switch (kinds[j]) {
+    const RegularColumn& column = columns[j];
+    switch (column.kind) {
       case RegularKind::kInt64:
-        columns.push_back(TypedColumn::Ints(std::move(names[j]),
-                                            std::span<const int64_t>(ints[j].get(), total_rows),
-                                            ints[j]));
+        typed.push_back(TypedColumn::Ints(
+            std::move(names[j]), {column.values<int64_t>(), total_rows}, column.owner));
         break;
       case RegularKind::kFloat64:
-        columns.push_back(TypedColumn::Doubles(
-            std::move(names[j]), std::span<const double>(doubles[j].get(), total_rows),
-            doubles[j]));
+        typed.push_back(TypedColumn::Doubles(
+            std::move(names[j]), {column.values<double>(), total_rows}, column.owner));
         break;
       case RegularKind::kText:
-        columns.push_back(TypedColumn::Text(
-            std::move(names[j]), std::span<const std::string_view>(text[j].get(), total_rows),
-            text[j]));
+        typed.push_back(TypedColumn::Text(
+            std::move(names[j]), {column.values<std::string_view>(), total_rows}, column.owner));
         break;
       case RegularKind::kBool:
-        columns.push_back(TypedColumn::Bools(
-            std::move(names[j]), std::span<const uint8_t>(bools[j].get(), total_rows), bools[j]));
+        typed.push_back(TypedColumn::Bools(
+            std::move(names[j]), {column.values<uint8_t>(), total_rows}, column.owner));
         break;
     }
   }
-  return columns;
+  return typed;
 }
 
 // ---------------------------------------------------------------------------
@@ -1779,7 +1761,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
           TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator)) {
     return *std::move(regular);
   }
-  PopulateForReading(data.data(), data.data() + data.size());
+  PopulatePages(data.data(), data.data() + data.size(), kPopulateRead);
   if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
 
   // Padding short rows creates cells from nothing: a few header bytes and
@@ -1992,7 +1974,7 @@ absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
   auto bytes = std::make_shared<CsvBytes>();
   const size_t capacity = static_cast<size_t>(info.st_size);
   // Large files are mapped (the parse maps their pages in, see
-  // PopulateForReading); small ones, and any file the kernel will not map,
+  // PopulatePages); small ones, and any file the kernel will not map,
   // are read into a copy.
   if (capacity >= (size_t{1} << 20)) {
     void* mapped = ::mmap(nullptr, capacity, PROT_READ, MAP_PRIVATE, fd, 0);

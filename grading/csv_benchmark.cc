@@ -29,6 +29,11 @@ std::string MakeCsv(int64_t rows) {
   return csv;
 }
 
+// 1e4, 1e5 and 1e6 rows, in milliseconds.
+void Sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+}
+
 // Reads the text with `read` (into cells or typed columns) each iteration.
 template <typename Read>
 void BM_Read(benchmark::State& state, Read read) {
@@ -45,19 +50,13 @@ void BM_Read(benchmark::State& state, Read read) {
 // Into cells, as Table-based graders and preparers get it.
 BENCHMARK_CAPTURE(BM_Read, ReadCsvString,
                   [](const std::string& csv) { return ReadCsvString(csv, "bench.csv"); })
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(Sizes);
 // Into typed storage (what fast graders get): no Cell per value. The text is
 // copied into the table first, as ReadTypedCsvString does. A file this
 // regular (no quotes, one kind per column) is read in parallel segments.
 BENCHMARK_CAPTURE(BM_Read, ReadTypedCsvString,
                   [](const std::string& csv) { return ReadTypedCsvString(csv, "bench.csv"); })
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(Sizes);
 // The same rows with "\r\n" line ends, which the general (one-thread,
 // chunk by chunk) path reads: what the regular path saves.
 BENCHMARK_CAPTURE(BM_Read, ReadTypedCsvStringGeneralPath,
@@ -70,10 +69,7 @@ BENCHMARK_CAPTURE(BM_Read, ReadTypedCsvStringGeneralPath,
                     }
                     return ReadTypedCsvString(crlf, "bench.csv");
                   })
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(Sizes);
 
 void BM_WriteCsvString(benchmark::State& state) {
   const absl::StatusOr<Table> table = ReadCsvString(MakeCsv(state.range(0)), "bench.csv");
@@ -90,7 +86,7 @@ void BM_WriteCsvString(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_WriteCsvString)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WriteCsvString)->Apply(Sizes);
 
 }  // namespace
 }  // namespace mlebench
