@@ -18,24 +18,15 @@
 #      says timed_out, and the submission it wrote before the deadline is graded.
 set -euo pipefail
 
-src="$(dirname "$(readlink -f WORKSPACE)")"
-work="$TEST_TMPDIR/ws"
-mkdir -p "$work"
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  (cd "$src" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -I{} cp --parents {} "$work/")
-else
-  (cd "$src" && tar --exclude='./bazel-*' -cf - .) | tar -C "$work" -xf -
-fi
-cd "$work"
-rm -f user.bazelrc
+source tools/nested_bazel.sh
+nested_workspace "$TEST_TMPDIR/ws"
 
 logs="$TEST_TMPDIR/logs"
 mkdir -p "$logs"
 nested_bazel() {  # name, bazel test args...; returns Bazel's exit status
   local name="$1"; shift
-  /usr/bin/bazel --batch --nohome_rc --output_user_root="$TEST_TMPDIR/root" \
-    test --execution_log_json_file="$logs/$name.json" "$@" >"$logs/$name.out" 2>&1
+  "${NESTED_BAZEL[@]}" --batch test "${NESTED_BUILD_OPTIONS[@]}" \
+    --execution_log_json_file="$logs/$name.json" "$@" >"$logs/$name.out" 2>&1
 }
 bazel_run() {  # name, extra bazel args...: every competition test, must pass
   local name="$1"; shift
@@ -59,7 +50,7 @@ TARGETS=(//competitions/spaceship-titanic //competitions/aerial-cactus-identific
 n="${#TARGETS[@]}"
 
 # A mistyped build setting is an error at analysis time, never a silent default.
-if /usr/bin/bazel --batch --nohome_rc --output_user_root="$TEST_TMPDIR/root" build --nobuild \
+if "${NESTED_BAZEL[@]}" --batch build --nobuild \
     //competitions/spaceship-titanic --//competitions:gate=platinum >"$logs/0-bad-gate.out" 2>&1; then
   echo "FAIL: --//competitions:gate=platinum was accepted" >&2; exit 1
 fi

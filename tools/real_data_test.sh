@@ -21,17 +21,8 @@
 #   4. a competition without data fails with a clear message naming the dir.
 set -euo pipefail
 
-src="$(dirname "$(readlink -f WORKSPACE)")"
-work="$TEST_TMPDIR/ws"
-mkdir -p "$work"
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  (cd "$src" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -I{} cp --parents {} "$work/")
-else
-  (cd "$src" && tar --exclude='./bazel-*' -cf - .) | tar -C "$work" -xf -
-fi
-cd "$work"
-rm -f user.bazelrc
+source tools/nested_bazel.sh
+nested_workspace "$TEST_TMPDIR/ws"
 
 logs="$TEST_TMPDIR/logs"
 data="$TEST_TMPDIR/data"
@@ -39,12 +30,12 @@ repo="$TEST_TMPDIR/upstream"
 mkdir -p "$logs" "$data" "$repo"
 # A Bazel server (not --batch, which refetches local repositories on every
 # command) with its own output root, as users run it; shut down at exit.
-BAZEL=(/usr/bin/bazel --nohome_rc --output_user_root="$TEST_TMPDIR/root")
+BAZEL=("${NESTED_BAZEL[@]}")
 trap '"${BAZEL[@]}" shutdown >/dev/null 2>&1 || true' EXIT
 bazel_cmd() {  # command, name, args...
   local cmd="$1" name="$2"; shift 2
   local log=()
-  [[ "$cmd" != sync ]] && log=(--execution_log_json_file="$logs/$name.json")
+  [[ "$cmd" != sync ]] && log=("${NESTED_BUILD_OPTIONS[@]}" --execution_log_json_file="$logs/$name.json")
   "${BAZEL[@]}" "$cmd" "${log[@]}" "$@" >"$logs/$name.out" 2>&1
 }
 REAL=(--repo_env=MLEBENCH_DATA_DIR="$data" --repo_env=MLEBENCH_REPO_DIR="$repo")

@@ -4,11 +4,13 @@
 // Testonly: the comparison the metrics' differential tests make, case by
 // case, between our StatusOr<double> and the reference script's answer line
 // "ok <repr(value)>" or "raise <ExceptionName> [<hex message>]"
-// (diff_test_text.h). Scores must agree within a relative tolerance (NaN
-// with NaN, infinities exactly); a reference raise must be our error.
+// (diff_test_text.h). Scores must agree within a relative tolerance, or the
+// absolute one a case is given (0: bit for bit), NaN with NaN, infinities
+// exactly; a reference raise must be our error.
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,9 +34,11 @@ class DiffTestOutcomes {
   explicit DiffTestOutcomes(OutcomeOptions options) : options_(std::move(options)) {}
 
   // Compares one case; a mismatch is a test failure (the first 25 are
-  // reported, labelled `label`).
+  // reported, labelled `label`). `absolute_tolerance`, when given, replaces
+  // the options' relative tolerance for this case.
   void Add(const std::string& label, const absl::StatusOr<double>& ours,
-           const std::vector<std::string>& expect) {
+           const std::vector<std::string>& expect,
+           std::optional<double> absolute_tolerance = std::nullopt) {
     const std::string& name = options_.reference;
     std::string problem;
     if (expect.at(0) == "ok") {
@@ -43,8 +47,9 @@ class DiffTestOutcomes {
       if (!ours.ok()) {
         problem = absl::StrCat(name, " returned ", reference, ", we failed: ",
                                ours.status().ToString());
-      } else if (!Close(*ours, reference)) {
-        problem = absl::StrCat("ours ", *ours, " vs ", name, "'s ", reference);
+      } else if (!Close(*ours, reference, absolute_tolerance)) {
+        problem = absl::StrCat("ours ", *ours, " vs ", name, "'s ", reference, " (differ by ",
+                               *ours - reference, ")");
       } else {
         identical += *ours == reference || (std::isnan(*ours) && std::isnan(reference));
       }
@@ -73,9 +78,10 @@ class DiffTestOutcomes {
   int scored = 0, raised = 0, identical = 0, failures = 0;
 
  private:
-  bool Close(double ours, double theirs) const {
+  bool Close(double ours, double theirs, std::optional<double> absolute_tolerance) const {
     if (std::isnan(theirs)) return std::isnan(ours);
     if (std::isinf(theirs)) return ours == theirs;
+    if (absolute_tolerance.has_value()) return std::fabs(ours - theirs) <= *absolute_tolerance;
     return std::fabs(ours - theirs) <=
            options_.relative_tolerance * std::max(1.0, std::fabs(theirs));
   }

@@ -44,6 +44,21 @@ TEST(DiffTestOutcomesTest, EveryKindOfDisagreementFails) {
   EXPECT_EQ(outcomes.failures, 7);
 }
 
+TEST(DiffTestOutcomesTest, AnAbsoluteToleranceReplacesTheRelativeOne) {
+  DiffTestOutcomes outcomes({.reference = "numpy"});
+  const double next = std::nextafter(0.5, 1.0);
+  EXPECT_NONFATAL_FAILURE(outcomes.Add("exact", next, Tokens{"ok", "0.5"}, 0.0),
+                          "vs numpy's 0.5");
+  outcomes.Add("same bits", 0.5, Tokens{"ok", "0.5"}, 0.0);
+  outcomes.Add("within", 0.5 + 1e-6, Tokens{"ok", "0.5"}, 2e-6);  // far outside 1e-9
+  EXPECT_NONFATAL_FAILURE(outcomes.Add("outside", 0.5 + 3e-6, Tokens{"ok", "0.5"}, 2e-6),
+                          "vs numpy's 0.5");
+  outcomes.Add("nan", std::nan(""), Tokens{"ok", "nan"}, 0.0);
+  EXPECT_NONFATAL_FAILURE(outcomes.Add("inf", 1e308, Tokens{"ok", "inf"}, 1e308), "vs numpy's");
+  EXPECT_EQ(outcomes.failures, 3);
+  EXPECT_EQ(outcomes.identical, 2);
+}
+
 TEST(DiffTestOutcomesTest, CodeAndMessageChecksCanBeOff) {
   DiffTestOutcomes outcomes({.check_code = false, .check_message = false});
   outcomes.Add("a", absl::InternalError("other"), Tokens{"raise", "ValueError", "6162"});

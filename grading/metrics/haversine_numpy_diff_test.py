@@ -37,7 +37,7 @@ def main():
         true_lng = rng.uniform(-180, 180, n)
         kind = rng.random()
         if kind < 0.4:  # decimetre-to-kilometre errors, as real predictions
-            scale = 10.0 ** rng.uniform(-7, -1)
+            scale = 10.0 ** float(rng.uniform(-7, -1))  # Python float pow: numpy's is CPU-dependent
             pred_lat = true_lat + rng.normal(size=n) * scale
             pred_lng = true_lng + rng.normal(size=n) * scale
         elif kind < 0.5:  # exact copies: zero distances

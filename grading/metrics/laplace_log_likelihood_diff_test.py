@@ -35,8 +35,8 @@ def main():
     for index in range(1500):
         n = big.pop() if big else int(rng.integers(1, 60) if rng.random() < 0.85 else rng.integers(60, 5000))
         actual = np.round(rng.normal(2700, 800, n))
-        predicted = actual + rng.normal(0, 10.0 ** rng.integers(0, 4), n)
-        confidence = np.abs(rng.normal(0, 10.0 ** rng.integers(0, 4), n))
+        predicted = actual + rng.normal(0, 10.0 ** int(rng.integers(0, 4)), n)
+        confidence = np.abs(rng.normal(0, 10.0 ** int(rng.integers(0, 4)), n))
         if rng.random() < 0.3:
             confidence = np.round(confidence)
         for arr in (predicted, confidence):

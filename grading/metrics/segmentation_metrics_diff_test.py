@@ -12,6 +12,7 @@ Output lines:
   d <pixel count> h<hex of the RLE text> err
   p <pixel count> h<hex of true RLE> h<hex of predicted RLE> <dice> <iou score>
 """
+import math
 import random
 import sys
 
@@ -126,7 +127,7 @@ def random_rle(rng, n):
 
 
 def random_size(rng, largest):
-    n = int(round(10 ** rng.uniform(0, np.log10(largest))))
+    n = int(round(10 ** rng.uniform(0, math.log10(largest))))  # math: numpy's log10 is CPU-dependent
     height = rng.randint(1, max(1, int(n ** 0.5) * 2))
     width = max(1, n // height)
     return height, width
