@@ -9,7 +9,8 @@ laplace_log_likelihood with numpy on float64 arrays.
 Format, one token list per line:
   case <index>
   arr <n> <float.hex()>...      (actual, predicted, confidence)
-  ok <value as float.hex()>  |  raise <class> <message as UTF-8 hex>
+  ok <value> <largest |log term|> <largest |term|> <terms>  (floats as float.hex())
+  | raise <class> <message as UTF-8 hex>
 """
 
 import sys
@@ -23,8 +24,17 @@ warnings.simplefilter("ignore")
 def reference(actual, predicted, confidence):
     sd_clipped = np.maximum(confidence, 70)
     delta = np.minimum(np.abs(actual - predicted), 1000)
-    metric = -np.sqrt(2) * delta / sd_clipped - np.log(np.sqrt(2) * sd_clipped)
-    return float(np.mean(metric))
+    logs = np.log(np.sqrt(2) * sd_clipped)
+    metric = -np.sqrt(2) * delta / sd_clipped - logs
+    return float(np.mean(metric)), largest_finite(logs), largest_finite(metric), metric.size
+
+
+def largest_finite(values):
+    """The largest finite |value| (0.0 if none): it sizes the test's bound on
+    how far numpy's SIMD log can move the mean."""
+    finite = np.abs(np.asarray(values, dtype=np.float64).ravel())
+    finite = finite[np.isfinite(finite)]
+    return float(finite.max()) if finite.size else 0.0
 
 
 def main():
@@ -55,7 +65,8 @@ def main():
         for arr in (actual, predicted, confidence):
             lines.append(f"arr {len(arr)} " + " ".join(float(v).hex() for v in arr))
         try:
-            lines.append(f"ok {reference(actual, predicted, confidence).hex()}")
+            value, logs, terms, n = reference(actual, predicted, confidence)
+            lines.append(f"ok {value.hex()} {logs.hex()} {terms.hex()} {n}")
         except Exception as e:  # every exception counts: upstream turns them all into "invalid"
             lines.append(f"raise {type(e).__name__} {str(e).encode().hex()}")
     with open(out_path, "w", encoding="utf-8") as f:
