@@ -32,11 +32,8 @@ TEST_P(KlDivergenceDiffTest, MatchesPandasRestatement) {
   const testing::NumpyKernels kernels = GetParam();
   const std::string cases_path =
       absl::StrCat(testing::NewTempDir("cases").string(), "/kl_cases.txt");
-  absl::StatusOr<std::vector<std::string>> command =
-      testing::WithNumpyKernels(kernels, {"/usr/bin/python3", kScript, cases_path});
-  ASSERT_TRUE(command.ok()) << command.status();
-  const testing::CommandResult run = testing::RunCommand(*command);
-  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const absl::Status run = testing::RunNumpyReference(kernels, kScript, {cases_path});
+  ASSERT_TRUE(run.ok()) << run;
   std::ifstream in(cases_path);
   ASSERT_TRUE(in);
   std::string line;

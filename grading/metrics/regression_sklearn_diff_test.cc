@@ -131,13 +131,9 @@ TEST_P(RegressionSklearnDiffTest, MatchesScikitLearnOnRandomInputs) {
   const std::string cases_path =
       absl::StrCat(testing::NewTempDir("cases").string(), "/regression_cases.txt");
   // REGRESSION_DIFF_SEED (--test_env=REGRESSION_DIFF_SEED=7) explores other inputs.
-  const char* seed = std::getenv("REGRESSION_DIFF_SEED");
-  std::vector<std::string> argv = {"/usr/bin/python3", kScript, cases_path};
-  if (seed != nullptr) argv.push_back(seed);
-  absl::StatusOr<std::vector<std::string>> command = testing::WithNumpyKernels(kernels, argv);
-  ASSERT_TRUE(command.ok()) << command.status();
-  const testing::CommandResult run = testing::RunCommand(*command);
-  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const absl::Status run =
+      testing::RunNumpyReference(kernels, kScript, {cases_path}, "REGRESSION_DIFF_SEED");
+  ASSERT_TRUE(run.ok()) << run;
 
   std::ifstream in(cases_path);
   ASSERT_TRUE(in) << cases_path;

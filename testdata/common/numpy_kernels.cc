@@ -1,5 +1,6 @@
 #include "testdata/common/numpy_kernels.h"
 
+#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -52,6 +53,22 @@ absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
   }
   for (std::string& word : argv) wrapped.push_back(std::move(word));
   return wrapped;
+}
+
+absl::Status RunNumpyReference(NumpyKernels kernels, const std::string& script,
+                               std::vector<std::string> args, const char* seed_variable) {
+  std::vector<std::string> argv = {kPython, script};
+  for (std::string& arg : args) argv.push_back(std::move(arg));
+  const char* seed = seed_variable != nullptr ? std::getenv(seed_variable) : nullptr;
+  if (seed != nullptr) argv.push_back(seed);
+  absl::StatusOr<std::vector<std::string>> command = WithNumpyKernels(kernels, std::move(argv));
+  if (!command.ok()) return command.status();
+  const CommandResult result = RunCommand(*command);
+  if (result.exit_code != 0) {
+    return absl::InternalError(absl::StrCat(absl::StrJoin(*command, " "), " exited with ",
+                                            result.exit_code, ":\n", result.output));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<std::string>> NumpyEnabledDispatchedFeatures(NumpyKernels kernels) {

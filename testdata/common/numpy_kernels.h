@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace mlebench::testing {
@@ -41,6 +42,14 @@ absl::StatusOr<std::vector<std::string>> NumpyDispatchedFeatures();
 // numpy runs with `kernels`.
 absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
                                                           std::vector<std::string> argv);
+
+// Runs `/usr/bin/python3 script args...` with `kernels`, plus, when
+// `seed_variable` names a set environment variable, its value as one more
+// argument (so --test_env=SEED_VARIABLE=7 explores other inputs). An error
+// carries the command's output.
+absl::Status RunNumpyReference(NumpyKernels kernels, const std::string& script,
+                               std::vector<std::string> args,
+                               const char* seed_variable = nullptr);
 
 // The dispatched features that numpy turns on in a process started with
 // `kernels`: none for kBaseline; this CPU's, less the inherited restriction,
