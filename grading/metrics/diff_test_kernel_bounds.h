@@ -7,7 +7,6 @@
 // baseline results must be ours bit for bit; machine results must lie within
 // the bound these pieces add up to, case by case.
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>

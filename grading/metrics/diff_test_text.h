@@ -32,6 +32,13 @@ inline std::vector<std::string> Tokens(const std::string& line) {
 // A float written by Python's repr ("nan", "inf" included).
 inline double ParseDouble(const std::string& token) { return std::strtod(token.c_str(), nullptr); }
 
+// Every token of a line of floats (repr or float.hex()).
+inline std::vector<double> ParseDoubles(const std::string& line) {
+  std::vector<double> values;
+  for (const std::string& token : Tokens(line)) values.push_back(ParseDouble(token));
+  return values;
+}
+
 }  // namespace mlebench::testing
 
 #endif  // MLEBENCH_GRADING_METRICS_DIFF_TEST_TEXT_H_

@@ -23,12 +23,6 @@ namespace {
 
 constexpr char kScript[] = "grading/metrics/haversine_numpy_diff_test.py";
 
-std::vector<double> ParseLine(const std::string& line) {
-  std::vector<double> out;
-  for (const std::string& token : testing::Tokens(line)) out.push_back(testing::ParseDouble(token));
-  return out;
-}
-
 class HaversineNumpyDiffTest : public ::testing::TestWithParam<testing::NumpyKernels> {};
 
 TEST_P(HaversineNumpyDiffTest, MatchesUpstreamOnRandomInputs) {
@@ -46,7 +40,7 @@ TEST_P(HaversineNumpyDiffTest, MatchesUpstreamOnRandomInputs) {
     std::vector<std::vector<double>> arrays(4);
     for (auto& a : arrays) {
       ASSERT_TRUE(std::getline(in, line));
-      a = ParseLine(line);
+      a = testing::ParseDoubles(line);
     }
     ASSERT_TRUE(std::getline(in, line));
     const double reference = testing::ParseDouble(testing::Tokens(line).at(1));

@@ -51,7 +51,8 @@ std::vector<double> ParseArray(const std::string& line) {
 // largest term move plus two pairwise sums' roundings and the division's.
 double MachineKernelTolerance(double mean, double largest_log, double largest_term, double n) {
   if (n == 0) return 0;
-  const double term_move = kSvmlLogUlps * Ulp(largest_log) + Ulp(largest_term + 1);
+  const double log_move = kSvmlLogUlps * Ulp(largest_log);
+  const double term_move = log_move + Ulp(largest_term + log_move);
   return term_move +
          testing::NumpySumRounding(static_cast<size_t>(n), n * (largest_term + term_move)) / n +
          Ulp(mean);

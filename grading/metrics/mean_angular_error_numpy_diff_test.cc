@@ -103,9 +103,7 @@ TEST_P(MeanAngularErrorNumpyDiffTest, MatchesUpstreamOnRandomInputs) {
     std::vector<std::vector<double>> arrays(4);
     for (auto& a : arrays) {
       ASSERT_TRUE(std::getline(in, line));
-      for (const std::string& token : testing::Tokens(line)) {
-        a.push_back(testing::ParseDouble(token));
-      }
+      a = testing::ParseDoubles(line);
     }
     ASSERT_TRUE(std::getline(in, line));
     const double reference = testing::ParseDouble(testing::Tokens(line).at(1));

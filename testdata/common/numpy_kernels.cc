@@ -46,7 +46,7 @@ absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
   if (kernels == NumpyKernels::kBaseline) {
     absl::StatusOr<std::vector<std::string>> features = NumpyDispatchedFeatures();
     if (!features.ok()) return features.status();
-    // numpy refuses an empty list of names no worse than an unset variable.
+    // A numpy that dispatches nothing runs its baseline anyway.
     if (!features->empty()) {
       wrapped.push_back(absl::StrCat(kVariable, "=", absl::StrJoin(*features, " ")));
     }
