@@ -58,8 +58,7 @@ Rules
   stopped (SIGTERM, then SIGKILL a few seconds later), and whatever
   submission/submission.csv contains at that moment is graded. Write a valid
   submission early and improve it afterwards.
-- There is no internet access. Use only what is in data/ and the software
-  already installed.
+$NETWORK
 - Predictions must come from a model or program: do not label any data by hand.
 - Do not look up, read or copy other people's solutions to this competition.
   A submission that copies someone else's work is disqualified.
@@ -79,9 +78,19 @@ std::string DescribeTimeLimit(int64_t seconds) {
   return absl::StrCat(text, " (", absl::StrJoin(parts, " "), ")");
 }
 
-std::string AgentInstructions(int64_t time_limit_s) {
+std::string AgentInstructions(int64_t time_limit_s, bool network_allowed) {
+  // What the sandbox really does: with the network denied it has none at all;
+  // with it allowed (for agents that call model APIs) the rule still holds.
+  constexpr char kNoNetwork[] =
+      "- There is no network: not even the host's loopback is reachable. Use only\n"
+      "  what is in data/ and the software already installed.";
+  constexpr char kNetworkForModelsOnly[] =
+      "- The network is open so that you can reach the model APIs your operator\n"
+      "  set up. Use it for nothing else: do not download data, models, code or\n"
+      "  solutions; use only what is in data/ and the software already installed.";
   return absl::StrReplaceAll(kInstructionsTemplate,
-                             {{"$TIME_LIMIT", DescribeTimeLimit(time_limit_s)}});
+                             {{"$TIME_LIMIT", DescribeTimeLimit(time_limit_s)},
+                              {"$NETWORK", network_allowed ? kNetworkForModelsOnly : kNoNetwork}});
 }
 
 }  // namespace mlebench

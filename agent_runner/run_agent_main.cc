@@ -4,11 +4,23 @@
 //             --time_limit_s N --seed N
 //             --submission_out DIR --log_out FILE --record_out FILE
 //             [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]
-//             [--isolation auto|bwrap|none] [--network allow|deny] [--bwrap PATH]
+//             [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]
+//             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
+//             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
+//             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
+//             [--max_submission_bytes N] [--max_log_bytes N] [--workspace_quota_bytes N]
 //             [-- extra args passed to the agent]
 //
-// --isolation (default auto) and --network (default allow): see README.md.
-// --bwrap names the bubblewrap executable (default /usr/bin/bwrap).
+// --isolation (default bwrap) and --network (default deny): see README.md and
+// docs/security.md. --bwrap names the bubblewrap executable (default
+// /usr/bin/bwrap); --sandbox_entry the sandbox entry program (required with
+// bwrap). --allowed_roots are the directories the agent's files may resolve
+// into (relative ones are taken from the working directory);
+// --source_tree_marker names a source file at a known place in the source
+// tree (e.g. tools/source_tree_marker.txt), whose resolved path minus that
+// relative path is the source tree's root, which is then allowed too.
+// --resource_limits off runs without a cgroup; otherwise --memory_bytes,
+// --pids and --cpus (0: no limit of that kind) default to DefaultResourceLimits.
 // --link_public links the public files into data/ instead of copying them
 // (real datasets in a stable data dir; see RunOptions::link_public).
 //
@@ -18,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -29,6 +42,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/runner.h"
 
@@ -41,8 +55,33 @@ constexpr char kUsage[] =
     "                 --submission_out DIR --log_out FILE --record_out FILE\n"
     "                 [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]\n"
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
-    "                 [--isolation auto|bwrap|none] [--network allow|deny] [--bwrap PATH]\n"
+    "                 [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]\n"
+    "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
+    "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
+    "                 [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]\n"
+    "                 [--max_submission_bytes N] [--max_log_bytes N]\n"
+    "                 [--workspace_quota_bytes N]\n"
     "                 [-- extra args passed to the agent]\n";
+
+// The source tree's root from a marker file at `marker` (relative to the
+// source root, as an execroot path is): its resolved path minus `marker`.
+absl::StatusOr<std::filesystem::path> SourceTreeRoot(const std::string& marker) {
+  std::error_code ec;
+  const std::filesystem::path resolved = std::filesystem::canonical(marker, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot resolve the source tree marker ", marker, ": ", ec.message()));
+  }
+  std::filesystem::path root = resolved;
+  const std::filesystem::path relative = std::filesystem::path(marker).lexically_normal();
+  for (auto it = relative.begin(); it != relative.end(); ++it) root = root.parent_path();
+  if (root / relative != resolved) {
+    return absl::InvalidArgumentError(absl::StrCat("the source tree marker ", marker,
+                                                   " resolves to ", resolved.string(),
+                                                   ", which does not end in it"));
+  }
+  return root;
+}
 
 struct Flags {
   RunOptions run;
@@ -53,7 +92,10 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   constexpr absl::string_view kValueFlags[] = {
       "competition", "public",         "description", "agent",      "time_limit_s",
       "seed",        "submission_out", "log_out",     "record_out", "workspace",
-      "grace_s",     "isolation",      "network",     "bwrap",      "sample_submission"};
+      "grace_s",     "isolation",      "network",     "bwrap",      "sample_submission",
+      "sandbox_entry", "allowed_roots", "source_tree_marker", "forbidden_roots",
+      "resource_limits", "memory_bytes", "pids", "cpus", "max_submission_bytes",
+      "max_log_bytes", "workspace_quota_bytes"};
   std::map<std::string, std::string> values;
   Flags flags;
   for (int i = 1; i < argc; ++i) {
@@ -123,8 +165,12 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   if (values.contains("isolation")) {
     const std::optional<Isolation> isolation = ParseIsolation(values["isolation"]);
     if (!isolation.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--isolation must be auto, bwrap or none, got '", values["isolation"], "'"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--isolation must be bwrap or none, got '", values["isolation"], "'",
+          values["isolation"] == "auto"
+              ? " (auto, which ran the agent unconfined wherever bwrap failed, is gone: a "
+                "protection that cannot be set up is an error)"
+              : ""));
     }
     run.isolation = *isolation;
   }
@@ -137,6 +183,54 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     run.network = *network;
   }
   if (values.contains("bwrap")) run.bwrap = values["bwrap"];
+  if (values.contains("sandbox_entry")) run.sandbox_entry = values["sandbox_entry"];
+  for (const auto& [flag, roots] :
+       {std::pair<const char*, std::vector<std::filesystem::path>*>{"allowed_roots",
+                                                                    &run.allowed_roots},
+        {"forbidden_roots", &run.forbidden_roots}}) {
+    if (!values.contains(flag)) continue;
+    for (absl::string_view dir : absl::StrSplit(values[flag], ':', absl::SkipEmpty())) {
+      roots->push_back(std::filesystem::absolute(std::string(dir)));
+    }
+  }
+  if (values.contains("source_tree_marker")) {
+    absl::StatusOr<std::filesystem::path> root = SourceTreeRoot(values["source_tree_marker"]);
+    if (!root.ok()) return root.status();
+    run.allowed_roots.push_back(*root);
+  }
+  const std::string limits = values.contains("resource_limits") ? values["resource_limits"] : "on";
+  if (limits != "on" && limits != "off") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--resource_limits must be on or off, got '", limits, "'"));
+  }
+  if (limits == "off") {
+    run.limits.reset();
+    for (const char* flag : {"memory_bytes", "pids", "cpus"}) {
+      if (values.contains(flag)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--", flag, " needs --resource_limits on"));
+      }
+    }
+  }
+  for (const auto& [flag, target] :
+       {std::pair<const char*, int64_t*>{"memory_bytes", run.limits ? &run.limits->memory_bytes : nullptr},
+        {"pids", run.limits ? &run.limits->pids : nullptr},
+        {"max_submission_bytes", &run.max_submission_bytes},
+        {"max_log_bytes", &run.max_log_bytes},
+        {"workspace_quota_bytes", &run.workspace_quota_bytes}}) {
+    if (!values.contains(flag) || target == nullptr) continue;
+    if (!absl::SimpleAtoi(values[flag], target) || *target < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag,
+                                                     " must be a non-negative integer, got '",
+                                                     values[flag], "'"));
+    }
+  }
+  if (values.contains("cpus") && run.limits &&
+      (!absl::SimpleAtod(values["cpus"], &run.limits->cpus) || !std::isfinite(run.limits->cpus) ||
+       run.limits->cpus < 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--cpus must be a non-negative number, got '", values["cpus"], "'"));
+  }
   // This binary's only children are agents, so it may reap them all.
   run.kill_all_children = true;
   return flags;

@@ -7,6 +7,10 @@ set -uo pipefail
 runner=agent_runner/run_agent
 dummy=agent_runner/agents/dummy
 tmp="${TEST_TMPDIR:?}/run_agent_test"
+# What the sandbox needs: its entry program, and where the agents' files may
+# resolve (the test agents' source directory and the test's own files).
+sandbox=(--sandbox_entry agent_runner/sandbox_entry
+         --allowed_roots "$(dirname "$(readlink -f "$dummy")"):$TEST_TMPDIR")
 rm -rf "$tmp"
 mkdir -p "$tmp/public/sub"
 printf 'id,label\n0,a\n' > "$tmp/public/sample_submission.csv"
@@ -21,7 +25,7 @@ run() {
   local name="$1"; shift
   "$runner" --competition toy --public "$tmp/public" --description "$tmp/description.md" \
     --submission_out "$tmp/$name/submission" --log_out "$tmp/$name/agent.log" \
-    --record_out "$tmp/$name/record.json" "$@" 2> "$tmp/$name.stderr"
+    --record_out "$tmp/$name/record.json" "${sandbox[@]}" "$@" 2> "$tmp/$name.stderr"
 }
 
 # Dummy agent, both flag spellings.
@@ -30,28 +34,23 @@ run dummy --agent "$dummy" --time_limit_s=5 --seed 3 || fail "dummy run exited $
 cmp -s "$tmp/public/sample_submission.csv" "$tmp/dummy/submission/submission.csv" \
   || fail "dummy submission differs from the sample"
 record="$(cat "$tmp/dummy/record.json")"
-# The default isolation is auto, which finds bwrap here (./bazelw installs it).
-expected='^\{"competition_id": "toy", "agent": "dummy", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "allow"\}$'
+# The defaults: bwrap (./bazelw installs it), no network.
+expected='^\{"competition_id": "toy", "agent": "dummy", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false\}$'
 [[ "$record" =~ $expected ]] || fail "unexpected record: $record"
 grep -q "dummy: copied" "$tmp/dummy/agent.log" || fail "dummy log lacks its message"
 
-# Isolation flags: bwrap without network; auto falling back when bwrap is
-# missing, which the record and the log say; none.
-mkdir -p "$tmp/deny" "$tmp/fallback" "$tmp/none"
-run deny --agent "$dummy" --time_limit_s 5 --seed 0 --isolation bwrap --network deny \
-  || fail "deny run exited $?"
-grep -q '"isolation": "bwrap", "network": "deny"}$' "$tmp/deny/record.json" \
-  || fail "deny record: $(cat "$tmp/deny/record.json")"
-run fallback --agent "$dummy" --time_limit_s 5 --seed 0 --isolation=auto \
-  --bwrap "$tmp/no/bwrap" || fail "fallback run exited $?"
-grep -q '"submission_exists": true, "submission_bytes": 13, "isolation": "none", "network": "allow"}$' \
-  "$tmp/fallback/record.json" || fail "fallback record: $(cat "$tmp/fallback/record.json")"
-grep -q "^run_agent: running the agent without isolation: cannot execute $tmp/no/bwrap" \
-  "$tmp/fallback/agent.log" || fail "fallback log: $(cat "$tmp/fallback/agent.log")"
-run none --agent "$dummy" --time_limit_s 5 --seed 0 --isolation none || fail "none run exited $?"
-grep -q '"isolation": "none", "network": "allow"}$' "$tmp/none/record.json" \
+# Isolation flags: bwrap with the network; none (which shares the host's).
+mkdir -p "$tmp/allow" "$tmp/none" "$tmp/nolimits"
+run allow --agent "$dummy" --time_limit_s 5 --seed 0 --isolation bwrap --network allow \
+  || fail "allow run exited $?"
+grep -q '"isolation": "bwrap", "network": "allow", ' "$tmp/allow/record.json" \
+  || fail "allow record: $(cat "$tmp/allow/record.json")"
+run none --agent "$dummy" --time_limit_s 5 --seed 0 --isolation none --network allow \
+  || fail "none run exited $?"
+grep -q '"isolation": "none", "network": "allow", ' "$tmp/none/record.json" \
   || fail "none record: $(cat "$tmp/none/record.json")"
-! grep -q "without isolation" "$tmp/none/agent.log" || fail "none is not a fallback"
+run nolimits --agent "$dummy" --time_limit_s 5 --seed 0 --resource_limits off \
+  || fail "run without limits exited $?"
 
 # Extra args after --, an explicit kept workspace, and a daemon that escapes
 # the process group with setsid: run_agent must still kill it.
@@ -67,7 +66,8 @@ mkdir -p "$tmp/escape"
 # Unisolated, so that the agent can write the pid file outside its workspace
 # (under bwrap the pid namespace ends such daemons: see runner_test).
 run escape --agent "$tmp/escape.sh" --time_limit_s 5 --seed 0 --workspace "$tmp/ws" \
-  --keep_workspace --isolation none -- "$tmp/escaped.pid" second || fail "escape run exited $?"
+  --keep_workspace --isolation none --network allow -- "$tmp/escaped.pid" second \
+  || fail "escape run exited $?"
 grep -q "^extra: $tmp/escaped.pid second$" "$tmp/escape/agent.log" || fail "extra args not passed"
 [[ -f "$tmp/ws/instructions.txt" && -f "$tmp/ws/data/sub/file.txt" ]] || fail "workspace not kept"
 [[ -d "$tmp/escape/submission" && -z "$(ls -A "$tmp/escape/submission")" ]] \
@@ -97,9 +97,10 @@ expect_error() {
     fail "expected '$message' for: $* -- got: $(cat "$tmp/err.stderr")"
   fi
 }
-common=(--competition toy --public "$tmp/public" --description "$tmp/description.md"
-        --agent "$dummy" --submission_out "$tmp/err/sub" --log_out "$tmp/err/log"
-        --record_out "$tmp/err/record.json")
+unsandboxed=(--competition toy --public "$tmp/public" --description "$tmp/description.md"
+             --agent "$dummy" --submission_out "$tmp/err/sub" --log_out "$tmp/err/log"
+             --record_out "$tmp/err/record.json")
+common=("${unsandboxed[@]}" "${sandbox[@]}")
 expect_error "missing flag --time_limit_s" "${common[@]}" --seed 0
 expect_error "usage: run_agent" "${common[@]}" --seed 0
 expect_error "unknown flag --bogus" "${common[@]}" --seed 0 --time_limit_s 1 --bogus 1
@@ -109,16 +110,33 @@ expect_error "--grace_s must be a number" "${common[@]}" --seed 0 --time_limit_s
 expect_error "flag --seed given twice" "${common[@]}" --seed 0 --seed 1 --time_limit_s 1
 expect_error "flag --seed needs a value" "${common[@]}" --time_limit_s 1 --seed
 expect_error "unexpected argument 'stray'" "${common[@]}" --seed 0 --time_limit_s 1 stray
-expect_error "--isolation must be auto, bwrap or none, got 'sandbox'" "${common[@]}" --seed 0 \
+expect_error "--isolation must be bwrap or none, got 'sandbox'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --isolation sandbox
+expect_error "auto, which ran the agent unconfined wherever bwrap failed, is gone" \
+  "${common[@]}" --seed 0 --time_limit_s 1 --isolation auto
 expect_error "--network must be allow or deny, got 'off'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --network off
 expect_error "network deny needs isolation" "${common[@]}" --seed 0 --time_limit_s 1 \
   --isolation none --network deny
 expect_error "isolation bwrap is unavailable: cannot execute $tmp/no/bwrap" "${common[@]}" \
   --seed 0 --time_limit_s 1 --isolation bwrap --bwrap "$tmp/no/bwrap"
-expect_error "network deny needs bwrap isolation, which is unavailable" "${common[@]}" --seed 0 \
-  --time_limit_s 1 --network deny --bwrap "$tmp/no/bwrap"
+expect_error "isolation bwrap is unavailable" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --network allow --bwrap "$tmp/no/bwrap"
+expect_error "--resource_limits must be on or off, got 'maybe'" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --resource_limits maybe
+expect_error "--pids needs --resource_limits on" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --resource_limits off --pids 10
+expect_error "--memory_bytes must be a non-negative integer, got '-1'" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --memory_bytes -1
+expect_error "--cpus must be a non-negative number, got 'lots'" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --cpus lots
+expect_error "the source tree marker" "${common[@]}" --seed 0 \
+  --time_limit_s 1 --source_tree_marker "$tmp/absent_marker"
+# The dummy agent lives in the source tree, which these roots leave out.
+expect_error "the agent cannot be sandboxed" "${unsandboxed[@]}" --seed 0 --time_limit_s 1 \
+  --sandbox_entry agent_runner/sandbox_entry --allowed_roots "$tmp/public"
+expect_error "isolation bwrap needs the allowed roots" "${unsandboxed[@]}" --seed 0 \
+  --time_limit_s 1 --sandbox_entry agent_runner/sandbox_entry
 expect_error "cannot read public dir" "${common[@]/#$tmp\/public/$tmp/absent}" --seed 0 \
   --time_limit_s 1
 [[ ! -e "$tmp/err/record.json" ]] || fail "a failed run must not write a record"

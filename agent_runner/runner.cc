@@ -2,11 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -20,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -35,8 +38,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
 #include "agent_runner/processes.h"
+#include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
 
 namespace mlebench {
@@ -91,8 +96,25 @@ absl::Status ValidateOptions(const RunOptions& options) {
   }
   if (options.network == Network::kDeny && options.isolation == Isolation::kNone) {
     return absl::InvalidArgumentError(
-        "network deny needs isolation (bwrap or auto): without it the agent shares the host's "
-        "network");
+        "network deny needs isolation bwrap: without it the agent shares the host's network "
+        "(with isolation none, ask for network allow: --//agent_runner:network=allow)");
+  }
+  if (options.isolation == Isolation::kBwrap) {
+    if (options.sandbox_entry.empty()) {
+      return absl::InvalidArgumentError("isolation bwrap needs the sandbox entry program");
+    }
+    if (options.allowed_roots.empty()) {
+      return absl::InvalidArgumentError(
+          "isolation bwrap needs the allowed roots of the agent's runfiles");
+    }
+    if (geteuid() == 0 && (options.sandbox_uid == 0 || options.sandbox_gid == 0)) {
+      return absl::InvalidArgumentError("the sandbox user and group must not be root (0)");
+    }
+  }
+  if (options.max_submission_bytes <= 0 || options.max_log_bytes <= 0 ||
+      options.workspace_quota_bytes < 0) {
+    return absl::InvalidArgumentError(
+        "submission and log caps must be positive and the workspace quota non-negative");
   }
   if (options.submission_out.empty() || options.log_out.empty() || options.agent.empty() ||
       options.public_dir.empty() || options.description_file.empty()) {
@@ -277,7 +299,10 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   fs::permissions(data, kReadOnlyDir, ec);
   if (ec) return FsError("cannot set permissions of", data, ec);
 
-  return WriteTextFile(workspace / "instructions.txt", AgentInstructions(options.time_limit_s));
+  return WriteTextFile(workspace / "instructions.txt",
+                       AgentInstructions(options.time_limit_s,
+                                         options.network == Network::kAllow ||
+                                             options.isolation == Isolation::kNone));
 }
 
 // Deletes the workspace, first making every directory in it writable again
@@ -356,30 +381,98 @@ void WriteExecFailure(int fd, int error) {
   (void)ignored;
 }
 
-struct ChildOutcome {
-  int wait_status = 0;
-  bool timed_out = false;
-  double duration_s = 0;
+// The agent's log: everything it writes (through a pipe) up to a cap, and
+// the runner's own notes, which are always kept. Only the runner holds the
+// file, so an agent cannot truncate or rewrite it (reopening /dev/stdout gives
+// it the pipe again).
+class LogSink {
+ public:
+  LogSink(int fd, int64_t cap) : fd_(fd), cap_(cap) {}
+
+  void Agent(const char* data, size_t size) {
+    const int64_t room = std::max<int64_t>(cap_ - written_, 0);
+    const size_t kept = static_cast<size_t>(std::min<int64_t>(room, static_cast<int64_t>(size)));
+    WriteAll(data, kept);
+    written_ += static_cast<int64_t>(kept);
+    dropped_ += static_cast<int64_t>(size - kept);
+  }
+  void Note(absl::string_view text) { WriteAll(text.data(), text.size()); }
+  // Says how much was dropped, if anything; once, at the end.
+  void Finish() {
+    if (dropped_ > 0) {
+      Note(absl::StrCat("run_agent: the log was cut at ", cap_, " bytes of agent output; ",
+                        dropped_, " more bytes were dropped\n"));
+    }
+  }
+  bool truncated() const { return dropped_ > 0; }
+
+ private:
+  void WriteAll(const char* data, size_t size) {
+    while (size > 0) {
+      const ssize_t n = write(fd_, data, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;  // a full disk loses log text, never the run
+      data += n;
+      size -= static_cast<size_t>(n);
+    }
+  }
+
+  int fd_;
+  int64_t cap_;
+  int64_t written_ = 0;
+  int64_t dropped_ = 0;
 };
 
-// Returns true once `pid` has exited (without reaping it, so that its process
-// group id stays reserved), or false when `deadline` passes first. Sleeps in
-// poll() on a pidfd; where pidfds are missing, in short naps.
-bool WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline) {
+// Moves what is in the pipe to the log; false at end of file.
+bool DrainPipe(int pipe_fd, LogSink& log) {
+  char buffer[65536];
   for (;;) {
+    const ssize_t n = read(pipe_fd, buffer, sizeof(buffer));
+    if (n > 0) {
+      log.Agent(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0;  // 0: every writer is gone; EAGAIN: nothing more for now
+  }
+}
+
+enum class WaitResult { kExited, kDeadline, kOverQuota };
+
+// Waits until `pid` has exited (without reaping it, so that its process group
+// id stays reserved), `deadline` passes, or `over_quota` (asked every
+// kQuotaCheckInterval) says so, copying the agent's output from `pipe_fd`
+// (non-blocking; -1: none) to `log` meanwhile. Sleeps in poll() on a pidfd
+// and the pipe; where pidfds are missing, in short naps.
+constexpr auto kQuotaCheckInterval = std::chrono::seconds(2);
+
+WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
+                       LogSink* log, const std::function<bool()>& over_quota) {
+  Clock::time_point next_quota_check = Clock::now() + kQuotaCheckInterval;
+  bool pipe_open = pipe_fd >= 0;
+  for (;;) {
+    if (pipe_open) pipe_open = DrainPipe(pipe_fd, *log);
     siginfo_t info;
     std::memset(&info, 0, sizeof(info));
     if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
-      return true;
+      return WaitResult::kExited;
     }
-    const Clock::time_point now = Clock::now();
-    if (now >= deadline) return false;
-    const auto remaining_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+    Clock::time_point now = Clock::now();
+    if (over_quota && now >= next_quota_check) {
+      if (over_quota()) return WaitResult::kOverQuota;
+      now = Clock::now();
+      next_quota_check = now + kQuotaCheckInterval;
+    }
+    if (now >= deadline) return WaitResult::kDeadline;
+    Clock::time_point wake = deadline;
+    if (over_quota) wake = std::min(wake, next_quota_check);
+    const auto remaining_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
+    const int timeout_ms = static_cast<int>(std::clamp<int64_t>(remaining_ms, 1, 1'000'000));
     if (pidfd >= 0) {
-      struct pollfd pfd = {pidfd, POLLIN, 0};
-      poll(&pfd, 1, static_cast<int>(std::min<int64_t>(remaining_ms, 1'000'000)));
+      struct pollfd fds[2] = {{pidfd, POLLIN, 0}, {pipe_fd, POLLIN, 0}};
+      poll(fds, pipe_open ? 2 : 1, timeout_ms);
     } else {
-      usleep(static_cast<useconds_t>(std::min<int64_t>(remaining_ms, 10)) * 1000);
+      usleep(static_cast<useconds_t>(std::min(timeout_ms, 10)) * 1000);
     }
   }
 }
@@ -401,16 +494,34 @@ struct ChildSpec {
   std::vector<std::string> argv;  // argv[0] is the executable's absolute path
   std::vector<std::string> env;
   fs::path cwd;
-  int output_fd = -1;     // receives stdout and stderr; stdin is /dev/null
+  // Receives stdout and stderr (stdin is /dev/null): either `output_fd`
+  // directly, or, with `log`, a pipe the runner copies into it.
+  int output_fd = -1;
+  LogSink* log = nullptr;
+  // The owner the pipe is given, so that an agent running as another user
+  // can reopen /dev/stdout and /dev/stderr (tee /dev/stderr, > /dev/stdout).
+  std::optional<std::pair<uid_t, gid_t>> pipe_owner;
   int inherited_fd = -1;  // a descriptor the child keeps (bwrap's --args), or -1
   // argv runs bwrap with BwrapOptions: the child gets a session of its own
   // (no controlling terminal), and the deadline's SIGTERM goes to the
   // processes inside the sandbox rather than to bwrap, which would end the
   // sandbox at once.
   bool sandboxed = false;
+  // The child joins it before exec; whatever is left in it is killed at the
+  // end.
+  const AgentCgroup* cgroup = nullptr;
+  // Asked every few seconds; true stops the child as the deadline would.
+  std::function<bool()> over_quota;
   int64_t time_limit_s = 0;
   double grace_s = 0;
   bool kill_all_children = false;
+};
+
+struct ChildOutcome {
+  int wait_status = 0;
+  bool timed_out = false;
+  bool over_quota = false;
+  double duration_s = 0;
 };
 
 // Runs the child in its own process group, enforces the time limit and kills
@@ -428,6 +539,23 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   const int inherited_fd = spec.inherited_fd;
   FileDescriptor dev_null(open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (dev_null.get() < 0) return ErrnoError("cannot open", "/dev/null", errno);
+  FileDescriptor output_read;
+  FileDescriptor output_write;
+  int output_fd = spec.output_fd;
+  if (spec.log != nullptr) {
+    int output_pipe[2];
+    if (pipe2(output_pipe, O_CLOEXEC) != 0) {
+      return ErrnoError("cannot create a pipe for", spec.argv[0], errno);
+    }
+    output_read = FileDescriptor(output_pipe[0]);
+    output_write = FileDescriptor(output_pipe[1]);
+    fcntl(output_read.get(), F_SETFL, O_NONBLOCK);
+    output_fd = output_write.get();
+    if (spec.pipe_owner.has_value() &&
+        fchown(output_write.get(), spec.pipe_owner->first, spec.pipe_owner->second) != 0) {
+      return ErrnoError("cannot hand over", "the agent's output pipe", errno);
+    }
+  }
   // The child closes its end once its process group exists; until then
   // kill(-pid) could miss it.
   int started_pipe[2];
@@ -435,6 +563,7 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     return ErrnoError("cannot create a pipe for", spec.argv[0], errno);
   FileDescriptor started_read(started_pipe[0]);
   FileDescriptor started_write(started_pipe[1]);
+  const AgentCgroup* cgroup = spec.cgroup;
 
   const Clock::time_point start = Clock::now();
   const pid_t pid = fork();
@@ -453,8 +582,14 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     for (int sig = 1; sig < NSIG; ++sig) {
       if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
     }
-    if (dup2(dev_null.get(), STDIN_FILENO) < 0 || dup2(spec.output_fd, STDOUT_FILENO) < 0 ||
-        dup2(spec.output_fd, STDERR_FILENO) < 0) {
+    if (dup2(dev_null.get(), STDIN_FILENO) < 0 || dup2(output_fd, STDOUT_FILENO) < 0 ||
+        dup2(output_fd, STDERR_FILENO) < 0) {
+      _exit(127);
+    }
+    if (cgroup != nullptr && !cgroup->JoinFromChild()) {
+      constexpr char kMessage[] = "run_agent: cannot join the agent's cgroup\n";
+      ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+      (void)ignored;
       _exit(127);
     }
     // Best effort (the runner's own fds are O_CLOEXEC anyway); this also
@@ -475,6 +610,7 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     _exit(127);
   }
   started_write.Close();
+  output_write.Close();
   char ignored;
   while (read(started_read.get(), &ignored, 1) < 0 && errno == EINTR) {
   }
@@ -482,9 +618,11 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   if (pidfd.get() >= 0) fcntl(pidfd.get(), F_SETFD, FD_CLOEXEC);
 
   ChildOutcome outcome;
-  bool exited = WaitForExit(pid, pidfd.get(), start + std::chrono::seconds(spec.time_limit_s));
-  if (!exited) {
-    outcome.timed_out = true;
+  WaitResult waited = WaitForExit(pid, pidfd.get(), start + std::chrono::seconds(spec.time_limit_s),
+                                  output_read.get(), spec.log, spec.over_quota);
+  if (waited != WaitResult::kExited) {
+    outcome.timed_out = waited == WaitResult::kDeadline;
+    outcome.over_quota = waited == WaitResult::kOverQuota;
     if (spec.sandboxed) {
       SignalSandboxedProcesses(pid, SIGTERM);
     } else {
@@ -492,7 +630,7 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     }
     const auto grace =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.grace_s));
-    exited = WaitForExit(pid, pidfd.get(), Clock::now() + grace);
+    WaitForExit(pid, pidfd.get(), Clock::now() + grace, output_read.get(), spec.log, {});
   }
   // The main process is a zombie or still running, so the group id is still
   // ours: kill whatever is left of the group (daemons, stragglers; under
@@ -504,7 +642,11 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   }
   outcome.wait_status = status;
   outcome.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (cgroup != nullptr) cgroup->KillAll();
   if (spec.kill_all_children) KillAndReapAllChildren();
+  // What the agent wrote before it ended; a writer that outlived it (only
+  // possible without bwrap and kill_all_children) cannot hold the run up.
+  if (output_read.get() >= 0) DrainPipe(output_read.get(), *spec.log);
   return outcome;
 }
 
@@ -549,9 +691,10 @@ ChildSpec BwrapChild(const fs::path& bwrap, int args_file, std::vector<std::stri
 constexpr int64_t kProbeTimeLimitS = 10;
 
 // Why bwrap cannot confine the agent here, or nullopt when it can: runs
-// /bin/true once with the run's own options (`args_file`), so that every
-// mount is tried.
+// /bin/true once, through the sandbox entry, with the run's own options
+// (`args_file`), so that every mount and every step of the entry is tried.
 absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int args_file,
+                                                      const std::vector<std::string>& entry,
                                                       const std::vector<std::string>& env,
                                                       const fs::path& workspace) {
   if (access(bwrap.c_str(), X_OK) != 0) {
@@ -559,7 +702,9 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   }
   FileDescriptor output(memfd_create("bwrap-probe", MFD_CLOEXEC));
   if (output.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
-  ChildSpec spec = BwrapChild(bwrap, args_file, {"/bin/true"});
+  std::vector<std::string> command = entry;
+  command.push_back("/bin/true");
+  ChildSpec spec = BwrapChild(bwrap, args_file, std::move(command));
   spec.env = env;
   spec.cwd = workspace;
   spec.output_fd = output.get();
@@ -581,15 +726,17 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   } else {
     how = absl::StrCat("was killed by signal ", WTERMSIG(outcome->wait_status));
   }
-  return absl::StrCat(bwrap.string(), " --args ... /bin/true ", how,
+  return absl::StrCat(bwrap.string(), " --args ... ", kSandboxEntryPath, " ... /bin/true ", how,
                       said.empty() ? "" : absl::StrCat(": ", said));
 }
 
-// The isolation the run gets, and for bwrap the file of its options.
+// The isolation the run gets: for bwrap the file of its options and the
+// sandbox entry's command line (the agent's command follows it).
 struct Confinement {
   Isolation isolation = Isolation::kNone;
   fs::path bwrap;
   FileDescriptor args_file;
+  std::vector<std::string> entry;
 };
 
 // What the sandbox must show besides the workspace: the linked public dir.
@@ -600,45 +747,148 @@ std::vector<fs::path> ReadOnlyDirs(const RunOptions& options) {
   return {ec ? fs::absolute(options.public_dir) : dir};
 }
 
-// Resolves Isolation::kAuto by probing bwrap; a fallback to no isolation is
-// noted in the agent's log.
+// Canonical forms of `dirs` (the staging policy compares resolved paths).
+absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>& dirs,
+                                                    absl::string_view what) {
+  std::vector<fs::path> resolved;
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    fs::path canonical = fs::canonical(dir, ec);
+    if (ec) return FsError(absl::StrCat("cannot resolve ", what), dir, ec);
+    resolved.push_back(std::move(canonical));
+  }
+  return resolved;
+}
+
+// Where the staged agent and runfiles live: beside the workspace, never in it.
+fs::path StagingDir(const fs::path& workspace) {
+  fs::path dir = workspace;
+  dir += ".sandbox";
+  return dir;
+}
+
+// Stages the agent and its runfiles (only files inside the allowed roots),
+// writes bwrap's options and tries them once: failing to confine the agent is
+// an error, never a run without isolation.
 absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const fs::path& workspace,
                                               const fs::path& agent,
-                                              const std::vector<std::string>& env, int log_fd) {
+                                              const std::vector<std::string>& env,
+                                              int64_t max_file_bytes) {
   Confinement confinement;
   if (options.isolation == Isolation::kNone) return confinement;
   std::error_code ec;
   confinement.bwrap = fs::absolute(options.bwrap, ec);
   if (ec) return FsError("cannot resolve", options.bwrap, ec);
+  const fs::path sandbox_entry = fs::canonical(options.sandbox_entry, ec);
+  if (ec) return FsError("cannot find the sandbox entry", options.sandbox_entry, ec);
+
+  StagingPolicy policy;
+  absl::StatusOr<std::vector<fs::path>> allowed =
+      CanonicalDirs(options.allowed_roots, "allowed root");
+  if (!allowed.ok()) return allowed.status();
+  policy.allowed_roots = *std::move(allowed);
+  for (const fs::path& dir : options.forbidden_roots) {
+    // A forbidden root that does not exist forbids nothing; resolved when it does.
+    fs::path canonical = fs::weakly_canonical(dir, ec);
+    policy.forbidden_roots.push_back(ec ? fs::absolute(dir) : canonical);
+  }
+  const fs::path staging = StagingDir(workspace);
+  fs::create_directory(staging, ec);
+  if (ec) return FsError("cannot create", staging, ec);
+  absl::StatusOr<StagingStats> staged_agent = StageFile(agent, staging / "agent", policy);
+  if (!staged_agent.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the agent cannot be sandboxed: ", staged_agent.status().message()));
+  }
+  fs::path runfiles = agent;
+  runfiles += ".runfiles";
+  fs::path staged_runfiles;
+  if (fs::is_directory(runfiles, ec)) {
+    staged_runfiles = staging / "runfiles";
+    absl::StatusOr<StagingStats> stats = StageRunfiles(runfiles, staged_runfiles, policy);
+    if (!stats.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the agent's runfiles cannot be sandboxed: ", stats.status().message()));
+    }
+  }
+
+  const bool host_root = geteuid() == 0;
   absl::StatusOr<std::vector<std::string>> bwrap_options =
       BwrapOptions({.workspace = workspace,
                     .agent = agent,
+                    .staged_agent = staging / "agent",
+                    .staged_runfiles = staged_runfiles,
+                    .sandbox_entry = sandbox_entry,
                     .share_network = options.network == Network::kAllow,
+                    .host_root = host_root,
                     .read_only_dirs = ReadOnlyDirs(options)});
   if (!bwrap_options.ok()) return bwrap_options.status();
   absl::StatusOr<FileDescriptor> args_file = WriteArgsFile(*bwrap_options);
   if (!args_file.ok()) return args_file.status();
+  confinement.entry = {kSandboxEntryPath,
+                       "--uid",
+                       absl::StrCat(host_root ? options.sandbox_uid : getuid()),
+                       "--gid",
+                       absl::StrCat(host_root ? options.sandbox_gid : getgid()),
+                       "--max_file_bytes",
+                       absl::StrCat(max_file_bytes),
+                       "--"};
   absl::StatusOr<std::optional<std::string>> problem =
-      ProbeBwrap(confinement.bwrap, args_file->get(), env, workspace);
+      ProbeBwrap(confinement.bwrap, args_file->get(), confinement.entry, env, workspace);
   if (!problem.ok()) return problem.status();
-  if (!problem->has_value()) {
-    confinement.isolation = Isolation::kBwrap;
-    confinement.args_file = *std::move(args_file);
-    return confinement;
+  if (problem->has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "isolation bwrap is unavailable: ", **problem,
+        " (see docs/security.md; --//agent_runner:isolation=none runs the agent unconfined)"));
   }
-  if (options.isolation == Isolation::kBwrap) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("isolation bwrap is unavailable: ", **problem));
-  }
-  if (options.network == Network::kDeny) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("network deny needs bwrap isolation, which is unavailable: ", **problem));
-  }
-  const std::string note =
-      absl::StrCat("run_agent: running the agent without isolation: ", **problem, "\n");
-  ssize_t ignored = write(log_fd, note.data(), note.size());
-  (void)ignored;
+  confinement.isolation = Isolation::kBwrap;
+  confinement.args_file = *std::move(args_file);
   return confinement;
+}
+
+// Gives the agent's writable directories to the sandbox user, so that a
+// runner running as root never runs the agent as root.
+absl::Status HandWorkspaceTo(const fs::path& workspace, uid_t uid, gid_t gid) {
+  for (const fs::path& dir : {workspace, workspace / "submission", workspace / "logs",
+                              workspace / "code"}) {
+    if (lchown(dir.c_str(), uid, gid) != 0) return ErrnoError("cannot hand over", dir, errno);
+  }
+  return absl::OkStatus();
+}
+
+// Bytes the agent's files take on disk in the workspace (data/ is ours and
+// fixed, so it is left out). Hard links count once per name: an over-count,
+// never an under-count. Does not follow symlinks.
+int64_t WorkspaceUsageBytes(const fs::path& workspace) {
+  int64_t bytes = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(workspace, fs::directory_options::skip_permission_denied,
+                                           ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    if (it.depth() == 0 && it->path().filename() == "data") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    struct stat st;
+    if (lstat(it->path().c_str(), &st) == 0) bytes += static_cast<int64_t>(st.st_blocks) * 512;
+  }
+  return bytes;
+}
+
+absl::StatusOr<int64_t> WorkspaceQuota(const RunOptions& options, const fs::path& workspace) {
+  if (options.workspace_quota_bytes > 0) return options.workspace_quota_bytes;
+  struct statvfs fs_info;
+  if (statvfs(workspace.c_str(), &fs_info) != 0) {
+    return ErrnoError("cannot read the free space of", workspace, errno);
+  }
+  const int64_t free_bytes =
+      static_cast<int64_t>(fs_info.f_bavail) * static_cast<int64_t>(fs_info.f_frsize);
+  if (free_bytes < 2) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("no free space for the workspace at ", workspace.string()));
+  }
+  return free_bytes / 2;
 }
 
 std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::path& agent,
@@ -674,50 +924,88 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
   return env;
 }
 
+// Opens `relative` beneath `root_fd` for reading: symlinks are followed only
+// while they stay inside (RESOLVE_BENEATH: an absolute link or `..` out
+// fails with EXDEV), never through /proc magic links or into another mount;
+// O_NONBLOCK so that a FIFO cannot hang the runner.
+int OpenBeneath(int root_fd, const char* relative, uint64_t flags) {
+  struct open_how how;
+  std::memset(&how, 0, sizeof(how));
+  // openat2 refuses flags that O_PATH does not take, O_NOCTTY among them.
+  how.flags = flags | O_CLOEXEC | ((flags & O_PATH) != 0 ? 0 : O_NOCTTY);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+  return static_cast<int>(syscall(SYS_openat2, root_fd, relative, &how, sizeof(how)));
+}
+
 // Copies submission/submission.csv to `submission_out` when it is a regular
-// file, or a symlink to a regular file inside the workspace. Returns its size,
-// or nullopt (with the reason appended to the agent's log) when there is none.
+// file beneath the workspace, at most `max_bytes` and without holes. Returns
+// its size, or nullopt (with the reason in the log) when there is none.
 absl::StatusOr<std::optional<int64_t>> CollectSubmission(const fs::path& workspace,
                                                          const fs::path& submission_out,
-                                                         int log_fd) {
-  const fs::path submission = workspace / "submission" / "submission.csv";
+                                                         int64_t max_bytes, LogSink& log) {
+  constexpr char kRelative[] = "submission/submission.csv";
   auto note = [&](absl::string_view why) -> absl::StatusOr<std::optional<int64_t>> {
-    const std::string line = absl::StrCat("run_agent: no submission: ", why, "\n");
-    ssize_t ignored = write(log_fd, line.data(), line.size());
-    (void)ignored;
+    log.Note(absl::StrCat("run_agent: no submission: ", kRelative, " ", why, "\n"));
     return std::nullopt;
   };
-  struct stat st;
-  if (lstat(submission.c_str(), &st) != 0) {
-    return note("submission/submission.csv does not exist");
-  }
-  fs::path source = submission;
-  if (S_ISLNK(st.st_mode)) {
-    std::error_code ec;
-    const fs::path target = fs::canonical(submission, ec);
-    if (ec) return note("submission/submission.csv is a dangling symlink");
-    const fs::path root = fs::canonical(workspace, ec);
-    if (ec) return FsError("cannot resolve", workspace, ec);
-    const fs::path relative = target.lexically_relative(root);
-    if (relative.empty() || *relative.begin() == "..") {
-      return note("submission/submission.csv is a symlink to outside the workspace");
+  FileDescriptor root(open(workspace.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) return ErrnoError("cannot open", workspace, errno);
+  FileDescriptor file(OpenBeneath(root.get(), kRelative, O_RDONLY | O_NONBLOCK));
+  if (file.get() < 0) {
+    const int error = errno;
+    if (error == ENOSYS) {
+      return absl::FailedPreconditionError(
+          "the kernel lacks openat2 (Linux >= 5.6), which reading the submission safely needs");
     }
-    source = target;
-    if (stat(source.c_str(), &st) != 0) return note("submission/submission.csv is unreadable");
+    if (error == ENOENT) {
+      FileDescriptor link(OpenBeneath(root.get(), kRelative, O_PATH | O_NOFOLLOW));
+      struct stat st;
+      if (link.get() >= 0 && fstat(link.get(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        return note("is a dangling symlink");
+      }
+      return note("does not exist");
+    }
+    if (error == EXDEV) return note("is, or lies behind, a symlink to outside the workspace");
+    if (error == ELOOP) return note("is behind a symlink loop");
+    return note(absl::StrCat("cannot be opened: ", std::strerror(error)));
   }
-  if (!S_ISREG(st.st_mode)) return note("submission/submission.csv is not a regular file");
-  if (access(source.c_str(), R_OK) != 0) return note("submission/submission.csv is unreadable");
+  struct stat st;
+  if (fstat(file.get(), &st) != 0) return ErrnoError("cannot stat", kRelative, errno);
+  if (!S_ISREG(st.st_mode)) return note("is not a regular file");
+  if (st.st_size > max_bytes) {
+    return note(absl::StrCat("is larger than ", max_bytes, " bytes (", st.st_size, ")"));
+  }
+  const off_t hole = lseek(file.get(), 0, SEEK_HOLE);
+  if (hole >= 0 && hole < st.st_size) {
+    return note("has holes (a sparse file: its gaps would read as NUL bytes)");
+  }
+  lseek(file.get(), 0, SEEK_SET);
   const fs::path destination = submission_out / "submission.csv";
-  if (absl::Status s = CopyRegularFile(source, destination,
-                                       fs::perms::owner_read | fs::perms::owner_write |
-                                           fs::perms::group_read | fs::perms::others_read);
-      !s.ok()) {
-    return s;
+  FileDescriptor out(
+      open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (out.get() < 0) return ErrnoError("cannot create", destination, errno);
+  int64_t copied = 0;
+  char buffer[1 << 16];
+  while (copied <= max_bytes) {
+    const ssize_t n = read(file.get(), buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoError("cannot read", kRelative, errno);
+    if (n == 0) break;
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = write(out.get(), buffer + done, static_cast<size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return ErrnoError("cannot write", destination, errno);
+      done += w;
+    }
+    copied += n;
   }
-  std::error_code ec;
-  const uintmax_t size = fs::file_size(destination, ec);
-  if (ec) return FsError("cannot stat", destination, ec);
-  return static_cast<int64_t>(size);
+  if (copied > max_bytes) {
+    out.Close();
+    std::error_code ignored;
+    fs::remove(destination, ignored);
+    return note(absl::StrCat("grew beyond ", max_bytes, " bytes while being copied"));
+  }
+  return copied;
 }
 
 void AppendJsonString(std::string& out, absl::string_view text) {
@@ -768,30 +1056,63 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   FileDescriptor log_fd(
       open(options.log_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (log_fd.get() < 0) return ErrnoError("cannot open log", options.log_out, errno);
+  LogSink log(log_fd.get(), options.max_log_bytes);
   fs::create_directories(options.submission_out, ec);
   if (ec) return FsError("cannot create", options.submission_out, ec);
 
   absl::StatusOr<fs::path> workspace = CreateWorkspaceRoot(options.workspace);
   if (!workspace.ok()) return workspace.status();
   WorkspaceCleanup cleanup(*workspace, options.keep_workspace);
+  WorkspaceCleanup staging_cleanup(StagingDir(*workspace), /*keep=*/false);
   if (absl::Status s = PopulateWorkspace(*workspace, options); !s.ok()) return s;
+  absl::StatusOr<int64_t> quota = WorkspaceQuota(options, *workspace);
+  if (!quota.ok()) return quota.status();
 
   const std::vector<std::string> env = AgentEnvironment(*workspace, agent, options);
   absl::StatusOr<Confinement> confinement =
-      ChooseConfinement(options, *workspace, agent, env, log_fd.get());
+      ChooseConfinement(options, *workspace, agent, env, *quota);
   if (!confinement.ok()) return confinement.status();
+  if (confinement->isolation == Isolation::kBwrap && geteuid() == 0) {
+    if (absl::Status s = HandWorkspaceTo(*workspace, options.sandbox_uid, options.sandbox_gid);
+        !s.ok()) {
+      return s;
+    }
+  }
+  const bool hand_over =
+      confinement->isolation == Isolation::kBwrap && geteuid() == 0;
+  std::optional<AgentCgroup> cgroup;
+  if (options.limits.has_value()) {
+    absl::StatusOr<AgentCgroup> created =
+        AgentCgroup::Create(*options.limits, "mlebench-agent");
+    if (!created.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot limit the agent's resources: ", created.status().message(),
+          " (--//agent_runner:resource_limits=off runs the agent without limits)"));
+    }
+    cgroup = *std::move(created);
+  }
 
   std::vector<std::string> command = {agent.string()};
   command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
   ChildSpec spec;
   if (confinement->isolation == Isolation::kBwrap) {
-    spec = BwrapChild(confinement->bwrap, confinement->args_file.get(), std::move(command));
+    std::vector<std::string> entry_and_command = confinement->entry;
+    entry_and_command.insert(entry_and_command.end(), command.begin(), command.end());
+    spec = BwrapChild(confinement->bwrap, confinement->args_file.get(),
+                      std::move(entry_and_command));
   } else {
     spec.argv = std::move(command);
   }
   spec.env = env;
   spec.cwd = *workspace;
-  spec.output_fd = log_fd.get();
+  spec.log = &log;
+  if (hand_over) spec.pipe_owner.emplace(options.sandbox_uid, options.sandbox_gid);
+  spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
+  const fs::path workspace_root = *workspace;
+  const int64_t quota_bytes = *quota;
+  spec.over_quota = [&workspace_root, quota_bytes] {
+    return WorkspaceUsageBytes(workspace_root) > quota_bytes;
+  };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
@@ -805,16 +1126,35 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   if (WIFEXITED(outcome->wait_status)) record.exit_code = WEXITSTATUS(outcome->wait_status);
   if (WIFSIGNALED(outcome->wait_status)) record.signal = WTERMSIG(outcome->wait_status);
   record.timed_out = outcome->timed_out;
+  record.quota_exceeded = outcome->over_quota;
   record.duration_s = outcome->duration_s;
   record.time_limit_s = options.time_limit_s;
   record.isolation = confinement->isolation;
   record.network = confinement->isolation == Isolation::kBwrap ? options.network : Network::kAllow;
+  if (record.quota_exceeded) {
+    log.Note(absl::StrCat("run_agent: stopped the agent: its workspace files took more than ",
+                          quota_bytes, " bytes (the workspace quota)\n"));
+  }
+  if (cgroup.has_value()) {
+    const AgentCgroup::Usage usage = cgroup->ReadUsage();
+    record.out_of_memory = usage.oom_kills > 0;
+    if (record.out_of_memory) {
+      log.Note(absl::StrCat("run_agent: the kernel's OOM killer stopped ", usage.oom_kills,
+                            " process(es) of the agent at its memory limit of ",
+                            options.limits->memory_bytes, " bytes\n"));
+    }
+    if (absl::Status s = cgroup->Remove(); !s.ok()) {
+      log.Note(absl::StrCat("run_agent: warning: ", s.message(), "\n"));
+    }
+  }
 
   absl::StatusOr<std::optional<int64_t>> submission_bytes =
-      CollectSubmission(*workspace, options.submission_out, log_fd.get());
+      CollectSubmission(*workspace, options.submission_out, options.max_submission_bytes, log);
   if (!submission_bytes.ok()) return submission_bytes.status();
   record.submission_exists = submission_bytes->has_value();
   record.submission_bytes = submission_bytes->value_or(0);
+  log.Finish();
+  record.log_truncated = log.truncated();
   return record;
 }
 
@@ -832,14 +1172,15 @@ std::string RunRecordToJson(const RunRecord& record) {
                   ", \"submission_exists\": ", record.submission_exists ? "true" : "false",
                   ", \"submission_bytes\": ", record.submission_bytes, ", \"isolation\": \"",
                   IsolationName(record.isolation), "\"", ", \"network\": \"",
-                  NetworkName(record.network), "\"}\n");
+                  NetworkName(record.network), "\"",
+                  ", \"quota_exceeded\": ", record.quota_exceeded ? "true" : "false",
+                  ", \"out_of_memory\": ", record.out_of_memory ? "true" : "false",
+                  ", \"log_truncated\": ", record.log_truncated ? "true" : "false", "}\n");
   return json;
 }
 
 const char* IsolationName(Isolation isolation) {
   switch (isolation) {
-    case Isolation::kAuto:
-      return "auto";
     case Isolation::kBwrap:
       return "bwrap";
     case Isolation::kNone:
@@ -851,7 +1192,7 @@ const char* IsolationName(Isolation isolation) {
 const char* NetworkName(Network network) { return network == Network::kDeny ? "deny" : "allow"; }
 
 std::optional<Isolation> ParseIsolation(absl::string_view text) {
-  for (Isolation isolation : {Isolation::kAuto, Isolation::kBwrap, Isolation::kNone}) {
+  for (Isolation isolation : {Isolation::kBwrap, Isolation::kNone}) {
     if (text == IsolationName(isolation)) return isolation;
   }
   return std::nullopt;

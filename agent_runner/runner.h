@@ -9,21 +9,24 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/cgroup.h"
 
 namespace mlebench {
 
-// How the agent is confined (see README.md and sandbox.h).
+// How the agent is confined (see README.md, docs/security.md and sandbox.h).
+// There is no automatic choice: isolation that cannot be set up is an error,
+// never a quiet run without it.
 enum class Isolation {
-  kAuto,   // kBwrap when bwrap works here, else kNone (noted in the agent's log)
-  kBwrap,  // inside bubblewrap; an error when bwrap is missing or cannot start
+  kBwrap,  // inside bubblewrap, as an unprivileged user; an error when it cannot start
   kNone,   // a plain child process that can read whatever its user can
 };
 
-// Whether the agent may use the network. Real agents call LLM APIs, so
-// kAllow is the default; kDeny needs bwrap (an empty network namespace).
+// Whether the agent may use the network. kDeny (the default) gives it an empty
+// network namespace; kAllow (for agents that call model APIs) keeps the
+// host's. kDeny needs bwrap.
 enum class Network { kAllow, kDeny };
 
-// "auto", "bwrap", "none"; "allow", "deny".
+// "bwrap", "none"; "allow", "deny".
 const char* IsolationName(Isolation isolation);
 const char* NetworkName(Network network);
 // The inverse of the above; nullopt for any other text.
@@ -77,11 +80,39 @@ struct RunOptions {
   // such as run_agent.
   bool kill_all_children = false;
 
-  Isolation isolation = Isolation::kAuto;
-  Network network = Network::kAllow;  // kDeny with kNone is an error
+  Isolation isolation = Isolation::kBwrap;
+  Network network = Network::kDeny;  // kDeny with kNone is an error
   // The bubblewrap executable (tests point it elsewhere to simulate its
   // absence).
   std::filesystem::path bwrap = "/usr/bin/bwrap";
+  // The sandbox entry program (//agent_runner:sandbox_entry); required for
+  // kBwrap.
+  std::filesystem::path sandbox_entry;
+  // kBwrap: the agent and every file of its runfiles tree must resolve
+  // (symlinks followed) inside one of these directories and outside every
+  // forbidden one (see runfiles_stage.h); anything else is an error of the
+  // run. Resolved by the runner; required for kBwrap.
+  std::vector<std::filesystem::path> allowed_roots;
+  std::vector<std::filesystem::path> forbidden_roots;
+  // When the runner is root, the host user and group the agent runs as under
+  // kBwrap (nobody:nogroup by default; never 0). Otherwise the agent runs as
+  // the caller, in a user namespace.
+  uint32_t sandbox_uid = 65534;
+  uint32_t sandbox_gid = 65534;
+  // Kernel-enforced limits on the agent's processes (cgroup.h); nullopt: no
+  // cgroup at all (the record says so). A requested limit that cannot be set
+  // up is an error.
+  std::optional<ResourceLimits> limits = DefaultResourceLimits();
+  // Caps on what the agent can make the runner write: a larger (or sparse)
+  // submission.csv is not copied (the run is graded as without one), and the
+  // log keeps its first max_log_bytes (a note says how much was dropped).
+  int64_t max_submission_bytes = int64_t{1} << 30;
+  int64_t max_log_bytes = int64_t{64} << 20;
+  // Disk space the agent may use in its workspace, in bytes; 0: half the space
+  // free on the workspace's file system when the run starts. No single file
+  // can grow beyond it (RLIMIT_FSIZE, kBwrap), and the runner stops the agent
+  // (as at the deadline) when the workspace's files add up to more.
+  int64_t workspace_quota_bytes = 0;
 };
 
 // What happened to one agent run. Failures of the agent are results, not
@@ -97,39 +128,50 @@ struct RunRecord {
   int64_t time_limit_s = 0;
   bool submission_exists = false;  // a submission.csv was copied to submission_out
   int64_t submission_bytes = 0;
-  Isolation isolation = Isolation::kNone;  // what the agent really ran under: never kAuto
+  Isolation isolation = Isolation::kNone;  // what the agent really ran under
   Network network = Network::kAllow;       // kAllow whenever isolation is kNone
+  bool quota_exceeded = false;  // stopped because the workspace outgrew its quota
+  bool out_of_memory = false;   // the kernel's OOM killer hit the agent's cgroup
+  bool log_truncated = false;   // the agent wrote more than max_log_bytes
 };
 
 // Builds the workspace, runs the agent in it (own process group, stdin
-// /dev/null, minimal environment: see runner.cc), enforces the time limit
-// (SIGTERM to the group at the deadline, SIGKILL after `grace_s`), kills
-// whatever is left of the group when the agent's main process ends, then
-// copies submission/submission.csv to `submission_out` if it is a regular
-// file (a symlink counts only if it resolves to a regular file inside the
-// workspace), and deletes the workspace unless `keep_workspace`.
+// /dev/null, stdout and stderr a pipe the runner copies to `log_out` up to
+// max_log_bytes, minimal environment: see runner.cc), in a cgroup with
+// `limits`, enforces the time limit and the workspace quota (SIGTERM to the
+// group at the deadline, SIGKILL after `grace_s`), kills whatever is left of
+// the group and the cgroup when the agent's main process ends, then copies
+// submission/submission.csv to `submission_out` if it is a regular file of at
+// most max_submission_bytes without holes, opened beneath the workspace
+// (openat2 RESOLVE_BENEATH: a relative symlink that stays inside counts; an
+// absolute one, `..` out, or a submission/ that is itself a link out does
+// not), and deletes the workspace unless `keep_workspace`.
 //
 // Under bwrap (see sandbox.h), the agent sees only the system, its workspace
-// (at the same absolute path) and its own executable and runfiles; bwrap runs
-// in a session of its own. At the deadline every process in the sandbox gets
+// (at the same absolute path) and a staged read-only copy of its executable
+// and runfiles (only files inside `allowed_roots`); it runs as an
+// unprivileged user with no capabilities, no_new_privs and a seccomp filter
+// (sandbox_entry_main.cc); bwrap runs in a session of its own. At the deadline every process in the sandbox gets
 // SIGTERM; SIGKILL to bwrap's process group then ends the sandbox's pid
 // namespace, and with it every process the agent started, even those that
 // left its session. The agent's exit status is the one bwrap passes on: an
 // agent that a signal kills by itself is recorded as exit code 128 + signal.
-// Before each run, bwrap is tried once with the run's own mounts, running
-// /bin/true.
+// Before each run, bwrap and the sandbox entry are tried once with the run's
+// own mounts and limits, running /bin/true.
 //
-// Returns an error only for problems of the runner itself: invalid options,
-// unreadable inputs, a non-empty workspace or submission_out, an agent that
-// is not an executable file, failing system calls, bwrap requested (or
-// needed for Network::kDeny) but unusable.
+// Returns an error for problems of the runner and for protections that
+// cannot be set up: invalid options, unreadable inputs, a non-empty workspace
+// or submission_out, an agent that is not an executable file, a runfile
+// outside the allowed roots, failing system calls, bwrap that cannot start,
+// limits that cannot be enforced.
 absl::StatusOr<RunRecord> RunAgent(const RunOptions& options);
 
 // The record as one line of JSON with a fixed key order and a trailing
 // newline, e.g. {"competition_id": "x", "agent": "dummy", "seed": 0,
 // "exit_code": 0, "signal": null, "timed_out": false, "duration_s": 0.012,
 // "time_limit_s": 60, "submission_exists": true, "submission_bytes": 42,
-// "isolation": "bwrap", "network": "allow"}.
+// "isolation": "bwrap", "network": "deny", "quota_exceeded": false,
+// "out_of_memory": false, "log_truncated": false}.
 // duration_s has exactly 3 decimals; everything else is deterministic.
 std::string RunRecordToJson(const RunRecord& record);
 

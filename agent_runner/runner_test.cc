@@ -44,6 +44,7 @@ using ::testing::Optional;
 constexpr char kDummyAgent[] = "agent_runner/agents/dummy";
 constexpr char kSilentAgent[] = "agent_runner/agents/silent";
 constexpr char kSleeperAgent[] = "agent_runner/agents/sleeper";
+constexpr char kSandboxEntry[] = "agent_runner/sandbox_entry";
 
 constexpr char kTrainCsv[] = "id,feature,label\n0,1.5,a\n1,2.5,b\n";
 constexpr char kSampleCsv[] = "id,label\n0,a\n1,a\n";
@@ -162,6 +163,10 @@ class RunAgentTest : public ::testing::Test {
     options.submission_out = root_ / run / "submission";
     options.log_out = root_ / run / "agent.log";
     options.isolation = isolation_;
+    options.network = isolation_ == Isolation::kBwrap ? Network::kDeny : Network::kAllow;
+    options.sandbox_entry = fs::absolute(kSandboxEntry);
+    // The test's own files, and where the test agents really are.
+    options.allowed_roots = {root_, fs::canonical(kDummyAgent).parent_path()};
     return options;
   }
 
@@ -242,7 +247,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
   EXPECT_THAT(record->exit_code, Optional(0));
   EXPECT_FALSE(record->timed_out);
   EXPECT_EQ(record->isolation, GetParam());
-  EXPECT_EQ(record->network, Network::kAllow);
+  EXPECT_EQ(record->network, sandboxed() ? Network::kDeny : Network::kAllow);
 
   const fs::path ws = fs::absolute(root_ / "workspace");
   // data/: the public files, recursively, plus the description.
@@ -257,7 +262,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
   EXPECT_TRUE(fs::is_directory(ws / "submission"));
   EXPECT_TRUE(fs::is_empty(ws / "submission"));
   EXPECT_TRUE(fs::is_directory(ws / "code"));
-  EXPECT_EQ(ReadFile(ws / "instructions.txt"), AgentInstructions(2));
+  EXPECT_EQ(ReadFile(ws / "instructions.txt"), AgentInstructions(2, !sandboxed()));
 
   // The same absolute paths inside the sandbox as outside.
   EXPECT_EQ(ReadFile(ws / "logs" / "pwd.txt"), ws.string() + "\n");
@@ -505,8 +510,8 @@ TEST_P(RunAgentModesTest, SubmissionThatIsNotAFileInTheWorkspaceIsIgnored) {
 }
 
 TEST_P(RunAgentModesTest, AgentThatCannotBeExecutedIsAResult) {
-  // Executable but not a program: execve fails with ENOEXEC. (bwrap uses
-  // execvp, which hands such a file to /bin/sh: "just: not found", 127.)
+  // Executable but not a program: execve fails with ENOEXEC, in the runner
+  // or in the sandbox entry.
   const fs::path agent = root_ / "not_a_program";
   WriteFile(agent, "just text\n");
   fs::permissions(agent, fs::perms::owner_all);
@@ -514,10 +519,10 @@ TEST_P(RunAgentModesTest, AgentThatCannotBeExecutedIsAResult) {
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_THAT(record->exit_code, Optional(127));
   EXPECT_FALSE(record->submission_exists);
-  if (!sandboxed()) {
-    EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
-                HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC, ")")));
-  }
+  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
+              sandboxed() ? HasSubstr("sandbox_entry: cannot execute")
+                          : HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC,
+                                                   ")")));
 }
 
 // Replaces the duration (checking its format) so records can be compared.
@@ -540,7 +545,10 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          "\"duration_s\": D, \"time_limit_s\": 2, \"submission_exists\": true, "
                          "\"submission_bytes\": ",
                          std::string(kSampleCsv).size(), ", \"isolation\": \"",
-                         IsolationName(GetParam()), "\", \"network\": \"allow\"}\n"));
+                         IsolationName(GetParam()), "\", \"network\": \"",
+                         sandboxed() ? "deny" : "allow",
+                         "\", \"quota_exceeded\": false, \"out_of_memory\": false, "
+                         "\"log_truncated\": false}\n"));
 }
 
 // ---------------------------------------------------------------------------
@@ -705,72 +713,38 @@ TEST_F(RunAgentTest, SandboxShowsOnlySystemWorkspaceAndAgent) {
   EXPECT_EQ(seen["pid"], "2") << log;  // pid 1 is the sandbox's init
 }
 
-TEST_F(RunAgentTest, AutoFallsBackWithoutBwrapAndSaysSo) {
-  const fs::path secret = fs::path(std::getenv("TEST_TMPDIR")) / "secret2" / "answers.csv";
-  WriteFile(secret, "id,answer\n0,42\n");
-  const fs::path agent = WriteScript("look.sh", kLookAroundAgent);
-  RunOptions options = Options(agent);
-  options.isolation = Isolation::kAuto;
-  options.bwrap = root_ / "nonexistent" / "bwrap";
-  options.agent_args = {secret.string(), "no-find"};  // the host's whole disk is slow to search
-  absl::StatusOr<RunRecord> record = RunAgent(options);
-  ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(record->isolation, Isolation::kNone);
-  EXPECT_EQ(record->network, Network::kAllow);
-  EXPECT_THAT(RunRecordToJson(*record), HasSubstr("\"isolation\": \"none\""));
-  const std::string log = ReadFile(options.log_out);
-  EXPECT_THAT(log, HasSubstr(absl::StrCat("run_agent: running the agent without isolation: "
-                                          "cannot execute ",
-                                          options.bwrap.string())));
-  // Unconfined, the agent does see the planted answers.
-  EXPECT_EQ(ParseReport(log)["secret"], "readable") << log;
-}
-
-TEST_F(RunAgentTest, AutoUsesBwrapWhenItWorks) {
-  RunOptions options = Options(kDummyAgent);
-  options.isolation = Isolation::kAuto;
-  absl::StatusOr<RunRecord> record = RunAgent(options);
-  ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(record->isolation, Isolation::kBwrap);
-  EXPECT_THAT(ReadFile(options.log_out), Not(HasSubstr("without isolation")));
-}
-
-TEST_F(RunAgentTest, BwrapThatCannotStartIsAnErrorUnlessAuto) {
+TEST_F(RunAgentTest, BwrapThatCannotStartIsAnError) {
+  // Fails closed: no run without the isolation that was asked for.
   const fs::path fake_bwrap =
       WriteScript("fake_bwrap", "echo 'fake bwrap: no namespaces here' >&2\nexit 1\n");
+  isolation_ = Isolation::kBwrap;
   RunOptions options = Options(kDummyAgent, "bwrap");
-  options.isolation = Isolation::kBwrap;
   options.bwrap = fake_bwrap;
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_FALSE(record.ok());
   EXPECT_THAT(std::string(record.status().message()), HasSubstr("isolation bwrap is unavailable"));
   EXPECT_THAT(std::string(record.status().message()),
               HasSubstr("exited with status 1: fake bwrap: no namespaces here"));
+  EXPECT_TRUE(fs::is_empty(options.submission_out));
 
   options = Options(kDummyAgent, "bwrap_missing");
-  options.isolation = Isolation::kBwrap;
   options.bwrap = root_ / "nonexistent";
   record = RunAgent(options);
   ASSERT_FALSE(record.ok());
   EXPECT_THAT(std::string(record.status().message()), HasSubstr("cannot execute"));
 
-  options = Options(kDummyAgent, "auto");
-  options.isolation = Isolation::kAuto;
-  options.bwrap = fake_bwrap;
-  record = RunAgent(options);
-  ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(record->isolation, Isolation::kNone);
-  EXPECT_TRUE(record->submission_exists);
-  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("fake bwrap: no namespaces here"));
-
-  // Denying the network needs bwrap: no silent fallback.
-  options = Options(kDummyAgent, "deny_auto");
-  options.isolation = Isolation::kAuto;
-  options.network = Network::kDeny;
-  options.bwrap = fake_bwrap;
+  // A sandbox entry that cannot start fails the probe the same way.
+  options = Options(kDummyAgent, "entry_missing");
+  options.sandbox_entry = root_ / "nonexistent_entry";
   record = RunAgent(options);
   ASSERT_FALSE(record.ok());
-  EXPECT_THAT(std::string(record.status().message()), HasSubstr("network deny needs bwrap"));
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("sandbox entry"));
+
+  options = Options(kDummyAgent, "entry_fails");
+  options.sandbox_entry = WriteScript("failing_entry", "echo 'entry: refused' >&2\nexit 125\n");
+  record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()), HasSubstr("entry: refused"));
 
   options = Options(kDummyAgent, "deny_none");
   options.isolation = Isolation::kNone;
@@ -778,6 +752,8 @@ TEST_F(RunAgentTest, BwrapThatCannotStartIsAnErrorUnlessAuto) {
   record = RunAgent(options);
   ASSERT_FALSE(record.ok());
   EXPECT_EQ(record.status().code(), absl::StatusCode::kInvalidArgument);
+
+  EXPECT_EQ(ParseIsolation("auto"), std::nullopt);
 }
 
 // A TCP listener on 127.0.0.1 (of the test's network namespace).
@@ -909,16 +885,21 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "{\"competition_id\": \"a\\\"b\\\\c\\nd\\u0001\", \"agent\": \"sleeper\", "
             "\"seed\": -3, \"exit_code\": null, \"signal\": 9, \"timed_out\": true, "
             "\"duration_s\": 1.235, \"time_limit_s\": 1, \"submission_exists\": false, "
-            "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"allow\"}\n");
+            "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"allow\", "
+            "\"quota_exceeded\": false, \"out_of_memory\": false, \"log_truncated\": false}\n");
   record.isolation = Isolation::kBwrap;
   record.network = Network::kDeny;
+  record.quota_exceeded = true;
+  record.out_of_memory = true;
+  record.log_truncated = true;
   EXPECT_THAT(RunRecordToJson(record),
               HasSubstr("\"submission_bytes\": 0, \"isolation\": \"bwrap\", "
-                        "\"network\": \"deny\"}\n"));
+                        "\"network\": \"deny\", \"quota_exceeded\": true, "
+                        "\"out_of_memory\": true, \"log_truncated\": true}\n"));
 }
 
 TEST(IsolationNamesTest, ParseAndNameAreInverse) {
-  for (Isolation isolation : {Isolation::kAuto, Isolation::kBwrap, Isolation::kNone}) {
+  for (Isolation isolation : {Isolation::kBwrap, Isolation::kNone}) {
     EXPECT_EQ(ParseIsolation(IsolationName(isolation)), isolation);
   }
   for (Network network : {Network::kAllow, Network::kDeny}) {
@@ -939,11 +920,16 @@ TEST(InstructionsTest, DescribesTimeLimit) {
 }
 
 TEST(InstructionsTest, StatesTheRules) {
-  const std::string text = AgentInstructions(86400);
+  const std::string text = AgentInstructions(86400, /*network_allowed=*/false);
   EXPECT_THAT(text, HasSubstr("data/description.md"));
   EXPECT_THAT(text, HasSubstr("submission/submission.csv"));
   EXPECT_THAT(text, HasSubstr("86400 seconds (24 h)"));
-  EXPECT_THAT(text, HasSubstr("no internet access"));
+  EXPECT_THAT(text, HasSubstr("There is no network"));
+  EXPECT_THAT(text, Not(HasSubstr("model APIs")));
+  const std::string open = AgentInstructions(86400, /*network_allowed=*/true);
+  EXPECT_THAT(open, HasSubstr("model APIs"));
+  EXPECT_THAT(open, HasSubstr("do not download"));
+  EXPECT_THAT(open, Not(HasSubstr("There is no network")));
   EXPECT_THAT(text, HasSubstr("do not label any data by hand"));
   EXPECT_THAT(text, HasSubstr("other people's solutions"));
   EXPECT_THAT(text, Not(HasSubstr("$TIME_LIMIT")));

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "agent_runner/processes.h"
 
 namespace mlebench {
@@ -91,9 +94,19 @@ absl::Status AddEtc(Args& args) {
   return absl::OkStatus();
 }
 
-// Kernel interfaces, and the device nodes that GPU drivers need.
+// Kernel interfaces, and the device nodes that GPU drivers need. The new
+// /proc is the sandbox's own, but its global knobs are the host kernel's:
+// each is covered by a read-only bind of itself (for an unprivileged agent
+// they are read-only already; this holds even if the uid drop were undone).
 void AddDevicesAndKernel(Args& args) {
-  Append(args, {"--proc", "/proc", "--dev", "/dev"});
+  Append(args, {"--proc", "/proc"});
+  for (const char* knob : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+                           "/proc/fs", "/proc/acpi", "/proc/scsi", "/proc/driver",
+                           "/proc/pressure", "/proc/sysvipc"}) {
+    struct stat st;
+    if (lstat(knob, &st) == 0) Append(args, {"--ro-bind", knob, knob});
+  }
+  Append(args, {"--dev", "/dev"});
   std::vector<std::string> gpu_nodes;
   std::error_code ec;
   for (fs::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec)) {
@@ -103,77 +116,79 @@ void AddDevicesAndKernel(Args& args) {
   std::sort(gpu_nodes.begin(), gpu_nodes.end());
   for (const std::string& node : gpu_nodes) Append(args, {"--dev-bind", node, node});
   if (fs::is_directory("/sys", ec)) Append(args, {"--ro-bind", "/sys", "/sys"});
-  Append(args, {"--tmpfs", "/tmp"});
+  // Sticky and world-writable, as on the host: the agent is not root.
+  Append(args, {"--perms", "1777", "--tmpfs", "/tmp"});
 }
 
-// The runfiles tree at `root` as a read-only tmpfs of directories and
-// read-only binds of files, each symlink replaced by its target.
-absl::Status AddRunfiles(Args& args, const fs::path& root) {
-  std::vector<std::pair<fs::path, std::optional<fs::path>>> entries;  // path, bind source
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    struct stat st;
-    if (lstat(it->path().c_str(), &st) != 0) continue;  // vanished meanwhile
-    if (S_ISDIR(st.st_mode)) {
-      entries.emplace_back(it->path(), std::nullopt);
-    } else if (S_ISREG(st.st_mode)) {
-      entries.emplace_back(it->path(), it->path());
-    } else if (S_ISLNK(st.st_mode)) {
-      std::error_code ignored;
-      const fs::path target = fs::canonical(it->path(), ignored);
-      if (!ignored) entries.emplace_back(it->path(), target);
+// Creates, world-traversable, the directories leading to `path` that bwrap
+// would otherwise create with the mode of the host's (e.g. /root, 0700),
+// which the unprivileged agent could not pass.
+void AddParentDirs(Args& args, const fs::path& path, std::set<fs::path>& made) {
+  fs::path dir = "/";
+  const fs::path parent = path.parent_path();
+  for (auto it = std::next(parent.begin()); it != parent.end(); ++it) {
+    dir /= *it;
+    if (!made.insert(dir).second) continue;
+    // Those the sandbox has already (/usr, /tmp, ...) are left as they are.
+    if (dir == "/usr" || dir == "/etc" || dir == "/proc" || dir == "/dev" || dir == "/sys" ||
+        dir == "/tmp" || IsUnder(dir, "/usr") || IsUnder(dir, "/etc") || IsUnder(dir, "/proc") ||
+        IsUnder(dir, "/dev") || IsUnder(dir, "/sys") || IsUnder(dir, "/tmp")) {
+      continue;
     }
+    Append(args, {"--perms", "0755", "--dir", dir.string()});
   }
-  if (ec) {
-    return absl::InternalError(
-        absl::StrCat("cannot list the agent's runfiles ", root.string(), ": ", ec.message()));
+}
+
+absl::Status RequireAbsolute(const fs::path& path, absl::string_view what) {
+  if (path.empty() || !path.is_absolute()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sandbox paths must be absolute, got ", what, " '", path.string(), "'"));
   }
-  // Sorted, so that a directory is created before what is inside it.
-  std::sort(entries.begin(), entries.end());
-  Append(args, {"--tmpfs", root.string()});
-  for (const auto& [path, source] : entries) {
-    if (source.has_value()) {
-      Append(args, {"--ro-bind", source->string(), path.string()});
-    } else {
-      Append(args, {"--dir", path.string()});
-    }
-  }
-  Append(args, {"--remount-ro", root.string()});
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
-  if (!spec.workspace.is_absolute() || !spec.agent.is_absolute()) {
-    return absl::InvalidArgumentError(absl::StrCat("sandbox paths must be absolute, got ",
-                                                   spec.workspace.string(), " and ",
-                                                   spec.agent.string()));
+  for (const auto& [path, what] : {std::pair<const fs::path&, const char*>{spec.workspace, "workspace"},
+                                   {spec.agent, "agent"},
+                                   {spec.staged_agent, "staged agent"},
+                                   {spec.sandbox_entry, "sandbox entry"}}) {
+    if (absl::Status s = RequireAbsolute(path, what); !s.ok()) return s;
   }
-  Args args = {"--unshare-all"};
-  if (spec.share_network) args.push_back("--share-net");
-  Append(args, {"--die-with-parent", "--cap-drop", "ALL"});
+  Args args;
+  if (spec.host_root) {
+    // No user namespace: the entry needs real root to become another uid.
+    Append(args, {"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"});
+  } else {
+    Append(args, {"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                  "--unshare-cgroup", "--cap-drop", "ALL"});
+  }
+  if (!spec.share_network) args.push_back("--unshare-net");
+  args.push_back("--die-with-parent");
   AddSystem(args);
   if (absl::Status s = AddEtc(args); !s.ok()) return s;
   AddDevicesAndKernel(args);
 
+  std::set<fs::path> made;
   for (const fs::path& dir : spec.read_only_dirs) {
-    if (!dir.is_absolute()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("sandbox paths must be absolute, got ", dir.string()));
-    }
+    if (absl::Status s = RequireAbsolute(dir, "read-only dir"); !s.ok()) return s;
+    AddParentDirs(args, dir, made);
     Append(args, {"--ro-bind", dir.string(), dir.string()});
   }
+  AddParentDirs(args, spec.workspace, made);
   Append(args, {"--bind", spec.workspace.string(), spec.workspace.string()});
-  // bwrap resolves symlinks in sources too; resolving here keeps it explicit.
-  std::error_code ec;
-  const fs::path agent_file = fs::canonical(spec.agent, ec);
-  Append(args, {"--ro-bind", (ec ? spec.agent : agent_file).string(), spec.agent.string()});
-  fs::path runfiles = spec.agent;
-  runfiles += ".runfiles";
-  if (fs::is_directory(runfiles, ec)) {
-    if (absl::Status s = AddRunfiles(args, runfiles); !s.ok()) return s;
+  AddParentDirs(args, spec.agent, made);
+  Append(args, {"--ro-bind", spec.staged_agent.string(), spec.agent.string()});
+  if (!spec.staged_runfiles.empty()) {
+    if (absl::Status s = RequireAbsolute(spec.staged_runfiles, "staged runfiles"); !s.ok()) {
+      return s;
+    }
+    fs::path runfiles = spec.agent;
+    runfiles += ".runfiles";
+    Append(args, {"--ro-bind", spec.staged_runfiles.string(), runfiles.string()});
   }
+  Append(args, {"--ro-bind", spec.sandbox_entry.string(), kSandboxEntryPath});
   // The root itself (a tmpfs holding the mount points) becomes read-only too.
   Append(args, {"--remount-ro", "/", "--chdir", spec.workspace.string()});
   return args;

@@ -11,43 +11,62 @@
 
 namespace mlebench {
 
+// Where the sandbox entry program (sandbox_entry_main.cc) is mounted inside
+// the sandbox; bwrap runs it, and it runs the agent.
+inline constexpr char kSandboxEntryPath[] = "/run/mlebench/sandbox_entry";
+
 // Confinement of an agent with bubblewrap (bwrap): what the agent sees.
 struct SandboxSpec {
   // Absolute; read-write at the same path, and the agent's working directory.
   std::filesystem::path workspace;
-  // Absolute; read-only at the same path, as is `agent` + ".runfiles" when that
-  // is a directory (see BwrapOptions).
+  // Absolute: the path the agent is run by inside (where it was outside).
   std::filesystem::path agent;
+  // Absolute: the file mounted read-only at `agent` (a staged copy; see
+  // runfiles_stage.h).
+  std::filesystem::path staged_agent;
+  // Absolute, optional: the directory mounted read-only at `agent` +
+  // ".runfiles" (a staged copy of the runfiles tree). One mount, whatever the
+  // number of files.
+  std::filesystem::path staged_runfiles;
+  // Absolute: the sandbox entry program, mounted read-only at
+  // kSandboxEntryPath.
+  std::filesystem::path sandbox_entry;
   // Keep the host's network namespace (false: an empty one, loopback only).
-  bool share_network = true;
+  bool share_network = false;
+  // The caller runs as host root. bwrap then makes no user namespace (uid 0
+  // inside would be uid 0 to the kernel) and keeps its capabilities for the
+  // sandbox entry, which drops them and becomes an unprivileged uid before
+  // the agent starts. Otherwise bwrap makes a user namespace for the calling
+  // (unprivileged) user and drops every capability itself.
+  bool host_root = false;
   // Absolute; bound read-only at the same path (e.g. a real dataset the
   // workspace links to).
   std::vector<std::filesystem::path> read_only_dirs;
 };
 
-// bwrap's options for `spec`; the command (an absolute path) and its arguments
-// follow them. Inside, the agent sees only:
+// bwrap's options for `spec`; kSandboxEntryPath, its arguments and the
+// agent's command follow them. Inside, the agent sees only:
 //   /usr read-only, and /bin, /sbin, /lib* as the host has them (symlinks
 //     into /usr are recreated, real directories bound read-only);
 //   /etc read-only, except that whatever the host does not let other users
 //     read (shadow passwords, private keys, ...) is masked: files are
 //     replaced by an unreadable node, directories by an empty read-only tmpfs;
 //     and /etc/resolv.conf's target when it is a symlink out of /etc and /usr;
-//   /sys read-only; a fresh /proc; a minimal /dev plus any GPU device nodes
-//     (/dev/nvidia*, /dev/dri);
+//   a fresh /proc whose global kernel settings (/proc/sys, sysrq-trigger,
+//     irq, bus, fs, ...) are read-only; /sys read-only; a minimal /dev plus
+//     any GPU device nodes (/dev/nvidia*, /dev/dri);
 //   an empty, private /tmp;
 //   the `read_only_dirs`;
-//   the workspace, the agent, and its runfiles tree, in which every symlink
-//     is replaced by its (read-only) target, so that runfiles resolve
-//     without exposing the tree they point into (e.g. Bazel's output base).
-// All namespaces are new (user when possible, pid, ipc, uts, cgroup, and
-// network unless shared); the agent has no capabilities and gets SIGKILL when
+//   the workspace, the staged agent and the staged runfiles tree;
+//   the sandbox entry.
+// Namespaces: pid, ipc, uts, cgroup, mount and (unless shared) network are
+// always new; user too unless `host_root`. Every mount outside the workspace
+// and /tmp is read-only, the root included. The sandbox gets SIGKILL when
 // bwrap's parent dies. There is no --new-session: the sandbox's init stays in
 // bwrap's process group, so killing that group kills the init, and the kernel
 // then kills every process in the sandbox. (The caller should give bwrap a
 // session of its own, so that no controlling terminal is reachable.)
-// Dangling symlinks in the runfiles tree are left out. Errors only when /etc
-// or the runfiles tree cannot be listed, or `spec` has relative paths.
+// Errors when /etc cannot be listed or `spec` has relative or missing paths.
 absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec);
 
 // Sends `signal` to every process inside the sandbox of `bwrap_pid`, a bwrap

@@ -1,11 +1,18 @@
 // The test step of a competition (see competition_test in defs.bzl): reads the
-// graded report, adds who produced the submission (agent, seed: kept out of
-// the grade action so that an unchanged submission is never regraded), writes
+// graded report, adds who produced the submission and how it ran (agent,
+// seed, and the isolation and network from the run record: kept out of the
+// grade action so that an unchanged submission is never regraded), writes
 // JUnit XML to $XML_OUTPUT_FILE, copies the report, run record and agent log
 // into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
 // by the gating policy. With real data (--data_handle, --prepared_dir) it
 // first checks that the prepared files are still those the report was graded
 // on (see CheckHandleIsCurrent), since Bazel does not watch them.
+//
+// --isolation_requested bwrap|none is what --//agent_runner:isolation
+// asked for; it needs --run_record. The gate (gating.h) fails a run that had
+// no isolation unless it is `none`, and a run without bwrap when it is
+// `bwrap`. A run record that cannot be read or parsed, or lacks "isolation"
+// or "network", is a broken input (exit 2), whatever the gate.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,7 +53,7 @@ absl::Status WriteFile(const std::filesystem::path& path, std::string_view conte
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate",
-             "data_handle", "prepared_dir"});
+             "data_handle", "prepared_dir", "isolation_requested"});
   if (cl.ok()) {
     if (absl::Status s = RequireFlags(*cl, {"competition", "report", "gate"}); !s.ok()) cl = s;
   }
@@ -79,12 +86,48 @@ int Run(const std::vector<std::string>& args) {
   int64_t seed = 0;
   if (absl::SimpleAtoi(cl->Get("seed", "0"), &seed)) report->set_seed(seed);
 
-  const GateDecision decision = Gate(*report, *policy);
-  const std::string summary = SummaryLine(*report, *policy, decision);
+  GateOptions options;
+  if (cl->Has("isolation_requested")) {
+    absl::StatusOr<IsolationRequest> requested =
+        ParseIsolationRequest(cl->Get("isolation_requested"));
+    // Without the record there is nothing to hold the request against, and a
+    // silent pass would look like a checked one.
+    absl::Status s = requested.status();
+    if (s.ok() && !cl->Has("run_record")) {
+      s = absl::InvalidArgumentError("--isolation_requested needs --run_record");
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "check_report: %s: %s\n", cl->Get("competition").c_str(),
+                   s.ToString().c_str());
+      return 2;
+    }
+    options.isolation_requested = *requested;
+  }
+  if (cl->Has("run_record")) {
+    const std::string path = cl->Get("run_record");
+    absl::StatusOr<std::string> text = ReadFile(path);
+    absl::StatusOr<RunEnvironment> env =
+        text.ok() ? RunEnvironmentFromRecord(*text) : absl::StatusOr<RunEnvironment>(text.status());
+    if (env.ok()) {
+      report->set_isolation(env->isolation);
+      report->set_network(env->network);
+    } else {
+      // Fail closed whatever the gate: an unreadable record would otherwise
+      // let a run pass whose isolation nobody checked.
+      std::fprintf(stderr,
+                   "check_report: %s: %s: %s; cannot tell what isolation the agent ran under\n",
+                   cl->Get("competition").c_str(), path.c_str(), env.status().ToString().c_str());
+      return 2;
+    }
+  }
+
+  const GateDecision decision = Gate(*report, *policy, options);
+  const std::string summary = SummaryLine(*report, *policy, decision, options);
   std::cout << summary << std::endl;
 
   if (const char* xml = std::getenv("XML_OUTPUT_FILE"); xml != nullptr && *xml) {
-    if (absl::Status s = WriteFile(xml, CompetitionJUnitXml(*report, *policy, decision, summary));
+    if (absl::Status s =
+            WriteFile(xml, CompetitionJUnitXml(*report, *policy, decision, summary, options));
         !s.ok()) {
       std::fprintf(stderr, "check_report: %s\n", s.ToString().c_str());
       return 2;

@@ -46,6 +46,9 @@ AgentRunInfo = provider(
         "record": "File: the run record JSON (exit status, timed out, duration).",
         "agent": "Label string of the agent.",
         "seed": "The seed the agent ran with (int).",
+        "isolation": "The isolation the user asked for ('bwrap' or 'none'); the record says " +
+                     "what the run really had, and the test fails a run without isolation " +
+                     "unless 'none' was asked for.",
     },
 )
 
@@ -225,6 +228,43 @@ kaggle_data = rule(
     },
 )
 
+# Rule kinds whose outputs hold, or are made from, a competition's answers.
+_ANSWER_RULE_KINDS = [
+    "agent_run",
+    "competition_test",
+    "graded_report",
+    "kaggle_data",
+    "prepared_data",
+    "synthetic_raw",
+]
+
+# Packages an agent may not depend on at all: the competitions (graders,
+# preparers, their data) and the synthetic-data generators, which would let an
+# agent make the raw download, answers included, again from its seed.
+_ANSWER_PACKAGE_ROOTS = ["competitions", "testdata"]
+
+def _no_answers_in_agent_impl(target, ctx):
+    package = target.label.package
+    if target.label.workspace_name == "" and package.split("/")[0] in _ANSWER_PACKAGE_ROOTS:
+        fail(("%s is in the dependencies of the agent: an agent must not depend on anything " +
+              "under //competitions or //testdata (graders, preparers, synthetic-data " +
+              "generators, prepared data, runs, reports), which hold or can remake the " +
+              "answers. Give the agent only its own code and data; it gets the public files " +
+              "in its workspace at run time (see docs/security.md).") % target.label)
+    if ctx.rule.kind in _ANSWER_RULE_KINDS:
+        fail(("%s (a %s) is in the dependencies of the agent: an agent must not depend " +
+              "on a competition's raw or prepared data, runs or reports, which hold the " +
+              "answers. Give the agent only its own code and data; it gets the public files " +
+              "in its workspace at run time (see docs/security.md).") % (target.label, ctx.rule.kind))
+    return []
+
+no_answers_in_agent = aspect(
+    implementation = _no_answers_in_agent_impl,
+    attr_aspects = ["*"],
+    doc = "Fails analysis when an agent's dependency graph (data, deps, srcs, tools, ...) " +
+          "reaches a target that holds a competition's answers.",
+)
+
 def _agent_run_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
     agent = ctx.attr._agent[DefaultInfo].files_to_run
@@ -266,11 +306,28 @@ def _agent_run_impl(ctx):
             isolation,
             "--network",
             network,
-        ] + (["--link_public"] if data.handle else []),
-        inputs = [data.handle if data.handle else data.public, ctx.file.description],
-        tools = [agent],
+            "--resource_limits",
+            ctx.attr._resource_limits[BuildSettingInfo].value,
+            "--sandbox_entry",
+            ctx.executable._sandbox_entry.path,
+            # What the agent's files may resolve into: its own configuration's
+            # outputs, external repositories and the source tree.
+            "--allowed_roots",
+            agent.executable.root.path + ":external",
+            "--source_tree_marker",
+            ctx.file._source_tree_marker.path,
+        ] + (["--link_public", "--forbidden_roots", data.private_path] if data.handle else []),
+        inputs = [
+            data.handle if data.handle else data.public,
+            ctx.file.description,
+            ctx.file._source_tree_marker,
+        ],
+        tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
         outputs = [submission, log, record],
         mnemonic = "MleAgent",
+        # The runner is the sandbox (bubblewrap, an unprivileged uid, cgroups):
+        # Bazel's linux-sandbox would mount the cgroup file system read-only.
+        execution_requirements = {"no-sandbox": "1"},
         progress_message = "Running agent %s on %s (seed %d)" % (
             ctx.attr._agent.label,
             data.competition_id,
@@ -289,6 +346,7 @@ def _agent_run_impl(ctx):
             record = record,
             agent = str(ctx.attr._agent.label),
             seed = seed,
+            isolation = isolation,
         ),
     ]
 
@@ -317,7 +375,18 @@ agent_run = rule(
             default = "//agent_runner:agent",
             executable = True,
             cfg = "exec",
+            aspects = [no_answers_in_agent],
         ),
+        "_sandbox_entry": attr.label(
+            default = "//agent_runner:sandbox_entry",
+            executable = True,
+            cfg = "exec",
+        ),
+        "_source_tree_marker": attr.label(
+            default = "//tools:source_tree_marker.txt",
+            allow_single_file = True,
+        ),
+        "_resource_limits": attr.label(default = "//agent_runner:resource_limits"),
         "_seed": attr.label(default = "//agent_runner:seed"),
         "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
         "_isolation": attr.label(default = "//agent_runner:isolation"),
@@ -430,6 +499,7 @@ def _competition_test_impl(ctx):
             "  --agent_log %s \\" % _shell_quote(run.log.short_path),
             "  --agent %s \\" % _shell_quote(run.agent),
             "  --seed %d \\" % run.seed,
+            "  --isolation_requested %s \\" % _shell_quote(run.isolation),
             "  --gate %s %s\"$@\"" % (policy, real_data_flags),
             "",
         ]),
@@ -526,6 +596,10 @@ def mle_competition(
         if name + "/checksums.yaml" in UPSTREAM_FILES:
             checksums = upstream + "checksums.yaml"
 
+    # The prepared data, the run and the report hold or reveal the answers:
+    # visible to the competition's own package and the tools' tests only, so
+    # that no agent (nor its build actions) can name them.
+    private_visibility = ["//tools:__pkg__"]
     if DATA_DIR:
         prepared_prefix = name + "/prepared/"
         kaggle_data(
@@ -537,6 +611,7 @@ def mle_competition(
             checksums = checksums,
             scan = "@mlebench_data//:scans/%s.txt" % name if name in SCANNED else None,
             preparer = ":prepare",
+            visibility = private_visibility,
         )
     else:
         prepared_data(
@@ -545,12 +620,14 @@ def mle_competition(
             raw = synthetic_raw,
             preparer = ":prepare",
             dataset = "synthetic",
+            visibility = private_visibility,
         )
     agent_run(
         name = name + "_run",
         data = ":" + name + "_data",
         description = description,
         sample_submission = sample_submission,
+        visibility = private_visibility,
     )
     graded_report(
         name = name + "_report",
@@ -559,6 +636,7 @@ def mle_competition(
         grader = ":grade",
         answers = info.answers[len(prefix):],
         leaderboard = leaderboard,
+        visibility = private_visibility,
     )
     competition_test(
         name = name,

@@ -1,7 +1,13 @@
 #include "grading/gating.h"
 
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "grading/python_float.h"
 
 namespace mlebench {
@@ -12,6 +18,25 @@ constexpr std::pair<GatingPolicy, std::string_view> kNames[] = {
     {GatingPolicy::kMedian, "median"}, {GatingPolicy::kBronze, "bronze"},
     {GatingPolicy::kSilver, "silver"}, {GatingPolicy::kGold, "gold"},
 };
+
+constexpr std::pair<IsolationRequest, std::string_view> kIsolationNames[] = {
+    {IsolationRequest::kBwrap, "bwrap"},
+    {IsolationRequest::kNone, "none"},
+};
+
+// The isolation check of Gate (see gating.h); nullopt when it passes.
+std::optional<std::string> IsolationFailure(const CompetitionReport& r,
+                                            const GateOptions& options) {
+  if (r.isolation().empty() || r.isolation() == "bwrap") return std::nullopt;
+  if (options.isolation_requested == IsolationRequest::kBwrap) {
+    return absl::StrCat(
+        "the requested isolation bwrap was not applied: the agent ran with isolation ",
+        r.isolation());
+  }
+  if (options.isolation_requested == IsolationRequest::kNone) return std::nullopt;
+  return absl::StrCat("the agent ran without isolation (isolation ", r.isolation(),
+                      "); pass --//agent_runner:isolation=none to accept unisolated runs");
+}
 
 std::string ScoreText(const CompetitionReport& r) {
   if (r.score().kind_case() != google::protobuf::Value::kNumberValue) return "none";
@@ -35,6 +60,50 @@ std::string_view GatingPolicyName(GatingPolicy policy) {
   return "?";
 }
 
+absl::StatusOr<IsolationRequest> ParseIsolationRequest(std::string_view name) {
+  for (const auto& [request, n] : kIsolationNames) {
+    if (n == name) return request;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown isolation '", std::string(name), "' (bwrap, none)"));
+}
+
+std::string_view IsolationRequestName(IsolationRequest request) {
+  for (const auto& [r, n] : kIsolationNames) {
+    if (r == request) return n;
+  }
+  return "";
+}
+
+absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_record_json) {
+  google::protobuf::Struct record;
+  if (auto parsed = google::protobuf::util::JsonStringToMessage(run_record_json, &record);
+      !parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("run record is not a JSON object: ", std::string(parsed.message())));
+  }
+  // A missing or unexpected value must not pass for an isolated run.
+  auto get = [&](const std::string& key, const char* a,
+                 const char* b) -> absl::StatusOr<std::string> {
+    auto it = record.fields().find(key);
+    if (it == record.fields().end()) {
+      return absl::InvalidArgumentError(absl::StrCat("run record lacks \"", key, "\""));
+    }
+    const google::protobuf::Value& v = it->second;
+    if (v.kind_case() != google::protobuf::Value::kStringValue ||
+        (v.string_value() != a && v.string_value() != b)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("run record's \"", key, "\" must be \"", a, "\" or \"", b, "\""));
+    }
+    return v.string_value();
+  };
+  absl::StatusOr<std::string> isolation = get("isolation", "bwrap", "none");
+  if (!isolation.ok()) return isolation.status();
+  absl::StatusOr<std::string> network = get("network", "allow", "deny");
+  if (!network.ok()) return network.status();
+  return RunEnvironment{*std::move(isolation), *std::move(network)};
+}
+
 std::string_view MedalName(const CompetitionReport& r) {
   if (r.gold_medal()) return "gold";
   if (r.silver_medal()) return "silver";
@@ -42,8 +111,9 @@ std::string_view MedalName(const CompetitionReport& r) {
   return "none";
 }
 
-GateDecision Gate(const CompetitionReport& r, GatingPolicy policy) {
+GateDecision Gate(const CompetitionReport& r, GatingPolicy policy, const GateOptions& options) {
   auto fail = [](std::string reason) { return GateDecision{false, std::move(reason)}; };
+  if (std::optional<std::string> why = IsolationFailure(r, options)) return fail(*std::move(why));
   if (policy == GatingPolicy::kNone) return {true, ""};
   if (!r.submission_exists()) return fail("the agent produced no submission.csv");
   if (!r.valid_submission()) return fail(absl::StrCat("invalid submission: ", r.invalid_reason()));
@@ -72,7 +142,14 @@ GateDecision Gate(const CompetitionReport& r, GatingPolicy policy) {
 }
 
 std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
-                        const GateDecision& decision) {
+                        const GateDecision& decision, const GateOptions& options) {
+  std::string environment;
+  if (!r.isolation().empty()) {
+    const bool accepted =
+        r.isolation() != "bwrap" && options.isolation_requested == IsolationRequest::kNone;
+    absl::StrAppend(&environment, " isolation ", r.isolation(), accepted ? " (requested)" : "");
+  }
+  if (!r.network().empty()) absl::StrAppend(&environment, " network ", r.network());
   std::string validity = r.valid_submission()    ? "valid"
                          : r.submission_exists() ? "INVALID"
                                                  : "NO SUBMISSION";
@@ -82,7 +159,8 @@ std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
       std::string(MedalName(r)), ", above median ", r.above_median() ? "yes" : "no", " [gold ",
       FormatPythonFloat(r.gold_threshold()), " silver ", FormatPythonFloat(r.silver_threshold()),
       " bronze ", FormatPythonFloat(r.bronze_threshold()), " median ",
-      FormatPythonFloat(r.median_threshold()), "] gate ", std::string(GatingPolicyName(policy)), ": ",
+      FormatPythonFloat(r.median_threshold()), "]", environment, " gate ",
+      std::string(GatingPolicyName(policy)), ": ",
       decision.pass ? "PASS" : absl::StrCat("FAIL (", decision.reason, ")"));
 }
 

@@ -19,22 +19,58 @@ enum class GatingPolicy { kNone, kValid, kMedian, kBronze, kSilver, kGold };
 absl::StatusOr<GatingPolicy> ParseGatingPolicy(std::string_view name);
 std::string_view GatingPolicyName(GatingPolicy policy);
 
+// What the user asked the agent to run under (--//agent_runner:isolation,
+// given to check_report as --isolation_requested). kUnspecified: not said.
+enum class IsolationRequest { kUnspecified, kBwrap, kNone };
+
+// "bwrap" or "none" (kUnspecified has no name: "" gives an error).
+absl::StatusOr<IsolationRequest> ParseIsolationRequest(std::string_view name);
+// "bwrap", "none"; "" for kUnspecified.
+std::string_view IsolationRequestName(IsolationRequest request);
+
+struct GateOptions {
+  IsolationRequest isolation_requested = IsolationRequest::kUnspecified;
+};
+
 struct GateDecision {
   bool pass = false;
   std::string reason;  // why it failed; empty when it passed
 };
 
-GateDecision Gate(const CompetitionReport& report, GatingPolicy policy);
+// Decides by `policy` (above), after an isolation check that applies to every
+// policy, kNone included, when report.isolation() is known (non-empty):
+//  - isolation_requested kBwrap and the run did not have "bwrap": FAIL (the
+//    requested isolation was not applied);
+//  - the run did not have "bwrap" (e.g. "none") and isolation_requested is
+//    not kNone: FAIL (an unisolated run is accepted only when asked for).
+// An empty report.isolation() (unknown: the CLI grading a submission made
+// elsewhere, no run record) is not checked, as before isolation was recorded.
+GateDecision Gate(const CompetitionReport& report, GatingPolicy policy,
+                  const GateOptions& options = {});
+
+// What a run really had, read from its run record: agent_runner's one-line
+// JSON object, whose "isolation" is "bwrap" or "none" and "network" "allow"
+// or "deny" (other keys are ignored).
+struct RunEnvironment {
+  std::string isolation;
+  std::string network;
+};
+// Errors (InvalidArgument) for text that is not a JSON object, and for a
+// missing key or a value that is not one of those strings.
+absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_record_json);
 
 // "gold", "silver", "bronze" or "none".
 std::string_view MedalName(const CompetitionReport& report);
 
 // One human-readable line, e.g.
-// "spaceship-titanic: score 0.79 (higher is better) medal none, above median
-//  no [gold 0.82066 silver 0.81388 bronze 0.80967 median 0.79565] gate valid:
-//  PASS".
+// "spaceship-titanic: score 0.79 (higher is better), valid, medal none, above
+//  median no [gold 0.82066 silver 0.81388 bronze 0.80967 median 0.79565]
+//  isolation bwrap network deny gate valid: PASS".
+// "isolation X" and "network Y" appear only when known (non-empty);
+// "isolation none (requested)" when the run had none because the user asked
+// for it (options.isolation_requested kNone).
 std::string SummaryLine(const CompetitionReport& report, GatingPolicy policy,
-                        const GateDecision& decision);
+                        const GateDecision& decision, const GateOptions& options = {});
 
 }  // namespace mlebench
 

@@ -52,6 +52,109 @@ TEST(Gate, EachPolicyAgainstEachOutcome) {
   EXPECT_EQ(Gate(missing, GatingPolicy::kValid).reason, "the agent produced no submission.csv");
 }
 
+CompetitionReport Ran(std::string isolation, std::string network, double score = 0.75) {
+  CompetitionReport r = Scored(score);
+  r.set_isolation(std::move(isolation));
+  r.set_network(std::move(network));
+  return r;
+}
+
+TEST(ParseIsolationRequest, KnownAndUnknownNames) {
+  for (std::string_view n : {"bwrap", "none"}) {
+    absl::StatusOr<IsolationRequest> r = ParseIsolationRequest(n);
+    ASSERT_TRUE(r.ok()) << n;
+    EXPECT_EQ(IsolationRequestName(*r), n);
+  }
+  EXPECT_EQ(IsolationRequestName(IsolationRequest::kUnspecified), "");
+  EXPECT_FALSE(ParseIsolationRequest("").ok());
+  EXPECT_FALSE(ParseIsolationRequest("auto").ok());  // the runner's old fallback mode
+  EXPECT_FALSE(ParseIsolationRequest("docker").ok());
+}
+
+constexpr GatingPolicy kAllPolicies[] = {GatingPolicy::kNone,   GatingPolicy::kValid,
+                                         GatingPolicy::kMedian, GatingPolicy::kBronze,
+                                         GatingPolicy::kSilver, GatingPolicy::kGold};
+
+TEST(Gate, UnisolatedRunFailsEveryPolicyUnlessNoneWasRequested) {
+  const CompetitionReport r = Ran("none", "allow", 0.95);  // gold: only isolation can fail it
+  for (GatingPolicy p : kAllPolicies) {
+    SCOPED_TRACE(GatingPolicyName(p));
+    EXPECT_FALSE(Gate(r, p).pass);
+    EXPECT_TRUE(Gate(r, p, {.isolation_requested = IsolationRequest::kNone}).pass);
+  }
+  EXPECT_EQ(Gate(r, GatingPolicy::kValid).reason,
+            "the agent ran without isolation (isolation none); pass "
+            "--//agent_runner:isolation=none to accept unisolated runs");
+  // Accepting an unisolated run leaves the policy to decide.
+  EXPECT_EQ(Gate(Ran("none", "allow", 0.6), GatingPolicy::kGold,
+                 {.isolation_requested = IsolationRequest::kNone})
+                .reason,
+            "medal none: score 0.6, gold needs 0.9");
+}
+
+TEST(Gate, RequestedBwrapThatWasNotAppliedFails) {
+  const GateOptions bwrap{.isolation_requested = IsolationRequest::kBwrap};
+  for (GatingPolicy p : kAllPolicies) {
+    const GateDecision d = Gate(Ran("none", "allow"), p, bwrap);
+    EXPECT_FALSE(d.pass) << GatingPolicyName(p);
+    EXPECT_EQ(d.reason,
+              "the requested isolation bwrap was not applied: the agent ran with isolation none");
+  }
+}
+
+TEST(Gate, IsolatedRunPassesWhateverWasRequested) {
+  for (IsolationRequest q :
+       {IsolationRequest::kUnspecified, IsolationRequest::kBwrap, IsolationRequest::kNone}) {
+    EXPECT_TRUE(Gate(Ran("bwrap", "deny"), GatingPolicy::kBronze, {.isolation_requested = q}).pass);
+    EXPECT_TRUE(Gate(Ran("bwrap", "allow"), GatingPolicy::kNone, {.isolation_requested = q}).pass);
+  }
+}
+
+TEST(Gate, UnknownIsolationIsNotChecked) {
+  // CLI grading of a submission made elsewhere: no run record, as before.
+  for (IsolationRequest q : {IsolationRequest::kUnspecified, IsolationRequest::kBwrap}) {
+    EXPECT_TRUE(Gate(Scored(0.75), GatingPolicy::kValid, {.isolation_requested = q}).pass);
+  }
+}
+
+TEST(RunEnvironmentFromRecord, ReadsTheRunnersRecord) {
+  absl::StatusOr<RunEnvironment> env = RunEnvironmentFromRecord(
+      "{\"competition_id\": \"c\", \"agent\": \"dummy\", \"seed\": 0, \"exit_code\": 0, "
+      "\"signal\": null, \"timed_out\": false, \"duration_s\": 0.012, \"time_limit_s\": 60, "
+      "\"submission_exists\": true, \"submission_bytes\": 12, \"isolation\": \"bwrap\", "
+      "\"network\": \"deny\"}\n");
+  ASSERT_TRUE(env.ok()) << env.status();
+  EXPECT_EQ(env->isolation, "bwrap");
+  EXPECT_EQ(env->network, "deny");
+  env = RunEnvironmentFromRecord("{\"isolation\": \"none\", \"network\": \"allow\"}");
+  ASSERT_TRUE(env.ok()) << env.status();
+  EXPECT_EQ(env->isolation, "none");
+  EXPECT_EQ(env->network, "allow");
+}
+
+TEST(RunEnvironmentFromRecord, BrokenRecordsAreErrors) {
+  for (std::string_view bad : {
+           "",
+           "{\"isolation\": \"bwrap\", \"network\": \"deny\"",  // truncated
+           "[\"bwrap\", \"deny\"]",
+           "{\"network\": \"deny\"}",
+           "{\"isolation\": \"bwrap\"}",
+           "{\"isolation\": \"auto\", \"network\": \"deny\"}",
+           "{\"isolation\": \"bwrap\", \"network\": true}",
+           "{\"isolation\": null, \"network\": \"deny\"}",
+       }) {
+    absl::StatusOr<RunEnvironment> env = RunEnvironmentFromRecord(bad);
+    EXPECT_FALSE(env.ok()) << bad;
+    EXPECT_EQ(env.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_EQ(RunEnvironmentFromRecord("{\"isolation\": \"bwrap\"}").status().message(),
+            "run record lacks \"network\"");
+  EXPECT_EQ(RunEnvironmentFromRecord("{\"isolation\": \"x\", \"network\": \"deny\"}")
+                .status()
+                .message(),
+            "run record's \"isolation\" must be \"bwrap\" or \"none\"");
+}
+
 TEST(SummaryLine, SaysScoreMedalThresholdsAndVerdict) {
   const CompetitionReport r = Scored(0.85);
   const std::string line = SummaryLine(r, GatingPolicy::kGold, Gate(r, GatingPolicy::kGold));
@@ -59,6 +162,54 @@ TEST(SummaryLine, SaysScoreMedalThresholdsAndVerdict) {
             "c: score 0.85 (higher is better), valid, medal silver, above median yes "
             "[gold 0.9 silver 0.8 bronze 0.7 median 0.5] gate gold: "
             "FAIL (medal silver: score 0.85, gold needs 0.9)");
+}
+
+TEST(SummaryLine, SaysIsolationAndNetworkWhenKnown) {
+  const CompetitionReport isolated = Ran("bwrap", "deny");
+  EXPECT_EQ(SummaryLine(isolated, GatingPolicy::kValid, Gate(isolated, GatingPolicy::kValid)),
+            "c: score 0.75 (higher is better), valid, medal bronze, above median yes "
+            "[gold 0.9 silver 0.8 bronze 0.7 median 0.5] isolation bwrap network deny "
+            "gate valid: PASS");
+  const CompetitionReport open = Ran("none", "allow");
+  const GateOptions none{.isolation_requested = IsolationRequest::kNone};
+  EXPECT_EQ(SummaryLine(open, GatingPolicy::kValid, Gate(open, GatingPolicy::kValid, none), none),
+            "c: score 0.75 (higher is better), valid, medal bronze, above median yes "
+            "[gold 0.9 silver 0.8 bronze 0.7 median 0.5] isolation none (requested) network allow "
+            "gate valid: PASS");
+  EXPECT_EQ(SummaryLine(open, GatingPolicy::kNone, Gate(open, GatingPolicy::kNone)),
+            "c: score 0.75 (higher is better), valid, medal bronze, above median yes "
+            "[gold 0.9 silver 0.8 bronze 0.7 median 0.5] isolation none network allow "
+            "gate none: FAIL (the agent ran without isolation (isolation none); pass "
+            "--//agent_runner:isolation=none to accept unisolated runs)");
+}
+
+TEST(CompetitionJUnitXml, IsolationNetworkAndRequest) {
+  const CompetitionReport open = Ran("none", "allow");
+  const GateOptions none{.isolation_requested = IsolationRequest::kNone};
+  const std::string xml =
+      CompetitionJUnitXml(open, GatingPolicy::kValid, Gate(open, GatingPolicy::kValid, none),
+                          "s", none);
+  EXPECT_NE(xml.find("<property name=\"isolation\" value=\"none\"/>\n"
+                     "        <property name=\"network\" value=\"allow\"/>\n"
+                     "        <property name=\"isolation_requested\" value=\"none\"/>\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("<failure"), std::string::npos) << xml;
+
+  const std::string refused =
+      CompetitionJUnitXml(open, GatingPolicy::kValid, Gate(open, GatingPolicy::kValid), "s");
+  EXPECT_NE(refused.find("<property name=\"isolation_requested\" value=\"\"/>"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("<failure message=\"the agent ran without isolation"), std::string::npos)
+      << refused;
+
+  // Unknown (CLI grading): the properties are there, empty.
+  const CompetitionReport unknown = Scored(0.75);
+  const std::string cli = CompetitionJUnitXml(unknown, GatingPolicy::kValid,
+                                              Gate(unknown, GatingPolicy::kValid), "s");
+  EXPECT_NE(cli.find("<property name=\"isolation\" value=\"\"/>"), std::string::npos) << cli;
+  EXPECT_NE(cli.find("<property name=\"network\" value=\"\"/>"), std::string::npos) << cli;
 }
 
 TEST(CompetitionJUnitXml, PropertiesFailureAndEscaping) {

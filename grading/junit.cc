@@ -33,7 +33,8 @@ std::string XmlEscape(std::string_view text) {
 }
 
 std::string CompetitionJUnitXml(const CompetitionReport& r, GatingPolicy policy,
-                                const GateDecision& decision, std::string_view summary) {
+                                const GateDecision& decision, std::string_view summary,
+                                const GateOptions& options) {
   const std::string id = XmlEscape(r.competition_id());
   const bool scored = r.score().kind_case() == google::protobuf::Value::kNumberValue;
   std::string props;
@@ -58,6 +59,9 @@ std::string CompetitionJUnitXml(const CompetitionReport& r, GatingPolicy policy,
   prop("seed", std::to_string(r.seed()));
   prop("dataset", r.dataset());
   prop("thresholds_source", r.thresholds_source());
+  prop("isolation", r.isolation());
+  prop("network", r.network());
+  prop("isolation_requested", std::string(IsolationRequestName(options.isolation_requested)));
   prop("gate", std::string(GatingPolicyName(policy)));
 
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";

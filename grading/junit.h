@@ -11,10 +11,14 @@ namespace mlebench {
 
 // JUnit XML for one competition test: a testsuite with one testcase named
 // after the competition, whose <properties> hold every report field (score,
-// medals, thresholds, validity, agent, seed, dataset, ...), a <failure> when
-// the gate failed, and the summary line as <system-out>. Deterministic.
+// medals, thresholds, validity, agent, seed, dataset, isolation, network, ...;
+// isolation and network empty when unknown), the gate's options
+// (isolation_requested: "bwrap", "none" or "" when not said) and
+// policy, a <failure> when the gate failed, and the summary line as
+// <system-out>. Deterministic.
 std::string CompetitionJUnitXml(const CompetitionReport& report, GatingPolicy policy,
-                                const GateDecision& decision, std::string_view summary);
+                                const GateDecision& decision, std::string_view summary,
+                                const GateOptions& options = {});
 
 // Escapes text for XML attribute values and character data.
 std::string XmlEscape(std::string_view text);

@@ -65,7 +65,9 @@ TEST(ToPythonJson, MatchesUpstreamKeysOrderAndFormatting) {
             "  \"agent\": \"dummy\",\n"
             "  \"seed\": 3,\n"
             "  \"dataset\": \"synthetic\",\n"
-            "  \"thresholds_source\": \"embedded\"\n"
+            "  \"thresholds_source\": \"embedded\",\n"
+            "  \"isolation\": \"\",\n"
+            "  \"network\": \"\"\n"
             "}");
 }
 

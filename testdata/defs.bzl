@@ -63,5 +63,12 @@ def synthetic_dataset(name, competition_id, generator_lib, seed = 0):
         competition_id = competition_id,
         generator = ":" + name + "_generator",
         seed = seed,
-        visibility = ["//visibility:public"],
+        # The raw download holds every label, the held-out answers included:
+        # only the competitions (which prepare it) and the tools' tests may
+        # depend on it, never an agent.
+        visibility = [
+            "//competitions:__subpackages__",
+            "//testdata:__subpackages__",
+            "//tools:__pkg__",
+        ],
     )

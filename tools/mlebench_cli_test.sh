@@ -213,7 +213,7 @@ upstream = ["competition_id", "score", "gold_threshold", "silver_threshold", "br
             "median_threshold", "any_medal", "gold_medal", "silver_medal", "bronze_medal",
             "above_median", "submission_exists", "valid_submission", "is_lower_better",
             "created_at", "submission_path"]
-ours = ["invalid_reason", "agent", "seed", "dataset", "thresholds_source"]
+ours = ["invalid_reason", "agent", "seed", "dataset", "thresholds_source", "isolation", "network"]
 assert list(report) == upstream + ours, list(report)
 assert report["competition_id"] == cid
 datetime.datetime.fromisoformat(report["created_at"])

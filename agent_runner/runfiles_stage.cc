@@ -1,0 +1,595 @@
+#include "agent_runner/runfiles_stage.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Closes its descriptor on destruction.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { Reset(); }
+
+  int get() const { return fd_; }
+  bool ok() const { return fd_ >= 0; }
+  // close(2)'s result: a failed close of a written file is a failed write.
+  int Close() { return close(std::exchange(fd_, -1)); }
+
+ private:
+  void Reset() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+  int fd_;
+};
+
+struct DirCloser {
+  void operator()(DIR* dir) const { closedir(dir); }
+};
+using Dir = std::unique_ptr<DIR, DirCloser>;
+
+absl::Status ErrnoError(int error, absl::string_view what) {
+  return absl::ErrnoToStatus(error, what);
+}
+
+// `path` lexically normalized, without trailing slashes ("/" stays "/").
+std::string Normal(const fs::path& path) {
+  std::string s = path.lexically_normal().string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+// IsInside for normalized strings: the hot path, no allocation.
+bool InsideNormal(absl::string_view path, absl::string_view root) {
+  if (root == "/") return !path.empty() && path.front() == '/';
+  if (path.size() < root.size() || path.compare(0, root.size(), root) != 0) return false;
+  return path.size() == root.size() || path[root.size()] == '/';
+}
+
+std::string Child(const std::string& dir, absl::string_view name) {
+  return dir == "/" ? absl::StrCat("/", name) : absl::StrCat(dir, "/", name);
+}
+
+// realpath(3) of `path`; nullopt, with realpath's errno in `error`, when it
+// cannot be resolved.
+std::optional<std::string> RealPath(const std::string& path, int& error) {
+  char* resolved = realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) {
+    error = errno;
+    return std::nullopt;
+  }
+  std::string result(resolved);
+  free(resolved);
+  return result;
+}
+
+bool SameInode(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// The policy's roots resolved (see StagingPolicy), as normalized strings.
+struct Roots {
+  std::vector<std::string> allowed;
+  std::vector<std::string> forbidden;
+};
+
+absl::StatusOr<std::vector<std::string>> ResolveRoots(const std::vector<fs::path>& roots,
+                                                      absl::string_view kind) {
+  std::vector<std::string> resolved;
+  for (const fs::path& root : roots) {
+    if (!root.is_absolute()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kind, " roots must be absolute, got ", root.string()));
+    }
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(root, ec);
+    if (ec) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot resolve the ", kind, " root ", root.string(), ": ", ec.message()));
+    }
+    resolved.push_back(Normal(canonical));
+  }
+  return resolved;
+}
+
+absl::StatusOr<Roots> ResolvePolicyRoots(const StagingPolicy& policy) {
+  Roots roots;
+  absl::StatusOr<std::vector<std::string>> allowed = ResolveRoots(policy.allowed_roots, "allowed");
+  if (!allowed.ok()) return allowed.status();
+  absl::StatusOr<std::vector<std::string>> forbidden =
+      ResolveRoots(policy.forbidden_roots, "forbidden");
+  if (!forbidden.ok()) return forbidden.status();
+  roots.allowed = *std::move(allowed);
+  roots.forbidden = *std::move(forbidden);
+  return roots;
+}
+
+// A destination split into its parent (opened) and the name to create there.
+struct DestinationSlot {
+  Fd parent;
+  std::string name;
+  std::string resolved;  // the parent resolved, plus name
+};
+
+absl::StatusOr<DestinationSlot> OpenDestinationSlot(const fs::path& destination) {
+  const std::string normal = Normal(destination);
+  const fs::path path(normal);
+  const std::string name = path.filename().string();
+  if (name.empty() || name == "." || name == ".." || normal == "/") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a path to create: ", destination.string()));
+  }
+  const std::string parent = path.has_parent_path() ? path.parent_path().string() : ".";
+  // Symlinks in the parent are the caller's choice; only the name is ours.
+  Fd parent_fd(open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!parent_fd.ok()) {
+    return ErrnoError(errno, absl::StrCat("cannot open the parent of ", destination.string()));
+  }
+  int error = 0;
+  const std::optional<std::string> parent_resolved = RealPath(parent, error);
+  if (!parent_resolved.has_value()) {
+    return ErrnoError(error, absl::StrCat("cannot resolve the parent of ", destination.string()));
+  }
+  return DestinationSlot{std::move(parent_fd), name, Child(*parent_resolved, name)};
+}
+
+// The names in an open directory, sorted, without "." and "..".
+absl::StatusOr<std::vector<std::string>> SortedNames(int dir_fd, absl::string_view shown) {
+  // fdopendir takes over its descriptor; `dir_fd` stays the caller's.
+  const int list_fd = dup(dir_fd);
+  if (list_fd < 0) return ErrnoError(errno, "dup");
+  Dir dir(fdopendir(list_fd));
+  if (dir == nullptr) {
+    const int error = errno;
+    close(list_fd);
+    return ErrnoError(error, absl::StrCat("cannot list ", shown));
+  }
+  std::vector<std::string> names;
+  errno = 0;
+  while (const dirent* entry = readdir(dir.get())) {
+    const absl::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+    errno = 0;
+  }
+  if (errno != 0) return ErrnoError(errno, absl::StrCat("cannot list ", shown));
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Removes `name` in `dir_fd` and, for a directory, everything in it, without
+// following symlinks. Directories are made writable first; files never are
+// touched (a hard link shares its mode with its source).
+absl::Status RemoveAt(int dir_fd, const std::string& name, const std::string& shown) {
+  struct stat st;
+  if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return absl::OkStatus();
+    return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    Fd fd(openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", shown));
+    if (fchmod(fd.get(), 0700) != 0) return ErrnoError(errno, absl::StrCat("cannot chmod ", shown));
+    absl::StatusOr<std::vector<std::string>> names = SortedNames(fd.get(), shown);
+    if (!names.ok()) return names.status();
+    for (const std::string& child : *names) {
+      if (absl::Status s = RemoveAt(fd.get(), child, absl::StrCat(shown, "/", child)); !s.ok()) {
+        return s;
+      }
+    }
+    if (unlinkat(dir_fd, name.c_str(), AT_REMOVEDIR) != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
+    }
+    return absl::OkStatus();
+  }
+  if (unlinkat(dir_fd, name.c_str(), 0) != 0) {
+    return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
+  }
+  return absl::OkStatus();
+}
+
+// Copies the open regular file `in` to `out` byte for byte.
+absl::Status CopyBytes(int in, int out, int64_t& bytes, absl::string_view shown) {
+  bool kernel_copy = true;
+  char buffer[1 << 16];
+  while (true) {
+    if (kernel_copy) {
+      const ssize_t n = copy_file_range(in, nullptr, out, nullptr, 1 << 30, 0);
+      if (n > 0) {
+        bytes += n;
+        continue;
+      }
+      if (n == 0) return absl::OkStatus();
+      // Not supported here (or across these file systems): plain reads, from
+      // where the kernel stopped (the offsets moved with what it copied).
+      if (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+          errno == EPERM) {
+        kernel_copy = false;
+        continue;
+      }
+      if (errno == EINTR) continue;
+      return ErrnoError(errno, absl::StrCat("cannot copy ", shown));
+    }
+    const ssize_t n = read(in, buffer, sizeof(buffer));
+    if (n == 0) return absl::OkStatus();
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError(errno, absl::StrCat("cannot read ", shown));
+    }
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = write(out, buffer + done, n - done);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoError(errno, absl::StrCat("cannot write the copy of ", shown));
+      }
+      done += w;
+    }
+    bytes += n;
+  }
+}
+
+// Walks one source tree into one destination.
+class Stager {
+ public:
+  Stager(const Roots& roots, const StagingPolicy& policy, std::optional<std::string> tree,
+         std::optional<std::string> destination, StagingStats& stats)
+      : roots_(roots),
+        policy_(policy),
+        tree_(std::move(tree)),
+        destination_(std::move(destination)),
+        stats_(stats) {}
+
+  // Refuses `resolved` (where `rel` leads) unless the policy allows it.
+  absl::Status Judge(const std::string& rel, const std::string& resolved) const {
+    if (destination_.has_value() && InsideNormal(resolved, *destination_)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "runfiles entry ", rel, " resolves to ", resolved, ", inside the staging destination"));
+    }
+    for (const std::string& root : roots_.forbidden) {
+      if (InsideNormal(resolved, root)) {
+        return absl::PermissionDeniedError(absl::StrCat("runfiles entry ", rel, " resolves to ",
+                                                        resolved, ", inside the forbidden root ",
+                                                        root));
+      }
+    }
+    if (tree_.has_value() && InsideNormal(resolved, *tree_)) return absl::OkStatus();
+    for (const std::string& root : roots_.allowed) {
+      if (InsideNormal(resolved, root)) return absl::OkStatus();
+    }
+    std::vector<std::string> allowed = roots_.allowed;
+    if (tree_.has_value()) allowed.push_back(*tree_);
+    return absl::PermissionDeniedError(
+        absl::StrCat("runfiles entry ", rel, " resolves to ", resolved,
+                     ", outside every allowed root (", absl::StrJoin(allowed, ", "), ")"));
+  }
+
+  absl::Status Count(const std::string& rel) const {
+    if (stats_.files + stats_.directories >= policy_.max_entries) {
+      return absl::ResourceExhaustedError(absl::StrCat("more than ", policy_.max_entries,
+                                                       " runfiles entries to stage, at ", rel));
+    }
+    return absl::OkStatus();
+  }
+
+  // Fills the open destination directory `out_fd` with what the source
+  // directory `dir` (resolved, already judged; `st` its lstat) contains.
+  absl::Status StageDirectory(const std::string& rel, const std::string& dir,
+                              const struct stat& st, int out_fd) {
+    Fd in_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!in_fd.ok()) {
+      return ErrnoError(errno, absl::StrCat("cannot open runfiles directory ", Shown(rel), " (",
+                                            dir, ")"));
+    }
+    struct stat opened;
+    if (fstat(in_fd.get(), &opened) != 0) return ErrnoError(errno, absl::StrCat("fstat ", dir));
+    if (!SameInode(opened, st)) return Changed(rel, dir);
+    absl::StatusOr<std::vector<std::string>> names = SortedNames(in_fd.get(), dir);
+    if (!names.ok()) return names.status();
+    ancestors_.push_back(st);
+    for (const std::string& name : *names) {
+      const std::string child_rel = rel.empty() ? name : absl::StrCat(rel, "/", name);
+      if (absl::Status s = StageEntry(child_rel, dir, in_fd.get(), name, out_fd); !s.ok()) {
+        return s;
+      }
+    }
+    ancestors_.pop_back();
+    return absl::OkStatus();
+  }
+
+  // Stages the regular file `file` (resolved, judged; `st` its lstat) as
+  // `name` in `out_fd`.
+  absl::Status StageRegularFile(const std::string& rel, const std::string& file,
+                                const struct stat& st, int out_fd, const std::string& name) {
+    const mode_t mode = (st.st_mode & S_IXUSR) != 0 ? 0555 : 0444;
+    if (policy_.hard_links && (st.st_mode & 07777) == mode) {
+      // Flags 0: a symlink swapped in at `file` would be linked itself, not
+      // followed, and then fail the check below.
+      if (linkat(AT_FDCWD, file.c_str(), out_fd, name.c_str(), 0) == 0) {
+        struct stat linked;
+        if (fstatat(out_fd, name.c_str(), &linked, AT_SYMLINK_NOFOLLOW) != 0) {
+          return ErrnoError(errno, absl::StrCat("cannot stat the staged ", Shown(rel)));
+        }
+        if (!S_ISREG(linked.st_mode) || !SameInode(linked, st) ||
+            (linked.st_mode & 07777) != mode) {
+          unlinkat(out_fd, name.c_str(), 0);
+          return Changed(rel, file);
+        }
+        ++stats_.files;
+        ++stats_.hard_links;
+        return absl::OkStatus();
+      }
+      if (errno == EEXIST) return AlreadyExists(rel);
+      if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != EOPNOTSUPP &&
+          errno != ENOSYS) {
+        return ErrnoError(errno, absl::StrCat("cannot link runfiles entry ", Shown(rel), " (",
+                                              file, ")"));
+      }
+    }
+    // O_NONBLOCK: should a FIFO be swapped in, opening it must not hang.
+    Fd in(open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!in.ok()) {
+      return ErrnoError(errno, absl::StrCat("cannot open runfiles entry ", Shown(rel), " (", file,
+                                            ")"));
+    }
+    struct stat opened;
+    if (fstat(in.get(), &opened) != 0) return ErrnoError(errno, absl::StrCat("fstat ", file));
+    if (!S_ISREG(opened.st_mode) || !SameInode(opened, st)) return Changed(rel, file);
+    Fd out(openat(out_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0600));
+    if (!out.ok()) {
+      if (errno == EEXIST) return AlreadyExists(rel);
+      return ErrnoError(errno, absl::StrCat("cannot create the copy of ", Shown(rel)));
+    }
+    if (absl::Status s = CopyBytes(in.get(), out.get(), stats_.bytes_copied, file); !s.ok()) {
+      return s;
+    }
+    if (fchmod(out.get(), mode) != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot chmod the copy of ", Shown(rel)));
+    }
+    if (out.Close() != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot write the copy of ", Shown(rel)));
+    }
+    ++stats_.files;
+    ++stats_.copies;
+    return absl::OkStatus();
+  }
+
+  // Judges `file` (resolved; `st` its lstat) and stages it as `name`.
+  absl::Status StageResolved(const std::string& rel, const std::string& resolved,
+                             const struct stat& st, int out_fd, const std::string& name) {
+    if (absl::Status s = Judge(rel, resolved); !s.ok()) return s;
+    if (absl::Status s = Count(rel); !s.ok()) return s;
+    if (S_ISREG(st.st_mode)) return StageRegularFile(rel, resolved, st, out_fd, name);
+    if (!S_ISDIR(st.st_mode)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("runfiles entry ", rel, " resolves to ", resolved,
+                       ", neither a regular file nor a directory (", TypeName(st.st_mode), ")"));
+    }
+    for (const struct stat& ancestor : ancestors_) {
+      if (SameInode(ancestor, st)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "runfiles entry ", rel, " resolves to ", resolved,
+            ", a directory that contains it: a directory cycle"));
+      }
+    }
+    if (mkdirat(out_fd, name.c_str(), 0700) != 0) {
+      if (errno == EEXIST) return AlreadyExists(rel);
+      return ErrnoError(errno, absl::StrCat("cannot create the staged directory ", rel));
+    }
+    ++stats_.directories;
+    Fd sub(openat(out_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!sub.ok()) {
+      return ErrnoError(errno, absl::StrCat("cannot open the staged directory ", rel));
+    }
+    if (absl::Status s = StageDirectory(rel, resolved, st, sub.get()); !s.ok()) return s;
+    if (fchmod(sub.get(), 0555) != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot chmod the staged directory ", rel));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // Resolves the entry `name` of the source directory `dir` (open as
+  // `dir_fd`) and stages it, unless it is a dangling symlink.
+  absl::Status StageEntry(const std::string& rel, const std::string& dir, int dir_fd,
+                          const std::string& name, int out_fd) {
+    struct stat st;
+    if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot stat runfiles entry ", rel));
+    }
+    std::string resolved = Child(dir, name);
+    if (S_ISLNK(st.st_mode)) {
+      int error = 0;
+      std::optional<std::string> target = RealPath(resolved, error);
+      if (!target.has_value()) {
+        if (error == ENOENT || error == ENOTDIR) {
+          ++stats_.dangling_skipped;
+          return absl::OkStatus();
+        }
+        return ErrnoError(error, absl::StrCat("cannot resolve runfiles entry ", rel, " (",
+                                              resolved, ")"));
+      }
+      resolved = *std::move(target);
+      // The resolved path has no symlinks left, unless one was just swapped in.
+      if (lstat(resolved.c_str(), &st) != 0) {
+        return ErrnoError(errno, absl::StrCat("cannot stat runfiles entry ", rel, " (", resolved,
+                                              ")"));
+      }
+      if (S_ISLNK(st.st_mode)) return Changed(rel, resolved);
+    }
+    return StageResolved(rel, resolved, st, out_fd, name);
+  }
+
+  static std::string Shown(const std::string& rel) { return rel.empty() ? "." : rel; }
+
+  static absl::Status Changed(const std::string& rel, const std::string& resolved) {
+    return absl::AbortedError(absl::StrCat("runfiles entry ", Shown(rel), " (", resolved,
+                                           ") changed while it was being staged"));
+  }
+
+  static absl::Status AlreadyExists(const std::string& rel) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("the staged ", Shown(rel), " already exists"));
+  }
+
+  static const char* TypeName(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "an unknown file type";
+  }
+
+  const Roots& roots_;
+  const StagingPolicy& policy_;
+  const std::optional<std::string> tree_;
+  const std::optional<std::string> destination_;
+  StagingStats& stats_;
+  std::vector<struct stat> ancestors_;  // directories on the current path
+};
+
+}  // namespace
+
+bool IsInside(const fs::path& path, const fs::path& root) {
+  return InsideNormal(Normal(path), Normal(root));
+}
+
+absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::path& destination,
+                                           const StagingPolicy& policy) {
+  absl::StatusOr<Roots> roots = ResolvePolicyRoots(policy);
+  if (!roots.ok()) return roots.status();
+  int error = 0;
+  const std::optional<std::string> tree = RealPath(source.string(), error);
+  if (!tree.has_value()) {
+    return ErrnoError(error, absl::StrCat("cannot resolve the runfiles tree ", source.string()));
+  }
+  struct stat tree_st;
+  if (lstat(tree->c_str(), &tree_st) != 0) {
+    return ErrnoError(errno, absl::StrCat("cannot stat the runfiles tree ", *tree));
+  }
+  if (!S_ISDIR(tree_st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the runfiles tree ", source.string(), " is not a directory"));
+  }
+  absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
+  if (!slot.ok()) return slot.status();
+  if (InsideNormal(slot->resolved, *tree)) {
+    return absl::InvalidArgumentError(absl::StrCat("the staging destination ",
+                                                   destination.string(),
+                                                   " is inside the runfiles tree ", *tree));
+  }
+  if (policy.max_entries < 1) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("more than ", policy.max_entries, " runfiles entries to stage"));
+  }
+  if (mkdirat(slot->parent.get(), slot->name.c_str(), 0700) != 0) {
+    if (errno == EEXIST) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("the staging destination ", destination.string(), " already exists"));
+    }
+    return ErrnoError(errno, absl::StrCat("cannot create ", destination.string()));
+  }
+  StagingStats stats;
+  stats.directories = 1;
+  Stager stager(*roots, policy, tree, slot->resolved, stats);
+  absl::Status status = [&]() -> absl::Status {
+    Fd out(openat(slot->parent.get(), slot->name.c_str(),
+                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!out.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", destination.string()));
+    if (absl::Status s = stager.StageDirectory("", *tree, tree_st, out.get()); !s.ok()) return s;
+    if (fchmod(out.get(), 0555) != 0) {
+      return ErrnoError(errno, absl::StrCat("cannot chmod ", destination.string()));
+    }
+    return absl::OkStatus();
+  }();
+  if (!status.ok()) {
+    // Best effort: the error at hand says more than one from cleaning up.
+    RemoveAt(slot->parent.get(), slot->name, destination.string()).IgnoreError();
+    return status;
+  }
+  return stats;
+}
+
+absl::StatusOr<StagingStats> StageFile(const fs::path& source, const fs::path& destination,
+                                       const StagingPolicy& policy) {
+  absl::StatusOr<Roots> roots = ResolvePolicyRoots(policy);
+  if (!roots.ok()) return roots.status();
+  const std::string shown = source.string();
+  int error = 0;
+  const std::optional<std::string> resolved = RealPath(shown, error);
+  if (!resolved.has_value()) {
+    if (error == ENOENT || error == ENOTDIR) {
+      return absl::NotFoundError(absl::StrCat("cannot stage ", shown, ": it does not resolve"));
+    }
+    return ErrnoError(error, absl::StrCat("cannot resolve ", shown));
+  }
+  struct stat st;
+  if (lstat(resolved->c_str(), &st) != 0) {
+    return ErrnoError(errno, absl::StrCat("cannot stat ", *resolved));
+  }
+  absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
+  if (!slot.ok()) return slot.status();
+  struct stat existing;
+  if (fstatat(slot->parent.get(), slot->name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("the staging destination ", destination.string(), " already exists"));
+  }
+  StagingStats stats;
+  Stager stager(*roots, policy, std::nullopt, std::nullopt, stats);
+  if (absl::Status s = stager.Judge(shown, *resolved); !s.ok()) return s;
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot stage ", shown, ": it resolves to ", *resolved,
+                     ", which is not a regular file"));
+  }
+  if (absl::Status s = stager.Count(shown); !s.ok()) return s;
+  if (absl::Status s = stager.StageRegularFile(shown, *resolved, st, slot->parent.get(),
+                                               slot->name);
+      !s.ok()) {
+    return s;
+  }
+  return stats;
+}
+
+absl::Status RemoveStaged(const fs::path& destination) {
+  absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
+  if (!slot.ok()) {
+    return absl::IsNotFound(slot.status()) ? absl::OkStatus() : slot.status();
+  }
+  return RemoveAt(slot->parent.get(), slot->name, destination.string());
+}
+
+}  // namespace mlebench

@@ -1,0 +1,342 @@
+// The sandbox against a hostile agent: every attack of the review that found
+// ten ways out (issue 12), and more of the same kinds, must fail, the run must
+// still be graded, and nothing outside the workspace may change.
+//
+// adversary.py probes from inside (one "attack <name>: blocked|ESCAPED" line
+// each); the cases here need a host-side setup (planted secrets, a listener,
+// a symlinked submission dir, huge files, many runfiles).
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "agent_runner/runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Optional;
+
+constexpr char kAdversary[] = "agent_runner/testing/adversary";
+constexpr char kSandboxEntry[] = "agent_runner/sandbox_entry";
+constexpr char kSampleCsv[] = "id,label\n0,a\n1,b\n";
+// Assembled so that no file of the test itself carries the marker.
+const std::string kSecretMarker = std::string("MLEBENCH-") + "SECRET";
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& contents) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << contents;
+}
+
+// Every regular file under `root` with its contents, symlinks as "-> target".
+std::map<std::string, std::string> Snapshot(const fs::path& root, const fs::path& skip) {
+  std::map<std::string, std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path() == skip) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink()) {
+      files[it->path().string()] = "-> " + fs::read_symlink(it->path()).string();
+    } else if (it->is_regular_file()) {
+      files[it->path().string()] = ReadFile(it->path());
+    } else if (it->is_directory()) {
+      files[it->path().string()] = "<dir>";
+    }
+  }
+  return files;
+}
+
+// The host's global kernel settings an escape would change.
+std::map<std::string, std::string> KernelSettings() {
+  std::map<std::string, std::string> settings;
+  for (const char* path : {"/proc/sys/kernel/core_pattern", "/proc/sys/kernel/modprobe",
+                           "/proc/sys/kernel/hostname", "/proc/sys/vm/drop_caches"}) {
+    settings[path] = ReadFile(path);
+  }
+  return settings;
+}
+
+class AdversaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* test_tmpdir = std::getenv("TEST_TMPDIR");
+    ASSERT_NE(test_tmpdir, nullptr);
+    tmp_ = fs::path(test_tmpdir);
+    root_ = tmp_ / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(root_);
+    WriteFile(root_ / "public" / "sample_submission.csv", kSampleCsv);
+    WriteFile(root_ / "public" / "train.csv", "id,label\n5,a\n");
+    WriteFile(root_ / "description.md", "# Toy\n");
+    // The answers, where a prepare action would leave them: beside the
+    // public files, and elsewhere on the host.
+    secrets_ = {root_ / "private" / "test.csv", tmp_ / "secret_elsewhere" / "answers.csv"};
+    for (const fs::path& secret : secrets_) WriteFile(secret, kSecretMarker + ",0\n");
+    fs::create_directories(root_ / "agents");
+  }
+
+  RunOptions Options(const fs::path& agent, const std::string& run) {
+    RunOptions options;
+    options.competition_id = "toy";
+    options.public_dir = root_ / "public";
+    options.description_file = root_ / "description.md";
+    options.agent = agent;
+    options.time_limit_s = 60;
+    options.grace_s = 1;
+    options.submission_out = root_ / run / "submission";
+    options.log_out = root_ / run / "agent.log";
+    options.workspace = root_ / run / "workspace";
+    options.sandbox_entry = fs::absolute(kSandboxEntry);
+    options.allowed_roots = {fs::canonical(kAdversary).parent_path(), root_ / "agents"};
+    options.forbidden_roots = {root_ / "private"};
+    // Small limits, so that the bombs hit them quickly.
+    options.limits = ResourceLimits{.memory_bytes = 256 << 20, .pids = 64, .cpus = 1};
+    options.workspace_quota_bytes = 64 << 20;
+    return options;
+  }
+
+  fs::path WriteAgent(const std::string& name, const std::string& body) {
+    const fs::path path = root_ / "agents" / name;
+    WriteFile(path, "#!/bin/sh\n" + body);
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec |
+                              fs::perms::group_read | fs::perms::others_read);
+    return path;
+  }
+
+  fs::path tmp_;
+  fs::path root_;
+  std::vector<fs::path> secrets_;
+};
+
+TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
+  // A listener on the host's loopback and an abstract socket of the host,
+  // which the denied network must keep out of reach.
+  const int tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof(address);
+  ASSERT_EQ(bind(tcp, reinterpret_cast<sockaddr*>(&address), size), 0);
+  ASSERT_EQ(listen(tcp, 4), 0);
+  ASSERT_EQ(getsockname(tcp, reinterpret_cast<sockaddr*>(&address), &size), 0);
+  const int port = ntohs(address.sin_port);
+  const int unix_socket = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un abstract = {};
+  abstract.sun_family = AF_UNIX;
+  const std::string name = absl::StrCat("mlebench-adversary-", port);
+  std::memcpy(abstract.sun_path + 1, name.data(), name.size());
+  ASSERT_EQ(bind(unix_socket, reinterpret_cast<sockaddr*>(&abstract),
+                 static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size())),
+            0);
+  ASSERT_EQ(listen(unix_socket, 4), 0);
+  WriteFile(root_ / "public" / "host_port.txt", absl::StrCat(port, "\n"));
+
+  const auto host_before = Snapshot(tmp_, root_ / "run");
+  const auto kernel_before = KernelSettings();
+  RunOptions options = Options(fs::absolute(kAdversary), "run");
+  options.agent_args = {secrets_[0].string(), secrets_[1].string()};
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  close(tcp);
+  close(unix_socket);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFile(options.log_out);
+
+  EXPECT_EQ(record->isolation, Isolation::kBwrap);
+  EXPECT_EQ(record->network, Network::kDeny);
+  EXPECT_THAT(record->exit_code, Optional(0)) << log;
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_TRUE(record->submission_exists) << log;
+  EXPECT_EQ(ReadFile(options.submission_out / "submission.csv"), kSampleCsv);
+
+  EXPECT_THAT(log, Not(HasSubstr("ESCAPED"))) << log;
+  EXPECT_THAT(log, HasSubstr(" 0 escaped")) << log;
+  // Each kind of attack was really tried (a probe that silently stopped
+  // running would otherwise pass).
+  for (const char* attack :
+       {"host-root", "capabilities-CapEff", "capabilities-CapBnd", "no-new-privs", "seccomp",
+        "setuid-0", "core-pattern", "drop-caches", "unshare-user", "unshare-mount",
+        "unshare-net", "mount", "ptrace", "bpf", "io-uring", "secret-0", "secret-1", "secret-0-via-symlink",
+        "search-for-secrets", "etc-shadow", "tcp-loopback", "tcp6-loopback", "host-listener",
+        "abstract-socket", "dns", "fallocate", "file-size-limit", "process-limit",
+        "memory-limit", "log-truncation"}) {
+    EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", attack, ": blocked"))) << attack;
+  }
+  // Knobs the host has were probed (the others are reported absent).
+  for (const auto& [attack, path] : std::vector<std::pair<std::string, std::string>>{
+           {"modprobe", "/proc/sys/kernel/modprobe"},
+           {"sysrq", "/proc/sysrq-trigger"},
+           {"uevent-helper", "/sys/kernel/uevent_helper"},
+           {"cgroup-release-agent", "/sys/fs/cgroup/memory/release_agent"},
+           {"kmsg", "/dev/kmsg"}}) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0 && attack != "kmsg") {
+      EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", attack, ": blocked"))) << attack;
+    }
+  }
+  // Reopening /dev/stdout with O_TRUNC did not erase the first lines.
+  EXPECT_TRUE(absl::StartsWith(log, "attack host-root: blocked")) << log.substr(0, 200);
+
+  EXPECT_EQ(KernelSettings(), kernel_before);
+  EXPECT_EQ(Snapshot(tmp_, root_ / "run"), host_before);
+}
+
+TEST_F(AdversaryTest, ManyRunfilesAreMountedAndSymlinksOutOfTheRootsAreRefused) {
+  // ~3,000 runfiles broke bwrap's argument limit (and with it isolation=auto).
+  const fs::path agent = WriteAgent(
+      "many.sh", "ls \"$0.runfiles/repo\" | wc -l | sed 's/^ */runfiles: /'\n"
+                 "cp data/sample_submission.csv submission/submission.csv\n");
+  const fs::path runfiles = root_ / "agents" / "many.sh.runfiles" / "repo";
+  fs::create_directories(runfiles);
+  for (int i = 0; i < 3000; ++i) WriteFile(root_ / "agents" / "files" / absl::StrCat(i), "x");
+  for (int i = 0; i < 3000; ++i) {
+    fs::create_symlink(root_ / "agents" / "files" / absl::StrCat(i), runfiles / absl::StrCat(i));
+  }
+  RunOptions options = Options(agent, "many");
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->isolation, Isolation::kBwrap);
+  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("runfiles: 3000"));
+  EXPECT_TRUE(record->submission_exists);
+
+  // A runfile that resolves to the host's root, or to the answers: the run
+  // is refused (fail closed), nothing is mounted.
+  for (const auto& [link, target] : std::vector<std::pair<std::string, fs::path>>{
+           {"rootfs", "/"}, {"answers", secrets_[0]}, {"elsewhere", secrets_[1]}}) {
+    SCOPED_TRACE(link);
+    fs::create_symlink(target, runfiles / link);
+    RunOptions bad = Options(agent, "bad_" + link);
+    absl::StatusOr<RunRecord> refused = RunAgent(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_THAT(std::string(refused.status().message()), HasSubstr("cannot be sandboxed"));
+    EXPECT_THAT(std::string(refused.status().message()), HasSubstr(link));
+    EXPECT_FALSE(fs::exists(bad.submission_out / "submission.csv"));
+    fs::remove(runfiles / link);
+  }
+}
+
+TEST_F(AdversaryTest, SubmissionDirReplacedByALinkToTheHostIsNotRead) {
+  // The agent swaps submission/ for a symlink to a host directory holding a
+  // planted submission; the runner must not copy that file.
+  WriteFile(root_ / "planted" / "submission.csv", kSecretMarker + "\n");
+  const fs::path agent =
+      WriteAgent("swap.sh", absl::StrCat("rmdir submission && ln -s ", (root_ / "planted").string(),
+                                         " submission\n"));
+  RunOptions options = Options(agent, "swap");
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_FALSE(record->submission_exists);
+  EXPECT_TRUE(fs::is_empty(options.submission_out));
+  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("symlink to outside the workspace"));
+
+  // The same with a relative link out of the workspace.
+  const fs::path relative = WriteAgent(
+      "swap_relative.sh", "rmdir submission && ln -s ../../planted submission\n");
+  options = Options(relative, "swap_relative");
+  record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_FALSE(record->submission_exists);
+}
+
+TEST_F(AdversaryTest, OutputsAreBounded) {
+  // A sparse 512 MiB submission, a dense one over the cap, 20 MB of log.
+  struct Case {
+    std::string name;
+    std::string body;
+    std::string expected_note;
+    int64_t max_submission_bytes;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"sparse",
+            "cat data/sample_submission.csv > submission/submission.csv && "
+            "truncate -s 512M submission/submission.csv\n",
+            "has holes", int64_t{1} << 30},
+           {"dense", "head -c 3000000 /dev/zero | tr '\\0' x > submission/submission.csv\n",
+            "is larger than 2000000 bytes", 2'000'000},
+       }) {
+    SCOPED_TRACE(c.name);
+    RunOptions options = Options(WriteAgent(c.name + ".sh", c.body), c.name);
+    options.max_submission_bytes = c.max_submission_bytes;
+    options.workspace_quota_bytes = int64_t{1} << 30;  // room for the sparse file's size
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_TRUE(record.ok()) << record.status();
+    EXPECT_FALSE(record->submission_exists);
+    EXPECT_TRUE(fs::is_empty(options.submission_out));
+    EXPECT_THAT(ReadFile(options.log_out), HasSubstr(c.expected_note));
+  }
+
+  RunOptions options = Options(
+      WriteAgent("chatty.sh",
+                 "echo first line\n"
+                 "head -c 20000000 /dev/zero | tr '\\0' y\n"
+                 ": > /dev/stdout\n"  // reopening stdout with O_TRUNC reaches the pipe
+                 "cp data/sample_submission.csv submission/submission.csv\n"),
+      "chatty");
+  options.max_log_bytes = 1 << 20;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_TRUE(record->log_truncated);
+  EXPECT_TRUE(record->submission_exists);
+  const std::string log = ReadFile(options.log_out);
+  EXPECT_TRUE(absl::StartsWith(log, "first line\n")) << log.substr(0, 100);
+  EXPECT_LT(log.size(), (1u << 20) + 1000);
+  EXPECT_THAT(log, HasSubstr("the log was cut at 1048576 bytes"));
+}
+
+TEST_F(AdversaryTest, WorkspaceQuotaStopsTheAgent) {
+  // fallocate is refused (EOPNOTSUPP); a file beyond the quota fails
+  // (RLIMIT_FSIZE); many files that add up to more get the agent stopped.
+  RunOptions options = Options(
+      WriteAgent("fill.sh",
+                 "cp data/sample_submission.csv submission/submission.csv\n"
+                 "if fallocate -l 2G code/big 2>/dev/null; then echo 'fallocate: worked'; "
+                 "else echo 'fallocate: refused'; fi\n"
+                 "if head -c 40000000 /dev/zero > code/one 2>/dev/null; then echo 'one file: written'; "
+                 "else echo 'one file: cut'; fi\n"
+                 "i=0; while :; do head -c 8000000 /dev/zero > code/part$i; i=$((i+1)); "
+                 "sleep 0.05; done\n"),
+      "fill");
+  options.workspace_quota_bytes = 32 << 20;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFile(options.log_out);
+  EXPECT_TRUE(record->quota_exceeded) << log;
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_THAT(log, HasSubstr("fallocate: refused"));
+  EXPECT_THAT(log, HasSubstr("one file: cut"));
+  EXPECT_THAT(log, HasSubstr("the workspace quota"));
+  EXPECT_TRUE(record->submission_exists);  // graded with what it had written
+}
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Runs the real check_report binary on small reports and run records in
+# $TEST_TMPDIR: isolation and network taken from the run record into the
+# summary line, JUnit XML and copied report; the gate's isolation check and
+# --isolation_requested; broken run records and flags are exit status 2.
+set -euo pipefail
+
+readonly CHECK="$PWD/competitions/check_report"
+readonly T="$TEST_TMPDIR"
+cd "$T"
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "--- stdout:" >&2
+  cat "$T/out" >&2 2>/dev/null || true
+  echo "--- stderr:" >&2
+  cat "$T/err" >&2 2>/dev/null || true
+  exit 1
+}
+
+# A report as the grade action writes it: isolation and network empty.
+cat >report.json <<'EOF'
+{
+  "competition_id": "comp",
+  "score": 0.75,
+  "gold_threshold": 0.9,
+  "silver_threshold": 0.8,
+  "bronze_threshold": 0.7,
+  "median_threshold": 0.5,
+  "any_medal": true,
+  "gold_medal": false,
+  "silver_medal": false,
+  "bronze_medal": true,
+  "above_median": true,
+  "submission_exists": true,
+  "valid_submission": true,
+  "is_lower_better": false,
+  "created_at": "",
+  "submission_path": "comp/submission.csv",
+  "invalid_reason": "",
+  "agent": "",
+  "seed": 0,
+  "dataset": "synthetic",
+  "thresholds_source": "embedded",
+  "isolation": "",
+  "network": ""
+}
+EOF
+record() {  # ISOLATION NETWORK: a run record as agent_runner writes it
+  printf '{"competition_id": "comp", "agent": "dummy", "seed": 1, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": 0.010, "time_limit_s": 60, "submission_exists": true, "submission_bytes": 9, "isolation": "%s", "network": "%s"}\n' "$1" "$2"
+}
+record bwrap deny >bwrap.json
+record none allow >none.json
+printf '{"isolation": "bwrap", "network": ' >truncated.json
+printf '{"competition_id": "comp", "exit_code": 0}\n' >nokeys.json
+printf 'not json\n' >garbage.json
+echo "agent log" >agent.log
+
+# check WANT_EXIT_STATUS GATE [FLAGS...]: runs check_report on report.json with
+# its JUnit XML and undeclared outputs in fresh places under $T.
+check() {
+  local want="$1" gate="$2" rc=0
+  shift 2
+  rm -rf "$T/outputs" "$T/test.xml"
+  mkdir "$T/outputs"
+  XML_OUTPUT_FILE="$T/test.xml" TEST_UNDECLARED_OUTPUTS_DIR="$T/outputs" \
+    "$CHECK" --competition comp --report report.json --agent dummy --seed 1 --gate "$gate" \
+    "$@" >"$T/out" 2>"$T/err" || rc=$?
+  [ "$rc" = "$want" ] || fail "exit status $rc, expected $want: --gate $gate $*"
+}
+expect_out() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1'"; }
+expect_err() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'"; }
+expect_xml() { grep -qF -- "$1" "$T/test.xml" || fail "JUnit XML lacks '$1'"; }
+expect_report() { grep -qF -- "$1" "$T/outputs/comp.report.json" || fail "report lacks '$1'"; }
+
+# No run record (a report checked by hand): isolation unknown, not checked.
+check 0 valid
+expect_out "median 0.5] gate valid: PASS"
+grep -qF "isolation" "$T/out" && fail "unknown isolation in the summary"
+expect_xml '<property name="isolation" value=""/>'
+expect_report '"isolation": "",'
+
+# An isolated run passes, and says how it ran everywhere.
+for requested in "" bwrap none; do
+  check 0 valid --run_record bwrap.json --agent_log agent.log \
+    ${requested:+--isolation_requested "$requested"}
+  expect_out "median 0.5] isolation bwrap network deny gate valid: PASS"
+  expect_xml '<property name="isolation" value="bwrap"/>'
+  expect_xml '<property name="network" value="deny"/>'
+  expect_xml "<property name=\"isolation_requested\" value=\"$requested\"/>"
+  expect_report '"isolation": "bwrap",'
+  expect_report '"network": "deny"'
+  cmp -s bwrap.json "$T/outputs/comp.run_record.json" || fail "run record not copied"
+done
+
+# An unisolated run fails every gate, none included, unless none was asked for.
+for gate in none valid gold; do
+  check 1 "$gate" --run_record none.json
+  expect_out "isolation none network allow gate $gate: FAIL (the agent ran without isolation"
+  expect_out "pass --//agent_runner:isolation=none to accept unisolated runs)"
+  expect_xml '<failure message="the agent ran without isolation'
+  expect_report '"isolation": "none",'
+done
+check 0 valid --run_record none.json --isolation_requested none
+expect_out "isolation none (requested) network allow gate valid: PASS"
+expect_xml '<property name="isolation_requested" value="none"/>'
+# Accepted isolation leaves the policy to decide.
+check 1 gold --run_record none.json --isolation_requested none
+expect_out "gate gold: FAIL (medal bronze: score 0.75, gold needs 0.9)"
+
+# bwrap asked for and not applied.
+check 1 none --run_record none.json --isolation_requested bwrap
+expect_out "FAIL (the requested isolation bwrap was not applied: the agent ran with isolation none)"
+
+# Broken run records are broken inputs, never a pass, whatever the gate.
+for bad in truncated.json nokeys.json garbage.json missing.json; do
+  check 2 valid --run_record "$bad"
+  expect_err "cannot tell what isolation the agent ran under"
+  [ -s "$T/out" ] && fail "a summary for a broken run record"
+done
+check 2 valid --run_record nokeys.json
+expect_err 'run record lacks "isolation"'
+check 2 none --run_record garbage.json
+expect_err "cannot tell what isolation the agent ran under"
+
+# Broken flags.
+for bad in docker auto ""; do
+  check 2 valid --run_record bwrap.json --isolation_requested "$bad"
+  expect_err "unknown isolation '$bad'"
+done
+check 2 valid --isolation_requested bwrap
+expect_err "--isolation_requested needs --run_record"
+
+echo PASS
