@@ -16,6 +16,8 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <iostream>
+#include <optional>
 #include <map>
 #include <regex>
 #include <set>
@@ -28,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -134,6 +137,22 @@ std::map<std::string, std::string> ParseReport(const std::string& log) {
   return report;
 }
 
+// The default limits where this user can create cgroups, which root always
+// must (so that a regression there fails); without (an ordinary user with no
+// delegated cgroup) the runs go without limits, as
+// --//agent_runner:resource_limits=off would.
+std::optional<ResourceLimits> LimitsForThisMachine() {
+  static const std::optional<ResourceLimits> limits = []() -> std::optional<ResourceLimits> {
+    if (geteuid() == 0) return DefaultResourceLimits();
+    absl::StatusOr<AgentCgroup> probe = AgentCgroup::Create(DefaultResourceLimits(), "probe");
+    if (probe.ok()) return DefaultResourceLimits();
+    std::cerr << "note: no cgroup for this user (" << probe.status().message()
+              << "); runs go without resource limits\n";
+    return std::nullopt;
+  }();
+  return limits;
+}
+
 class RunAgentTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -167,6 +186,7 @@ class RunAgentTest : public ::testing::Test {
     options.sandbox_entry = fs::absolute(kSandboxEntry);
     // The test's own files, and where the test agents really are.
     options.allowed_roots = {root_, fs::canonical(kDummyAgent).parent_path()};
+    options.limits = LimitsForThisMachine();
     return options;
   }
 

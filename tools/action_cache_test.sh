@@ -11,7 +11,9 @@
 #                                  submissions are identical, so nothing is regraded;
 #   4. one competition's raw data changed (synthetic seed): only that one is
 #                                  prepared, run and graded again.
-# Then two end-to-end checks of the agent step with agents written here:
+# Before that, agents whose dependencies reach the answers must fail the
+# analysis (agent_runner/testing/cheating). Then two end-to-end checks of the
+# agent step with agents written here:
 #   5. an agent that writes nothing: reports say submission_exists false; the
 #      tests fail under the default gate and pass under --//competitions:gate=none;
 #   6. an agent that overstays its time limit: it is stopped, the run record
@@ -57,6 +59,24 @@ fi
 grep -q "must be one of none, valid, median, bronze, silver, gold" "$logs/0-bad-gate.out" || {
   cat "$logs/0-bad-gate.out"; echo "FAIL: no clear message for a bad gate" >&2; exit 1; }
 echo "ok: step 0: a bad gating policy fails the build with a clear message"
+
+# An agent whose dependencies reach the answers fails the analysis: through
+# visibility (prepared data, raw data) or the aspect on the agent (anything
+# under //competitions or //testdata, however indirect).
+for refused in "uses_prepared_data:is not visible from target" \
+               "uses_raw_data:is not visible from target" \
+               "uses_grader:is in the dependencies of the agent" \
+               "uses_generator_indirectly:is in the dependencies of the agent"; do
+  agent="${refused%%:*}"
+  if "${NESTED_BAZEL[@]}" --batch build --nobuild //competitions/spaceship-titanic \
+      --//agent_runner:agent=//agent_runner/testing/cheating:"$agent" \
+      >"$logs/0-$agent.out" 2>&1; then
+    echo "FAIL: the cheating agent $agent was accepted" >&2; exit 1
+  fi
+  grep -qF "${refused#*:}" "$logs/0-$agent.out" || {
+    cat "$logs/0-$agent.out"; echo "FAIL: no clear message for $agent" >&2; exit 1; }
+  echo "ok: step 0: the cheating agent $agent fails the analysis"
+done
 
 bazel_run 1-cold
 expect 1-cold "Preparing synthetic data for" "$n"

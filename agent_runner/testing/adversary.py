@@ -57,11 +57,10 @@ def status_field(key):
     return ""
 
 
-# 1. Host root: the kernel must see an unprivileged uid with no capabilities.
-uid_map = open("/proc/self/uid_map").read().split()
-host_uid = int(uid_map[1]) + (os.getuid() - int(uid_map[0])) if len(uid_map) >= 3 else os.getuid()
-report("host-root", host_uid == 0 or os.geteuid() == 0,
-       "(uid %d, host uid %d)" % (os.getuid(), host_uid))
+# 1. Host root: never uid 0, not even inside a user namespace (the test checks
+# the host's view: who owns the files the agent made), and no capabilities.
+report("host-root", os.getuid() == 0 or os.geteuid() == 0,
+       "(uid %d, euid %d)" % (os.getuid(), os.geteuid()))
 for key in ("CapEff", "CapPrm", "CapBnd", "CapAmb", "CapInh"):
     value = status_field(key)
     report("capabilities-" + key, int(value, 16) != 0, "(%s %s)" % (key, value))
@@ -116,7 +115,8 @@ rc = libc.syscall(425, 1, None)  # io_uring_setup(1, NULL)
 report("io-uring", rc >= 0, syscall_outcome(rc))
 
 # 3-4. Secrets by path, and through symlink tricks in the workspace.
-secrets = [a for a in sys.argv[1:] if a != "--"]
+secrets = [a for a in sys.argv[1:] if a not in ("--", "--no-limits")]
+limits = "--no-limits" not in sys.argv[1:]
 for i, secret in enumerate(secrets):
     try_read("secret-%d" % i, secret)
     os.makedirs("code/links", exist_ok=True)
@@ -212,17 +212,23 @@ try:
 except OSError as e:
     report("fallocate", False, "(%s)" % e)
 children = []
+if not limits:
+    print("attack process-limit: skipped (the run has no resource limits)", flush=True)
+    print("attack memory-limit: skipped (the run has no resource limits)", flush=True)
 try:
-    for _ in range(200):
+    for _ in range(200 if limits else 0):
         children.append(subprocess.Popen(["/bin/sleep", "30"]))
-    report("process-limit", True, "started %d processes" % len(children))
+    if limits:
+        report("process-limit", True, "started %d processes" % len(children))
 except OSError as e:
     report("process-limit", False, "(after %d processes: %s)" % (len(children), e))
 for child in children:
     child.kill()
     child.wait()
 try:
-    pid = os.fork()
+    pid = os.fork() if limits else -1
+    if pid == -1:
+        raise StopIteration
     if pid == 0:
         hog = []
         try:
@@ -234,6 +240,8 @@ try:
     killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9
     report("memory-limit", not killed, "(memory hog %s)" % (
         "killed by SIGKILL" if killed else "status %d" % status))
+except StopIteration:
+    pass
 except OSError as e:
     report("memory-limit", False, "(%s)" % e)
 

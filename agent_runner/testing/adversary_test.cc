@@ -27,6 +27,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "agent_runner/cgroup.h"
 #include "agent_runner/runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -120,8 +121,12 @@ class AdversaryTest : public ::testing::Test {
     options.sandbox_entry = fs::absolute(kSandboxEntry);
     options.allowed_roots = {fs::canonical(kAdversary).parent_path(), root_ / "agents"};
     options.forbidden_roots = {root_ / "private"};
-    // Small limits, so that the bombs hit them quickly.
+    // Small limits, so that the bombs hit them quickly; root must be able to
+    // set them, an ordinary user without a delegated cgroup cannot.
     options.limits = ResourceLimits{.memory_bytes = 256 << 20, .pids = 64, .cpus = 1};
+    if (geteuid() != 0 && !AgentCgroup::Create(*options.limits, "probe").ok()) {
+      options.limits.reset();
+    }
     options.workspace_quota_bytes = 64 << 20;
     return options;
   }
@@ -166,6 +171,8 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
   const auto kernel_before = KernelSettings();
   RunOptions options = Options(fs::absolute(kAdversary), "run");
   options.agent_args = {secrets_[0].string(), secrets_[1].string()};
+  if (!options.limits.has_value()) options.agent_args.push_back("--no-limits");
+  options.keep_workspace = true;
   absl::StatusOr<RunRecord> record = RunAgent(options);
   close(tcp);
   close(unix_socket);
@@ -188,10 +195,15 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
         "setuid-0", "core-pattern", "drop-caches", "unshare-user", "unshare-mount",
         "unshare-net", "mount", "ptrace", "bpf", "io-uring", "secret-0", "secret-1", "secret-0-via-symlink",
         "search-for-secrets", "etc-shadow", "tcp-loopback", "tcp6-loopback", "host-listener",
-        "abstract-socket", "dns", "fallocate", "file-size-limit", "process-limit",
-        "memory-limit", "log-truncation"}) {
+        "abstract-socket", "dns", "fallocate", "file-size-limit", "log-truncation"}) {
     EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", attack, ": blocked"))) << attack;
   }
+  for (const char* bomb : {"process-limit", "memory-limit"}) {
+    EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", bomb,
+                                            options.limits ? ": blocked" : ": skipped")))
+        << bomb;
+  }
+  if (options.limits.has_value()) EXPECT_TRUE(record->out_of_memory);
   // Knobs the host has were probed (the others are reported absent).
   for (const auto& [attack, path] : std::vector<std::pair<std::string, std::string>>{
            {"modprobe", "/proc/sys/kernel/modprobe"},
@@ -206,6 +218,13 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
   }
   // Reopening /dev/stdout with O_TRUNC did not erase the first lines.
   EXPECT_TRUE(absl::StartsWith(log, "attack host-root: blocked")) << log.substr(0, 200);
+
+  // The kernel saw an unprivileged user: the files the agent made are not
+  // root's (nobody's when the runner is root, else the runner's own user).
+  struct stat made;
+  ASSERT_EQ(lstat((*options.workspace / "code" / "links").c_str(), &made), 0);
+  EXPECT_EQ(made.st_uid, geteuid() == 0 ? options.sandbox_uid : geteuid());
+  EXPECT_NE(made.st_uid, 0u);
 
   EXPECT_EQ(KernelSettings(), kernel_before);
   EXPECT_EQ(Snapshot(tmp_, root_ / "run"), host_before);

@@ -1,0 +1,2 @@
+#!/bin/sh
+cp data/sample_submission.csv submission/submission.csv
