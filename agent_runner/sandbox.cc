@@ -129,12 +129,14 @@ void AddParentDirs(Args& args, const fs::path& path, std::set<fs::path>& made) {
   for (auto it = std::next(parent.begin()); it != parent.end(); ++it) {
     dir /= *it;
     if (!made.insert(dir).second) continue;
-    // Those the sandbox has already (/usr, /tmp, ...) are left as they are.
-    if (dir == "/usr" || dir == "/etc" || dir == "/proc" || dir == "/dev" || dir == "/sys" ||
-        dir == "/tmp" || IsUnder(dir, "/usr") || IsUnder(dir, "/etc") || IsUnder(dir, "/proc") ||
-        IsUnder(dir, "/dev") || IsUnder(dir, "/sys") || IsUnder(dir, "/tmp")) {
-      continue;
+    // Those the sandbox has already are left as they are: the read-only
+    // system mounts and what is in them, and /tmp itself (inside it, on the
+    // sandbox's own tmpfs, the way to a mount is made like anywhere else).
+    bool exists_inside = dir == "/tmp";
+    for (const char* mount : {"/usr", "/etc", "/proc", "/dev", "/sys"}) {
+      exists_inside = exists_inside || dir == mount || IsUnder(dir, mount);
     }
+    if (exists_inside) continue;
     Append(args, {"--perms", "0755", "--dir", dir.string()});
   }
 }

@@ -17,7 +17,9 @@
 #   5. an agent that writes nothing: reports say submission_exists false; the
 #      tests fail under the default gate and pass under --//competitions:gate=none;
 #   6. an agent that overstays its time limit: it is stopped, the run record
-#      says timed_out, and the submission it wrote before the deadline is graded.
+#      says timed_out, and the submission it wrote before the deadline is graded;
+#   7. the adversary agent (agent_runner/testing) on a real competition: every
+#      attempt fails, its submission is graded, the summary shows the isolation.
 set -euo pipefail
 
 source tools/nested_bazel.sh
@@ -140,4 +142,22 @@ record spaceship-titanic | grep -q '"timed_out": true' || {
 report spaceship-titanic | grep -q '"valid_submission": true' || {
   report spaceship-titanic; echo "FAIL: step 6: the submission written before the deadline was lost" >&2; exit 1; }
 echo "ok: step 6: the agent was stopped at its deadline and its submission graded"
+
+# The adversary as the agent of a real competition: every attempt fails, the
+# run is graded, the test passes, and the records say what the run had.
+nested_bazel 7-adversary //competitions/spaceship-titanic \
+  --//agent_runner:agent=//agent_runner/testing:adversary || {
+    cat "$logs/7-adversary.out"; echo "FAIL: step 7: bazel test failed" >&2; exit 1; }
+log="bazel-bin/competitions/spaceship-titanic/spaceship-titanic_run/agent.log"
+grep -q "^adversary: [0-9]* attempts, 0 escaped$" "$log" || {
+  cat "$log"; echo "FAIL: step 7: the adversary got out" >&2; exit 1; }
+record spaceship-titanic | grep -q '"isolation": "bwrap", "network": "deny"' || {
+  record spaceship-titanic; echo "FAIL: step 7: the record does not say bwrap and deny" >&2; exit 1; }
+report spaceship-titanic | grep -q '"valid_submission": true' || {
+  report spaceship-titanic; echo "FAIL: step 7: the adversary's submission was not graded" >&2; exit 1; }
+grep -q "isolation bwrap network deny gate valid: PASS" \
+  bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.log || {
+    cat bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.log
+    echo "FAIL: step 7: the summary does not show the isolation" >&2; exit 1; }
+echo "ok: step 7: the adversary was contained, its submission graded, the summary says how it ran"
 echo "PASS"

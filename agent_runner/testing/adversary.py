@@ -10,7 +10,8 @@ and then writes a valid submission, so that the run is still graded.
 Attempts that would change the host if they worked only probe: they open for
 writing and close again, they never write, so a regression cannot damage the
 machine that runs the test. Arguments: the paths of planted secrets the
-sandbox must hide (the test passes them), then `--` and nothing else.
+sandbox must hide (the test passes them), and `--bombs` to also try the
+memory and process bombs (only under small limits).
 """
 
 import errno
@@ -85,7 +86,6 @@ for name, path in [
         ("cgroup-release-agent", "/sys/fs/cgroup/memory/release_agent"),
         ("cgroup-v2-procs", "/sys/fs/cgroup/unified/cgroup.procs"),
         ("kmsg", "/dev/kmsg"),
-        ("proc-1-mem", "/proc/1/mem"),
 ]:
     if os.path.lexists(path):
         try_open_for_writing(name, path)
@@ -115,8 +115,10 @@ rc = libc.syscall(425, 1, None)  # io_uring_setup(1, NULL)
 report("io-uring", rc >= 0, syscall_outcome(rc))
 
 # 3-4. Secrets by path, and through symlink tricks in the workspace.
-secrets = [a for a in sys.argv[1:] if a not in ("--", "--no-limits")]
-limits = "--no-limits" not in sys.argv[1:]
+secrets = [a for a in sys.argv[1:] if a not in ("--", "--bombs")]
+# The memory and process bombs only on request (the test sets small limits
+# first): under the default limits (80% of RAM) a bomb would load the host.
+limits = "--bombs" in sys.argv[1:]
 for i, secret in enumerate(secrets):
     try_read("secret-%d" % i, secret)
     os.makedirs("code/links", exist_ok=True)
@@ -142,8 +144,18 @@ for top, dirs, files in os.walk("/"):
         except OSError:
             pass
 report("search-for-secrets", bool(found), "(found %s)" % found)
-for name, path in [("etc-shadow", "/etc/shadow"), ("proc-1-environ", "/proc/1/environ")]:
-    try_read(name, path)
+try_read("etc-shadow", "/etc/shadow")
+# pid 1 is the sandbox's init (bwrap). Run by an unprivileged runner, it is
+# the agent's own user without any capability: touching it gains nothing.
+# Otherwise (a root runner) it must be out of reach.
+with open("/proc/1/status") as f:
+    init = dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+init_uid = int(init["Uid"].split()[0])
+if init_uid == os.getuid() and int(init["CapEff"], 16) == 0 and int(init["CapBnd"], 16) == 0:
+    report("proc-1", False, "(pid 1 is the sandbox's init, as unprivileged as the agent)")
+else:
+    try_open_for_writing("proc-1-mem", "/proc/1/mem")
+    try_read("proc-1-environ", "/proc/1/environ")
 
 # 6. submission/ replaced by a symlink to a host directory is tried by the
 # test (it needs a host path); here: the submission as an absolute symlink.
@@ -213,8 +225,8 @@ except OSError as e:
     report("fallocate", False, "(%s)" % e)
 children = []
 if not limits:
-    print("attack process-limit: skipped (the run has no resource limits)", flush=True)
-    print("attack memory-limit: skipped (the run has no resource limits)", flush=True)
+    print("attack process-limit: skipped (no --bombs)", flush=True)
+    print("attack memory-limit: skipped (no --bombs)", flush=True)
 try:
     for _ in range(200 if limits else 0):
         children.append(subprocess.Popen(["/bin/sleep", "30"]))

@@ -171,7 +171,7 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
   const auto kernel_before = KernelSettings();
   RunOptions options = Options(fs::absolute(kAdversary), "run");
   options.agent_args = {secrets_[0].string(), secrets_[1].string()};
-  if (!options.limits.has_value()) options.agent_args.push_back("--no-limits");
+  if (options.limits.has_value()) options.agent_args.push_back("--bombs");
   options.keep_workspace = true;
   absl::StatusOr<RunRecord> record = RunAgent(options);
   close(tcp);
