@@ -856,24 +856,62 @@ absl::Status HandWorkspaceTo(const fs::path& workspace, uid_t uid, gid_t gid) {
   return absl::OkStatus();
 }
 
-// Bytes the agent's files take on disk in the workspace (data/ is ours and
-// fixed, so it is left out). Hard links count once per name: an over-count,
-// never an under-count. Does not follow symlinks.
-int64_t WorkspaceUsageBytes(const fs::path& workspace) {
-  int64_t bytes = 0;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(workspace, fs::directory_options::skip_permission_denied,
-                                           ec),
-       end;
-       !ec && it != end; it.increment(ec)) {
-    if (it.depth() == 0 && it->path().filename() == "data") {
-      it.disable_recursion_pending();
+// How deep the workspace may nest directories before it counts as over its
+// quota: the walk holds a descriptor per level.
+constexpr int kMaxWorkspaceDepth = 256;
+
+// Bytes the files under the directory `dir_fd` take on disk, added to
+// `bytes`; closes `dir_fd`. Every directory is opened relative to its parent
+// with O_NOFOLLOW, so an agent that swaps a directory for a symlink while the
+// runner walks cannot send the walk (which runs with the runner's
+// privileges) out of the workspace; nor does it cross into other file
+// systems. A directory that cannot be read (made unreadable, too deep) makes
+// the total unknown: `unmeasurable`, which counts as over the quota.
+void AddUsage(int dir_fd, dev_t device, int depth, int64_t& bytes, bool& unmeasurable) {
+  DIR* dir = fdopendir(dir_fd);
+  if (dir == nullptr) {
+    close(dir_fd);
+    unmeasurable = true;
+    return;
+  }
+  while (const struct dirent* entry = readdir(dir)) {
+    const absl::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    if (depth == 0 && name == "data") continue;  // ours, and fixed
+    struct stat st;
+    if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone
+    bytes += static_cast<int64_t>(st.st_blocks) * 512;
+    if (!S_ISDIR(st.st_mode) || st.st_dev != device) continue;
+    if (depth + 1 >= kMaxWorkspaceDepth) {
+      unmeasurable = true;
       continue;
     }
-    struct stat st;
-    if (lstat(it->path().c_str(), &st) == 0) bytes += static_cast<int64_t>(st.st_blocks) * 512;
+    const int child =
+        openat(dirfd(dir), entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (child >= 0) {
+      AddUsage(child, device, depth + 1, bytes, unmeasurable);
+    } else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
+      unmeasurable = true;  // ENOENT, ENOTDIR, ELOOP: removed or swapped meanwhile
+    }
   }
-  return bytes;
+  closedir(dir);
+}
+
+// Whether the agent's files in the workspace take more than `quota` bytes on
+// disk (data/ is ours and fixed, so it is left out), or cannot all be
+// measured. Hard links count once per name: an over-count, never an
+// under-count.
+bool WorkspaceOverQuota(const fs::path& workspace, int64_t quota) {
+  const int root = open(workspace.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (root < 0 || fstat(root, &st) != 0) {
+    if (root >= 0) close(root);
+    return true;
+  }
+  int64_t bytes = 0;
+  bool unmeasurable = false;
+  AddUsage(root, st.st_dev, 0, bytes, unmeasurable);
+  return unmeasurable || bytes > quota;
 }
 
 absl::StatusOr<int64_t> WorkspaceQuota(const RunOptions& options, const fs::path& workspace) {
@@ -1111,7 +1149,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   const fs::path workspace_root = *workspace;
   const int64_t quota_bytes = *quota;
   spec.over_quota = [&workspace_root, quota_bytes] {
-    return WorkspaceUsageBytes(workspace_root) > quota_bytes;
+    return WorkspaceOverQuota(workspace_root, quota_bytes);
   };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
@@ -1133,7 +1171,9 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.network = confinement->isolation == Isolation::kBwrap ? options.network : Network::kAllow;
   if (record.quota_exceeded) {
     log.Note(absl::StrCat("run_agent: stopped the agent: its workspace files took more than ",
-                          quota_bytes, " bytes (the workspace quota)\n"));
+                          quota_bytes, " bytes (the workspace quota), or could not all be "
+                          "measured (a directory made unreadable, or nested deeper than ",
+                          kMaxWorkspaceDepth, ")\n"));
   }
   if (cgroup.has_value()) {
     const AgentCgroup::Usage usage = cgroup->ReadUsage();

@@ -357,5 +357,21 @@ TEST_F(AdversaryTest, WorkspaceQuotaStopsTheAgent) {
   EXPECT_TRUE(record->submission_exists);  // graded with what it had written
 }
 
+TEST_F(AdversaryTest, WorkspaceThatCannotBeMeasuredCountsAsOverQuota) {
+  // Hiding files from the quota walk: nesting deeper than it goes.
+  RunOptions options = Options(
+      WriteAgent("deep.sh",
+                 "cp data/sample_submission.csv submission/submission.csv\n"
+                 "cd code; i=0; while [ $i -lt 300 ]; do mkdir d && cd d; i=$((i+1)); done\n"
+                 "while :; do sleep 0.1; done\n"),
+      "deep");
+  options.time_limit_s = 30;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_TRUE(record->quota_exceeded) << ReadFile(options.log_out);
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("could not all be measured"));
+}
+
 }  // namespace
 }  // namespace mlebench
