@@ -194,7 +194,14 @@ AgentSummary SummarizeAgent(const std::string& agent, const std::string& dataset
   out.set_num_seeds(static_cast<int64_t>(seeds.size()));
   std::set<std::string> all_competitions;
   for (const auto& [seed, reports] : seeds) {
-    for (const auto& [id, report] : reports) all_competitions.insert(id);
+    for (const auto& [id, report] : reports) {
+      all_competitions.insert(id);
+      if (report->report.isolation() == "none") {
+        out.set_unisolated_reports(out.unisolated_reports() + 1);
+      } else if (report->report.isolation().empty()) {
+        out.set_isolation_unknown_reports(out.isolation_unknown_reports() + 1);
+      }
+    }
   }
   std::vector<double> any, gold, silver, bronze, above, valid, exists;
   for (const auto& [seed, reports] : seeds) {
@@ -381,6 +388,18 @@ std::string FormatSummary(const BenchmarkSummary& summary) {
                     {"above median", MetricText(agent.above_median_percentage(), n)},
                     {"valid submission", MetricText(agent.valid_submissions_percentage(), n)}},
                    "  ");
+    int64_t reports = 0;
+    for (const SeedSummary& s : agent.seeds()) reports += s.total_competitions();
+    if (agent.unisolated_reports() > 0) {
+      absl::StrAppend(&out, "  warning: ", agent.unisolated_reports(), " of ", reports,
+                      " reports come from runs without isolation (isolation none): the agent "
+                      "could have read the answers, so these numbers are no result\n");
+    }
+    if (agent.isolation_unknown_reports() > 0) {
+      absl::StrAppend(&out, "  note: ", agent.isolation_unknown_reports(), " of ", reports,
+                      " reports do not record the isolation of their run (graded outside a "
+                      "competition test)\n");
+    }
     for (const SeedSummary& s : agent.seeds()) {
       if (s.missing_competitions_size() == 0) continue;
       absl::StrAppend(&out, "  warning: seed ", s.seed(), " has no report for ",

@@ -17,6 +17,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const MedalThresholds kThresholds{
     .gold = 0.9, .silver = 0.8, .bronze = 0.7, .median = 0.5, .is_lower_better = false};
@@ -30,7 +31,12 @@ CompetitionReport Report(const std::string& id, std::optional<double> score, int
                         .seed = seed,
                         .dataset = "synthetic",
                         .submission_path = id + "/submission.csv"};
-  return MakeReport(id, exists, score, score ? "" : "invalid", kThresholds, context);
+  // As a competition test writes it: the run's isolation filled in.
+  CompetitionReport report =
+      MakeReport(id, exists, score, score ? "" : "invalid", kThresholds, context);
+  report.set_isolation("bwrap");
+  report.set_network("deny");
+  return report;
 }
 
 SourcedReport Sourced(const CompetitionReport& r, const std::string& source = "") {
@@ -349,6 +355,30 @@ TEST(FormatSummary, ThreeSeedsShowStandardError) {
       HasSubstr("  any medal         33.3% +- 19.2% (mean +- standard error over 3 seeds)\n"));
   EXPECT_THAT(
       text, HasSubstr("  b            3      1       silver        invalid        above-median\n"));
+}
+
+TEST(FormatSummary, RunsWithoutOrWithUnknownIsolationAreFlagged) {
+  CompetitionReport unisolated = Report("a", kGold);
+  unisolated.set_isolation("none");
+  unisolated.set_network("allow");
+  CompetitionReport unknown = Report("b", kGold);
+  unknown.clear_isolation();
+  unknown.clear_network();
+  auto summary = Summarize({Sourced(unisolated), Sourced(unknown), Sourced(Report("c", kBelow))});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  ASSERT_EQ(summary->agents_size(), 1);
+  EXPECT_EQ(summary->agents(0).unisolated_reports(), 1);
+  EXPECT_EQ(summary->agents(0).isolation_unknown_reports(), 1);
+  const std::string text = FormatSummary(*summary);
+  EXPECT_THAT(text, HasSubstr("  warning: 1 of 3 reports come from runs without isolation "
+                              "(isolation none): the agent could have read the answers, so "
+                              "these numbers are no result\n"));
+  EXPECT_THAT(text, HasSubstr("  note: 1 of 3 reports do not record the isolation of their run"));
+
+  // All isolated: neither line.
+  auto clean = Summarize({Sourced(Report("a", kGold)), Sourced(Report("b", kBelow))});
+  ASSERT_TRUE(clean.ok());
+  EXPECT_THAT(FormatSummary(*clean), Not(HasSubstr("isolation")));
 }
 
 TEST(FormatSummary, UnrecordedAgentAndDatasetAreSaidSo) {
