@@ -305,23 +305,14 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
                                              options.isolation == Isolation::kNone));
 }
 
-// Deletes the workspace, first making every directory in it writable again
-// (the data/ copies are read-only, and the agent may have locked its own).
+// Deletes the workspace (or the staged agent beside it). Its directories may
+// be read-only (the data/ copies, whatever the agent locked): RemoveStaged
+// makes each writable again and removes it relative to its parent, never
+// following a symlink the agent left.
 void RemoveWorkspace(const fs::path& workspace) {
-  std::error_code ec;
-  fs::permissions(workspace, fs::perms::owner_all, fs::perm_options::add, ec);
-  for (fs::recursive_directory_iterator it(workspace, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    std::error_code ignored;
-    if (it->is_directory(ignored) && !it->is_symlink(ignored)) {
-      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ignored);
-    }
-  }
-  ec.clear();
-  fs::remove_all(workspace, ec);
-  if (ec) {
+  if (absl::Status s = RemoveStaged(workspace); !s.ok()) {
     std::cerr << "run_agent: warning: cannot delete workspace " << workspace.string() << ": "
-              << ec.message() << "\n";
+              << s.message() << "\n";
   }
 }
 
@@ -737,6 +728,9 @@ struct Confinement {
   fs::path bwrap;
   FileDescriptor args_file;
   std::vector<std::string> entry;
+  // Set when the sandbox entry becomes another user (the runner is root):
+  // the workspace and the output pipe are handed to it.
+  std::optional<std::pair<uid_t, gid_t>> agent_user;
 };
 
 // What the sandbox must show besides the workspace: the linked public dir.
@@ -787,10 +781,9 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
       CanonicalDirs(options.allowed_roots, "allowed root");
   if (!allowed.ok()) return allowed.status();
   policy.allowed_roots = *std::move(allowed);
+  // The staging resolves them (one that does not exist yet still applies).
   for (const fs::path& dir : options.forbidden_roots) {
-    // A forbidden root that does not exist forbids nothing; resolved when it does.
-    fs::path canonical = fs::weakly_canonical(dir, ec);
-    policy.forbidden_roots.push_back(ec ? fs::absolute(dir) : canonical);
+    policy.forbidden_roots.push_back(fs::absolute(dir));
   }
   const fs::path staging = StagingDir(workspace);
   fs::create_directory(staging, ec);
@@ -843,6 +836,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   }
   confinement.isolation = Isolation::kBwrap;
   confinement.args_file = *std::move(args_file);
+  if (host_root) confinement.agent_user.emplace(options.sandbox_uid, options.sandbox_gid);
   return confinement;
 }
 
@@ -1110,14 +1104,11 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   absl::StatusOr<Confinement> confinement =
       ChooseConfinement(options, *workspace, agent, env, *quota);
   if (!confinement.ok()) return confinement.status();
-  if (confinement->isolation == Isolation::kBwrap && geteuid() == 0) {
-    if (absl::Status s = HandWorkspaceTo(*workspace, options.sandbox_uid, options.sandbox_gid);
-        !s.ok()) {
+  if (const auto& user = confinement->agent_user; user.has_value()) {
+    if (absl::Status s = HandWorkspaceTo(*workspace, user->first, user->second); !s.ok()) {
       return s;
     }
   }
-  const bool hand_over =
-      confinement->isolation == Isolation::kBwrap && geteuid() == 0;
   std::optional<AgentCgroup> cgroup;
   if (options.limits.has_value()) {
     absl::StatusOr<AgentCgroup> created =
@@ -1144,7 +1135,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.env = env;
   spec.cwd = *workspace;
   spec.log = &log;
-  if (hand_over) spec.pipe_owner.emplace(options.sandbox_uid, options.sandbox_gid);
+  spec.pipe_owner = confinement->agent_user;
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
   const fs::path workspace_root = *workspace;
   const int64_t quota_bytes = *quota;
