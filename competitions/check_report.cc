@@ -25,7 +25,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/data_dir.h"
-#include "grading/command_line.h"
+#include "base/command_line.h"
 #include "grading/gating.h"
 #include "grading/junit.h"
 #include "grading/report.h"

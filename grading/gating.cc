@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "grading/python_float.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "grading/command_line.h"
+#include "base/command_line.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.h"

@@ -7,11 +7,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "grading/csv.h"
-#include "grading/id_registry.h"
-#include "grading/json_lines.h"
-#include "grading/table.h"
-#include "grading/typed_table.h"
+#include "base/csv.h"
+#include "base/id_registry.h"
+#include "base/json_lines.h"
+#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 

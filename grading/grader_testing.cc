@@ -3,7 +3,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "gtest/gtest.h"
 
 namespace mlebench::testing {

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
-#include "grading/python_float.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 

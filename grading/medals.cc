@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {

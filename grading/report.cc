@@ -13,8 +13,8 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "grading/csv.h"
-#include "grading/python_float.h"
+#include "base/csv.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 namespace {

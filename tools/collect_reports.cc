@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/zip_archive.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {

@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "grading/report.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

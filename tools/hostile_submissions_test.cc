@@ -25,9 +25,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grading/competition_table.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/grader.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

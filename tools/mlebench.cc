@@ -34,7 +34,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "tools/collect_reports.h"
-#include "grading/command_line.h"
+#include "base/command_line.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"

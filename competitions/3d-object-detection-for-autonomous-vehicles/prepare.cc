@@ -32,13 +32,13 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/python_float.h"
-#include "grading/table.h"
-#include "testdata/common/files.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/python_float.h"
+#include "base/table.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {

@@ -11,11 +11,11 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "competitions/common/prepare_test_util.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

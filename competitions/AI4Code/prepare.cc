@@ -20,13 +20,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/numpy_random.h"
+#include "pycompat/numpy_random.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "competitions/common/table_ops.h"
-#include "grading/csv.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -4,10 +4,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -11,9 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/levenshtein.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/sorted_id_pairing.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

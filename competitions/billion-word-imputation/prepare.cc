@@ -15,10 +15,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "competitions/common/numpy_random.h"
+#include "pycompat/numpy_random.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

@@ -8,7 +8,7 @@
 #include "grading/grader.h"
 #include "grading/metrics/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

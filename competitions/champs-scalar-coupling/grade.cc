@@ -27,8 +27,8 @@
 #include "grading/grader.h"
 #include "grading/metrics/inner_merge.h"
 #include "grading/metrics/log_mae_by_type.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -21,8 +21,8 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {

@@ -17,7 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "competitions/common/npy.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

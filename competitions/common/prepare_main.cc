@@ -29,7 +29,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
-#include "grading/command_line.h"
+#include "base/command_line.h"
 
 namespace mlebench {
 namespace {

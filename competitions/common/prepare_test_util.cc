@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 

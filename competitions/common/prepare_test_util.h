@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench::testing {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/id_registry.h"
+#include "base/id_registry.h"
 
 namespace mlebench {
 

@@ -13,14 +13,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/grader.h"
 #include "grading/metrics/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/python_float.h"
-#include "testdata/common/files.h"
+#include "base/python_float.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 

@@ -17,7 +17,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

@@ -10,10 +10,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/rmse.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -14,9 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "grading/csv.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -6,11 +6,11 @@
 #include "absl/strings/str_format.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

@@ -14,9 +14,9 @@
 #include "grading/grader.h"
 #include "grading/metrics/probability_rows.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/python_float.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "base/python_float.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -14,9 +14,9 @@
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/dog-breed-identification/classes.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {

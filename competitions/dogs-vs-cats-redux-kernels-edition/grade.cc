@@ -6,7 +6,7 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/binary_log_loss_by_id.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -12,10 +12,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

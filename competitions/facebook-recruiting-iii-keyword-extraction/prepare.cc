@@ -11,9 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {

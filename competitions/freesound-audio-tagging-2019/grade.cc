@@ -15,9 +15,9 @@
 #include "grading/grader.h"
 #include "grading/metrics/label_ranking_average_precision.h"
 #include "grading/metrics/matrix_view.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

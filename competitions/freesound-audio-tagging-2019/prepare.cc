@@ -20,9 +20,9 @@
 #include "competitions/common/preparer.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
-#include "grading/csv.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

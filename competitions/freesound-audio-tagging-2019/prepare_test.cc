@@ -10,9 +10,9 @@
 #include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

@@ -24,10 +24,10 @@
 #include "absl/strings/str_join.h"
 #include "competitions/google-quest-challenge/classes.h"
 #include "grading/grader.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/spearman_correlation.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

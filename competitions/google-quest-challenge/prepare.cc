@@ -16,10 +16,10 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/google-quest-challenge/classes.h"
-#include "grading/csv.h"
-#include "grading/metrics/pandas_ops.h"
+#include "base/csv.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {

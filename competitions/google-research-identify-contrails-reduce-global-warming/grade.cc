@@ -22,10 +22,10 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/dice.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
 #include "grading/metrics/run_length_encoding.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

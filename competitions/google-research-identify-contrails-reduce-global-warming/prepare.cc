@@ -17,11 +17,11 @@
 #include "absl/strings/str_format.h"
 #include "competitions/common/npy.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
-#include "competitions/common/python_random.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/python_json.h"
+#include "pycompat/python_random.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

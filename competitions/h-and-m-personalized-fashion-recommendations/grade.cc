@@ -12,8 +12,8 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/map_at_k.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

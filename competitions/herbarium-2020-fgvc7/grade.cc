@@ -4,7 +4,7 @@
 
 #include "competitions/herbarium-2020-fgvc7/id_label_macro_f1.h"
 #include "grading/grader.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -12,12 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "competitions/common/python_json.h"
-#include "competitions/common/python_random.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
-#include "testdata/common/files.h"
+#include "pycompat/python_json.h"
+#include "pycompat/python_random.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {

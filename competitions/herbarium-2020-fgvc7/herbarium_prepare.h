@@ -27,7 +27,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 
 namespace mlebench {
 

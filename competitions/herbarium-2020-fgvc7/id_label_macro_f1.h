@@ -8,13 +8,13 @@
 //   both sorted by the id column (pandas sort_values), ids equal row by row
 //   (numpy `!=` on .values; else InvalidSubmissionError);
 //   y = [int(v) for v in label column] on both sides (PythonIntOfCell,
-//   grading/metrics/python_int.h);
+//   pycompat/python_int.h);
 //   f1_score(y_true, y_pred, average="macro").
 
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

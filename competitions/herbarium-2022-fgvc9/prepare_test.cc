@@ -6,7 +6,7 @@
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

@@ -6,12 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "competitions/common/prepare_test_util.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

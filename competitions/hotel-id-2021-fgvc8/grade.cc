@@ -5,7 +5,7 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/map_at_k.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -16,9 +16,9 @@
 #include "competitions/common/parquet.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/metrics/python_int.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "pycompat/python_int.h"
 
 namespace mlebench {
 namespace {

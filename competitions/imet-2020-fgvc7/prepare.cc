@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

@@ -15,7 +15,7 @@
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

@@ -31,13 +31,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
-#include "competitions/common/python_random.h"
+#include "pycompat/python_json.h"
+#include "pycompat/python_random.h"
 #include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
 #include "competitions/common/tar_archive.h"
-#include "grading/csv.h"
-#include "grading/table.h"
-#include "testdata/common/files.h"
+#include "base/csv.h"
+#include "base/table.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {

@@ -6,7 +6,7 @@
 #include "grading/grader.h"
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/typed_table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {

@@ -28,13 +28,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/numpy_random.h"
+#include "pycompat/numpy_random.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/python_float.h"
-#include "grading/table.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/python_float.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -37,10 +37,10 @@
 #include "grading/grader.h"
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/matrix_view.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/python_float.h"
-#include "grading/table.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
+#include "base/python_float.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

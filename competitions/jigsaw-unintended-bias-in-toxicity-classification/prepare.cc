@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {

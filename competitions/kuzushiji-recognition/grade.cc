@@ -12,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/kuzushiji_f1.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -25,10 +25,10 @@
 #include "absl/strings/str_join.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
-#include "grading/metrics/python_str.h"
+#include "base/csv.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

@@ -5,7 +5,7 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -11,13 +11,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/numpy_random.h"
+#include "pycompat/numpy_random.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -18,9 +18,9 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/npy.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -24,12 +24,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "competitions/common/numpy_random.h"
+#include "pycompat/numpy_random.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -20,10 +20,10 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/levenshtein.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_int.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_int.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -27,12 +27,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_random.h"
+#include "pycompat/python_random.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/tar_archive.h"
-#include "grading/csv.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

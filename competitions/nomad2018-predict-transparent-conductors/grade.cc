@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/mean_column_wise_rmsle.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

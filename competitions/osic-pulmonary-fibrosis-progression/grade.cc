@@ -38,9 +38,9 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/laplace_log_likelihood.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

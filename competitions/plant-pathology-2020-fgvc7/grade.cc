@@ -26,9 +26,9 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/auc_roc.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

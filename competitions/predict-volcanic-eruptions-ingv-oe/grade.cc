@@ -28,9 +28,9 @@
 #include "grading/grader.h"
 #include "grading/metrics/inner_merge.h"
 #include "grading/metrics/mean_absolute_error.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/regression_target.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

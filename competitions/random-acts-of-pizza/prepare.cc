@@ -18,12 +18,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
+#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -22,8 +22,8 @@
 #include "grading/grader.h"
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/table.h"
+#include "pycompat/numpy_sum.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -22,10 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_random.h"
+#include "pycompat/python_random.h"
 #include "competitions/common/table_ops.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

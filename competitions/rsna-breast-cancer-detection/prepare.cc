@@ -21,12 +21,12 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

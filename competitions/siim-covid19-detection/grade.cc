@@ -11,11 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/box_average_precision.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
 #include "grading/metrics/sorted_id_pairing.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

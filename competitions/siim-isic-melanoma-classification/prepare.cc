@@ -23,8 +23,8 @@
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/tfrecord.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

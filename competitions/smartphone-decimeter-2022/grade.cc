@@ -18,8 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/haversine.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/table.h"
+#include "pycompat/numpy_sum.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -15,9 +15,9 @@
 #include "grading/grader.h"
 #include "grading/metrics/probability_rows.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/python_float.h"
-#include "grading/typed_table.h"
+#include "pycompat/pandas_ops.h"
+#include "base/python_float.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {

@@ -37,12 +37,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "competitions/common/numpy_random.h"
-#include "competitions/common/pandas_json.h"
+#include "pycompat/numpy_random.h"
+#include "pycompat/pandas_json.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/python_json.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -16,9 +16,9 @@
 #include "absl/strings/str_format.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/seven_zip.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

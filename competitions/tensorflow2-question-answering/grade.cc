@@ -5,7 +5,7 @@
 // micro F1 of those binary vectors (which equals their accuracy).
 //
 // The answers are upstream's private/test.jsonl, read as JSON lines
-// (grading/json_lines.h): `example_id` a string cell, `annotations` the JSON
+// (base/json_lines.h): `example_id` a string cell, `annotations` the JSON
 // text of the annotation list, parsed here.
 
 #include <cstdint>
@@ -21,11 +21,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "grading/grader.h"
 #include "grading/metrics/f1_score.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

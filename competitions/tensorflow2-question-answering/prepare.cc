@@ -16,12 +16,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/pandas_json.h"
+#include "pycompat/pandas_json.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/python_json.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

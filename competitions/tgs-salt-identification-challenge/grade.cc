@@ -14,10 +14,10 @@
 #include "absl/strings/str_join.h"
 #include "grading/grader.h"
 #include "grading/metrics/iou_threshold_precision.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/run_length_encoding.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -17,8 +17,8 @@
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/zip_archive.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

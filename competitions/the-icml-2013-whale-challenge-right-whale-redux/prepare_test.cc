@@ -8,9 +8,9 @@
 #include "competitions/common/prepare_test_util.h"
 #include "competitions/common/zip_archive.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

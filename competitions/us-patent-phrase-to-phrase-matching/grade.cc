@@ -10,9 +10,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/pearson_correlation.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

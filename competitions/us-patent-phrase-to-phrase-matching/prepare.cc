@@ -9,9 +9,9 @@
 #include "absl/status/status.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "competitions/common/train_test_split.h"
-#include "grading/csv.h"
-#include "grading/table.h"
+#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -8,7 +8,7 @@
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

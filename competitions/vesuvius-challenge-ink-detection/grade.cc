@@ -15,11 +15,11 @@
 #include "absl/strings/str_join.h"
 #include "grading/grader.h"
 #include "grading/metrics/f1_score.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
 #include "grading/metrics/run_length_encoding.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

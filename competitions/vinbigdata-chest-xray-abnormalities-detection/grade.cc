@@ -18,9 +18,9 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/box_average_precision.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/python_str.h"
-#include "grading/table.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/python_str.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

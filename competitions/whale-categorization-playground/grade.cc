@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/map_at_k.h"
-#include "grading/typed_table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {

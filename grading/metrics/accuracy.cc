@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/sklearn_checks.h"
 
 namespace mlebench {

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 #include "grading/metrics/sklearn_checks.h"
-#include "grading/metrics/internal/radix_sort.h"
-#include "grading/parallel.h"
-#include "grading/python_float.h"
+#include "pycompat/internal/radix_sort.h"
+#include "base/parallel.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 namespace {

@@ -18,7 +18,7 @@
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/matrix_view.h"
-#include "grading/python_float.h"
+#include "base/python_float.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

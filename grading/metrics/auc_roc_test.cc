@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/log_loss.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {

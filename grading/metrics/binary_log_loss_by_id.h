@@ -16,7 +16,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

@@ -12,8 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/python_list_sort.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/python_list_sort.h"
 
 namespace mlebench {
 namespace {

@@ -17,7 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "grading/metrics/pearson_correlation.h"
 #include "grading/metrics/quadratic_weighted_kappa.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "grading/metrics/diff_test_text.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench::testing {
 

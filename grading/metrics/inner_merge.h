@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

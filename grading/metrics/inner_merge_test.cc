@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/jaccard.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/python_str.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/python_str.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

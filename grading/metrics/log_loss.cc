@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 #include "grading/metrics/sklearn_checks.h"
-#include "grading/python_float.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 namespace {

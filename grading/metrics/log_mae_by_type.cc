@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/mean_absolute_error.h"
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 

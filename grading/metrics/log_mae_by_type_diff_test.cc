@@ -24,7 +24,7 @@
 #include "grading/metrics/diff_test_outcomes.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/log_mae_by_type.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/numpy_kernels.h"
 #include "testdata/common/test_util.h"

@@ -14,10 +14,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/object_float_cast.h"
-#include "grading/metrics/python_list_sort.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/object_float_cast.h"
+#include "pycompat/python_list_sort.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

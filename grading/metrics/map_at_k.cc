@@ -11,9 +11,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/python_str.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/python_str.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 

@@ -8,8 +8,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "grading/table.h"
-#include "grading/typed_table.h"
+#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/metrics/accuracy.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {

@@ -2,7 +2,7 @@
 #define MLEBENCH_GRADING_METRICS_MATTHEWS_CORRELATION_H_
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

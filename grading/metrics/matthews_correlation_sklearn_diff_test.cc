@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/matthews_correlation.h"
 #include "gtest/gtest.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 #include "grading/metrics/regression_target.h"
 #include "grading/metrics/sklearn_checks.h"
 

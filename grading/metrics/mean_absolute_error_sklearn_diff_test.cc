@@ -19,7 +19,7 @@
 #include "grading/metrics/diff_test_outcomes.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/mean_absolute_error.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -8,7 +8,7 @@
 
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/metrics/numpy_sum.h"
+#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 

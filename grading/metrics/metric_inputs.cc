@@ -17,10 +17,10 @@
 #include "grading/metrics/accuracy.h"
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/log_loss.h"
-#include "grading/metrics/numpy_sum.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/parallel.h"
-#include "grading/python_float.h"
+#include "pycompat/numpy_sum.h"
+#include "pycompat/pandas_ops.h"
+#include "base/parallel.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 namespace {

@@ -16,8 +16,8 @@
 #include "grading/metrics/auc_roc.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/matrix_view.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/table.h"
+#include "pycompat/pandas_ops.h"
+#include "base/table.h"
 
 namespace mlebench {
 namespace {

@@ -24,8 +24,8 @@
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/matrix_view.h"
-#include "grading/python_float.h"
-#include "grading/table.h"
+#include "base/python_float.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

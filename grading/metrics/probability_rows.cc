@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/python_float.h"
+#include "pycompat/pandas_ops.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/table.h"
-#include "grading/typed_table.h"
+#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 

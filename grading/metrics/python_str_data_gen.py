@@ -1,4 +1,4 @@
-# Writes grading/metrics/python_str_data.inc: the Unicode data behind
+# Writes pycompat/python_str_data.inc: the Unicode data behind
 # CPython's str.lower() and str.split() (see python_str.h).
 import sys, unicodedata
 

@@ -2,7 +2,7 @@
 #define MLEBENCH_GRADING_METRICS_QUADRATIC_WEIGHTED_KAPPA_H_
 
 #include "absl/status/statusor.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

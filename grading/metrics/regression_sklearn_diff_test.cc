@@ -30,7 +30,7 @@
 #include "grading/metrics/mean_column_wise_rmsle.h"
 #include "grading/metrics/rmse.h"
 #include "grading/metrics/rmsle.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/numpy_kernels.h"
 #include "testdata/common/test_util.h"

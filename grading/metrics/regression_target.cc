@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/object_float_cast.h"
+#include "pycompat/object_float_cast.h"
 #include "grading/metrics/sklearn_checks.h"
 
 namespace mlebench {

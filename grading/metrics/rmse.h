@@ -3,7 +3,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "grading/table.h"
+#include "base/table.h"
 
 namespace mlebench {
 

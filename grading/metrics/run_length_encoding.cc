@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

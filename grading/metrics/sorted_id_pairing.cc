@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/pandas_ops.h"
-#include "grading/metrics/python_str.h"
+#include "pycompat/pandas_ops.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 

@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "grading/metrics/diff_test_text.h"
 #include "grading/metrics/spearman_correlation.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 

@@ -15,11 +15,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/metrics/log_loss.h"
 #include "grading/metrics/map_at_k.h"
 #include "grading/metrics/metric_inputs.h"
-#include "grading/metrics/pandas_ops.h"
+#include "pycompat/pandas_ops.h"
 #include "grading/metrics/probability_rows.h"
 #include "gtest/gtest.h"
 

@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"

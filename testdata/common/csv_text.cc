@@ -1,7 +1,7 @@
 #include "testdata/common/csv_text.h"
 
 #include "absl/strings/str_cat.h"
-#include "grading/python_float.h"
+#include "base/python_float.h"
 
 namespace mlebench {
 

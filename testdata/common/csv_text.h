@@ -19,7 +19,7 @@ enum class CsvStringQuoting {
 };
 
 // Builds CSV text row by row, with "," separators and "\n" line ends, the way
-// Kaggle's raw files are written. Unlike grading/csv.h's WriteCsvString (a
+// Kaggle's raw files are written. Unlike base/csv.h's WriteCsvString (a
 // Table written as pandas would), the caller controls each field's spelling
 // and quoting, so that generators can imitate files pandas did not write.
 class CsvTextBuilder {

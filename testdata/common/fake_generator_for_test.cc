@@ -1,7 +1,7 @@
 // A generator registered only in generate_main_test's binary: it writes one
 // file holding the seed, and fails for seed 13 to exercise error reporting.
 #include "absl/strings/str_cat.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "grading/command_line.h"
+#include "base/command_line.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

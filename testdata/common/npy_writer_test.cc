@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/test_util.h"
 

@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench::testing {

@@ -25,7 +25,7 @@
 #include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 #include "testdata/common/wav_writer.h"

@@ -31,7 +31,7 @@
 #include "absl/strings/str_join.h"
 #include "competitions/google-quest-challenge/classes.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

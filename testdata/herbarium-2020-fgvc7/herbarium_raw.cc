@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "competitions/common/python_json.h"
-#include "testdata/common/files.h"
+#include "pycompat/python_json.h"
+#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 

@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "competitions/common/parquet.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/metrics/kl_divergence.h"
-#include "grading/table.h"
+#include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 

@@ -9,10 +9,10 @@
 
 #include "competitions/common/parquet.h"
 #include "gmock/gmock.h"
-#include "grading/csv.h"
+#include "base/csv.h"
 #include "grading/metrics/mean_angular_error.h"
 #include "gtest/gtest.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench {

@@ -21,9 +21,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "competitions/common/tar_archive.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"

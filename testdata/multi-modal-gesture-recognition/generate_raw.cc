@@ -31,7 +31,7 @@
 #include "competitions/common/seven_zip.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/common/tar_archive.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

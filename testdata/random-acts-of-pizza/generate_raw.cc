@@ -23,8 +23,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/python_json.h"
-#include "testdata/common/files.h"
+#include "pycompat/python_json.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

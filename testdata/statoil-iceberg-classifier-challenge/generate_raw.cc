@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "competitions/common/python_json.h"
+#include "pycompat/python_json.h"
 #include "competitions/common/seven_zip.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"

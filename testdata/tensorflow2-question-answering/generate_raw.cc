@@ -21,7 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

@@ -22,7 +22,7 @@
 #include "competitions/common/zip_archive.h"
 #include "grading/metrics/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"

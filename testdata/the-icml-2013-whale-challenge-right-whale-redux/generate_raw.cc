@@ -24,7 +24,7 @@
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/aiff_writer.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

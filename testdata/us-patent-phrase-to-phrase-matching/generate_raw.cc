@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 

@@ -20,7 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "grading/metrics/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/files.h"
+#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"

@@ -1,0 +1,311 @@
+// The CSV reader's regular-file path (no quotes, no "\r", one kind per
+// column, read in parallel segments) must give exactly what its general path
+// gives. A file with "\r\n" line ends reads the same to pandas but always
+// takes the general path, so each case is read both ways and compared.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "base/csv.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+// One cell with its type, floats as exact hex.
+std::string Render(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "NA";
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "b:1" : "b:0";
+  if (const auto* i = std::get_if<int64_t>(&cell)) return absl::StrCat("i:", *i);
+  if (const auto* d = std::get_if<double>(&cell)) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "f:%a", *d);
+    return buf;
+  }
+  return absl::StrCat("s:[", std::get<std::string>(cell), "]");
+}
+
+// The first difference between two reads (status, names, dtypes, storage or
+// a value, doubles bit for bit), or "" when they are the same.
+std::string Difference(const absl::StatusOr<TypedTable>& a, const absl::StatusOr<TypedTable>& b) {
+  if (!a.ok() || !b.ok()) {
+    if (a.status() == b.status()) return "";
+    return absl::StrCat(a.status().ToString(), " vs ", b.status().ToString());
+  }
+  if (a->num_columns() != b->num_columns()) return "column counts differ";
+  for (size_t j = 0; j < a->num_columns(); ++j) {
+    const TypedColumn &x = a->columns()[j], &y = b->columns()[j];
+    if (x.name() != y.name() || x.dtype() != y.dtype() || x.storage() != y.storage() ||
+        x.size() != y.size()) {
+      return absl::StrCat("column ", j, ": ", x.name(), " ", std::string(DtypeName(x.dtype())), " ",
+                          static_cast<int>(x.storage()), " ", x.size(), " vs ", y.name(), " ",
+                          std::string(DtypeName(y.dtype())), " ", static_cast<int>(y.storage()), " ", y.size());
+    }
+    for (size_t row = 0; row < x.size(); ++row) {
+      bool same;
+      switch (x.storage()) {
+        case TypedColumn::Storage::kInt64:
+          same = x.ints()[row] == y.ints()[row];
+          break;
+        case TypedColumn::Storage::kFloat64:
+          same = std::memcmp(&x.doubles()[row], &y.doubles()[row], sizeof(double)) == 0;
+          break;
+        case TypedColumn::Storage::kText:
+          same = x.text()[row] == y.text()[row] &&
+                 TypedColumn::IsMissingText(x.text()[row]) ==
+                     TypedColumn::IsMissingText(y.text()[row]);
+          break;
+        default:
+          same = Render(x.CellAt(row)) == Render(y.CellAt(row));
+          break;
+      }
+      if (!same) {
+        return absl::StrCat("column ", x.name(), " row ", row, ": ", Render(x.CellAt(row)), " vs ",
+                            Render(y.CellAt(row)));
+      }
+    }
+  }
+  return "";
+}
+
+// Reads `csv` as is and with "\r\n" line ends; both must be equal.
+void ExpectSameBothWays(const std::string& csv, const CsvReadOptions& options = {}) {
+  const std::string crlf = absl::StrReplaceAll(csv, {{"\n", "\r\n"}});
+  ASSERT_EQ(Difference(ReadTypedCsvString(csv, "test.csv", options),
+                       ReadTypedCsvString(crlf, "test.csv", options)),
+            "")
+      << "input:\n"
+      << csv.substr(0, 2000);
+}
+
+// Tokens by what pandas makes of them.
+const std::vector<std::string> kInts = {"0", "7", "-17", "+5", " 12", "3 ", "00042",
+                                        "9223372036854775807", "-9223372036854775808"};
+const std::vector<std::string> kBigInts = {"9223372036854775808", "18446744073709551615",
+                                           "18446744073709551616", "-9223372036854775809"};
+const std::vector<std::string> kFloats = {
+    "0.5",   "1e5",      "-0.0",     ".5",        "5.",      "1.7976931348623157e308",
+    "1e309", "-1e309",   "inf",      "-Infinity", "1E-400",  "0.1234567890123456789",
+    "9.3e18", "-9.3e18", "123456789012345678.5",  "0.30000000000000004", " 2.5 ", "9007199254740993.0"};
+const std::vector<std::string> kMissing = {"", "NA", "nan", "NaN", "null", "None", "#N/A", "<NA>"};
+const std::vector<std::string> kText = {"abc", "id0001", "x y", " ", "\xC3\xBC", "True1", "1.2.3",
+                                        "-", "e5", "0x10"};
+const std::vector<std::string> kBools = {"True", "false", "TRUE"};
+
+std::string Pick(std::mt19937& rng, const std::vector<std::string>& from) {
+  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+}
+
+// A token for a column of `style`, mostly of its own kind.
+std::string Token(std::mt19937& rng, int style) {
+  const int roll = std::uniform_int_distribution<int>(0, 99)(rng);
+  const auto rare = [&](int percent) { return roll < percent; };
+  switch (style) {
+    case 0:  // ints
+      return rare(2) ? Pick(rng, kMissing) : rare(4) ? Pick(rng, kBigInts) : Pick(rng, kInts);
+    case 1:  // floats, some integral
+      return rare(3) ? Pick(rng, kMissing) : rare(20) ? Pick(rng, kInts) : Pick(rng, kFloats);
+    case 2:  // text with the odd number
+      return rare(3) ? Pick(rng, kMissing) : rare(8) ? Pick(rng, kInts) : Pick(rng, kText);
+    case 3:  // bools
+      return rare(5) ? Pick(rng, kMissing) : Pick(rng, kBools);
+    case 4:  // pure ints
+      return Pick(rng, kInts);
+    default:  // pure floats
+      return Pick(rng, kFloats);
+  }
+}
+
+TEST(CsvRegularPathTest, RandomSmallFilesReadAsTheGeneralPathReadsThem) {
+  std::mt19937 rng(20261130);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const size_t width = std::uniform_int_distribution<size_t>(1, 4)(rng);
+    const size_t rows = std::uniform_int_distribution<size_t>(0, 12)(rng);
+    std::vector<int> styles(width);
+    for (int& s : styles) s = std::uniform_int_distribution<int>(0, 5)(rng);
+    std::string csv = trial % 50 == 0 ? "\xEF\xBB\xBF" : "";
+    for (size_t j = 0; j < width; ++j) absl::StrAppend(&csv, j > 0 ? "," : "", "c", j % 3);
+    csv += "\n";
+    for (size_t r = 0; r < rows; ++r) {
+      const int shape = std::uniform_int_distribution<int>(0, 99)(rng);
+      if (shape == 0) {
+        csv += "\n";  // blank line
+      } else if (shape == 1) {
+        csv += " \t\n";  // blank to pandas too
+      }
+      size_t fields = width;
+      if (shape == 2 && width > 1) fields = width - 1;  // padded with NaN
+      if (shape == 3) fields = width + 1;               // an index column, or an error
+      for (size_t j = 0; j < fields; ++j) {
+        if (j > 0) csv += ",";
+        csv += Token(rng, styles[j % width]);
+        if (shape == 4 && j == 0) csv += "\"q\"";  // quotes: the general path
+      }
+      if (r + 1 < rows || shape % 2 == 0) csv += "\n";
+    }
+    CsvReadOptions options;
+    if (trial % 7 == 0) options.string_columns = {"c0"};
+    ExpectSameBothWays(csv, options);
+    if (HasFailure()) return;
+  }
+}
+
+// Many chunks (1024 rows each at 512 columns) over several segments (files
+// above 1 MiB are cut in parallel segments), with chunk-dependent kinds.
+TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
+  constexpr size_t kWidth = 512, kRows = 3000, kChunk = 1024;
+  // Per column: what each row holds, as a function of the row.
+  const auto build = [&](auto cell) {
+    std::string csv;
+    for (size_t j = 0; j < kWidth; ++j) absl::StrAppend(&csv, j > 0 ? "," : "", "c", j);
+    csv += "\n";
+    for (size_t r = 0; r < kRows; ++r) {
+      for (size_t j = 0; j < kWidth; ++j) {
+        if (j > 0) csv += ",";
+        csv += cell(r, j);
+      }
+      csv += "\n";
+    }
+    return csv;
+  };
+  // Regular throughout: ints, floats, text, bools.
+  const std::string regular = build([](size_t r, size_t j) -> std::string {
+    switch (j % 4) {
+      case 0:
+        return std::to_string(r * 7 + j);
+      case 1:
+        return absl::StrCat(r % 10, ".", j);
+      case 2:
+        return absl::StrCat("id", r, "_", j);
+      default:
+        return (r + j) % 3 == 0 ? "True" : "false";
+    }
+  });
+  ASSERT_GT(regular.size(), size_t{2} << 20);
+  ExpectSameBothWays(regular);
+  const absl::StatusOr<TypedTable> table = ReadTypedCsvString(regular, "test.csv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->num_rows(), kRows);
+  EXPECT_EQ(table->columns()[0].storage(), TypedColumn::Storage::kInt64);
+  EXPECT_EQ(table->columns()[1].storage(), TypedColumn::Storage::kFloat64);
+  EXPECT_EQ(table->columns()[2].storage(), TypedColumn::Storage::kText);
+  EXPECT_EQ(table->columns()[3].storage(), TypedColumn::Storage::kBool);
+  EXPECT_EQ(table->columns()[4].ints()[kRows - 1], static_cast<int64_t>((kRows - 1) * 7 + 4));
+  EXPECT_EQ(table->columns()[7].bools()[2], 1);  // (2 + 7) % 3 == 0
+
+  // One chunk-dependent column at a time (any of them sends the whole file
+  // down the general path, so together they would hide each other): a
+  // float column whose second chunk is all integers; a text column whose
+  // second chunk is all numbers (pandas: object holding ints there); an int
+  // column with a float in its last row; an int column with missing values
+  // in its third chunk only; a float column whose second chunk holds only
+  // integers and missing values.
+  const auto with_column_1 = [&](auto value) {
+    return build([&](size_t r, size_t j) -> std::string {
+      return j == 1 ? value(r) : std::to_string(j);
+    });
+  };
+  const std::vector<std::function<std::string(size_t)>> columns = {
+      [](size_t r) { return r / kChunk == 1 ? std::to_string(r) : absl::StrCat(r, ".5"); },
+      [](size_t r) { return r / kChunk == 1 ? std::to_string(r) : absl::StrCat("t", r); },
+      [](size_t r) { return r + 1 == kRows ? std::string("1.5") : std::to_string(r); },
+      [](size_t r) { return r / kChunk == 2 && r % 2 == 0 ? std::string() : std::to_string(r); },
+      [](size_t r) {
+        return r / kChunk == 1 ? std::string(r % 3 == 0 ? "NA" : "4") : std::string("0.25");
+      },
+      [](size_t r) { return std::string(r == 2 * kChunk + 5 ? "" : r % 2 ? "TRUE" : "False"); },
+  };
+  for (size_t c = 0; c < columns.size(); ++c) {
+    SCOPED_TRACE(absl::StrCat("chunk-dependent column ", c));
+    ExpectSameBothWays(with_column_1(columns[c]));
+  }
+  {
+    const absl::StatusOr<TypedTable> mixed = ReadTypedCsvString(with_column_1(columns[1]), "t.csv");
+    ASSERT_TRUE(mixed.ok()) << mixed.status();
+    EXPECT_EQ(mixed->columns()[1].storage(), TypedColumn::Storage::kCells);
+    EXPECT_EQ(mixed->columns()[1].CellAt(kChunk), Cell(static_cast<int64_t>(kChunk)));
+  }
+  // A blank line and an unterminated quote deep in the file.
+  std::string blank = regular;
+  blank.insert(blank.find('\n', blank.size() / 2) + 1, "\n");
+  ExpectSameBothWays(blank);
+  std::string quoted = regular;
+  quoted.insert(quoted.find('\n', quoted.size() * 3 / 4) + 1, "\"");
+  ExpectSameBothWays(quoted);
+  // A row one field too long, and one a field short, in the second segment.
+  std::string long_row = regular;
+  long_row.insert(long_row.find('\n', long_row.size() * 2 / 3), ",x");
+  ExpectSameBothWays(long_row);
+  std::string short_row = regular;
+  const size_t line_end = short_row.find('\n', short_row.size() * 2 / 3);
+  const size_t last_comma = short_row.rfind(',', line_end);
+  short_row.erase(last_comma, line_end - last_comma);
+  ExpectSameBothWays(short_row);
+  // Invalid UTF-8 and a NUL byte late in the file are reported where they are.
+  std::string binary = regular;
+  binary[binary.size() - 10] = '\xFF';
+  ExpectSameBothWays(binary);
+  binary[binary.size() - 10] = '\0';
+  ExpectSameBothWays(binary);
+  std::string text = regular;
+  text.replace(text.size() - 20, 2, "\xC3\xA9");  // valid UTF-8 in the last segment
+  ExpectSameBothWays(text);
+}
+
+// Floats the fast decimal path reads are the correctly rounded values.
+TEST(CsvRegularPathTest, DecimalValuesAreCorrectlyRounded) {
+  std::mt19937_64 rng(7);
+  std::vector<std::string> tokens = {"9007199254740992", "9007199254740993", "9007199254740995",
+                                     "18014398509481985", "0.9007199254740993",
+                                     "9999999999999999999", "1000000000000000001.5",
+                                     "0.000000000000000001", "0.999999999999999999",
+                                     "-0.000000000000000001", "1234567890123456789",
+                                     "0.1", "0.30000000000000004", "123.456e2"};
+  // Mantissas beyond 2**53 (up to 19 digits): the exact-comparison path.
+  for (int i = 0; i < 100000; ++i) {
+    const size_t int_digits = rng() % 3, fraction_digits = 15 + rng() % 5;
+    std::string t = int_digits == 0 ? "0." : "";
+    for (size_t k = 0; k < int_digits; ++k) t += static_cast<char>('1' + rng() % 9);
+    if (int_digits > 0) t += ".";
+    for (size_t k = 0; k < fraction_digits; ++k) t += static_cast<char>('0' + rng() % 10);
+    tokens.push_back(t);
+  }
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = rng() % 4 == 0 ? "-" : "";
+    const size_t int_digits = rng() % 6, fraction_digits = rng() % 22;
+    for (size_t k = 0; k < int_digits; ++k) t += static_cast<char>('0' + rng() % 10);
+    if (fraction_digits > 0 || int_digits == 0) {
+      t += ".";
+      for (size_t k = 0; k < std::max<size_t>(fraction_digits, 1); ++k) {
+        t += static_cast<char>('0' + rng() % 10);
+      }
+    }
+    tokens.push_back(t);
+  }
+  std::string csv = "x\n";
+  for (const std::string& t : tokens) csv += t + "\n";
+  const absl::StatusOr<TypedTable> table = ReadTypedCsvString(csv, "test.csv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_EQ(table->columns()[0].storage(), TypedColumn::Storage::kFloat64);
+  const std::span<const double> values = table->columns()[0].doubles();
+  ASSERT_EQ(values.size(), tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const double expected = std::strtod(tokens[i].c_str(), nullptr);  // glibc rounds correctly
+    ASSERT_EQ(std::signbit(values[i]), std::signbit(expected)) << tokens[i];
+    ASSERT_EQ(values[i], expected) << tokens[i];
+  }
+  ExpectSameBothWays(csv);
+}
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,33 @@
+#include "base/files.h"
+
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+
+namespace mlebench {
+
+absl::Status WriteStringToFile(const std::filesystem::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot create '", path.string(), "'"));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write '", path.string(), "'"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadFileToString(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return absl::NotFoundError(absl::StrCat("'", path.string(), "' is not a regular file"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::PermissionDeniedError(absl::StrCat("cannot open '", path.string(), "'"));
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return absl::InternalError(absl::StrCat("cannot read '", path.string(), "'"));
+  return std::move(content).str();
+}
+
+}  // namespace mlebench

@@ -1,0 +1,50 @@
+#include "pycompat/numpy_sum.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+
+namespace mlebench {
+namespace {
+
+// numpy's pairwise_sum for float64 (numpy/core/src/umath/loops_utils.h.src),
+// restated: the same additions in the same order.
+double PairwiseSum(const double* a, size_t n) {
+  if (n < 8) {
+    double res = 0.0;
+    for (size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+    }
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSum(a, n2) + PairwiseSum(a + n2, n - n2);
+}
+
+}  // namespace
+
+double NumpySum(absl::Span<const double> values) {
+  double total = 0.0;
+  for (size_t start = 0; start < values.size(); start += kNumpyReduceBlock) {
+    const size_t len = std::min(kNumpyReduceBlock, values.size() - start);
+    total += PairwiseSum(values.data() + start, len);
+  }
+  return total;
+}
+
+double NumpyMean(absl::Span<const double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  return NumpySum(values) / static_cast<double>(values.size());
+}
+
+}  // namespace mlebench

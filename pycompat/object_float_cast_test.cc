@@ -1,0 +1,75 @@
+#include "pycompat/object_float_cast.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <variant>
+
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+TEST(PythonFloatFromStringTest, DecimalNumbers) {
+  EXPECT_EQ(PythonFloatFromString("0.5"), 0.5);
+  EXPECT_EQ(PythonFloatFromString("-3"), -3.0);
+  EXPECT_EQ(PythonFloatFromString("+.5e-3"), 0.0005);
+  EXPECT_EQ(PythonFloatFromString("5."), 5.0);
+  EXPECT_EQ(PythonFloatFromString("1E+2"), 100.0);
+  EXPECT_EQ(PythonFloatFromString("0.1"), 0.1);  // correctly rounded
+  EXPECT_EQ(PythonFloatFromString("1e999"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(PythonFloatFromString("-1e999"), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(PythonFloatFromString("1e-400"), 0.0);
+}
+
+TEST(PythonFloatFromStringTest, WhitespaceAndUnderscores) {
+  EXPECT_EQ(PythonFloatFromString(" \t0.25\n\v\f\r"), 0.25);
+  EXPECT_EQ(PythonFloatFromString("\xc2\xa0"
+                                  "1\xe3\x80\x80"),
+            1.0);  // NBSP, ideographic space
+  EXPECT_EQ(PythonFloatFromString("1_000.000_5"), 1000.0005);
+  EXPECT_EQ(PythonFloatFromString("1e1_0"), 1e10);
+  for (const char* bad : {"1__0", "_1", "1_", "1._5", "1_.5", "nan_", "1 0",
+                          "\x1c"
+                          "1"}) {
+    EXPECT_FALSE(PythonFloatFromString(bad).has_value()) << bad;
+  }
+}
+
+TEST(PythonFloatFromStringTest, UnicodeDigits) {
+  EXPECT_EQ(PythonFloatFromString("\xd9\xa1\xd9\xa2"), 12.0);    // Arabic-Indic 1 2
+  EXPECT_EQ(PythonFloatFromString("\xd9\xa1.\xd9\xa5"), 1.5);    // Arabic-Indic 1.5
+  EXPECT_EQ(PythonFloatFromString("\xef\xbc\x97"), 7.0);         // fullwidth 7
+  EXPECT_FALSE(PythonFloatFromString("\xc2\xbd").has_value());   // vulgar fraction 1/2
+  EXPECT_FALSE(PythonFloatFromString("1\xc3\xa9").has_value());  // 1é
+  EXPECT_FALSE(PythonFloatFromString("\xff").has_value());       // not UTF-8
+}
+
+TEST(PythonFloatFromStringTest, InfinityAndNan) {
+  EXPECT_EQ(PythonFloatFromString("inf"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(PythonFloatFromString("-InFiNiTy"), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(*PythonFloatFromString(" +NaN ")));
+  for (const char* bad : {"infinit", "infinityx", "in f", "nanx", "-", ""}) {
+    EXPECT_FALSE(PythonFloatFromString(bad).has_value()) << bad;
+  }
+}
+
+TEST(PythonFloatFromStringTest, RejectsWhatPythonRejects) {
+  for (const char* bad : {".", "e5", "1e", "1e+", "0x10", "1,5", " ", "True", "1.2.3", "--1"}) {
+    EXPECT_FALSE(PythonFloatFromString(bad).has_value()) << bad;
+  }
+}
+
+TEST(ObjectToFloat64Test, ConvertsEveryCellKind) {
+  EXPECT_EQ(ObjectToFloat64(Cell(true)), 1.0);
+  EXPECT_EQ(ObjectToFloat64(Cell(false)), 0.0);
+  EXPECT_EQ(ObjectToFloat64(Cell(int64_t{-4})), -4.0);
+  EXPECT_EQ(ObjectToFloat64(Cell(0.75)), 0.75);
+  EXPECT_TRUE(std::isnan(*ObjectToFloat64(Cell(std::monostate{}))));
+  EXPECT_EQ(ObjectToFloat64(Cell(std::string("1_0"))), 10.0);
+  EXPECT_FALSE(ObjectToFloat64(Cell(std::string("low"))).has_value());
+}
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,592 @@
+#include "pycompat/pandas_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <span>
+#include <type_traits>
+#include <string_view>
+#include <variant>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "pycompat/internal/radix_sort.h"
+#include "base/python_float.h"
+
+namespace mlebench {
+namespace {
+
+bool IsString(const Cell& c) { return std::holds_alternative<std::string>(c); }
+
+// A set key that makes Python-equal values equal: "s" + text for strings,
+// "n" + repr(float(value)) for numbers, "nan" for missing.
+std::string SetKey(const Cell& c) {
+  if (IsMissing(c)) return "nan";
+  if (const auto* s = std::get_if<std::string>(&c)) return absl::StrCat("s", *s);
+  if (const auto* i = std::get_if<int64_t>(&c)) return absl::StrCat("i", *i);
+  const double v = *NumericValue(c);
+  // Integral floats and bools equal ints in Python, so they share the int key.
+  if (v == std::trunc(v) && std::fabs(v) < 9.2e18) {
+    return absl::StrCat("i", static_cast<int64_t>(v));
+  }
+  return absl::StrCat("n", FormatPythonFloat(v));
+}
+
+// numpy's SMALL_QUICKSORT: a range whose last and first positions differ by
+// at most this (16 items or fewer) is insertion-sorted.
+constexpr ptrdiff_t kNumpySmallQuicksort = 15;
+
+// numpy's npy_get_msb: floor(log2(n)) for n >= 1.
+int FloorLog2(size_t n) {
+  int bits = 0;
+  while (n >>= 1) ++bits;
+  return bits;
+}
+
+// numpy's npy_aheapsort on order[0, n): a 1-based max-heap on `less`.
+void NumpyArgHeapsort(size_t* order, ptrdiff_t n, absl::FunctionRef<bool(size_t, size_t)> less) {
+  const auto at = [order](ptrdiff_t k) -> size_t& { return order[k - 1]; };
+  // Moves `moving` down from heap slot `i` of a heap of `size` slots.
+  const auto sift_down = [&](size_t moving, ptrdiff_t i, ptrdiff_t size) {
+    for (ptrdiff_t j = 2 * i; j <= size; j = 2 * i) {
+      if (j < size && less(at(j), at(j + 1))) ++j;
+      if (!less(moving, at(j))) break;
+      at(i) = at(j);
+      i = j;
+    }
+    at(i) = moving;
+  };
+  for (ptrdiff_t i = n / 2; i > 0; --i) sift_down(at(i), i, n);
+  for (ptrdiff_t size = n; size > 1;) {
+    const size_t moving = at(size);
+    at(size) = at(1);
+    --size;
+    sift_down(moving, 1, size);
+  }
+}
+
+// An int or bool cell's value as a Python int.
+int64_t IntValue(const Cell& c) {
+  if (const auto* b = std::get_if<bool>(&c)) return *b ? 1 : 0;
+  return std::get<int64_t>(c);
+}
+
+// Python's `i < d` for an int and a float (not NaN): exact, not through a
+// rounding of `i` to float.
+bool IntLessThanFloat(int64_t i, double d) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (d >= kTwoTo63) return true;
+  if (d < -kTwoTo63) return false;
+  const double whole = std::trunc(d);  // fits in int64 here
+  const int64_t w = static_cast<int64_t>(whole);
+  if (i != w) return i < w;
+  return whole < d;  // i == trunc(d): below d only if d has a positive fraction
+}
+
+// Python's `d < i` for a float (not NaN) and an int, exactly.
+bool FloatLessThanInt(double d, int64_t i) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (d >= kTwoTo63) return false;
+  if (d < -kTwoTo63) return true;
+  const double whole = std::trunc(d);
+  const int64_t w = static_cast<int64_t>(whole);
+  if (w != i) return w < i;
+  return d < whole;  // trunc(d) == i: d below i only with a negative fraction
+}
+
+// Python's `a < b` for two present numeric cells (bool, int or float).
+bool PythonNumberLess(const Cell& a, const Cell& b) {
+  const auto* da = std::get_if<double>(&a);
+  const auto* db = std::get_if<double>(&b);
+  if (da != nullptr && db != nullptr) return *da < *db;
+  if (da != nullptr) return FloatLessThanInt(*da, IntValue(b));
+  if (db != nullptr) return IntLessThanFloat(IntValue(a), *db);
+  return IntValue(a) < IntValue(b);
+}
+
+}  // namespace
+
+std::string_view PythonTypeName(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "float";
+  if (std::holds_alternative<bool>(cell)) return "bool";
+  if (std::holds_alternative<int64_t>(cell)) return "int";
+  if (std::holds_alternative<double>(cell)) return "float";
+  return "str";
+}
+
+std::optional<double> NumericValue(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return std::numeric_limits<double>::quiet_NaN();
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? 1.0 : 0.0;
+  if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&cell)) return *d;
+  return std::nullopt;
+}
+
+bool CellsEqual(const Cell& a, const Cell& b) {
+  // Same type: compare directly (the common case, kept fast for long columns).
+  if (a.index() == b.index()) {
+    if (const auto* x = std::get_if<bool>(&a)) return *x == std::get<bool>(b);
+    if (const auto* x = std::get_if<int64_t>(&a)) return *x == std::get<int64_t>(b);
+    if (const auto* x = std::get_if<double>(&a)) return *x == std::get<double>(b);  // NaN != NaN
+    if (const auto* x = std::get_if<std::string>(&a)) return *x == std::get<std::string>(b);
+    return false;  // both missing
+  }
+  if (IsMissing(a) || IsMissing(b)) return false;
+  const auto* sa = std::get_if<std::string>(&a);
+  const auto* sb = std::get_if<std::string>(&b);
+  if (sa != nullptr || sb != nullptr) return false;  // a string and a number
+  // Two numbers of different types: as float64, as numpy promotes int64 with
+  // float64 (bools with ints are exact either way below 2**53).
+  return *NumericValue(a) == *NumericValue(b);
+}
+
+namespace {
+
+// The first 8 bytes of `s`, big-endian, zero-padded: comparing these first
+// agrees with comparing the strings (or their suffixes after a shared prefix) (byte order, which for UTF-8 is Python's
+// code point order) except on ties, which the full comparison settles.
+uint64_t PrefixKey(std::string_view s) {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (s.size() >= 8) {  // one load, bytes swapped into big-endian order
+      uint64_t word;
+      std::memcpy(&word, s.data(), 8);
+      return __builtin_bswap64(word);
+    }
+    if (s.size() >= 4) {  // the first and the last four bytes (they may overlap)
+      uint32_t head, tail;
+      std::memcpy(&head, s.data(), 4);
+      std::memcpy(&tail, s.data() + s.size() - 4, 4);
+      return (uint64_t{__builtin_bswap32(head)} << 32) |
+             (uint64_t{__builtin_bswap32(tail)} << (8 * (8 - s.size())));
+    }
+  }
+  uint64_t key = 0;
+  const size_t n = std::min<size_t>(s.size(), 8);
+  for (size_t i = 0; i < n; ++i) key |= uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
+  return key;
+}
+
+// The bits of a key that differ between keys, as runs of consecutive bits,
+// most significant first: packing only them keeps the keys' order (the other
+// bits are the same everywhere) in fewer bits, so fewer radix passes.
+class VaryingBits {
+ public:
+  explicit VaryingBits(uint64_t mask) {
+    for (int bit = 63; bit >= 0;) {
+      if (((mask >> bit) & 1) == 0) {
+        --bit;
+        continue;
+      }
+      int low = bit;
+      while (low > 0 && ((mask >> (low - 1)) & 1) != 0) --low;
+      runs_.push_back({low, bit - low + 1});
+      width_ += bit - low + 1;
+      bit = low - 1;
+    }
+  }
+  int width() const { return width_; }
+  uint64_t Pack(uint64_t key) const {
+    uint64_t packed = 0;
+    for (const Run& run : runs_) {
+      packed = (packed << run.length) | ((key >> run.shift) & ((uint64_t{1} << run.length) - 1));
+    }
+    return packed;
+  }
+
+ private:
+  struct Run {
+    int shift;
+    int length;  // 1..64, but a 64-bit run only for a mask of all ones
+  };
+  std::vector<Run> runs_;
+  int width_ = 0;
+};
+
+}  // namespace
+
+std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text) {
+  const size_t n = text.size();
+  if (n > std::numeric_limits<uint32_t>::max()) return {};
+  // Keys are the 8 bytes after the prefix all texts share (ids often start
+  // alike: "id00...", "ISIC_00..."), so that they tell more texts apart.
+  size_t common = n == 0 ? 0 : text[0].size();
+  for (size_t k = 1; k < n && common > 0; ++k) {
+    const std::string_view t = text[k];
+    size_t i = 0;
+    const size_t limit = std::min(common, t.size());
+    while (i < limit && t[i] == text[0][i]) ++i;
+    common = i;
+  }
+  std::vector<uint64_t> keys;
+  keys.reserve(n);
+  uint64_t any_differs = 0;  // the key bits that are not the same everywhere
+  for (size_t k = 0; k < n; ++k) {
+    keys.push_back(PrefixKey(text[k].substr(common)));
+    any_differs |= keys[k] ^ keys[0];
+  }
+  // Only the varying bits are sorted on (ids share many: "id0000042" varies
+  // in four bits per digit); with the row index beside them in one word when
+  // they fit, so that a pass moves 8 bytes an item, not 16.
+  const VaryingBits varying(any_differs);
+  int index_bits = 1;
+  while (index_bits < 32 && (uint64_t{1} << index_bits) < n) ++index_bits;
+  std::vector<size_t> order;
+  order.reserve(n);
+  // Runs of positions in `order` whose texts share their (packed) key.
+  std::vector<std::pair<size_t, size_t>> ties;
+  const auto note_ties = [&](auto key_at) {
+    for (size_t k = 1; k < n; ++k) {
+      if (key_at(k) != key_at(k - 1)) continue;
+      if (!ties.empty() && ties.back().second == k) {
+        ties.back().second = k + 1;
+      } else {
+        ties.emplace_back(k - 1, k + 1);
+      }
+    }
+  };
+  if (varying.width() + index_bits <= 64) {
+    for (size_t k = 0; k < n; ++k) keys[k] = (varying.Pack(keys[k]) << index_bits) | k;
+    if (n < 4096) {
+      std::sort(keys.begin(), keys.end());
+    } else {
+      internal::RadixSortBits(keys, index_bits, varying.width(), 8, [](uint64_t x) { return x; });
+    }
+    const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
+    for (const uint64_t x : keys) order.push_back(static_cast<size_t>(x & index_mask));
+    note_ties([&](size_t k) { return keys[k] >> index_bits; });
+  } else {
+    struct Keyed {
+      uint64_t key;
+      uint32_t index;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(n);
+    for (size_t k = 0; k < n; ++k) keyed.push_back({varying.Pack(keys[k]), static_cast<uint32_t>(k)});
+    if (n < 4096) {
+      std::stable_sort(keyed.begin(), keyed.end(),
+                       [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+    } else {
+      internal::RadixSortBits(keyed, 0, varying.width(), 11, [](const Keyed& x) { return x.key; });
+    }
+    for (const Keyed& x : keyed) order.push_back(x.index);
+    note_ties([&](size_t k) { return keyed[k].key; });
+  }
+  // Texts sharing a key: ordered by the whole text; two equal texts are not
+  // this function's to order.
+  for (const auto& [begin, end] : ties) {
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(begin),
+              order.begin() + static_cast<std::ptrdiff_t>(end),
+              [&](size_t a, size_t b) { return text[a] < text[b]; });
+    for (size_t k = begin + 1; k < end; ++k) {
+      if (text[order[k - 1]] == text[order[k]]) return {};
+    }
+  }
+  return order;
+}
+
+std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, size_t)> less) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (n == 0) return order;
+  // Positions into `order` are signed, as numpy's pointer arithmetic.
+  const auto item_less = [&](ptrdiff_t x, ptrdiff_t y) { return less(order[x], order[y]); };
+  struct Range {
+    ptrdiff_t first;
+    ptrdiff_t last;  // inclusive
+    int depth_left;
+  };
+  std::vector<Range> pending;
+  ptrdiff_t first = 0;
+  ptrdiff_t last = static_cast<ptrdiff_t>(n) - 1;
+  int depth_left = 2 * FloorLog2(n);
+  for (;;) {
+    if (depth_left < 0) {
+      NumpyArgHeapsort(&order[first], last - first + 1, less);
+    } else {
+      // numpy checks the depth only when it takes up a range; the range in
+      // hand is partitioned until small whatever the count reaches meanwhile.
+      while (last - first > kNumpySmallQuicksort) {
+        const ptrdiff_t mid = first + ((last - first) >> 1);
+        if (item_less(mid, first)) std::swap(order[mid], order[first]);
+        if (item_less(last, mid)) std::swap(order[last], order[mid]);
+        if (item_less(mid, first)) std::swap(order[mid], order[first]);
+        const size_t pivot = order[mid];  // numpy keeps a pointer to its value
+        ptrdiff_t i = first;
+        ptrdiff_t j = last - 1;
+        std::swap(order[mid], order[j]);
+        for (;;) {
+          // numpy's generic sort also stops each scan where they cross.
+          do {
+            ++i;
+          } while (less(order[i], pivot) && i < j);
+          do {
+            --j;
+          } while (less(pivot, order[j]) && i < j);
+          if (i >= j) break;
+          std::swap(order[i], order[j]);
+        }
+        std::swap(order[i], order[last - 1]);
+        // Keep the larger side for later; go on with the smaller one.
+        --depth_left;
+        if (i - first < last - i) {
+          pending.push_back({i + 1, last, depth_left});
+          last = i - 1;
+        } else {
+          pending.push_back({first, i - 1, depth_left});
+          first = i + 1;
+        }
+      }
+      for (ptrdiff_t i = first + 1; i <= last; ++i) {
+        const size_t moving = order[i];
+        ptrdiff_t j = i;
+        while (j > first && less(moving, order[j - 1])) {
+          order[j] = order[j - 1];
+          --j;
+        }
+        order[j] = moving;
+      }
+    }
+    if (pending.empty()) break;
+    first = pending.back().first;
+    last = pending.back().last;
+    depth_left = pending.back().depth_left;
+    pending.pop_back();
+  }
+  return order;
+}
+
+namespace {
+
+// numpy's argsort of an object array of strings: the integer-prefix sort
+// when they are distinct, else numpy's introsort (whose order of equal
+// strings is numpy's).
+std::vector<size_t> TextArgsort(absl::Span<const std::string_view> text) {
+  std::vector<size_t> sorted = DistinctTextArgsort(text);
+  if (sorted.empty() && !text.empty()) {
+    sorted = NumpyObjectArgsort(text.size(), [&](size_t x, size_t y) { return text[x] < text[y]; });
+  }
+  return sorted;
+}
+
+// SortValuesOrder of a column's cells.
+absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype dtype,
+                                                   absl::Span<const Cell> cells) {
+  std::vector<size_t> present;
+  std::vector<size_t> missing;
+  present.reserve(cells.size());
+  // Python orders strings among strings and numbers (bools included) among
+  // numbers; a string meeting a number is a TypeError.
+  const Cell* first_string = nullptr;
+  const Cell* first_number = nullptr;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (IsMissing(cells[i])) {
+      missing.push_back(i);
+      continue;
+    }
+    present.push_back(i);
+    if (IsString(cells[i])) {
+      if (first_string == nullptr) first_string = &cells[i];
+    } else if (first_number == nullptr) {
+      first_number = &cells[i];
+    }
+  }
+  if (first_string != nullptr && first_number != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot sort column '", std::string(name), "': '<' not supported between instances of '",
+        std::string(PythonTypeName(*first_number)), "' and 'str' (it mixes strings with numbers)"));
+  }
+  if (dtype == Dtype::kObject) {
+    // numpy argsorts pandas' array of the present values, whose positions
+    // map back to rows in increasing order, so sorting positions of
+    // `present` is the same permutation.
+    std::vector<size_t> sorted;
+    if (first_string != nullptr) {
+      std::vector<std::string_view> text(present.size());
+      for (size_t k = 0; k < present.size(); ++k) {
+        text[k] = std::get<std::string>(cells[present[k]]);
+      }
+      sorted = TextArgsort(text);
+    } else {
+      sorted = NumpyObjectArgsort(present.size(), [&](size_t x, size_t y) {
+        return PythonNumberLess(cells[present[x]], cells[present[y]]);
+      });
+    }
+    for (size_t& k : sorted) k = present[k];
+    sorted.insert(sorted.end(), missing.begin(), missing.end());
+    return sorted;
+  }
+  // Numeric dtypes: by value, ties in input order (see the header for why).
+  const bool all_int = std::all_of(present.begin(), present.end(), [&](size_t i) {
+    return std::holds_alternative<int64_t>(cells[i]) || std::holds_alternative<bool>(cells[i]);
+  });
+  if (all_int) {
+    std::stable_sort(present.begin(), present.end(),
+                     [&](size_t x, size_t y) { return IntValue(cells[x]) < IntValue(cells[y]); });
+  } else {
+    std::stable_sort(present.begin(), present.end(), [&](size_t x, size_t y) {
+      return *NumericValue(cells[x]) < *NumericValue(cells[y]);
+    });
+  }
+  present.insert(present.end(), missing.begin(), missing.end());
+  return present;
+}
+
+// Numeric dtypes: by value, ties in input order, missing (NaN) last in input
+// order (as SortCellsOrder does for cells).
+template <typename T>
+std::vector<size_t> StableValueOrder(std::span<const T> values) {
+  std::vector<size_t> present, missing;
+  present.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(values[i])) {
+        missing.push_back(i);
+        continue;
+      }
+    }
+    present.push_back(i);
+  }
+  std::stable_sort(present.begin(), present.end(),
+                   [&](size_t x, size_t y) { return values[x] < values[y]; });
+  present.insert(present.end(), missing.begin(), missing.end());
+  return present;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<size_t>> SortValuesOrder(const Column& column) {
+  return SortCellsOrder(column.name, column.dtype, column.cells);
+}
+
+absl::StatusOr<std::vector<size_t>> SortValuesOrder(const TypedColumn& column) {
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      return StableValueOrder(column.ints());
+    case TypedColumn::Storage::kFloat64:
+      return StableValueOrder(column.doubles());
+    case TypedColumn::Storage::kBool:
+      return StableValueOrder(column.bools());
+    case TypedColumn::Storage::kText: {
+      // An object column of strings: as SortCellsOrder's string branch.
+      const std::span<const std::string_view> all = column.text();
+      if (std::none_of(all.begin(), all.end(), TypedColumn::IsMissingText)) {
+        return TextArgsort(absl::Span<const std::string_view>(all.data(), all.size()));
+      }
+      std::vector<size_t> present, missing;
+      present.reserve(all.size());
+      std::vector<std::string_view> text;
+      text.reserve(all.size());
+      for (size_t i = 0; i < all.size(); ++i) {
+        if (TypedColumn::IsMissingText(all[i])) {
+          missing.push_back(i);
+        } else {
+          present.push_back(i);
+          text.push_back(all[i]);
+        }
+      }
+      std::vector<size_t> sorted = TextArgsort(text);
+      for (size_t& k : sorted) k = present[k];
+      sorted.insert(sorted.end(), missing.begin(), missing.end());
+      return sorted;
+    }
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  const std::span<const Cell> cells = column.cells();
+  return SortCellsOrder(column.name(), column.dtype(),
+                        absl::Span<const Cell>(cells.data(), cells.size()));
+}
+
+size_t CopyNumericValues(const TypedColumn& column, std::span<double> out) {
+  const size_t n = std::min(out.size(), column.size());
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(column.ints()[i]);
+      return n;
+    case TypedColumn::Storage::kFloat64:
+      std::copy_n(column.doubles().begin(), n, out.begin());
+      return n;
+    case TypedColumn::Storage::kBool:
+      for (size_t i = 0; i < n; ++i) out[i] = column.bools()[i] != 0 ? 1.0 : 0.0;
+      return n;
+    case TypedColumn::Storage::kText:
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    std::optional<double> v = NumericValueAt(column, i);
+    if (!v.has_value()) return i;
+    out[i] = *v;
+  }
+  return n;
+}
+
+std::optional<double> NumericValueAt(const TypedColumn& column, size_t row) {
+  switch (column.storage()) {
+    case TypedColumn::Storage::kInt64:
+      return static_cast<double>(column.ints()[row]);
+    case TypedColumn::Storage::kFloat64:
+      return column.doubles()[row];
+    case TypedColumn::Storage::kBool:
+      return column.bools()[row] != 0 ? 1.0 : 0.0;
+    case TypedColumn::Storage::kText:
+      if (TypedColumn::IsMissingText(column.text()[row])) {
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      return std::nullopt;
+    case TypedColumn::Storage::kCells:
+      break;
+  }
+  return NumericValue(column.cells()[row]);
+}
+
+bool ValuesEqualAt(const TypedColumn& a, size_t i, const TypedColumn& b, size_t j) {
+  using Storage = TypedColumn::Storage;
+  if (a.storage() == Storage::kText && b.storage() == Storage::kText) {
+    const std::string_view x = a.text()[i], y = b.text()[j];
+    return !TypedColumn::IsMissingText(x) && !TypedColumn::IsMissingText(y) && x == y;
+  }
+  if (a.storage() == Storage::kInt64 && b.storage() == Storage::kInt64) {
+    return a.ints()[i] == b.ints()[j];
+  }
+  if (a.storage() == Storage::kFloat64 && b.storage() == Storage::kFloat64) {
+    return a.doubles()[i] == b.doubles()[j];
+  }
+  if (a.storage() == Storage::kCells && b.storage() == Storage::kCells) {
+    return CellsEqual(a.cells()[i], b.cells()[j]);
+  }
+  return CellsEqual(a.CellAt(i), b.CellAt(j));
+}
+
+Column TakeCells(const Column& column, absl::Span<const size_t> order) {
+  Column out;
+  out.name = column.name;
+  out.dtype = column.dtype;
+  out.cells.reserve(order.size());
+  for (size_t i : order) out.cells.push_back(column.cells[i]);
+  return out;
+}
+
+size_t SymmetricDifferenceSize(const TypedColumn& a, const TypedColumn& b) {
+  return SymmetricDifferenceSize(a.ToColumn(), b.ToColumn());
+}
+
+size_t SymmetricDifferenceSize(const Column& a, const Column& b) {
+  std::set<std::string> ka;
+  std::set<std::string> kb;
+  for (const Cell& c : a.cells) ka.insert(SetKey(c));
+  for (const Cell& c : b.cells) kb.insert(SetKey(c));
+  std::vector<std::string> diff;
+  std::set_symmetric_difference(ka.begin(), ka.end(), kb.begin(), kb.end(),
+                                std::back_inserter(diff));
+  return diff.size();
+}
+
+}  // namespace mlebench

@@ -1,0 +1,256 @@
+#include "pycompat/pandas_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+using ::testing::ElementsAre;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Column Col(Dtype dtype, std::vector<Cell> cells) { return Column{"c", dtype, std::move(cells)}; }
+
+TEST(CellsEqualTest, NumbersCompareByValueAcrossTypes) {
+  EXPECT_TRUE(CellsEqual(Cell{true}, Cell{int64_t{1}}));
+  EXPECT_TRUE(CellsEqual(Cell{int64_t{1}}, Cell{1.0}));
+  EXPECT_TRUE(CellsEqual(Cell{false}, Cell{0.0}));
+  EXPECT_FALSE(CellsEqual(Cell{int64_t{2}}, Cell{true}));
+  // int64 meeting float64 is compared as float64, as numpy promotes.
+  EXPECT_TRUE(CellsEqual(Cell{int64_t{(1LL << 53) + 1}}, Cell{9007199254740992.0}));
+  EXPECT_FALSE(CellsEqual(Cell{int64_t{(1LL << 53) + 1}}, Cell{int64_t{1LL << 53}}));
+}
+
+TEST(CellsEqualTest, StringsOnlyEqualStrings) {
+  EXPECT_TRUE(CellsEqual(Cell{std::string("a")}, Cell{std::string("a")}));
+  EXPECT_FALSE(CellsEqual(Cell{std::string("1")}, Cell{int64_t{1}}));
+  EXPECT_FALSE(CellsEqual(Cell{std::string("True")}, Cell{true}));
+}
+
+TEST(CellsEqualTest, MissingEqualsNothing) {
+  EXPECT_FALSE(CellsEqual(Cell{}, Cell{}));
+  EXPECT_FALSE(CellsEqual(Cell{kNaN}, Cell{kNaN}));
+  EXPECT_FALSE(CellsEqual(Cell{}, Cell{std::string("")}));
+}
+
+// The expected permutations below are Debian numpy 1.24's
+// `np.array(values, dtype=object).argsort(kind="quicksort")` (and pandas
+// 1.5.3's `sort_values` index), whose object sort is numpy 2.x's too.
+
+TEST(NumpyObjectArgsortTest, RangesOfSixteenAreInsertionSortedSoStable) {
+  std::vector<int> values;
+  for (int i = 0; i < 16; ++i) values.push_back(i % 2);
+  const std::vector<size_t> order =
+      NumpyObjectArgsort(values.size(), [&](size_t x, size_t y) { return values[x] < values[y]; });
+  EXPECT_THAT(order, ElementsAre(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15));
+}
+
+TEST(NumpyObjectArgsortTest, EqualItemsComeOutInNumpysOrder) {
+  std::vector<std::string> values;
+  for (int i = 0; i < 20; ++i) values.push_back(std::to_string(i % 3));
+  const std::vector<size_t> order =
+      NumpyObjectArgsort(values.size(), [&](size_t x, size_t y) { return values[x] < values[y]; });
+  EXPECT_THAT(order,
+              ElementsAre(0, 15, 12, 18, 6, 9, 3, 4, 7, 10, 13, 1, 16, 19, 8, 11, 2, 14, 17, 5));
+}
+
+TEST(NumpyObjectArgsortTest, EmptyAndSingle) {
+  EXPECT_TRUE(NumpyObjectArgsort(0, [](size_t, size_t) { return false; }).empty());
+  EXPECT_THAT(NumpyObjectArgsort(1, [](size_t, size_t) { return false; }), ElementsAre(0));
+}
+
+TEST(SortValuesOrderTest, RepeatedStringIdsFollowNumpyNotInputOrder) {
+  std::vector<Cell> cells;
+  for (int i = 0; i < 18; ++i) cells.push_back(std::string(i % 2 ? "b" : "a"));
+  cells.push_back(Cell{});
+  cells.push_back(std::string("a"));
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kObject, cells));
+  ASSERT_TRUE(order.ok()) << order.status();
+  EXPECT_THAT(*order,
+              ElementsAre(0, 16, 14, 12, 10, 8, 19, 4, 2, 6, 7, 5, 17, 11, 3, 13, 15, 1, 9, 18));
+}
+
+TEST(SortValuesOrderTest, SortingSortedRepeatedIdsStillPermutesThem) {
+  std::vector<Cell> cells;
+  for (int i = 0; i < 20; ++i) cells.push_back(std::string(i < 7 ? "0" : i < 14 ? "1" : "2"));
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kObject, cells));
+  ASSERT_TRUE(order.ok()) << order.status();
+  EXPECT_THAT(*order,
+              ElementsAre(0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 9, 8, 7, 10, 18, 14, 15, 16, 17, 19));
+}
+
+TEST(SortValuesOrderTest, ObjectNumbersCompareExactlyAsPython) {
+  // 2**53 + 1 > 2.0**53 == 2**53 in Python, though float64 cannot tell them apart.
+  Column c = Col(Dtype::kObject, {int64_t{(1LL << 53) + 1}, 9007199254740992.0, int64_t{1LL << 53},
+                                  Cell{}, -0.5, false, int64_t{-1}, 0.5, true, 1.0});
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(c);
+  ASSERT_TRUE(order.ok()) << order.status();
+  // -1 < -0.5 < False < 0.5 < True == 1.0 < 2**53 == 2.0**53 < 2**53 + 1; NaN last.
+  EXPECT_THAT(*order, ElementsAre(6, 4, 5, 7, 8, 9, 1, 2, 0, 3));
+}
+
+TEST(SortValuesOrderTest, NumericDtypesKeepTiesInInputOrder) {
+  std::vector<Cell> cells(20, Cell{2.0});
+  cells[7] = Cell{1.0};
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kFloat64, cells));
+  ASSERT_TRUE(order.ok());
+  EXPECT_THAT(*order,
+              ElementsAre(7, 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+}
+
+TEST(SortValuesOrderTest, StringsByCodePointWithMissingLast) {
+  Column c = Col(Dtype::kObject, {std::string("b"), Cell{}, std::string("B"), std::string("é"),
+                                  std::string("a"), std::string("z")});
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(c);
+  ASSERT_TRUE(order.ok()) << order.status();
+  // "B" (0x42) < "a" < "b" < "z" < "é" (0xC3 0xA9); NaN last.
+  EXPECT_THAT(*order, ElementsAre(2, 4, 0, 5, 3, 1));
+}
+
+TEST(SortValuesOrderTest, NumbersWithNaNLastAndStableTies) {
+  Column c = Col(Dtype::kFloat64, {3.0, kNaN, -1.0, 3.0, 0.5});
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(c);
+  ASSERT_TRUE(order.ok());
+  EXPECT_THAT(*order, ElementsAre(2, 4, 0, 3, 1));
+}
+
+TEST(SortValuesOrderTest, LargeIntsSortExactly) {
+  Column c = Col(Dtype::kInt64, {int64_t{(1LL << 53) + 1}, int64_t{1LL << 53}});
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(c);
+  ASSERT_TRUE(order.ok());
+  EXPECT_THAT(*order, ElementsAre(1, 0));
+}
+
+TEST(SortValuesOrderTest, StringsMixedWithNumbersOrBoolsCannotBeSorted) {
+  EXPECT_FALSE(SortValuesOrder(Col(Dtype::kObject, {std::string("a"), int64_t{1}})).ok());
+  absl::StatusOr<std::vector<size_t>> mixed =
+      SortValuesOrder(Col(Dtype::kObject, {std::string("a"), true, Cell{}}));
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.status().message().find("'bool' and 'str'"), std::string::npos);
+  // Bools with missing values sort fine.
+  absl::StatusOr<std::vector<size_t>> bools =
+      SortValuesOrder(Col(Dtype::kObject, {true, Cell{}, false}));
+  ASSERT_TRUE(bools.ok());
+  EXPECT_THAT(*bools, ElementsAre(2, 0, 1));
+}
+
+TEST(SortValuesOrderTest, EmptyColumn) {
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(Col(Dtype::kObject, {}));
+  ASSERT_TRUE(order.ok());
+  EXPECT_TRUE(order->empty());
+}
+
+TEST(TakeCellsTest, Permutes) {
+  Column c = Col(Dtype::kInt64, {int64_t{10}, int64_t{20}, int64_t{30}});
+  const std::vector<size_t> order = {2, 0, 1};
+  Column taken = TakeCells(c, order);
+  EXPECT_EQ(taken.name, "c");
+  EXPECT_EQ(taken.dtype, Dtype::kInt64);
+  EXPECT_THAT(taken.cells, ElementsAre(Cell{int64_t{30}}, Cell{int64_t{10}}, Cell{int64_t{20}}));
+}
+
+TEST(SymmetricDifferenceSizeTest, CountsIdsOnOneSideOnly) {
+  Column a = Col(Dtype::kObject, {std::string("x"), std::string("y"), std::string("y")});
+  Column b = Col(Dtype::kObject, {std::string("y"), std::string("z"), std::string("w")});
+  EXPECT_EQ(SymmetricDifferenceSize(a, b), 3u);  // {x} ^ {z, w}
+  Column ints = Col(Dtype::kInt64, {int64_t{1}, int64_t{2}});
+  Column floats = Col(Dtype::kFloat64, {1.0, 2.5});
+  EXPECT_EQ(SymmetricDifferenceSize(ints, floats), 2u);  // 1 == 1.0; {2} ^ {2.5}
+}
+
+TEST(NumericValueTest, Conversions) {
+  EXPECT_EQ(NumericValue(Cell{true}), 1.0);
+  EXPECT_EQ(NumericValue(Cell{int64_t{-3}}), -3.0);
+  EXPECT_TRUE(std::isnan(*NumericValue(Cell{})));
+  EXPECT_FALSE(NumericValue(Cell{std::string("1")}).has_value());
+}
+
+}  // namespace
+}  // namespace mlebench
+
+namespace mlebench {
+namespace {
+
+// The radix paths (packed keys with the row index, or 16-byte items when
+// the varying bits are too many) against a comparison sort, on the id shapes
+// Kaggle sets use and on short, prefix-sharing, non-ASCII and tied keys.
+TEST(DistinctTextArgsortTest, RadixPathsAgreeWithAComparisonSort) {
+  std::mt19937_64 rng(11);
+  for (int shape = 0; shape < 6; ++shape) {
+    for (size_t n : {size_t{100}, size_t{5000}, size_t{30000}}) {
+      std::set<std::string> distinct;
+      char buf[64];
+      while (distinct.size() < n) {
+        switch (shape) {
+          case 0:  // numbered
+            std::snprintf(buf, sizeof(buf), "id%07llu", static_cast<unsigned long long>(rng() % 10000000));
+            break;
+          case 1:  // hex hashes
+            std::snprintf(buf, sizeof(buf), "%016llx.jpg", static_cast<unsigned long long>(rng()));
+            break;
+          case 2: {  // short, some empty or prefixes of others
+            const std::string head = std::string("abcd").substr(rng() % 2, rng() % 4);
+            distinct.insert(rng() % 2 == 0 ? head : head + std::to_string(rng() % (n / 4 + 1)));
+            continue;
+          }
+          case 3:  // bytes above 0x7F sort after ASCII
+            std::snprintf(buf, sizeof(buf), "%c%c%llu", static_cast<char>(0xC3),
+                          static_cast<char>(0x80 + rng() % 64), static_cast<unsigned long long>(rng() % 100000));
+            if (rng() % 3 == 0) buf[0] = 'z';
+            break;
+          case 4:  // a long shared prefix, then ties on 8 bytes
+            std::snprintf(buf, sizeof(buf), "patient_00000_%08llu_%llu",
+                          static_cast<unsigned long long>(rng() % 50),
+                          static_cast<unsigned long long>(rng() % 1000000));
+            break;
+          default:  // random lengths and bytes
+            for (size_t k = 0, len = rng() % 12; k <= len; ++k) {
+              buf[k] = static_cast<char>(1 + rng() % 255);
+              buf[k + 1] = '\0';
+            }
+        }
+        distinct.insert(buf);
+      }
+      std::vector<std::string> storage(distinct.begin(), distinct.end());
+      std::shuffle(storage.begin(), storage.end(), rng);
+      std::vector<std::string_view> text(storage.begin(), storage.end());
+      std::vector<size_t> expected(n);
+      std::iota(expected.begin(), expected.end(), size_t{0});
+      std::sort(expected.begin(), expected.end(),
+                [&](size_t a, size_t b) { return text[a] < text[b]; });
+      ASSERT_EQ(DistinctTextArgsort(text), expected) << "shape " << shape << ", " << n << " texts";
+      text.push_back(text[n / 2]);  // a repeat: no distinct order
+      EXPECT_TRUE(DistinctTextArgsort(text).empty()) << "shape " << shape << ", " << n << " texts";
+    }
+  }
+}
+
+TEST(DistinctTextArgsortTest, SortsDistinctTextsByBytesAndGivesUpOnTies) {
+  // Shared 8-byte prefixes, a prefix of another text, bytes above 0x7f
+  // (UTF-8: code point order) and an embedded NUL.
+  const std::vector<std::string_view> text = {"abcdefghZ", "abcdefgh", "\xc3\xa9t\xc3\xa9",
+                                              "abcdefghA", "",         std::string_view("a\0b", 3),
+                                              "a",         "zz"};
+  const std::vector<size_t> order = DistinctTextArgsort(text);
+  ASSERT_EQ(order.size(), text.size());
+  for (size_t k = 1; k < order.size(); ++k) EXPECT_LT(text[order[k - 1]], text[order[k]]);
+  EXPECT_EQ(order.front(), 4u);  // ""
+  EXPECT_TRUE(DistinctTextArgsort(std::vector<std::string_view>{"b", "a", "b"}).empty());
+  EXPECT_TRUE(DistinctTextArgsort(std::vector<std::string_view>{}).empty());
+}
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,43 @@
+#ifndef MLEBENCH_PYCOMPAT_PYTHON_STR_H_
+#define MLEBENCH_PYCOMPAT_PYTHON_STR_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/table.h"
+
+namespace mlebench {
+
+// Python's `str(value)` of a cell as pandas' `Series.astype(str)` applies
+// it: missing -> "nan", bools "True"/"False", ints in decimal, floats as
+// repr ("1.0", "1e+16", "inf"), strings unchanged.
+std::string PythonStr(const Cell& cell);
+
+// The few Python `str` methods that upstream's text metrics apply, on UTF-8
+// text, code point for code point as CPython 3.11 (Unicode 14) does. The
+// Unicode data comes from python_str_data.inc, which
+// python_str_data_gen.py writes with /usr/bin/python3.
+
+// The code points of `utf8`, decoded strictly as Python's UTF-8 codec does
+// (pandas reads CSVs with it): nullopt for invalid bytes, overlong forms,
+// surrogates and values above U+10FFFF.
+std::optional<std::u32string> DecodeUtf8(std::string_view utf8);
+
+// UTF-8 bytes of code points (all valid scalar values).
+std::string EncodeUtf8(std::u32string_view text);
+
+// `text.lower()`: full lower-case mappings (U+0130 becomes two code points)
+// and the Final_Sigma rule for U+03A3 (a capital sigma after a cased letter,
+// not followed by one, case-ignorable characters skipped, becomes U+03C2).
+std::u32string PythonLower(std::u32string_view text);
+
+// `text.split()` with no arguments: the maximal runs of characters that are
+// not Python whitespace (str.isspace(), which includes U+001C..U+001F, U+0085,
+// U+00A0 and U+3000, but not U+200B).
+std::vector<std::u32string> PythonSplit(std::u32string_view text);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_PYCOMPAT_PYTHON_STR_H_
