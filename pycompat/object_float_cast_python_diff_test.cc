@@ -11,7 +11,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/diff_test_text.h"
+#include "grading/metrics/testing/diff_test_text.h"
 #include "pycompat/object_float_cast.h"
 #include "gtest/gtest.h"
 

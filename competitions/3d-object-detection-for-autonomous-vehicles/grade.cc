@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/lyft_box3d_map.h"
+#include "grading/metrics/vision/lyft_box3d_map.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "grading/metrics/sorted_id_pairing.h"

@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/kendall_tau.h"
+#include "grading/metrics/correlation/kendall_tau.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "grading/metrics/sorted_id_pairing.h"

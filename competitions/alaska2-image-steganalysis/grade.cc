@@ -14,7 +14,7 @@
 #include "grading/grader.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/weighted_auroc.h"
+#include "grading/metrics/classification/weighted_auroc.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/quadratic_weighted_kappa.h"
+#include "grading/metrics/correlation/quadratic_weighted_kappa.h"
 #include "base/table.h"
 
 namespace mlebench {

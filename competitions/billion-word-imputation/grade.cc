@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/levenshtein.h"
+#include "grading/metrics/text/levenshtein.h"
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/sorted_id_pairing.h"
 #include "base/table.h"

@@ -4,7 +4,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/accuracy.h"
+#include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
 #include "base/table.h"
 

@@ -26,7 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/inner_merge.h"
-#include "grading/metrics/log_mae_by_type.h"
+#include "grading/metrics/regression/log_mae_by_type.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"
 

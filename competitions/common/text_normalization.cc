@@ -17,7 +17,7 @@
 #include "competitions/common/zip_archive.h"
 #include "base/csv.h"
 #include "grading/grader.h"
-#include "grading/metrics/accuracy.h"
+#include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
 #include "base/python_float.h"
 #include "base/files.h"

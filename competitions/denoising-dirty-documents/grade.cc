@@ -12,7 +12,7 @@
 #include "grading/grader.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/rmse.h"
+#include "grading/metrics/regression/rmse.h"
 #include "base/table.h"
 
 namespace mlebench {

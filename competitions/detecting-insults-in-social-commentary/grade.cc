@@ -5,7 +5,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
 #include "base/typed_table.h"
 

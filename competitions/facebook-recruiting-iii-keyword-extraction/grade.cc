@@ -9,14 +9,14 @@
 // ones are skipped); the tags are split on whitespace (missing = none),
 // binarized over those classes (predicted tags outside them are ignored) and
 // scored with f1_score(average="micro"). See
-// grading/metrics/f1_score_label_sets.h for the shared part.
+// grading/metrics/classification/f1_score_label_sets.h for the shared part.
 
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/f1_score_label_sets.h"
+#include "grading/metrics/classification/f1_score_label_sets.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "grading/grader.h"
-#include "grading/metrics/label_ranking_average_precision.h"
+#include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"

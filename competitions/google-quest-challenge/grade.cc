@@ -26,7 +26,7 @@
 #include "grading/grader.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/spearman_correlation.h"
+#include "grading/metrics/correlation/spearman_correlation.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -21,10 +21,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/dice.h"
+#include "grading/metrics/vision/dice.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/run_length_encoding.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -11,7 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
-#include "grading/metrics/map_at_k.h"
+#include "grading/metrics/ranking/map_at_k.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"
 

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/f1_score.h"
+#include "grading/metrics/classification/f1_score.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_int.h"
 #include "base/table.h"

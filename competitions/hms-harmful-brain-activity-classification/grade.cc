@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/kl_divergence.h"
+#include "grading/metrics/regression/kl_divergence.h"
 #include "pycompat/pandas_ops.h"
 #include "base/python_float.h"
 #include "base/table.h"

@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/mean_angular_error.h"
+#include "grading/metrics/regression/mean_angular_error.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"
 

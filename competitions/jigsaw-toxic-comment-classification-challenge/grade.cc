@@ -35,7 +35,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grading/grader.h"
-#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"

@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/jigsaw_bias_auc.h"
+#include "grading/metrics/classification/jigsaw_bias_auc.h"
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/sorted_id_pairing.h"
 #include "base/table.h"

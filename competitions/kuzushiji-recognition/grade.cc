@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/kuzushiji_f1.h"
+#include "grading/metrics/vision/kuzushiji_f1.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"

@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/matthews_correlation.h"
+#include "grading/metrics/classification/matthews_correlation.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"
 

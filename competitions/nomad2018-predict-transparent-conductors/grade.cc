@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/mean_column_wise_rmsle.h"
+#include "grading/metrics/regression/mean_column_wise_rmsle.h"
 #include "base/table.h"
 
 namespace mlebench {

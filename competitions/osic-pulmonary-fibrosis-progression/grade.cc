@@ -37,7 +37,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/laplace_log_likelihood.h"
+#include "grading/metrics/regression/laplace_log_likelihood.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "base/table.h"

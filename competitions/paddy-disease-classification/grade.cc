@@ -25,7 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/accuracy.h"
+#include "grading/metrics/classification/accuracy.h"
 #include "pycompat/pandas_ops.h"
 #include "base/python_float.h"
 #include "base/table.h"

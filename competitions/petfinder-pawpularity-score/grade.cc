@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/rmse.h"
+#include "grading/metrics/regression/rmse.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -25,7 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/auc_roc.h"
+#include "grading/metrics/classification/auc_roc.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"

@@ -27,7 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/inner_merge.h"
-#include "grading/metrics/mean_absolute_error.h"
+#include "grading/metrics/regression/mean_absolute_error.h"
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/regression_target.h"
 #include "base/table.h"

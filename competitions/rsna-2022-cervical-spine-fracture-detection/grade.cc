@@ -18,7 +18,7 @@
 #include "grading/grader.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/weighted_multilabel_log_loss.h"
+#include "grading/metrics/classification/weighted_multilabel_log_loss.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/probabilistic_f1.h"
+#include "grading/metrics/classification/probabilistic_f1.h"
 #include "base/table.h"
 
 namespace mlebench {

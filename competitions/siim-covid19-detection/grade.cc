@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/box_average_precision.h"
+#include "grading/metrics/vision/box_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"

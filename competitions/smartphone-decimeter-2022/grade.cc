@@ -17,7 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/haversine.h"
+#include "grading/metrics/regression/haversine.h"
 #include "pycompat/numpy_sum.h"
 #include "base/table.h"
 

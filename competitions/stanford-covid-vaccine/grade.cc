@@ -33,7 +33,7 @@
 #include "grading/grader.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/rmse.h"
+#include "grading/metrics/regression/rmse.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
-#include "grading/metrics/binary_log_loss_by_id.h"
+#include "grading/metrics/classification/binary_log_loss_by_id.h"
 #include "base/table.h"
 
 namespace mlebench {

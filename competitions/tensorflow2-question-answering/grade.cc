@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "pycompat/python_json.h"
 #include "grading/grader.h"
-#include "grading/metrics/f1_score.h"
+#include "grading/metrics/classification/f1_score.h"
 #include "pycompat/python_str.h"
 #include "base/table.h"
 

@@ -13,10 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grading/grader.h"
-#include "grading/metrics/iou_threshold_precision.h"
+#include "grading/metrics/vision/iou_threshold_precision.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/run_length_encoding.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "base/table.h"
 
 namespace mlebench {

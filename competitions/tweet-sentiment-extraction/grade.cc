@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/jaccard.h"
+#include "grading/metrics/text/jaccard.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "grading/metrics/sorted_id_pairing.h"

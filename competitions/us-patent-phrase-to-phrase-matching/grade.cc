@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/pearson_correlation.h"
+#include "grading/metrics/correlation/pearson_correlation.h"
 #include "base/table.h"
 
 namespace mlebench {

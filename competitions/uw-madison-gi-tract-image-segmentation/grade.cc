@@ -1,7 +1,7 @@
 // Upstream's uw-madison-gi-tract-image-segmentation/grade.py:
 // 0.4 * mean 2-D Dice over rows + 0.6 * (1 - mean normalised 3-D Hausdorff
 // distance over case-days), both skipping pairs of empty masks. The metric
-// itself is grading/metrics/dice_hausdorff.h; this file adds upstream's
+// itself is grading/metrics/vision/dice_hausdorff.h; this file adds upstream's
 // column checks and the Python type errors its decoding raises.
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/dice_hausdorff.h"
+#include "grading/metrics/vision/dice_hausdorff.h"
 #include "base/table.h"
 
 namespace mlebench {

@@ -14,11 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grading/grader.h"
-#include "grading/metrics/f1_score.h"
+#include "grading/metrics/classification/f1_score.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/run_length_encoding.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "base/table.h"
 
 namespace mlebench {

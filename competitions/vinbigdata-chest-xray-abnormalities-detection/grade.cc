@@ -5,7 +5,7 @@
 // a multiple of six tokens, the class truncated by int()), and the score is
 // COCOeval's bbox AP at IoU 0.4 with the ground truth and the detections
 // built as upstream's VinBigDataEval builds them (see
-// grading/metrics/box_average_precision.h for the quirks that follow).
+// grading/metrics/vision/box_average_precision.h for the quirks that follow).
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
-#include "grading/metrics/box_average_precision.h"
+#include "grading/metrics/vision/box_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/python_str.h"
 #include "base/table.h"

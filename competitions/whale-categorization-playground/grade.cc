@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
-#include "grading/metrics/map_at_k.h"
+#include "grading/metrics/ranking/map_at_k.h"
 #include "base/typed_table.h"
 
 namespace mlebench {

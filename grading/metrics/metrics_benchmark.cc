@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "grading/metrics/accuracy.h"
-#include "grading/metrics/auc_roc.h"
-#include "grading/metrics/log_loss.h"
+#include "grading/metrics/classification/accuracy.h"
+#include "grading/metrics/classification/auc_roc.h"
+#include "grading/metrics/classification/log_loss.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/pandas_ops.h"
 #include "base/table.h"

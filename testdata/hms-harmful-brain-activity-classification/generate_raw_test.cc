@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/parquet.h"
 #include "base/csv.h"
-#include "grading/metrics/kl_divergence.h"
+#include "grading/metrics/regression/kl_divergence.h"
 #include "base/table.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"

@@ -10,7 +10,7 @@
 #include "competitions/common/parquet.h"
 #include "gmock/gmock.h"
 #include "base/csv.h"
-#include "grading/metrics/mean_angular_error.h"
+#include "grading/metrics/regression/mean_angular_error.h"
 #include "gtest/gtest.h"
 #include "base/files.h"
 #include "testdata/common/test_util.h"

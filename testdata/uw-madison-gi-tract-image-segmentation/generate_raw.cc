@@ -20,7 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "grading/metrics/run_length_encoding.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
 #include "base/files.h"
 #include "testdata/common/png_writer.h"

@@ -1,0 +1,365 @@
+#include "grading/metrics/classification/auc_roc.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "pycompat/numpy_sum.h"
+#include "grading/metrics/sklearn_checks.h"
+#include "pycompat/internal/radix_sort.h"
+#include "base/parallel.h"
+#include "base/python_float.h"
+
+namespace mlebench {
+namespace {
+
+// What sklearn's type_of_target makes of a 1-D y_true, and its labels.
+struct TrueLabels {
+  enum Kind { kBinary, kMulticlass, kContinuous } kind = kBinary;
+  int distinct = 0;   // 0, 1 or 2 for kBinary
+  double high = 0.0;  // the greater label: the positive class
+};
+
+absl::StatusOr<TrueLabels> ClassifyTrue(absl::Span<const double> y_true) {
+  TrueLabels labels;
+  // Branch-free scans: labels come in random order, and a mispredicted
+  // branch per label costs more than the test.
+  bool integral = true;
+  for (double v : y_true) integral &= IsNumpyIntegral(v);
+  if (!integral) {
+    if (absl::Status s = AssertAllFinite(y_true, "y_true"); !s.ok()) return s;
+    labels.kind = TrueLabels::kContinuous;
+    return labels;
+  }
+  if (y_true.empty()) return labels;
+  const double first = y_true[0];
+  size_t i = 1;
+  while (i < y_true.size() && y_true[i] == first) ++i;
+  if (i == y_true.size()) {
+    labels.distinct = 1;
+    labels.high = first;
+    return labels;
+  }
+  const double second = y_true[i];
+  bool third = false;
+  for (; i < y_true.size(); ++i) third |= (y_true[i] != first) & (y_true[i] != second);
+  if (third) {
+    labels.kind = TrueLabels::kMulticlass;
+    return labels;
+  }
+  labels.distinct = 2;
+  labels.high = std::max(first, second);
+  return labels;
+}
+
+// Checks on y_true that sklearn makes after validating y_score.
+absl::Status CheckTrueKind(const TrueLabels& labels) {
+  switch (labels.kind) {
+    case TrueLabels::kMulticlass:
+      return absl::InvalidArgumentError("multi_class must be in ('ovo', 'ovr')");
+    case TrueLabels::kContinuous:
+      return absl::InvalidArgumentError("continuous format is not supported");
+    case TrueLabels::kBinary:
+      break;
+  }
+  if (labels.distinct != 2) {
+    return absl::InvalidArgumentError(
+        "Only one class present in y_true. ROC AUC score is not defined in that case.");
+  }
+  return absl::OkStatus();
+}
+
+// A score's bit pattern remapped so that unsigned order is numeric order
+// (negative values flipped, positive ones offset past them); -0.0 maps like
+// 0.0 because sklearn's thresholds treat them as one. Scores are never NaN.
+uint64_t OrderedKey(double score) {
+  if (score == 0.0) score = 0.0;
+  uint64_t bits;
+  std::memcpy(&bits, &score, sizeof bits);
+  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+// Sorts keys ascending: RadixSortBits with 11-bit digits (the six passes
+// for all 64 bits less those whose digit every key shares, as the sign and
+// most of the exponent of scores in [0, 1]) for long inputs, std::sort for
+// short ones.
+void SortKeys(std::vector<uint64_t>& keys) {
+  constexpr size_t kRadixThreshold = 4096;
+  if (keys.size() < kRadixThreshold) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  internal::RadixSortBits(keys, 0, 64, 11, [](uint64_t k) { return k; });
+}
+
+// numpy's trapz(tpr, fpr) over ROC points fed in curve order, with numpy's
+// arithmetic: each term is (fpr[i+1] - fpr[i]) * (tpr[i+1] + tpr[i]) / 2.0,
+// and the terms are summed as np.sum does, block by block (numpy_sum.h), so
+// no array of terms longer than one block is ever held.
+class RocTrapezoid {
+ public:
+  RocTrapezoid(uint64_t num_neg, uint64_t num_pos)
+      : num_neg_(static_cast<double>(num_neg)), num_pos_(static_cast<double>(num_pos)) {}
+
+  // The next point of the curve, as counts: fpr = fp / fps[-1], tpr = tp /
+  // tps[-1], the divisions roc_curve makes. The curve starts at (0, 0).
+  void AddPoint(uint64_t fp, uint64_t tp) {
+    const double fpr = static_cast<double>(fp) / num_neg_;
+    const double tpr = static_cast<double>(tp) / num_pos_;
+    area_.Add((fpr - fpr_) * (tpr + tpr_) / 2.0);
+    fpr_ = fpr;
+    tpr_ = tpr;
+  }
+
+  double Area() const { return area_.Sum(); }
+
+ private:
+  double num_neg_;
+  double num_pos_;
+  double fpr_ = 0.0;
+  double tpr_ = 0.0;
+  NumpyStreamSum area_;
+};
+
+// The points sklearn's roc_curve(drop_intermediate=True) keeps, as counts
+// (fp, tp), in curve order, for positive scores against negative ones (as
+// OrderedKey values, consumed; either may be empty), without the (0, 0)
+// roc_curve prepends. The steps, as sklearn takes them:
+//  - _binary_clf_curve sorts the scores descending and takes, at the last
+//    row of each run of equal scores, the cumulative counts of positives
+//    (tps) and negatives (fps). They are integers (float64 sums of 0/1, exact
+//    below 2**53), so the order of tied rows, which sklearn's reversed
+//    mergesort puts backwards, cannot change them: sorting positives and
+//    negatives apart and merging gives the same points.
+//  - roc_curve(drop_intermediate=True) keeps the first and last points and
+//    each point where np.diff(fps, 2) or np.diff(tps, 2) is non-zero, i.e.
+//    where the step (dfp, dtp) into the point differs from the step out of
+//    it (exact integer arithmetic in float64, done here in integers); then
+//    prepends (0, 0) and divides by the totals.
+template <typename Visit>
+void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, Visit visit) {
+  // The two sorts are independent; a thread pays off on long inputs only.
+  if (pos.size() + neg.size() >= (size_t{1} << 16)) {
+    RunInParallel(2, [&](size_t k) { SortKeys(k == 0 ? pos : neg); });
+  } else {
+    SortKeys(pos);
+    SortKeys(neg);
+  }
+  struct Point {
+    uint64_t fp = 0;
+    uint64_t tp = 0;
+  };
+  // Unvisited scores: pos[0, p) and neg[0, n). Each call moves past the
+  // highest remaining score's run and returns the cumulative counts after it.
+  size_t p = pos.size(), n = neg.size();
+  if (p == 0 && n == 0) return;
+  auto next_point = [&](Point point) {
+    const uint64_t v = p == 0   ? neg[n - 1]
+                       : n == 0 ? pos[p - 1]
+                                : std::max(pos[p - 1], neg[n - 1]);
+    for (; p > 0 && pos[p - 1] == v; --p) ++point.tp;
+    for (; n > 0 && neg[n - 1] == v; --n) ++point.fp;
+    return point;
+  };
+  Point prev;
+  Point cur = next_point(Point{});
+  visit(cur.fp, cur.tp);  // the first point is always kept
+  if (p == 0 && n == 0) return;
+  Point next = next_point(cur);
+  while (p > 0 || n > 0) {
+    prev = cur;
+    cur = next;
+    next = next_point(cur);
+    if (cur.fp - prev.fp != next.fp - cur.fp || cur.tp - prev.tp != next.tp - cur.tp) {
+      visit(cur.fp, cur.tp);
+    }
+  }
+  visit(next.fp, next.tp);  // the last point, (all negatives, all positives), too
+}
+
+// scikit-learn's roc_auc_score for positive scores against negative ones
+// (both non-empty), bit for bit: the float sklearn 1.5 computes, not the
+// exact area (they can differ in the last bit, which decides round(score, 5)
+// at a tie). auc(fpr, tpr): fpr never decreases (a monotonic division of
+// increasing counts), so the direction is 1 and the area is trapz's sum.
+double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+  RocTrapezoid area(neg.size(), pos.size());
+  VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) { area.AddPoint(fp, tp); });
+  return area.Area();
+}
+
+absl::Status CheckScores(absl::Span<const double> y_score) {
+  if (absl::Status s = CheckNonEmpty(y_score.size(), 1, /*one_dimensional=*/true); !s.ok()) {
+    return s;
+  }
+  return AssertAllFinite(y_score, "");
+}
+
+// What type_of_target makes of a 2-D y_true with two or more columns: an
+// indicator matrix has at most two distinct values, all integral; anything
+// else is a *-multioutput type, which roc_auc_score rejects after checking
+// y_score. NaN/inf among non-integral values fail at once, as check_array.
+struct IndicatorLabels {
+  bool integral = true;
+  int distinct = 0;  // 0 to 3 (3: more than two)
+  double low = 0.0;
+  double high = 0.0;
+};
+
+absl::StatusOr<IndicatorLabels> ClassifyIndicator(MatrixView y_true) {
+  IndicatorLabels labels;
+  for (double v : y_true.values) labels.integral = labels.integral && IsNumpyIntegral(v);
+  if (!labels.integral) {
+    if (absl::Status s = AssertAllFinite(y_true.values, "y_true"); !s.ok()) return s;
+  }
+  double seen[2] = {0.0, 0.0};
+  for (double v : y_true.values) {
+    if (labels.distinct > 0 && v == seen[0]) continue;
+    if (labels.distinct > 1 && v == seen[1]) continue;
+    if (labels.distinct == 2) {
+      labels.distinct = 3;
+      break;
+    }
+    seen[labels.distinct++] = v;
+  }
+  labels.low = labels.distinct == 2 ? std::min(seen[0], seen[1]) : seen[0];
+  labels.high = labels.distinct == 2 ? std::max(seen[0], seen[1]) : seen[0];
+  return labels;
+}
+
+absl::Status CheckIndicatorKind(const IndicatorLabels& labels) {
+  if (!labels.integral) {
+    return absl::InvalidArgumentError("continuous-multioutput format is not supported");
+  }
+  if (labels.distinct > 2) {
+    return absl::InvalidArgumentError("multiclass-multioutput format is not supported");
+  }
+  return absl::OkStatus();
+}
+
+// The checks _binary_roc_auc_score and roc_curve make on column `c`.
+absl::Status CheckIndicatorColumn(MatrixView y_true, size_t c, const IndicatorLabels& labels) {
+  bool has[2] = {false, false};  // has[0]: the lower value, has[1]: the higher
+  for (size_t r = 0; r < y_true.rows; ++r) has[y_true.at(r, c) == labels.high ? 1 : 0] = true;
+  if (!(has[0] && has[1]) || labels.low == labels.high) {
+    return absl::InvalidArgumentError(
+        "Only one class present in y_true. ROC AUC score is not defined in that case.");
+  }
+  // roc_curve needs pos_label unless the classes are {0, 1} or {-1, 1}.
+  if (labels.high != 1.0 || (labels.low != 0.0 && labels.low != -1.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "y_true takes value in {", FormatPythonFloat(labels.low), ", ",
+        FormatPythonFloat(labels.high),
+        "} and pos_label is not specified: either make y_true take value in {0, 1} or "
+        "{-1, 1} or pass pos_label explicitly."));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckRocAucTrue(absl::Span<const double> y_true) {
+  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
+  return CheckTrueKind(*labels);
+}
+
+absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
+                                   absl::Span<const double> y_score) {
+  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
+  if (absl::Status s = CheckScores(y_score); !s.ok()) return s;
+  if (absl::Status s = CheckTrueKind(*labels); !s.ok()) return s;
+  if (absl::Status s = CheckConsistentLength(y_true.size(), y_score.size()); !s.ok()) return s;
+
+  size_t num_pos = 0;
+  for (double v : y_true) num_pos += v == labels->high;
+  std::vector<uint64_t> pos(num_pos);
+  std::vector<uint64_t> neg(y_true.size() - num_pos);
+  // Without a branch on the (random) label: each key goes to the end of the
+  // list its label selects.
+  uint64_t* const lists[2] = {neg.data(), pos.data()};
+  size_t ends[2] = {0, 0};
+  for (size_t i = 0; i < y_true.size(); ++i) {
+    const size_t positive = y_true[i] == labels->high;
+    lists[positive][ends[positive]++] = OrderedKey(y_score[i]);
+  }
+  return SklearnRocAuc(pos, neg);
+}
+
+absl::Status CheckMacroRocAucTrue(MatrixView y_true) {
+  if (!y_true.size_ok()) {
+    return absl::InvalidArgumentError("matrix values do not match its rows * cols");
+  }
+  if (y_true.cols == 1) return CheckRocAucTrue(y_true.values);
+  if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
+  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
+  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
+  for (size_t c = 0; c < y_true.cols; ++c) {
+    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
+  if (!y_true.size_ok() || !y_score.size_ok()) {
+    return absl::InvalidArgumentError("matrix values do not match its rows * cols");
+  }
+  if (y_true.cols == 1 && y_score.cols == 1) return RocAucScore(y_true.values, y_score.values);
+  // A matrix without columns is not even a target type; check_array rejects it.
+  if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
+
+  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
+  if (!labels.ok()) return labels.status();
+  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
+  if (absl::Status s = CheckNonEmpty(y_score.rows, y_score.cols, false); !s.ok()) return s;
+  if (absl::Status s = AssertAllFinite(y_score.values, ""); !s.ok()) return s;
+  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
+  if (absl::Status s = CheckConsistentLength(y_true.rows, y_score.rows); !s.ok()) return s;
+  // sklearn scores y_score's columns only; we reject fewer columns outright.
+  if (y_true.cols > y_score.cols) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("y_true has ", y_true.cols, " columns but y_score has ", y_score.cols));
+  }
+
+  std::vector<double> per_column;
+  per_column.reserve(y_true.cols);
+  std::vector<uint64_t> pos;
+  std::vector<uint64_t> neg;
+  for (size_t c = 0; c < y_score.cols; ++c) {
+    // sklearn takes column c of y_true for each column of y_score.
+    if (c == y_true.cols) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "index ", c, " is out of bounds for axis 1 with size ", y_true.cols));
+    }
+    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
+    pos.clear();
+    neg.clear();
+    for (size_t r = 0; r < y_true.rows; ++r) {
+      (y_true.at(r, c) == labels->high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
+    }
+    per_column.push_back(SklearnRocAuc(pos, neg));
+  }
+  return NumpyMean(per_column);
+}
+
+std::vector<RocCount> RocCurveCounts(absl::Span<const double> y_true,
+                                     absl::Span<const double> y_score) {
+  std::vector<uint64_t> pos, neg;
+  for (size_t i = 0; i < y_true.size() && i < y_score.size(); ++i) {
+    (y_true[i] == 1.0 ? pos : neg).push_back(OrderedKey(y_score[i]));
+  }
+  std::vector<RocCount> points = {RocCount{}};
+  VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) {
+    points.push_back(RocCount{.fp = fp, .tp = tp});
+  });
+  return points;
+}
+
+}  // namespace mlebench

@@ -1,0 +1,95 @@
+#include "grading/metrics/classification/binary_log_loss_by_id.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grading/grader.h"
+#include "grading/metrics/classification/log_loss.h"
+#include "pycompat/pandas_ops.h"
+
+namespace mlebench {
+namespace {
+
+// A column's values in `sort_values(id)` order of its table.
+absl::StatusOr<std::vector<double>> ValuesInIdOrder(const Column& ids, const Column& values) {
+  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(ids);
+  if (!order.ok()) return order.status();
+  std::vector<double> sorted;
+  sorted.reserve(order->size());
+  for (size_t row : *order) sorted.push_back(*NumericValue(values.cells[row]));
+  return sorted;
+}
+
+}  // namespace
+
+absl::StatusOr<double> GradeBinaryLogLossById(const Table& submission, const Table& answers,
+                                              const BinaryLogLossByIdOptions& options) {
+  const std::string& id = options.id_column;
+  const std::string& target = options.target_column;
+  // Upstream's asserts on the answers, plus what log_loss needs of them
+  // (0/1 labels, both present): otherwise no submission could be scored.
+  const Column* answer_ids = answers.Find(id);
+  const Column* answer_labels = answers.Find(target);
+  if (answer_ids == nullptr || answer_labels == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "answers are malformed: they must have `", id, "` and `", target, "` columns"));
+  }
+  bool has_zero = false, has_one = false;
+  for (const Cell& cell : answer_labels->cells) {
+    const std::optional<double> label = NumericValue(cell);
+    if (!label.has_value() || !(*label == 0.0 || *label == 1.0)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("answers are malformed: `", target, "` must be 0 or 1"));
+    }
+    (*label == 1.0 ? has_one : has_zero) = true;
+  }
+  if (!has_zero || !has_one) {
+    return absl::FailedPreconditionError(
+        "answers are malformed: log_loss needs both labels among the answers");
+  }
+
+  const Column* ids = submission.Find(id);
+  if (ids == nullptr) return InvalidSubmission(absl::StrCat("Submission is missing `", id, "` column"));
+  const Column* predictions = submission.Find(target);
+  if (predictions == nullptr) {
+    return InvalidSubmission(absl::StrCat("Submission is missing `", target, "` column"));
+  }
+  if (SymmetricDifferenceSize(*ids, *answer_ids) != 0) {
+    return InvalidSubmission("Submission and answers have different id's");
+  }
+  if (options.check_row_count && submission.num_rows() != answers.num_rows()) {
+    return InvalidSubmission(absl::StrCat("Submission and answers have different lengths (",
+                                          submission.num_rows(), " vs ", answers.num_rows(), ")"));
+  }
+  for (size_t row = 0; row < predictions->cells.size(); ++row) {
+    const std::optional<double> p = NumericValue(predictions->cells[row]);
+    // Text makes pandas' comparison with 0 raise TypeError; NaN fails it.
+    if (!p.has_value() || !(*p >= 0.0 && *p <= 1.0)) {
+      return InvalidSubmission(absl::StrCat("All values in submission `", target,
+                                            "` must be between 0 and 1 (row ", row, ")."));
+    }
+  }
+
+  absl::StatusOr<std::vector<double>> y_pred = ValuesInIdOrder(*ids, *predictions);
+  if (!y_pred.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("cannot sort the submission by ", id, ": ", y_pred.status().message()));
+  }
+  absl::StatusOr<std::vector<double>> y_true = ValuesInIdOrder(*answer_ids, *answer_labels);
+  if (!y_true.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot sort the answers by ", id, ": ", y_true.status().message()));
+  }
+  absl::StatusOr<double> score = LogLoss(*y_true, *y_pred);
+  if (!score.ok()) {
+    return InvalidSubmission(
+        absl::StrCat("log_loss rejects the submission: ", score.status().message()));
+  }
+  return score;
+}
+
+}  // namespace mlebench

@@ -1,0 +1,122 @@
+#include "grading/metrics/correlation/quadratic_weighted_kappa.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "pycompat/numpy_sum.h"
+
+namespace mlebench {
+namespace {
+
+// A class label: a number (by value) or a string.
+using Label = std::variant<double, std::string>;
+
+// sklearn's type_of_target and label extraction for one column.
+absl::StatusOr<std::vector<Label>> Labels(const Column& column) {
+  std::vector<Label> labels;
+  labels.reserve(column.cells.size());
+  for (const Cell& cell : column.cells) {
+    if (const auto* s = std::get_if<std::string>(&cell)) {
+      labels.push_back(*s);
+    } else if (column.dtype == Dtype::kObject) {
+      // An object array whose first item is not a string is of type
+      // "unknown"; one that starts with strings and holds a NaN or a bool
+      // mixes label types. sklearn rejects both.
+      return absl::InvalidArgumentError(
+          "Mix of label input types (string and number) or unknown target type");
+    } else if (const auto* b = std::get_if<bool>(&cell)) {
+      labels.push_back(*b ? 1.0 : 0.0);
+    } else if (const auto* i = std::get_if<int64_t>(&cell)) {
+      labels.push_back(static_cast<double>(*i));
+    } else {
+      const double v = std::holds_alternative<double>(cell) ? std::get<double>(cell) : NAN;
+      labels.push_back(v);
+    }
+  }
+  // Float columns: type_of_target calls them continuous unless every value
+  // equals its int64 cast (and first rejects NaN and infinity).
+  if (column.dtype == Dtype::kFloat64) {
+    bool continuous = false;
+    for (const Label& label : labels) {
+      const double v = std::get<double>(label);
+      if (v != std::trunc(v) || v < -0x1p63 || v >= 0x1p63) continuous = true;
+    }
+    if (continuous) {
+      for (const Label& label : labels) {
+        const double v = std::get<double>(label);
+        if (std::isnan(v)) return absl::InvalidArgumentError("Input contains NaN.");
+      }
+      for (const Label& label : labels) {
+        if (std::isinf(std::get<double>(label))) {
+          return absl::InvalidArgumentError(
+              "Input contains infinity or a value too large for dtype('float64').");
+        }
+      }
+      return absl::InvalidArgumentError(
+          "Classification metrics can't handle a mix of continuous and multiclass targets");
+    }
+  }
+  return labels;
+}
+
+}  // namespace
+
+absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2) {
+  const size_t n = y1.cells.size();
+  if (n != y2.cells.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Found input variables with inconsistent numbers of samples: [", n, ", ",
+                     y2.cells.size(), "]"));
+  }
+  if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
+  absl::StatusOr<std::vector<Label>> labels1 = Labels(y1);
+  if (!labels1.ok()) return labels1.status();
+  absl::StatusOr<std::vector<Label>> labels2 = Labels(y2);
+  if (!labels2.ok()) return labels2.status();
+  if ((*labels1)[0].index() != (*labels2)[0].index()) {
+    return absl::InvalidArgumentError("Mix of label input types (string and number)");
+  }
+
+  std::vector<Label> classes = *labels1;
+  classes.insert(classes.end(), labels2->begin(), labels2->end());
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  const size_t k = classes.size();
+  auto index_of = [&](const Label& label) {
+    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) -
+                               classes.begin());
+  };
+
+  std::vector<int64_t> confusion(k * k, 0);
+  for (size_t i = 0; i < n; ++i) {
+    ++confusion[index_of((*labels1)[i]) * k + index_of((*labels2)[i])];
+  }
+  std::vector<int64_t> column_sums(k, 0), row_sums(k, 0);
+  for (size_t r = 0; r < k; ++r) {
+    for (size_t c = 0; c < k; ++c) {
+      row_sums[r] += confusion[r * k + c];
+      column_sums[c] += confusion[r * k + c];
+    }
+  }
+  const double total = static_cast<double>(n);
+  int64_t observed = 0;
+  std::vector<double> weighted_expected(k * k);
+  for (size_t i = 0; i < k; ++i) {
+    for (size_t j = 0; j < k; ++j) {
+      const int64_t d = static_cast<int64_t>(j) - static_cast<int64_t>(i);
+      const int64_t weight = d * d;
+      observed += weight * confusion[i * k + j];
+      const double expected = static_cast<double>(column_sums[i] * row_sums[j]) / total;
+      weighted_expected[i * k + j] = static_cast<double>(weight) * expected;
+    }
+  }
+  return 1.0 - static_cast<double>(observed) / NumpySum(weighted_expected);
+}
+
+}  // namespace mlebench

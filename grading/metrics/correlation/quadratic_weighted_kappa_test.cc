@@ -1,0 +1,84 @@
+#include "grading/metrics/correlation/quadratic_weighted_kappa.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+Column Ints(std::vector<int64_t> values) {
+  Column c{"score", Dtype::kInt64, {}};
+  for (int64_t v : values) c.cells.push_back(v);
+  return c;
+}
+
+Column Floats(std::vector<double> values) {
+  Column c{"score", Dtype::kFloat64, {}};
+  for (double v : values) c.cells.push_back(v);
+  return c;
+}
+
+TEST(QuadraticWeightedKappaTest, PerfectAgreementIsOne) {
+  EXPECT_EQ(*QuadraticWeightedKappa(Ints({1, 2, 3, 6}), Ints({1, 2, 3, 6})), 1.0);
+}
+
+TEST(QuadraticWeightedKappaTest, HandComputed) {
+  // y1 = 1, 2, 3; y2 = 1, 3, 3. Labels 1, 2, 3 at positions 0, 1, 2.
+  // Confusion (rows y1): [[1,0,0],[0,0,1],[0,0,1]]; observed weighted
+  // disagreement = 1 (the 2 -> 3 pair).
+  // Row sums 1, 1, 1; column sums 1, 0, 2; expected[i][j] = col[i] * row[j] / 3:
+  // sum of w * expected = (1 * (0 + 1 + 4) + 2 * (4 + 1 + 0)) / 3 = 15 / 3 = 5.
+  EXPECT_DOUBLE_EQ(*QuadraticWeightedKappa(Ints({1, 2, 3}), Ints({1, 3, 3})), 1.0 - 1.0 / 5.0);
+}
+
+TEST(QuadraticWeightedKappaTest, WeightsUseLabelPositionsNotValues) {
+  // Labels {1, 2, 6}: 2 vs 6 are neighbours (weight 1), as in sklearn; with
+  // labels {2, 3, 6} the same as {1, 2, 6}.
+  const double a = *QuadraticWeightedKappa(Ints({1, 2, 6}), Ints({1, 6, 6}));
+  const double b = *QuadraticWeightedKappa(Ints({1, 2, 3}), Ints({1, 3, 3}));
+  EXPECT_EQ(a, b);
+}
+
+TEST(QuadraticWeightedKappaTest, NumbersMeetByValue) {
+  EXPECT_EQ(*QuadraticWeightedKappa(Floats({1.0, 2.0, 3.0}), Ints({1, 2, 3})), 1.0);
+  EXPECT_EQ(*QuadraticWeightedKappa(Column{"s", Dtype::kBool, {true, false}}, Ints({1, 0})), 1.0);
+}
+
+TEST(QuadraticWeightedKappaTest, SingleLabelIsNaN) {
+  EXPECT_TRUE(std::isnan(*QuadraticWeightedKappa(Ints({3, 3, 3}), Ints({3, 3, 3}))));
+  // A constant prediction against varied answers scores 0.
+  EXPECT_EQ(*QuadraticWeightedKappa(Ints({3, 3, 3, 3}), Ints({1, 2, 3, 4})), 0.0);
+}
+
+TEST(QuadraticWeightedKappaTest, Strings) {
+  const Column words{"s", Dtype::kObject, {std::string("a"), std::string("b")}};
+  EXPECT_EQ(*QuadraticWeightedKappa(words, words), 1.0);
+  EXPECT_FALSE(QuadraticWeightedKappa(words, Ints({1, 2})).ok());
+  EXPECT_FALSE(QuadraticWeightedKappa(Ints({1, 2}), words).ok());
+  EXPECT_FALSE(QuadraticWeightedKappa(
+                   Column{"s", Dtype::kObject, {std::string("a"), std::monostate{}}}, words)
+                   .ok());
+  EXPECT_FALSE(
+      QuadraticWeightedKappa(Column{"s", Dtype::kObject, {true, std::monostate{}}}, Ints({1, 0}))
+          .ok());
+}
+
+TEST(QuadraticWeightedKappaTest, Errors) {
+  EXPECT_EQ(QuadraticWeightedKappa(Ints({1, 2}), Ints({1, 2, 3})).status().message(),
+            "Found input variables with inconsistent numbers of samples: [2, 3]");
+  EXPECT_FALSE(QuadraticWeightedKappa(Ints({}), Ints({})).ok());
+  EXPECT_EQ(QuadraticWeightedKappa(Floats({1.0, NAN}), Ints({1, 2})).status().message(),
+            "Input contains NaN.");
+  EXPECT_EQ(QuadraticWeightedKappa(Floats({1.0, INFINITY}), Ints({1, 2})).status().message(),
+            "Input contains infinity or a value too large for dtype('float64').");
+  EXPECT_FALSE(QuadraticWeightedKappa(Floats({1.0, 2.5}), Ints({1, 2})).ok());
+  EXPECT_FALSE(QuadraticWeightedKappa(Floats({1.0, 1e19}), Ints({1, 2})).ok());
+  EXPECT_TRUE(QuadraticWeightedKappa(Floats({1.0, 1e18}), Ints({1, 2})).ok());
+}
+
+}  // namespace
+}  // namespace mlebench

@@ -1,0 +1,29 @@
+#ifndef MLEBENCH_GRADING_METRICS_TEXT_JACCARD_H_
+#define MLEBENCH_GRADING_METRICS_TEXT_JACCARD_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace mlebench {
+
+// Word-level Jaccard similarity as upstream computes it
+// (tweet-sentiment-extraction's `jaccard`): with A and B the sets of words of
+// `a.lower().split()` and `b.lower().split()` (Python's Unicode lower-casing
+// and whitespace, see python_str.h), |A & B| / (|A| + |B| - |A & B|).
+// Errors (InvalidArgumentError): both texts have no words (Python's
+// ZeroDivisionError, "float division by zero"); a text is not valid UTF-8.
+absl::StatusOr<double> WordJaccard(std::string_view a, std::string_view b);
+
+// `float(np.mean([jaccard(p, t) for p, t in zip(predictions, answers)]))`:
+// numpy's pairwise mean (NaN when there are no pairs). The first failing
+// pair's error, with its index. The lengths must be equal
+// (InvalidArgumentError otherwise).
+absl::StatusOr<double> MeanWordJaccard(const std::vector<std::string>& predictions,
+                                       const std::vector<std::string>& answers);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_GRADING_METRICS_TEXT_JACCARD_H_

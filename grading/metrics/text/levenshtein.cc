@@ -1,0 +1,232 @@
+#include "grading/metrics/text/levenshtein.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "pycompat/python_str.h"
+
+namespace mlebench {
+namespace {
+
+// The distance is computed with the bit-parallel algorithm of Myers (1999)
+// in Hyyrö's formulation: the pattern (the shorter text) is a column of bits,
+// one 64-bit word per 64 elements, and each element of the other text
+// advances the whole column of vertical deltas at once. Columns longer than
+// one word pass the horizontal deltas of their last row from word to word
+// (Myers' block variant), so the cost is O(ceil(m / 64) * n).
+
+// Per-element match masks of the pattern: bit i of word w is set where
+// pattern[64 * w + i] equals the element. Elements below 256 are looked up
+// in a table; the others (rare in practice) in a sorted list.
+template <typename CharT>
+class MatchMasks {
+ public:
+  MatchMasks(const CharT *pattern, size_t length) : words_((length + 63) / 64) {
+    small_.assign(256 * words_, 0);
+    for (size_t i = 0; i < length; ++i) {
+      const uint64_t bit = uint64_t{1} << (i % 64);
+      const uint32_t element = static_cast<uint32_t>(pattern[i]);
+      if (element < 256) {
+        small_[element * words_ + i / 64] |= bit;
+      } else {
+        large_.push_back({element, i});
+      }
+    }
+    // Group the large elements: one mask row per distinct element.
+    std::sort(large_.begin(), large_.end());
+    for (const auto &[element, position] : large_) {
+      if (large_keys_.empty() || large_keys_.back() != element) {
+        large_keys_.push_back(element);
+        large_masks_.resize(large_masks_.size() + words_, 0);
+      }
+      large_masks_[(large_keys_.size() - 1) * words_ + position / 64] |= uint64_t{1}
+                                                                         << (position % 64);
+    }
+  }
+
+  // The masks of `element`, one per word, or nullptr when it does not occur.
+  const uint64_t *Find(uint32_t element) const {
+    if (element < 256) return &small_[element * words_];
+    auto it = std::lower_bound(large_keys_.begin(), large_keys_.end(), element);
+    if (it == large_keys_.end() || *it != element) return nullptr;
+    return &large_masks_[static_cast<size_t>(it - large_keys_.begin()) * words_];
+  }
+
+ private:
+  size_t words_;
+  std::vector<uint64_t> small_;
+  std::vector<std::pair<uint32_t, size_t>> large_;
+  std::vector<uint32_t> large_keys_;
+  std::vector<uint64_t> large_masks_;
+};
+
+// One word: patterns of 1..64 elements, masks in a stack table for the
+// elements below 256.
+template <typename CharT>
+size_t SingleWordDistance(const CharT *pattern, size_t m, const CharT *text, size_t n) {
+  std::array<uint64_t, 256> small{};
+  // Elements >= 256 of the pattern (at most 64), searched linearly.
+  std::array<std::pair<uint32_t, uint64_t>, 64> large;
+  size_t num_large = 0;
+  for (size_t i = 0; i < m; ++i) {
+    const uint32_t element = static_cast<uint32_t>(pattern[i]);
+    const uint64_t bit = uint64_t{1} << i;
+    if (element < 256) {
+      small[element] |= bit;
+      continue;
+    }
+    size_t k = 0;
+    while (k < num_large && large[k].first != element) ++k;
+    if (k == num_large) large[num_large++] = {element, 0};
+    large[k].second |= bit;
+  }
+  const uint64_t last = uint64_t{1} << (m - 1);
+  uint64_t vp = m == 64 ? ~uint64_t{0} : (uint64_t{1} << m) - 1;
+  uint64_t vn = 0;
+  size_t distance = m;
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t element = static_cast<uint32_t>(text[j]);
+    uint64_t eq = 0;
+    if (element < 256) {
+      eq = small[element];
+    } else {
+      for (size_t k = 0; k < num_large; ++k) {
+        if (large[k].first == element) {
+          eq = large[k].second;
+          break;
+        }
+      }
+    }
+    const uint64_t d0 = (((eq & vp) + vp) ^ vp) | eq | vn;
+    uint64_t hp = vn | ~(d0 | vp);
+    uint64_t hn = d0 & vp;
+    distance += (hp & last) != 0;
+    distance -= (hn & last) != 0;
+    hp = (hp << 1) | 1;
+    hn <<= 1;
+    vp = hn | ~(d0 | hp);
+    vn = hp & d0;
+  }
+  return distance;
+}
+
+// Any length: one word of vertical deltas per 64 pattern elements.
+template <typename CharT>
+size_t BlockDistance(const CharT *pattern, size_t m, const CharT *text, size_t n) {
+  const size_t words = (m + 63) / 64;
+  const MatchMasks<CharT> masks(pattern, m);
+  std::vector<uint64_t> vp(words, ~uint64_t{0});
+  std::vector<uint64_t> vn(words, 0);
+  const uint64_t last = uint64_t{1} << ((m - 1) % 64);
+  size_t distance = m;
+  for (size_t j = 0; j < n; ++j) {
+    const uint64_t *eq_words = masks.Find(static_cast<uint32_t>(text[j]));
+    // Horizontal deltas entering the word from above: the top row grows by
+    // one per element (+1), nothing negative.
+    uint64_t hp_carry = 1;
+    uint64_t hn_carry = 0;
+    for (size_t w = 0; w < words; ++w) {
+      const uint64_t eq = (eq_words == nullptr ? 0 : eq_words[w]) | hn_carry;
+      const uint64_t d0 = (((eq & vp[w]) + vp[w]) ^ vp[w]) | eq | vn[w];
+      uint64_t hp = vn[w] | ~(d0 | vp[w]);
+      uint64_t hn = d0 & vp[w];
+      const uint64_t hp_in = hp_carry;
+      const uint64_t hn_in = hn_carry;
+      if (w + 1 < words) {
+        hp_carry = hp >> 63;
+        hn_carry = hn >> 63;
+      } else {
+        hp_carry = (hp & last) != 0;
+        hn_carry = (hn & last) != 0;
+      }
+      hp = (hp << 1) | hp_in;
+      hn = (hn << 1) | hn_in;
+      vp[w] = hn | ~(d0 | hp);
+      vn[w] = hp & d0;
+    }
+    distance += hp_carry;
+    distance -= hn_carry;
+  }
+  return distance;
+}
+
+template <typename CharT>
+size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
+  // A common prefix or suffix never changes the distance.
+  while (m > 0 && n > 0 && a[0] == b[0]) {
+    ++a;
+    ++b;
+    --m;
+    --n;
+  }
+  while (m > 0 && n > 0 && a[m - 1] == b[n - 1]) {
+    --m;
+    --n;
+  }
+  if (m > n) {
+    std::swap(a, b);
+    std::swap(m, n);
+  }
+  if (m == 0) return n;
+  if (m <= 64) return SingleWordDistance(a, m, b, n);
+  return BlockDistance(a, m, b, n);
+}
+
+bool IsAscii(std::string_view text) {
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+size_t LevenshteinDistance(std::u32string_view a, std::u32string_view b) {
+  return Distance(a.data(), a.size(), b.data(), b.size());
+}
+
+absl::StatusOr<size_t> Utf8LevenshteinDistance(std::string_view a, std::string_view b) {
+  // ASCII bytes are code points: no decoding needed.
+  if (IsAscii(a) && IsAscii(b)) {
+    return Distance(reinterpret_cast<const unsigned char *>(a.data()), a.size(),
+                    reinterpret_cast<const unsigned char *>(b.data()), b.size());
+  }
+  std::optional<std::u32string> a_points = DecodeUtf8(a);
+  std::optional<std::u32string> b_points = DecodeUtf8(b);
+  if (!a_points.has_value() || !b_points.has_value()) {
+    return absl::InvalidArgumentError("text is not valid UTF-8");
+  }
+  return LevenshteinDistance(*a_points, *b_points);
+}
+
+absl::StatusOr<double> MeanLevenshteinDistance(const std::vector<std::string> &truths,
+                                               const std::vector<std::string> &predictions) {
+  if (truths.size() != predictions.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("have ", truths.size(), " truths but ", predictions.size(), " predictions"));
+  }
+  if (truths.empty()) return std::numeric_limits<double>::quiet_NaN();
+  // Each distance is at most the longer text's length, so the sum fits.
+  uint64_t sum = 0;
+  for (size_t i = 0; i < truths.size(); ++i) {
+    absl::StatusOr<size_t> distance = Utf8LevenshteinDistance(truths[i], predictions[i]);
+    if (!distance.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("row ", i, ": ", std::string(distance.status().message())));
+    }
+    sum += *distance;
+  }
+  return static_cast<double>(sum) / static_cast<double>(truths.size());
+}
+
+}  // namespace mlebench

@@ -1,0 +1,128 @@
+#include "grading/metrics/text/levenshtein.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "pycompat/python_str.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+// The textbook O(m * n) dynamic programme, as the oracle.
+size_t NaiveDistance(std::u32string_view a, std::u32string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+TEST(LevenshteinTest, KnownDistances) {
+  EXPECT_EQ(*Utf8LevenshteinDistance("", ""), 0u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("", "abc"), 3u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("abc", ""), 3u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("kitten", "sitting"), 3u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("lewenstein", "levenshtein"), 2u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("flaw", "lawn"), 2u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("abc", "abc"), 0u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("InChI=1S/H2O/h1H2", "InChI=1S/CH4/h1H4"), 4u);
+}
+
+TEST(LevenshteinTest, CountsCodePointsNotBytes) {
+  // "é" is two bytes, "😀" four: each is one substitution or insertion.
+  EXPECT_EQ(*Utf8LevenshteinDistance("caf\xc3\xa9", "cafe"), 1u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("\xf0\x9f\x98\x80", ""), 1u);
+  EXPECT_EQ(*Utf8LevenshteinDistance("a\xf0\x9f\x98\x80"
+                                     "b",
+                                     "ab"),
+            1u);
+  // Two code points sharing their first UTF-8 bytes differ as wholes.
+  EXPECT_EQ(*Utf8LevenshteinDistance("\xc3\xa9", "\xc3\xa8"), 1u);
+}
+
+TEST(LevenshteinTest, InvalidUtf8IsAnError) {
+  EXPECT_EQ(Utf8LevenshteinDistance("\xff", "a").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Utf8LevenshteinDistance("a", "\xc3").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // An encoded surrogate (U+D800), which Python's codec rejects.
+  EXPECT_FALSE(Utf8LevenshteinDistance("\xed\xa0\x80", "a").ok());
+}
+
+// Random code point sequences over small alphabets (many matches) and large
+// ones (elements >= 256), lengths across the one-word / many-word boundary.
+TEST(LevenshteinTest, MatchesNaiveDynamicProgrammeOnRandomSequences) {
+  std::mt19937_64 rng(7);
+  const std::vector<size_t> lengths = {0, 1, 2, 5, 31, 63, 64, 65, 100, 127, 128, 129, 200, 300};
+  const std::vector<std::u32string> alphabets = {U"ab", U"abcd", U"ACGT\u00e9\u4e2d",
+                                                 U"x\U0001F600\u0100\u0101\u00ff"};
+  int cases = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const std::u32string &alphabet = alphabets[rng() % alphabets.size()];
+    auto random_text = [&](size_t length) {
+      std::u32string text;
+      for (size_t i = 0; i < length; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+      return text;
+    };
+    const size_t m = round < 400 ? lengths[rng() % lengths.size()] : rng() % 150;
+    std::u32string a = random_text(m);
+    std::u32string b;
+    if (rng() % 2 == 0) {
+      b = random_text(lengths[rng() % lengths.size()]);
+    } else {
+      // A few edits of `a`: small distances, long shared runs.
+      b = a;
+      for (int e = static_cast<int>(rng() % 6); e > 0; --e) {
+        const size_t at = b.empty() ? 0 : rng() % b.size();
+        switch (rng() % 3) {
+          case 0:
+            b.insert(b.begin() + at, alphabet[rng() % alphabet.size()]);
+            break;
+          case 1:
+            if (!b.empty()) b.erase(b.begin() + at);
+            break;
+          default:
+            if (!b.empty()) b[at] = alphabet[rng() % alphabet.size()];
+        }
+      }
+    }
+    const size_t expected = NaiveDistance(a, b);
+    ASSERT_EQ(LevenshteinDistance(a, b), expected) << "round " << round;
+    ASSERT_EQ(LevenshteinDistance(b, a), expected) << "round " << round;
+    ASSERT_EQ(*Utf8LevenshteinDistance(EncodeUtf8(a), EncodeUtf8(b)), expected);
+    ++cases;
+  }
+  EXPECT_EQ(cases, 1500);
+}
+
+TEST(LevenshteinTest, LongTexts) {
+  const std::u32string a(2000, U'a');
+  std::u32string b(1500, U'a');
+  b += std::u32string(700, U'b');
+  EXPECT_EQ(LevenshteinDistance(a, b), NaiveDistance(a, b));
+  EXPECT_EQ(LevenshteinDistance(a, U""), 2000u);
+}
+
+TEST(LevenshteinTest, MeanOfDistances) {
+  EXPECT_EQ(*MeanLevenshteinDistance({"abc", "kitten", ""}, {"abc", "sitting", "xy"}), 5.0 / 3.0);
+  EXPECT_TRUE(std::isnan(*MeanLevenshteinDistance({}, {})));
+  EXPECT_EQ(MeanLevenshteinDistance({"a"}, {}).status().code(), absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<double> invalid = MeanLevenshteinDistance({"a", "b"}, {"a", "\xff"});
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_NE(std::string(invalid.status().message()).find("row 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlebench
