@@ -1,575 +1,142 @@
-"""Rules that turn one competition into a Bazel test.
+"""mle_competition: one competition, declared from its package.
 
-For each competition, `mle_competition` wires four steps, each a cacheable
-action whose inputs are exactly what it reads:
+A competition lives in competitions/<id>/ (the id is upstream's, taken from the
+package name), with its row in competitions/competitions.tsv and these sources:
 
-    raw data --prepare--> public/ + private/      (PreparedDataInfo)
-    public/  --agent----> submission/ + log + run record (AgentRunInfo)
-    submission/ + private/ + thresholds --grade--> report.json (CompetitionReportInfo)
-    report.json + run record --test--> pass/fail by the gating policy, JUnit XML
+    grade.cc  grade_test.cc          upstream's grade.py and its test
+    prepare.cc  prepare_test.cc      upstream's prepare.py and its test
+    generate_raw.cc  generate_raw_test.cc
+                                     the synthetic raw download and its test
+    description.md                   the task, in our own words
 
-The agent never sees private/. Grading depends on nothing but the grader
-binary, the submission, the answers and the thresholds, so an unchanged
-submission is never graded twice (local or remote action cache); the agent
-and seed are added to the report by the test step, not the grade action.
+Its BUILD file is one `mle_competition(...)` call naming what those sources
+depend on beyond the usual (see _GRADER_DEPS and friends below); everything else
+is derived here. The sources see the id as the string macro
+MLEBENCH_COMPETITION_ID, so it is written nowhere else.
+
+The pipeline the macro wires (rules in //competitions:rules.bzl):
+
+    raw data --prepare--> public/ + private/ --agent--> submission/
+    submission/ + private/ + thresholds --grade--> report.json --test--> pass/fail
 """
 
-load("@rules_cc//cc:defs.bzl", "cc_binary")
-load("//tools:build_settings.bzl", "BuildSettingInfo")
-load("//competitions:competition_table.bzl", "COMPETITIONS")
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
+load("@mlebench_competitions//:table.bzl", "COMPETITIONS")
 load("@mlebench_data//:config.bzl", "DATA_DIR", "REPO_DIR", "SCANNED", "UPSTREAM_FILES")
-
-GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
-
-PreparedDataInfo = provider(
-    doc = "A competition's prepared data: either tree artifacts (synthetic data, small) " +
-          "or, for real data, a handle to prepared/ in the data dir, read in place.",
-    fields = {
-        "competition_id": "Upstream's competition id.",
-        "public": "Tree artifact: the files the agent sees; None for real data.",
-        "private": "Tree artifact: held-out answers, for grading only; None for real data.",
-        "dataset": "'synthetic' or 'kaggle' when known at analysis time; None for real data " +
-                   "(then dataset_file says).",
-        "handle": "Real data only: File, the data handle (stat manifest of prepared/); " +
-                  "an input of every action that reads the data, so they rerun when it changes.",
-        "dataset_file": "Real data only: File holding 'kaggle' or 'synthetic'.",
-        "public_path": "Real data only: absolute path of prepared/public.",
-        "private_path": "Real data only: absolute path of prepared/private.",
-    },
-)
-
-AgentRunInfo = provider(
-    doc = "One agent run on a competition.",
-    fields = {
-        "submission_dir": "Tree artifact holding submission.csv, or empty when the agent made none.",
-        "log": "File: the agent's stdout and stderr.",
-        "record": "File: the run record JSON (exit status, timed out, duration).",
-        "agent": "Label string of the agent.",
-        "seed": "The seed the agent ran with (int).",
-        "isolation": "The isolation the user asked for ('bwrap' or 'none'); the record says " +
-                     "what the run really had, and the test fails a run without isolation " +
-                     "unless 'none' was asked for.",
-    },
-)
-
-CompetitionReportInfo = provider(
-    doc = "A graded competition.",
-    fields = {
-        "report": "File: the CompetitionReport JSON written by the grade action.",
-    },
-)
-
-def _prepared_data_impl(ctx):
-    public = ctx.actions.declare_directory(ctx.label.name + "/public")
-    private = ctx.actions.declare_directory(ctx.label.name + "/private")
-    raw = ctx.files.raw
-    if len(raw) != 1 or not raw[0].is_directory:
-        fail("raw must provide exactly one directory (a synthetic_raw target)")
-    ctx.actions.run(
-        executable = ctx.executable.preparer,
-        arguments = [
-            "--competition",
-            ctx.attr.competition_id,
-            "--raw",
-            raw[0].path,
-            "--public",
-            public.path,
-            "--private",
-            private.path,
-        ],
-        inputs = raw,
-        outputs = [public, private],
-        mnemonic = "MlePrepare",
-        progress_message = "Preparing %s data for %s" % (ctx.attr.dataset, ctx.attr.competition_id),
-    )
-    return [
-        # As runfiles too, so that tests can take the prepared data as `data`.
-        DefaultInfo(
-            files = depset([public, private]),
-            runfiles = ctx.runfiles(files = [public, private]),
-        ),
-        PreparedDataInfo(
-            competition_id = ctx.attr.competition_id,
-            public = public,
-            private = private,
-            dataset = ctx.attr.dataset,
-            handle = None,
-            dataset_file = None,
-            public_path = None,
-            private_path = None,
-        ),
-    ]
-
-prepared_data = rule(
-    implementation = _prepared_data_impl,
-    doc = "Runs a competition's preparer on its raw download: public/ and private/ trees.",
-    attrs = {
-        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
-        "raw": attr.label(
-            mandatory = True,
-            allow_files = True,
-            doc = "A target whose single output is the raw download directory.",
-        ),
-        "preparer": attr.label(
-            mandatory = True,
-            executable = True,
-            cfg = "exec",
-            doc = "The competition's prepare binary.",
-        ),
-        "dataset": attr.string(
-            default = "synthetic",
-            values = ["synthetic", "kaggle"],
-            doc = "Where the raw data came from; recorded in reports.",
-        ),
-    },
-)
-
-def _kaggle_data_impl(ctx):
-    competition_dir = ctx.attr.data_dir + "/" + ctx.attr.competition_id
-    handle = ctx.actions.declare_file(ctx.label.name + "/handle.txt")
-    dataset_file = ctx.actions.declare_file(ctx.label.name + "/dataset.txt")
-    info = PreparedDataInfo(
-        competition_id = ctx.attr.competition_id,
-        public = None,
-        private = None,
-        dataset = None,
-        handle = handle,
-        dataset_file = dataset_file,
-        public_path = competition_dir + "/prepared/public",
-        private_path = competition_dir + "/prepared/private",
-    )
-    if not ctx.file.scan:
-        # No data for this competition: fail its build (and so its test) with
-        # the reason, without failing the analysis of every other one.
-        message = ("no data for %s in %s: expected %s/prepared/{public,private}, %s/raw/ or " +
-                   "%s/%s.zip (just added? run `bazel sync --only=mlebench_data`)") % (
-            ctx.attr.competition_id,
-            ctx.attr.data_dir,
-            competition_dir,
-            competition_dir,
-            competition_dir,
-            ctx.attr.competition_id,
-        )
-        ctx.actions.run_shell(
-            outputs = [handle, dataset_file],
-            command = "echo \"$1\" >&2; exit 1",
-            arguments = [message],
-            mnemonic = "MlePrepare",
-            progress_message = "Preparing real data of %s: missing" % ctx.attr.competition_id,
-        )
-        return [DefaultInfo(files = depset([handle, dataset_file])), info]
-
-    args = [
-        "--competition",
-        ctx.attr.competition_id,
-        "--data_dir",
-        ctx.attr.data_dir,
-        "--answers",
-        ctx.attr.answers,
-        "--sample_submission",
-        ctx.attr.sample_submission,
-        "--manifest",
-        ctx.file.scan.path,
-        "--handle_out",
-        handle.path,
-        "--dataset_out",
-        dataset_file.path,
-    ]
-    inputs = [ctx.file.scan]
-    if ctx.file.checksums:
-        args += ["--checksums", ctx.file.checksums.path]
-        inputs.append(ctx.file.checksums)
-
-    # Writes <data_dir>/<id>/prepared/ in place (upstream's layout), hence no
-    # sandbox; its declared outputs are only the handle and the dataset name.
-    ctx.actions.run(
-        executable = ctx.executable.preparer,
-        arguments = args,
-        inputs = inputs,
-        outputs = [handle, dataset_file],
-        mnemonic = "MlePrepare",
-        progress_message = "Preparing real data of %s in %s" % (ctx.attr.competition_id, competition_dir),
-        execution_requirements = {"no-sandbox": "1"},
-    )
-    return [DefaultInfo(files = depset([handle, dataset_file])), info]
-
-kaggle_data = rule(
-    implementation = _kaggle_data_impl,
-    doc = "A competition's real data in a data dir of upstream's layout, read in place: " +
-          "prepared/ is taken as is when complete, else prepared from raw/ (or the Kaggle zip) " +
-          "into it. Only a stat manifest and a handle enter Bazel, never the data itself " +
-          "(see docs/architecture.md, \"Real data\").",
-    attrs = {
-        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
-        "data_dir": attr.string(mandatory = True, doc = "Absolute path of the data dir."),
-        "answers": attr.string(
-            mandatory = True,
-            doc = "The answers file, relative to prepared/ (e.g. private/test.csv).",
-        ),
-        "sample_submission": attr.string(
-            mandatory = True,
-            doc = "The sample submission, relative to prepared/ (e.g. public/sample_submission.csv).",
-        ),
-        "checksums": attr.label(
-            allow_single_file = [".yaml"],
-            doc = "Optional upstream checksums.yaml the prepared files must match.",
-        ),
-        "scan": attr.label(
-            allow_single_file = True,
-            doc = "The competition's scan from @mlebench_data (the prepare step's cache key); " +
-                  "None when the data dir has no data for it.",
-        ),
-        "preparer": attr.label(
-            mandatory = True,
-            executable = True,
-            cfg = "exec",
-            doc = "The competition's prepare binary.",
-        ),
-    },
-)
-
-# Rule kinds whose outputs hold, or are made from, a competition's answers.
-_ANSWER_RULE_KINDS = [
+load(
+    "//competitions:rules.bzl",
     "agent_run",
     "competition_test",
     "graded_report",
     "kaggle_data",
     "prepared_data",
-    "synthetic_raw",
+)
+load("//testdata:defs.bzl", "synthetic_raw")
+
+# What every grader, preparer and generator (and their tests) depends on; a
+# competition lists only what it needs beyond these.
+_GRADER_DEPS = [
+    "//base:status_macros",
+    "//base:table",
+    "//grading:grader",
+    "@com_google_absl//:status",
+    "@com_google_absl//:strings",
+]
+_GRADE_TEST_DEPS = [
+    ":grader",
+    "//base:table",
+    "//grading:grader",
+    "//grading:grader_testing",
+    "@com_google_googletest//:gtest_main",
+]
+_PREPARER_DEPS = [
+    "//base:status_macros",
+    "//competitions/common:preparer",
+    "@com_google_absl//:status",
+]
+_PREPARE_TEST_DEPS = [
+    ":preparer",
+    "//competitions/common:prepare_test_util",
+    "//testdata/common:test_util",
+    "@com_google_googletest//:gtest_main",
+]
+_GENERATOR_DEPS = [
+    "//base:status_macros",
+    "//testdata/common:synthetic",
+    "@com_google_absl//:status",
+]
+_GENERATE_RAW_TEST_DEPS = [
+    ":generator",
+    "//testdata/common:test_util",
+    "@com_google_googletest//:gtest_main",
 ]
 
-# Packages an agent may not depend on at all: the competitions (graders,
-# preparers, their data) and the synthetic-data generators, which would let an
-# agent make the raw download, answers included, again from its seed.
-_ANSWER_PACKAGE_ROOTS = ["competitions", "testdata"]
+# The competition's own libraries are linked into the all-competition tools
+# (//competitions:all_competitions) and read by the tools' tests; nothing else
+# may depend on them.
+_LIBRARY_VISIBILITY = ["//competitions:__pkg__", "//tools:__pkg__"]
 
-def _no_answers_in_agent_impl(target, ctx):
-    package = target.label.package
-    if target.label.workspace_name == "" and package.split("/")[0] in _ANSWER_PACKAGE_ROOTS:
-        fail(("%s is in the dependencies of the agent: an agent must not depend on anything " +
-              "under //competitions or //testdata (graders, preparers, synthetic-data " +
-              "generators, prepared data, runs, reports), which hold or can remake the " +
-              "answers. Give the agent only its own code and data; it gets the public files " +
-              "in its workspace at run time (see docs/security.md).") % target.label)
-    if ctx.rule.kind in _ANSWER_RULE_KINDS:
-        fail(("%s (a %s) is in the dependencies of the agent: an agent must not depend " +
-              "on a competition's raw or prepared data, runs or reports, which hold the " +
-              "answers. Give the agent only its own code and data; it gets the public files " +
-              "in its workspace at run time (see docs/security.md).") % (target.label, ctx.rule.kind))
-    return []
-
-no_answers_in_agent = aspect(
-    implementation = _no_answers_in_agent_impl,
-    attr_aspects = ["*"],
-    doc = "Fails analysis when an agent's dependency graph (data, deps, srcs, tools, ...) " +
-          "reaches a target that holds a competition's answers.",
-)
-
-def _agent_run_impl(ctx):
-    data = ctx.attr.data[PreparedDataInfo]
-    agent = ctx.attr._agent[DefaultInfo].files_to_run
-    seed = ctx.attr._seed[BuildSettingInfo].value
-    time_limit = ctx.attr._time_limit_s[BuildSettingInfo].value
-    isolation = ctx.attr._isolation[BuildSettingInfo].value
-    network = ctx.attr._network[BuildSettingInfo].value
-    submission = ctx.actions.declare_directory(ctx.label.name + "/submission")
-    log = ctx.actions.declare_file(ctx.label.name + "/agent.log")
-    record = ctx.actions.declare_file(ctx.label.name + "/run_record.json")
-    ctx.actions.run(
-        executable = ctx.executable._runner,
-        arguments = [
-            "--competition",
-            data.competition_id,
-            "--public",
-            data.public_path if data.handle else data.public.path,
-            "--description",
-            ctx.file.description.path,
-            "--agent",
-            agent.executable.path,
-            "--time_limit_s",
-            str(time_limit),
-            "--seed",
-            str(seed),
-            "--submission_out",
-            submission.path,
-            "--log_out",
-            log.path,
-            "--record_out",
-            record.path,
-            # Inside the execroot, so the action needs no writable /tmp (remote
-            # workers may not have one); the runner deletes it afterwards.
-            "--workspace",
-            record.dirname + "/workspace",
-            "--sample_submission",
-            ctx.attr.sample_submission,
-            "--isolation",
-            isolation,
-            "--network",
-            network,
-            "--resource_limits",
-            ctx.attr._resource_limits[BuildSettingInfo].value,
-            "--sandbox_entry",
-            ctx.executable._sandbox_entry.path,
-            # What the agent's files may resolve into: its own configuration's
-            # outputs, external repositories and the source tree.
-            "--allowed_roots",
-            agent.executable.root.path + ":external",
-            "--source_tree_marker",
-            ctx.file._source_tree_marker.path,
-        ] + (["--link_public", "--forbidden_roots", data.private_path] if data.handle else []),
-        inputs = [
-            data.handle if data.handle else data.public,
-            ctx.file.description,
-            ctx.file._source_tree_marker,
-        ],
-        tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
-        outputs = [submission, log, record],
-        mnemonic = "MleAgent",
-        # The runner is the sandbox (bubblewrap, an unprivileged uid, cgroups):
-        # Bazel's linux-sandbox would mount the cgroup file system read-only.
-        execution_requirements = {"no-sandbox": "1"},
-        progress_message = "Running agent %s on %s (seed %d)" % (
-            ctx.attr._agent.label,
-            data.competition_id,
-            seed,
-        ),
-        exec_group = "agent",
-    )
-    return [
-        DefaultInfo(
-            files = depset([submission, log, record]),
-            runfiles = ctx.runfiles(files = [submission, log, record]),
-        ),
-        AgentRunInfo(
-            submission_dir = submission,
-            log = log,
-            record = record,
-            agent = str(ctx.attr._agent.label),
-            seed = seed,
-            isolation = isolation,
-        ),
-    ]
-
-agent_run = rule(
-    implementation = _agent_run_impl,
-    doc = "Runs the agent chosen with --//agent_runner:agent on a competition's public data, " +
-          "inside one action in the `agent` exec group (route it to a GPU pool with " +
-          "exec_properties = {\"agent.Pool\": ...} or --exec_properties).",
-    attrs = {
-        "data": attr.label(
-            mandatory = True,
-            providers = [PreparedDataInfo],
-            doc = "The competition's prepared_data target; only its public/ tree is an input.",
-        ),
-        "description": attr.label(
-            mandatory = True,
-            allow_single_file = [".md"],
-            doc = "The task description, in our own words, copied to data/description.md.",
-        ),
-        "sample_submission": attr.string(
-            default = "sample_submission.csv",
-            doc = "Path of the sample submission inside public/ (MLEBENCH_SAMPLE_SUBMISSION); " +
-                  "a .zip holding one CSV is allowed.",
-        ),
-        "_agent": attr.label(
-            default = "//agent_runner:agent",
-            executable = True,
-            cfg = "exec",
-            aspects = [no_answers_in_agent],
-        ),
-        "_sandbox_entry": attr.label(
-            default = "//agent_runner:sandbox_entry",
-            executable = True,
-            cfg = "exec",
-        ),
-        "_source_tree_marker": attr.label(
-            default = "//tools:source_tree_marker.txt",
-            allow_single_file = True,
-        ),
-        "_resource_limits": attr.label(default = "//agent_runner:resource_limits"),
-        "_seed": attr.label(default = "//agent_runner:seed"),
-        "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
-        "_isolation": attr.label(default = "//agent_runner:isolation"),
-        "_network": attr.label(default = "//agent_runner:network"),
-        "_runner": attr.label(
-            default = "//agent_runner:run_agent",
-            executable = True,
-            cfg = "exec",
-        ),
-    },
-    exec_groups = {
-        "agent": exec_group(),
-    },
-)
-
-def _graded_report_impl(ctx):
-    data = ctx.attr.data[PreparedDataInfo]
-    run = ctx.attr.run[AgentRunInfo]
-    report = ctx.actions.declare_file(ctx.label.name + ".json")
-    args = [
-        "--competition",
-        data.competition_id,
-        "--submission",
-        run.submission_dir.path + "/submission.csv",
-        "--answers",
-        (data.private_path if data.handle else data.private.path) + "/" + ctx.attr.answers,
-        "--out",
-        report.path,
-        "--submission_path_label",
-        run.submission_dir.short_path + "/submission.csv",
-    ]
-    if data.handle:
-        args += ["--dataset_file", data.dataset_file.path]
-        inputs = [run.submission_dir, data.handle, data.dataset_file]
-    else:
-        args += ["--dataset", data.dataset]
-        inputs = [run.submission_dir, data.private]
-    if ctx.file.leaderboard:
-        args += ["--leaderboard", ctx.file.leaderboard.path]
-        inputs.append(ctx.file.leaderboard)
-    else:
-        args += ["--thresholds_csv", ctx.file._thresholds.path]
-        inputs.append(ctx.file._thresholds)
-    ctx.actions.run(
-        executable = ctx.executable.grader,
-        arguments = args,
-        inputs = inputs,
-        outputs = [report],
-        mnemonic = "MleGrade",
-        progress_message = "Grading %s" % data.competition_id,
-    )
-    return [
-        DefaultInfo(files = depset([report])),
-        CompetitionReportInfo(report = report),
-    ]
-
-graded_report = rule(
-    implementation = _graded_report_impl,
-    doc = "Grades an agent run's submission against the private answers.",
-    attrs = {
-        "data": attr.label(mandatory = True, providers = [PreparedDataInfo]),
-        "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
-        "grader": attr.label(
-            mandatory = True,
-            executable = True,
-            cfg = "exec",
-            doc = "The competition's grade binary.",
-        ),
-        "answers": attr.string(
-            mandatory = True,
-            doc = "Path of the answers file inside private/.",
-        ),
-        "leaderboard": attr.label(
-            allow_single_file = [".csv"],
-            doc = "Optional upstream leaderboard.csv; without it the embedded thresholds are used.",
-        ),
-        "_thresholds": attr.label(
-            default = "//grading:medal_thresholds.csv",
-            allow_single_file = True,
-        ),
-    },
-)
-
-def _competition_test_impl(ctx):
-    report = ctx.attr.report[CompetitionReportInfo].report
-    run = ctx.attr.run[AgentRunInfo]
-    policy = ctx.attr._gate[BuildSettingInfo].value
-    checker = ctx.executable._checker
-    data = ctx.attr.data[PreparedDataInfo] if ctx.attr.data else None
-    real_data_flags = ""
-    real_data_files = []
-    if data and data.handle:
-        # Real data is read in place: check that it is still what was graded.
-        real_data_flags = "--data_handle %s --prepared_dir %s " % (
-            _shell_quote(data.handle.short_path),
-            _shell_quote(data.public_path[:-len("/public")]),
-        )
-        real_data_files = [data.handle]
-    script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
-    ctx.actions.write(
-        output = script,
-        is_executable = True,
-        content = "\n".join([
-            "#!/bin/sh",
-            "# Generated by //competitions:defs.bzl; runs from the runfiles root.",
-            "exec %s \\" % _shell_quote(checker.short_path),
-            "  --competition %s \\" % _shell_quote(ctx.attr.competition_id),
-            "  --report %s \\" % _shell_quote(report.short_path),
-            "  --run_record %s \\" % _shell_quote(run.record.short_path),
-            "  --agent_log %s \\" % _shell_quote(run.log.short_path),
-            "  --agent %s \\" % _shell_quote(run.agent),
-            "  --seed %d \\" % run.seed,
-            "  --isolation_requested %s \\" % _shell_quote(run.isolation),
-            "  --gate %s %s\"$@\"" % (policy, real_data_flags),
-            "",
-        ]),
-    )
-    runfiles = ctx.runfiles(files = [report, run.record, run.log] + real_data_files)
-    runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
-    return [DefaultInfo(executable = script, runfiles = runfiles)]
-
-def _shell_quote(s):
-    return "'" + s.replace("'", "'\\''") + "'"
-
-competition_test = rule(
-    implementation = _competition_test_impl,
-    test = True,
-    doc = "Reads a graded report, writes JUnit XML with score, medal and thresholds as " +
-          "properties, copies the report into the test's undeclared outputs, prints one " +
-          "summary line and passes or fails by --//competitions:gate.",
-    attrs = {
-        "competition_id": attr.string(mandatory = True),
-        "report": attr.label(mandatory = True, providers = [CompetitionReportInfo]),
-        "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
-        "data": attr.label(
-            providers = [PreparedDataInfo],
-            doc = "The data the report was graded on; for real data, the test checks that " +
-                  "the prepared files have not changed since.",
-        ),
-        "_gate": attr.label(default = "//competitions:gate"),
-        "_checker": attr.label(
-            default = "//competitions:check_report",
-            executable = True,
-            cfg = "target",
-        ),
-    },
-)
+def _id_define(competition_id):
+    return ['MLEBENCH_COMPETITION_ID=\\"%s\\"' % competition_id]
 
 def mle_competition(
-        name,
-        grader,
-        preparer,
-        synthetic_raw,
+        grader_deps = [],
+        grade_test_deps = [],
+        preparer_deps = [],
+        prepare_test_deps = [],
+        generator_deps = [],
+        generate_raw_test_deps = [],
+        grade_test = {},
+        prepare_test = {},
+        generator = {},
+        generate_raw_test = {},
         description = "description.md",
         leaderboard = None,
         sample_submission = None,
         tags = [],
         **kwargs):
-    """Declares one competition: prepare, agent run, grading and its test.
+    """Declares a competition: its libraries, their tests and its Bazel test.
 
-    The test target is `name` (the competition id, so `bazel test
-    //competitions/<id>` runs it); intermediate targets are `name_data`,
-    `name_run` and `name_report`, and the binaries `grade` and `prepare`.
+    Targets, in competitions/<id>/:
+      grader, preparer, generator: cc_library (alwayslink), registering the
+        competition's grader, preparer and synthetic generator;
+      grade_test, prepare_test, generate_raw_test: their tests;
+      grade, prepare, raw_generator: the binaries the pipeline runs;
+      raw: the synthetic raw download (visible to competitions and tools only);
+      <id>_data, <id>_run, <id>_report: the prepared data, the agent's run and
+        its graded report (visible to this package and //tools only);
+      <id>: the competition test (`bazel test //competitions/<id>`).
 
     With --repo_env=MLEBENCH_DATA_DIR=DIR (see //tools:data_repository.bzl),
-    `name_data` is the real data in DIR/<id>/ instead of `synthetic_raw`;
-    with --repo_env=MLEBENCH_REPO_DIR=DIR, upstream's leaderboard.csv,
-    description.md and checksums.yaml of the competition replace the
-    embedded thresholds and our description, and prepared data is checked.
+    `<id>_data` is the real data in DIR/<id>/ instead of `raw`; with
+    --repo_env=MLEBENCH_REPO_DIR=DIR, upstream's leaderboard.csv,
+    description.md and checksums.yaml replace the embedded thresholds and our
+    description, and prepared data is checked.
 
     Args:
-      name: upstream's competition id; must be in competition_table.bzl.
-      grader: cc_library (alwayslink) registering the competition's grader.
-      preparer: cc_library (alwayslink) registering the competition's preparer.
-      synthetic_raw: target producing the synthetic raw download directory.
+      grader_deps: what grade.cc needs beyond _GRADER_DEPS.
+      grade_test_deps: what grade_test.cc needs beyond _GRADE_TEST_DEPS.
+      preparer_deps: what prepare.cc needs beyond _PREPARER_DEPS.
+      prepare_test_deps: what prepare_test.cc needs beyond _PREPARE_TEST_DEPS.
+      generator_deps: what generate_raw.cc needs beyond _GENERATOR_DEPS.
+      generate_raw_test_deps: what generate_raw_test.cc needs beyond
+        _GENERATE_RAW_TEST_DEPS.
+      grade_test: more attributes of grade_test (e.g. data, size, shard_count).
+      prepare_test: more attributes of prepare_test.
+      generator: more attributes of generator (e.g. copts).
+      generate_raw_test: more attributes of generate_raw_test.
       description: the task description in our own words (Markdown).
       leaderboard: optional upstream leaderboard.csv for thresholds.
       sample_submission: the sample submission's path inside public/, for the
         few competitions where upstream's table points elsewhere (e.g. to
         private/, with a zipped copy in public/); default: from the table.
-      tags: extra tags for the test; the competition's splits are added.
-      **kwargs: passed to the test (e.g. size, timeout).
+      tags: extra tags for the competition test; its splits are added.
+      **kwargs: passed to the competition test (e.g. size, timeout).
     """
+    package = native.package_name()
+    if not package.startswith("competitions/") or package.count("/") != 1:
+        fail("mle_competition belongs in competitions/<id>/BUILD.bazel, not in %s" % package)
+    name = package[len("competitions/"):]
     if name not in COMPETITIONS:
         fail("%s is not an upstream competition id (see competitions/competitions.tsv)" % name)
     info = COMPETITIONS[name]
@@ -583,8 +150,65 @@ def mle_competition(
                   "pass sample_submission = the agent-visible one") % (name, info.sample_submission))
         sample_submission = info.sample_submission[len(public_prefix):]
 
-    cc_binary(name = "grade", deps = [grader, "//grading:grade_main"])
-    cc_binary(name = "prepare", deps = [preparer, "//competitions/common:prepare_main"])
+    defines = _id_define(name)
+    cc_library(
+        name = "grader",
+        srcs = ["grade.cc"],
+        deps = _GRADER_DEPS + grader_deps,
+        local_defines = defines,
+        alwayslink = 1,
+        visibility = _LIBRARY_VISIBILITY,
+    )
+    cc_test(
+        name = "grade_test",
+        srcs = ["grade_test.cc"],
+        deps = _GRADE_TEST_DEPS + grade_test_deps,
+        local_defines = defines,
+        **grade_test
+    )
+    cc_library(
+        name = "preparer",
+        srcs = ["prepare.cc"],
+        deps = _PREPARER_DEPS + preparer_deps,
+        local_defines = defines,
+        alwayslink = 1,
+        visibility = _LIBRARY_VISIBILITY,
+    )
+    cc_test(
+        name = "prepare_test",
+        srcs = ["prepare_test.cc"],
+        deps = _PREPARE_TEST_DEPS + prepare_test_deps,
+        local_defines = defines,
+        **prepare_test
+    )
+    cc_library(
+        name = "generator",
+        srcs = ["generate_raw.cc"],
+        deps = _GENERATOR_DEPS + generator_deps,
+        local_defines = defines,
+        alwayslink = 1,
+        visibility = _LIBRARY_VISIBILITY,
+        **generator
+    )
+    cc_test(
+        name = "generate_raw_test",
+        srcs = ["generate_raw_test.cc"],
+        deps = _GENERATE_RAW_TEST_DEPS + generate_raw_test_deps,
+        local_defines = defines,
+        **generate_raw_test
+    )
+    cc_binary(name = "grade", deps = [":grader", "//grading:grade_main"])
+    cc_binary(name = "prepare", deps = [":preparer", "//competitions/common:prepare_main"])
+    cc_binary(name = "raw_generator", deps = [":generator", "//testdata/common:generate_main"])
+
+    # The raw download holds every label, the held-out answers included: only
+    # this package and the tools' tests may depend on it, never an agent.
+    synthetic_raw(
+        name = "raw",
+        competition_id = name,
+        generator = ":raw_generator",
+        visibility = ["//tools:__pkg__"],
+    )
 
     checksums = None
     if REPO_DIR:
@@ -617,7 +241,7 @@ def mle_competition(
         prepared_data(
             name = name + "_data",
             competition_id = name,
-            raw = synthetic_raw,
+            raw = ":raw",
             preparer = ":prepare",
             dataset = "synthetic",
             visibility = private_visibility,

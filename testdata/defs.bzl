@@ -1,7 +1,5 @@
 """Rules that produce synthetic raw Kaggle downloads at build time."""
 
-load("@rules_cc//cc:defs.bzl", "cc_binary")
-
 def _synthetic_raw_impl(ctx):
     out = ctx.actions.declare_directory(ctx.label.name)
     ctx.actions.run(
@@ -32,7 +30,9 @@ synthetic_raw = rule(
         "generator": attr.label(
             mandatory = True,
             executable = True,
-            cfg = "exec",
+            # Target configuration, like the tests that link the same
+            # generator: one compile serves both (see //competitions:rules.bzl).
+            cfg = "target",
             doc = "Binary taking --competition ID --seed N --out DIR.",
         ),
         "seed": attr.int(
@@ -41,34 +41,3 @@ synthetic_raw = rule(
         ),
     },
 )
-
-def synthetic_dataset(name, competition_id, generator_lib, seed = 0):
-    """Declares `<name>_generator` (a binary) and `name` (the generated raw directory).
-
-    Args:
-      name: name of the raw-data target, conventionally "raw".
-      competition_id: upstream's competition id.
-      generator_lib: cc_library (alwayslink) that registers the competition's generator.
-      seed: generator seed.
-    """
-    cc_binary(
-        name = name + "_generator",
-        deps = [
-            generator_lib,
-            "//testdata/common:generate_main",
-        ],
-    )
-    synthetic_raw(
-        name = name,
-        competition_id = competition_id,
-        generator = ":" + name + "_generator",
-        seed = seed,
-        # The raw download holds every label, the held-out answers included:
-        # only the competitions (which prepare it) and the tools' tests may
-        # depend on it, never an agent.
-        visibility = [
-            "//competitions:__subpackages__",
-            "//testdata:__subpackages__",
-            "//tools:__pkg__",
-        ],
-    )

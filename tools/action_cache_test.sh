@@ -95,8 +95,8 @@ expect 3-new-agent-seed "Running agent" "$n"
 expect 3-new-agent-seed "Grading" 0
 
 sed -i 's/competition_id = "spaceship-titanic",/competition_id = "spaceship-titanic",\n    seed = 1,/' \
-  testdata/spaceship-titanic/BUILD.bazel
-grep -q 'seed = 1' testdata/spaceship-titanic/BUILD.bazel
+  competitions/spaceship-titanic/BUILD.bazel
+grep -q 'seed = 1' competitions/spaceship-titanic/BUILD.bazel
 bazel_run 4-one-dataset-changed --//agent_runner:seed=7
 expect 4-one-dataset-changed "Preparing synthetic data for spaceship-titanic" 1
 expect 4-one-dataset-changed "Preparing" 1

@@ -58,17 +58,17 @@ expect() {  # step, message prefix, expected count
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The synthetic raw downloads stand in for Kaggle's.
-bazel_cmd build 0-raw //testdata/spaceship-titanic:raw //testdata/aerial-cactus-identification:raw ||
+bazel_cmd build 0-raw //competitions/spaceship-titanic:raw //competitions/aerial-cactus-identification:raw ||
   { cat "$logs/0-raw.out"; fail "cannot build the synthetic raw data"; }
 bin="$("${BAZEL[@]}" info bazel-bin 2>/dev/null)"
 mkdir -p "$data/aerial-cactus-identification"
-cp -rL "$bin/testdata/aerial-cactus-identification/raw" "$data/aerial-cactus-identification/raw"
+cp -rL "$bin/competitions/aerial-cactus-identification/raw" "$data/aerial-cactus-identification/raw"
 
 # spaceship-titanic prepared by another tool: pandas + sklearn, as upstream's
 # prepare.py does it.
 ship="$data/spaceship-titanic/prepared"
 mkdir -p "$ship/public" "$ship/private"
-/usr/bin/python3 - "$bin/testdata/spaceship-titanic/raw/train.csv" "$ship" <<'PY'
+/usr/bin/python3 - "$bin/competitions/spaceship-titanic/raw/train.csv" "$ship" <<'PY'
 import sys
 import pandas as pd
 from sklearn.model_selection import train_test_split

@@ -109,7 +109,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "3d-object-detection-for-autonomous-vehicles",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-average-precision",
     .grade = &Grade,
 });

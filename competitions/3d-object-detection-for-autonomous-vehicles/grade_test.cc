@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "a1,1.0 0 0 0 2 2 1 0 car\n"
     "c3,1.0 100 100 0 2 4 1.5 -1 car 1.0 110 100 0 2 4 1.5 1 car\n";
 
-constexpr char kId[] = "3d-object-detection-for-autonomous-vehicles";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

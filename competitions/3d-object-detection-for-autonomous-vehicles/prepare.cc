@@ -707,7 +707,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "3d-object-detection-for-autonomous-vehicles",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "3d-object-detection-for-autonomous-vehicles";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path Synthetic(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

@@ -100,7 +100,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "AI4Code",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "kendall-tau",
     .grade = &Grade,
 });

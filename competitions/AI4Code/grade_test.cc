@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "0001daf4c2c76d,a1 b2 c3\n"
     "00015c83e2717b,x9\n";
 
-constexpr char kId[] = "AI4Code";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

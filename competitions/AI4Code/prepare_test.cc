@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "AI4Code";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A raw download of `notebooks` tiny notebooks (upstream holds out exactly
 // 20000, so there must be more): families of forks sharing an ancestor

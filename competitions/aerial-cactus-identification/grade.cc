@@ -28,7 +28,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "aerial-cactus-identification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade_typed = &Grade,
 });

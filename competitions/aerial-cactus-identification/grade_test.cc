@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "c.jpg,1\n"
     "d.jpg,0\n";
 
-constexpr char kId[] = "aerial-cactus-identification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

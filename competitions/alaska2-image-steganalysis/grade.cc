@@ -90,7 +90,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "alaska2-image-steganalysis",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "weighted-auroc",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"Id"}},

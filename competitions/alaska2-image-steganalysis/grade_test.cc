@@ -8,7 +8,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "alaska2-image-steganalysis";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "Id,Label\n"

@@ -115,7 +115,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "alaska2-image-steganalysis", .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "alaska2-image-steganalysis";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Upstream holds out 5000 images, so every raw download here has thousands
 // of files: one is generated and shared by the tests.

@@ -75,7 +75,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "aptos2019-blindness-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "quadratic-weighted-kappa",
     .grade = &Grade,
 });

@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "aptos2019-blindness-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Sorted by id_code the diagnoses are 0, 2, 4, 1, 3.
 constexpr std::string_view kAnswers =

@@ -85,7 +85,7 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "billion-word-imputation",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "levenshtein-distance",
     .grade = &Grade,
 });

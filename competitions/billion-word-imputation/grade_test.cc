@@ -19,7 +19,7 @@ constexpr std::string_view kAnswers =
     "1,\"\"\" Yes , \"\" she said .\"\n"
     "2,\"Il fait beau \xc3\xa0 Paris .\"\n";
 
-constexpr char kId[] = "billion-word-imputation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -220,7 +220,7 @@ absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "billion-word-imputation",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

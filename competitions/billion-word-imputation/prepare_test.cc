@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "billion-word-imputation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train_v2.txt: one sentence a line. These hold what upstream's
 // text handling must get right: quotes (doubled in the CSVs), leading and

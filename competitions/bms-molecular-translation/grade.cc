@@ -77,7 +77,7 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "bms-molecular-translation",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "levenshtein-distance",
     .grade = &Grade,
 });

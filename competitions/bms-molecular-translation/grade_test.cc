@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "000011a64c74,\"InChI=1S/C3H8/c1-3-2/h3H2,1-2H3\"\n"
     "5b1e9f0a7c22,InChI=1S/CH4/h1H4\n";
 
-constexpr char kId[] = "bms-molecular-translation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

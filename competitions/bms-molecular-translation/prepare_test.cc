@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "bms-molecular-translation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path ImagePath(const std::string &id) {
   return fs::path(id.substr(0, 1)) / id.substr(1, 1) / id.substr(2, 1) / (id + ".png");

@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "cassava-leaf-disease-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &Grade,
 });

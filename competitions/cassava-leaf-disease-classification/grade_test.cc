@@ -16,7 +16,7 @@ constexpr std::string_view kAnswers =
     "100042118.jpg,1\n"
     "1000723321.jpg,4\n";
 
-constexpr char kId[] = "cassava-leaf-disease-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

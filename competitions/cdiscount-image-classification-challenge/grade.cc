@@ -28,7 +28,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "cdiscount-image-classification-challenge",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &Grade,
 });

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "cdiscount-image-classification-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // `count` products with shuffled, gappy ids (some int64, as pymongo writes
 // large ints), one to three pictures and Kaggle's key order; every fifth

@@ -131,7 +131,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "chaii-hindi-and-tamil-question-answering",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "word-level-jaccard-score",
     .grade = &Grade,
 });

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "a0b1c2d3e,1947\n"
     "5d6e7f809,\"\xe0\xae\x9a\xe0\xaf\x86\xe0\xae\xa9\xe0\xaf\x8d\xe0\xae\xa9\xe0\xaf\x88 city\"\n";
 
-constexpr char kId[] = "chaii-hindi-and-tamil-question-answering";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

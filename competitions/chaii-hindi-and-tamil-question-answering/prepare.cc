@@ -53,7 +53,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "chaii-hindi-and-tamil-question-answering", .prepare = &Prepare});
+    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "chaii-hindi-and-tamil-question-answering";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.csv layout (id, context, question, answer_text,
 // answer_start, language); texts hold commas, quotes, newlines and Devanagari

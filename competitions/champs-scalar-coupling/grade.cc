@@ -84,7 +84,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "champs-scalar-coupling",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "log-mean-absolute-error",
     .grade = &Grade,
 });

@@ -11,7 +11,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "champs-scalar-coupling";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/answers.csv: the test rows of train.csv.
 constexpr std::string_view kAnswers =

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "champs-scalar-coupling";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr const char* kDataCsvs[] = {
     "structures.csv", "dipole_moments.csv", "magnetic_shielding_tensors.csv",
     "mulliken_charges.csv", "potential_energy.csv", "scalar_coupling_contributions.csv"};

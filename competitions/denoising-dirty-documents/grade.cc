@@ -84,7 +84,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "denoising-dirty-documents",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "root_mean_squared_error",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"id"}},

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "denoising-dirty-documents";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "id,value\n"

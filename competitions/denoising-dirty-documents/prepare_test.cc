@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "denoising-dirty-documents";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path SyntheticRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

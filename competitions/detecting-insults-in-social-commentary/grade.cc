@@ -32,7 +32,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 // them: the comments are text either way (Kaggle wraps each in literal
 // quotes), and inferring both sides alike keeps upstream's id comparison.
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "detecting-insults-in-social-commentary",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade_typed = &Grade,
 });

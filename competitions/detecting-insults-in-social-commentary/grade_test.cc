@@ -26,7 +26,7 @@ constexpr std::string_view kB = "\"\"\"I agree with the point about taxes.\"\"\"
 constexpr std::string_view kC = "\"\"\"Go away, troll.\\\\nNobody asked.\"\"\"";
 constexpr std::string_view kD = "\"\"\"Thanks for the link\\xa0 really useful\"\"\"";
 
-constexpr char kId[] = "detecting-insults-in-social-commentary";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

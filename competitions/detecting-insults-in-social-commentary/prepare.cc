@@ -157,7 +157,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "detecting-insults-in-social-commentary",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "detecting-insults-in-social-commentary";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawComment {
   int64_t insult;

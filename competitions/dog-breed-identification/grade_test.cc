@@ -18,7 +18,7 @@ namespace {
 using dog_breed_identification::Breeds;
 using testing::ExpectInvalid;
 
-constexpr char kId[] = "dog-breed-identification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // One row: the id, and the text of the breed cells that are not `zero`.
 struct Row {

@@ -24,7 +24,7 @@ using dog_breed_identification::Breeds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "dog-breed-identification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawDog {
   std::string id;  // 32 hex digits

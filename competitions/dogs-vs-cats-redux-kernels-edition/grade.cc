@@ -19,7 +19,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "dogs-vs-cats-redux-kernels-edition",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "log-loss",
     .grade = &Grade,
 });

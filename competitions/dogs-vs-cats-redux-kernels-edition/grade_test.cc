@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "3,1\n"
     "4,0\n";
 
-constexpr char kId[] = "dogs-vs-cats-redux-kernels-edition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -123,7 +123,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "dogs-vs-cats-redux-kernels-edition", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "dogs-vs-cats-redux-kernels-edition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   std::string name;  // "cat.<n>.jpg" or "dog.<n>.jpg"

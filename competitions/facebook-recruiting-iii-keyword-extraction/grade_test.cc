@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "facebook-recruiting-iii-keyword-extraction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's answers: text with commas and a question without tags.
 constexpr std::string_view kAnswers =

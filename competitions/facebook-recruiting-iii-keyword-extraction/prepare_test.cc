@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "facebook-recruiting-iii-keyword-extraction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct Question {
   std::string id, title, body, tags;

@@ -119,7 +119,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "freesound-audio-tagging-2019",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "label-ranking-average-precision",
     .grade = &Grade,
 });

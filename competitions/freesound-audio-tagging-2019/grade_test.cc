@@ -16,7 +16,7 @@ namespace {
 using freesound::ClassNames;
 using testing::ExpectInvalid;
 
-constexpr char kId[] = "freesound-audio-tagging-2019";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 std::string Header() { return absl::StrCat("fname,", absl::StrJoin(ClassNames(), ","), "\n"); }
 

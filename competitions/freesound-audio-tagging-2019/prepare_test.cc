@@ -24,7 +24,7 @@ using freesound::ClassNames;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "freesound-audio-tagging-2019";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawOptions {
   int private_clips = 12;

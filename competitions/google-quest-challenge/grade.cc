@@ -98,7 +98,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "google-quest-challenge",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "column-wise-spearman",
     .grade = &Grade,
 });

@@ -18,7 +18,7 @@ namespace {
 using google_quest::kTargets;
 using testing::ExpectInvalid;
 
-constexpr char kId[] = "google-quest-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // qa_ids of the answers, in file order; sorted they are 3, 17, 40, 88, 102.
 const std::vector<std::string> kIds = {"88", "3", "102", "40", "17"};

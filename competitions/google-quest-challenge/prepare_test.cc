@@ -23,7 +23,7 @@ using google_quest::kTargets;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "google-quest-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const std::vector<std::string> kTextColumns = {"question_title",
                                                "question_body",

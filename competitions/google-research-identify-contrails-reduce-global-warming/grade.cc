@@ -135,7 +135,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "google-research-identify-contrails-reduce-global-warming",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "global-dice",
     .grade = &Grade,
 });

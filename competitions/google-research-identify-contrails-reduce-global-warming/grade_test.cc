@@ -12,7 +12,7 @@ namespace {
 using testing::ExpectInvalid;
 using testing::GradeCsvText;
 
-constexpr char kId[] = "google-research-identify-contrails-reduce-global-warming";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Three 4 x 4 images; record 100 has no contrail ("-", as prepare writes it).
 constexpr char kAnswers[] =

@@ -329,7 +329,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "google-research-identify-contrails-reduce-global-warming",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

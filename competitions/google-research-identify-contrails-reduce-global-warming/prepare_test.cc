@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kId[] = "google-research-identify-contrails-reduce-global-warming";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A writable copy of the synthetic raw download for `seed`.
 fs::path RawCopy(uint64_t seed) {

@@ -80,7 +80,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "h-and-m-personalized-fashion-recommendations",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "MAP@12",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"customer_id"}},

@@ -8,7 +8,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "h-and-m-personalized-fashion-recommendations";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Customers 0a and 0b bought in the test week; 0c (in the submission only)
 // did not. Ids look like numbers but stay text.

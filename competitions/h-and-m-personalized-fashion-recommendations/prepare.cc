@@ -199,7 +199,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "h-and-m-personalized-fashion-recommendations", .prepare = &Prepare});
+    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

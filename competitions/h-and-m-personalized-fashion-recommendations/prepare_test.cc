@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "h-and-m-personalized-fashion-recommendations";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path SyntheticRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

@@ -2,7 +2,7 @@
 // category ids (`Predicted`) aligned on the test image `Id`. The ids stay
 // numbers, as pandas reads them upstream (so "1.0" matches id 1).
 
-#include "competitions/herbarium-2020-fgvc7/id_label_macro_f1.h"
+#include "competitions/families/fgvc/id_label_macro_f1.h"
 #include "grading/grader.h"
 #include "base/table.h"
 
@@ -16,7 +16,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "herbarium-2020-fgvc7",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "macro-f1-score",
     .grade = &Grade,
 });

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "herbarium-2020-fgvc7";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers = "Id,Predicted\n3,7\n0,3\n4,7\n1,3\n2,5\n";
 

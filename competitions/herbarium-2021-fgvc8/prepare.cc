@@ -1,12 +1,12 @@
 // Upstream's herbarium-2021-fgvc8/prepare.py: a per-category split of the
 // labelled train/ (metadata.json read as UTF-8), see
-// competitions/herbarium-2020-fgvc7/herbarium_prepare.h.
+// competitions/families/fgvc/herbarium_prepare.h.
 
 #include <filesystem>
 
 #include "absl/status/status.h"
 #include "competitions/common/preparer.h"
-#include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
+#include "competitions/families/fgvc/herbarium_prepare.h"
 
 namespace mlebench {
 namespace {
@@ -22,7 +22,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "herbarium-2021-fgvc8",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

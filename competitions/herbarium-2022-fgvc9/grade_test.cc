@@ -11,7 +11,7 @@ namespace {
 // The grading logic is shared with herbarium-2020-fgvc7 (id_label_macro_f1,
 // tested there in full); these cases pin this competition's registration
 // and columns.
-constexpr char kId[] = "herbarium-2022-fgvc9";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers = "Id,Predicted\n2,11\n0,4\n1,4\n3,15504\n";
 

@@ -1,13 +1,13 @@
 // Upstream's herbarium-2022-fgvc9/prepare.py: an 80:20 split of every
 // category of the labelled train_metadata.json, with renamed train and test
 // images; see PrepareHerbarium2022 in
-// competitions/herbarium-2020-fgvc7/herbarium_prepare.h.
+// competitions/families/fgvc/herbarium_prepare.h.
 
 #include <filesystem>
 
 #include "absl/status/status.h"
 #include "competitions/common/preparer.h"
-#include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
+#include "competitions/families/fgvc/herbarium_prepare.h"
 
 namespace mlebench {
 namespace {
@@ -21,7 +21,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "herbarium-2022-fgvc9",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

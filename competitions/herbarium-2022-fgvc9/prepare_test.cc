@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "herbarium-2022-fgvc9";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kReference[] = "competitions/herbarium-2022-fgvc9/prepare_reference.py";
 
 fs::path SyntheticRaw(uint64_t seed) {

@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "755db6279dae599ebb4d39a9123cce439965282d,1\n"
     "bc3f0c64fb968ff4a8bd33af6971ecae77c75e08,0\n";
 
-constexpr char kId[] = "histopathologic-cancer-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kA[] = "f38a6374c348f90b587e046aac6079959adf3835";
 constexpr char kB[] = "c18f2d887b7ae4f6742ee445113fa1aef383ed77";
 constexpr char kC[] = "755db6279dae599ebb4d39a9123cce439965282d";

@@ -150,7 +150,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "histopathologic-cancer-detection",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

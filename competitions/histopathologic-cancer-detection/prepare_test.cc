@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "histopathologic-cancer-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   std::string id;  // 40 hex digits

@@ -131,7 +131,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "hms-harmful-brain-activity-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "KL-divergence",
     .grade = &Grade,
 });

@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "hms-harmful-brain-activity-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kHeader[] =
     "eeg_id,seizure_vote,lpd_vote,gpd_vote,lrda_vote,grda_vote,other_vote\n";
 

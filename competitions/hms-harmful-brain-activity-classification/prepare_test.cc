@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "hms-harmful-brain-activity-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A synthetic raw download (the generator's), copied so tests may edit it.
 fs::path Raw(uint64_t seed) {

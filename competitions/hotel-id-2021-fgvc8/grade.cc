@@ -41,7 +41,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "hotel-id-2021-fgvc8",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "map-at-5",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image"}},

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "hotel-id-2021-fgvc8";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "image,chain,hotel_id,timestamp\n"

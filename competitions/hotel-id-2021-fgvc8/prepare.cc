@@ -151,7 +151,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return WriteCsvFile(new_test, (private_dir / "test.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "hotel-id-2021-fgvc8", .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "hotel-id-2021-fgvc8";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path SyntheticRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

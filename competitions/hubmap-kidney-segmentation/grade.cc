@@ -125,7 +125,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "hubmap-kidney-segmentation",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "dice-coefficient",
     .grade = &Grade,
 });

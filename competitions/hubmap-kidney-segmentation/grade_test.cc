@@ -11,7 +11,7 @@ namespace {
 using testing::ExpectInvalid;
 using testing::GradeCsvText;
 
-constexpr char kId[] = "hubmap-kidney-segmentation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Three images of 10 x 20, 5 x 4 and 3 x 3 pixels (width x height). Every
 // true mask is non-empty: upstream never fills missing answers, so an empty

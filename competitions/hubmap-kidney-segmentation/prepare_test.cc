@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "hubmap-kidney-segmentation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   std::string id;  // nine hex digits

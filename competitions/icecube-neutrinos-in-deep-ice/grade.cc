@@ -91,7 +91,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "icecube-neutrinos-in-deep-ice",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-angular-error",
     .grade = &Grade,
 });

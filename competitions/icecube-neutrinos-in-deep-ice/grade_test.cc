@@ -12,7 +12,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "icecube-neutrinos-in-deep-ice";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr double kPi = std::numbers::pi;
 
 // Event 3 points straight up (zenith 0), event 1 along +x, event 2 along +y.

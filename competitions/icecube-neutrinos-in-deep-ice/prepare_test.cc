@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "icecube-neutrinos-in-deep-ice";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kReference[] = "competitions/icecube-neutrinos-in-deep-ice/prepare_reference.py";
 
 fs::path Raw(uint64_t seed) {

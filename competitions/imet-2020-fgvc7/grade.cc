@@ -47,7 +47,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "imet-2020-fgvc7",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "micro-f1-score",
     .grade = &Grade,
 });

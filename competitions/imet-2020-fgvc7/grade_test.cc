@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "imet-2020-fgvc7";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "id,attribute_ids\n"

@@ -130,7 +130,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return CopyImages(raw, *test_images, public_dir / "test", "Test");
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "imet-2020-fgvc7", .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "imet-2020-fgvc7";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kLabels[] = "attribute_id,attribute_name\n0,culture::a\n1,tag::b\n2,tag::c\n";
 
 struct RawImage {

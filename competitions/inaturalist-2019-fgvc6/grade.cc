@@ -105,7 +105,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "inaturalist-2019-fgvc6",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "top-1-classification-error",
     .grade = &Grade,
 });

@@ -8,7 +8,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "inaturalist-2019-fgvc6";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers = "id,predicted\n265213,400\n265210,7\n265211,7\n265212,1009\n";
 

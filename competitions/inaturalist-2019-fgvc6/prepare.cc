@@ -33,7 +33,7 @@
 #include "competitions/common/preparer.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
-#include "competitions/herbarium-2020-fgvc7/herbarium_prepare.h"
+#include "competitions/families/fgvc/herbarium_prepare.h"
 #include "competitions/common/tar_archive.h"
 #include "base/csv.h"
 #include "base/table.h"
@@ -237,7 +237,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "inaturalist-2019-fgvc6",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

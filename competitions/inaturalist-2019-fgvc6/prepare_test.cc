@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using Tree = std::map<std::string, std::string>;
 
-constexpr char kId[] = "inaturalist-2019-fgvc6";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kReference[] = "competitions/inaturalist-2019-fgvc6/prepare_reference.py";
 
 fs::path SyntheticRaw(uint64_t seed) {

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "7,1\n"
     "100,0\n";
 
-constexpr char kId[] = "invasive-species-monitoring";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "invasive-species-monitoring";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   int64_t name;

@@ -2,7 +2,7 @@
 // category ids (`Category`) aligned on the image `Id`; the same logic as
 // herbarium-2020-fgvc7's grade.py with other column names.
 
-#include "competitions/herbarium-2020-fgvc7/id_label_macro_f1.h"
+#include "competitions/families/fgvc/id_label_macro_f1.h"
 #include "grading/grader.h"
 #include "base/table.h"
 
@@ -16,7 +16,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "iwildcam-2019-fgvc6",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "macro-f1-score",
     .grade = &Grade,
 });

@@ -193,7 +193,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "iwildcam-2019-fgvc6",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

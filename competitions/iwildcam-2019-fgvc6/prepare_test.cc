@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "iwildcam-2019-fgvc6";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path SyntheticRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

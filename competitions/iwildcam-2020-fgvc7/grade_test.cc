@@ -16,7 +16,7 @@ constexpr std::string_view kAnswers =
     "9017f7aa-21bc-11ea-a13a-137349068a90,372\n"
     "90d93c58-21bc-11ea-a13a-137349068a90,0\n";
 
-constexpr char kId[] = "iwildcam-2020-fgvc7";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -471,7 +471,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "iwildcam-2020-fgvc7", .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

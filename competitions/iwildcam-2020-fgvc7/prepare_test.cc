@@ -21,7 +21,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Key;
 
-constexpr char kId[] = "iwildcam-2020-fgvc7";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A raw download with `images` train images over `locations` cameras, one
 // annotation per image (plus a second for every fifth), written as JSON

@@ -216,7 +216,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "jigsaw-toxic-comment-classification-challenge",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "column-wise ROC AUC",
     .grade = &Grade,
 });

@@ -24,7 +24,7 @@ constexpr std::string_view kAnswers =
     "f6,0,0,1,1,0,0\n";
 
 constexpr char kHeader[] = "id,toxic,severe_toxic,obscene,threat,insult,identity_hate\n";
-constexpr char kId[] = "jigsaw-toxic-comment-classification-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

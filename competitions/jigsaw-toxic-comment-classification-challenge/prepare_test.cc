@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "jigsaw-toxic-comment-classification-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 const std::vector<std::string> kClasses = {"toxic",  "severe_toxic", "obscene",
                                            "threat", "insult",       "identity_hate"};
 

@@ -144,7 +144,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "jigsaw-unintended-bias-in-toxicity-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "jigsaw-unintended-bias-in-toxicity-classification-score",
     .grade = &Grade,
 });

@@ -26,7 +26,7 @@ constexpr std::string_view kAnswers =
     "11,\"stupid \"\"people\"\"\",0.5,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,0.0\n"
     "14,thanks,0.0,,,,,,,,,,\n";
 
-constexpr char kId[] = "jigsaw-unintended-bias-in-toxicity-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "jigsaw-unintended-bias-in-toxicity-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A labelled test file with `columns` columns: id, comment_text (with
 // commas, quotes, newlines, non-ASCII text, the odd empty comment), then

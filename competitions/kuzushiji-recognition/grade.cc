@@ -112,7 +112,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "kuzushiji-recognition",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "f1-score",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "kuzushiji-recognition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: page a has two characters, page b one, page c none.
 constexpr std::string_view kAnswers =

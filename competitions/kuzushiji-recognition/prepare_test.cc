@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "kuzushiji-recognition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 fs::path MakeRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);

@@ -72,7 +72,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "leaf-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "multi-class-log-loss",
     .grade = &Grade,
 });

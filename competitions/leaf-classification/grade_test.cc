@@ -22,7 +22,7 @@ namespace {
 using leaf_classification::Classes;
 using testing::ExpectInvalid;
 
-constexpr char kId[] = "leaf-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // One row: the id as written, and the text of the class cells that are not
 // "0" (a value for a name that is not a class adds nothing).

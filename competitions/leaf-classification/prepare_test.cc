@@ -26,7 +26,7 @@ using leaf_classification::Classes;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "leaf-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawLeaf {
   int64_t id;

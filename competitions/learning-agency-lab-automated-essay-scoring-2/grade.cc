@@ -73,7 +73,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "learning-agency-lab-automated-essay-scoring-2",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "quadratic-weighted-kappa",
     .grade = &Grade,
 });

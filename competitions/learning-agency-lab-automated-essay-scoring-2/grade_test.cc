@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "fe7dd01,I think so,1\n"
     "00a5ee2,\"Furthermore, \"\"evidence\"\" matters.\",3\n";
 
-constexpr char kId[] = "learning-agency-lab-automated-essay-scoring-2";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

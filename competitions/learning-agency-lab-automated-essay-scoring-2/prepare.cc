@@ -93,7 +93,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "learning-agency-lab-automated-essay-scoring-2", .prepare = &Prepare});
+    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

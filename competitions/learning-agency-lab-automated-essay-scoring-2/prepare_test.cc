@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "learning-agency-lab-automated-essay-scoring-2";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.csv: 7-hex-digit ids, multi-paragraph essays (quoted), int
 // scores 1..6.

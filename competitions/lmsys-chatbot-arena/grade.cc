@@ -107,7 +107,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "lmsys-chatbot-arena",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "multi-class-log-loss",
     .grade = &Grade,
 });

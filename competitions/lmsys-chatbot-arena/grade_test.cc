@@ -19,7 +19,7 @@ constexpr std::string_view kAnswers =
     "10,m2,m3,\"[\"\"Yo\"\"]\",\"[\"\"c\"\"]\",\"[\"\"d\"\"]\",0,1,0\n"
     "20,m3,m1,\"[\"\"Eh\"\"]\",\"[\"\"e\"\"]\",\"[\"\"f\"\"]\",0,0,1\n";
 
-constexpr char kId[] = "lmsys-chatbot-arena";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kHeader[] = "id,winner_model_a,winner_model_b,winner_tie\n";
 const double kEps = std::numeric_limits<double>::epsilon();
 

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "lmsys-chatbot-arena";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.csv layout; prompts and responses hold quotes, commas,
 // newlines and non-ASCII text, and a few responses are missing ("null").

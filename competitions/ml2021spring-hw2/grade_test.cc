@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "2,5\n"
     "3,0\n";
 
-constexpr char kId[] = "ml2021spring-hw2";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

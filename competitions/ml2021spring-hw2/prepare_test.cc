@@ -22,7 +22,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Key;
 
-constexpr char kId[] = "ml2021spring-hw2";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr int kFeatures = 6;
 
 // A '<U2' array of class numbers as text, as Kaggle's train_label_11.npy.

@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "mlsp-2013-birds",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade_typed = &Grade,
 });

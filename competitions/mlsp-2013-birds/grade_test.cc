@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "1200,0\n"
     "1201,1\n";
 
-constexpr char kId[] = "mlsp-2013-birds";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "mlsp-2013-birds";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kRoot[] = "mlsp_contest_dataset/";
 
 // The files of Kaggle's mlsp_contest_dataset.zip for `train` fold-0 and

@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 // Both files are read with pandas' defaults, as upstream does: PhraseIds are
 // integers on both sides.
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "movie-review-sentiment-analysis-kernels-only",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &Grade,
 });

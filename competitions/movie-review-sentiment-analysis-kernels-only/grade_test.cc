@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "4,2,dull,0\n"
     "5,2,\"brilliant , funny\",4\n";
 
-constexpr char kId[] = "movie-review-sentiment-analysis-kernels-only";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -138,7 +138,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return WriteCsvFile(*sample_submission, (public_dir / "sampleSubmission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "movie-review-sentiment-analysis-kernels-only",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

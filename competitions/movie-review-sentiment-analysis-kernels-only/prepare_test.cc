@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "movie-review-sentiment-analysis-kernels-only";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.tsv: tab-separated, unquoted, phrases of one sentence in a
 // row. Phrases here also hold what stresses CSV writing: commas (quoted in

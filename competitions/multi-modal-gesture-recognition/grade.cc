@@ -111,7 +111,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "multi-modal-gesture-recognition",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "levenhstein-distance",
     .grade = &Grade,
 });

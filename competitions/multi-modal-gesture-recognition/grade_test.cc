@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "multi-modal-gesture-recognition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Ids as Kaggle writes them ("0300"); pandas reads them as ints. 9 gestures.
 constexpr std::string_view kAnswers =

@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "multi-modal-gesture-recognition";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kReference[] = "competitions/multi-modal-gesture-recognition/prepare_reference.py";
 
 fs::path SyntheticRaw(uint64_t seed) {

@@ -66,7 +66,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "new-york-city-taxi-fare-prediction",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "root-mean-squared-error",
     .grade = &Grade,
 });

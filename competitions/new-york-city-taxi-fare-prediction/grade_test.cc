@@ -24,7 +24,7 @@ constexpr std::string_view kAnswers =
     "2014-01-10 06:49:00.000000139,20.0,2014-01-10 06:49:00 UTC,-73.78,40.64,-73.98,40.75,1\n"
     "2012-12-05 19:11:00.00000081,4.5,2012-12-05 19:11:00 UTC,-73.99,40.72,-73.98,40.73,5\n";
 
-constexpr char kId[] = "new-york-city-taxi-fare-prediction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

@@ -102,7 +102,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "new-york-city-taxi-fare-prediction",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

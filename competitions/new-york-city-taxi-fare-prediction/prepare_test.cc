@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "new-york-city-taxi-fare-prediction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
 constexpr char kHeader[] =
     "key,fare_amount,pickup_datetime,pickup_longitude,pickup_latitude,dropoff_longitude,"

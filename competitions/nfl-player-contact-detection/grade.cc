@@ -51,7 +51,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "nfl-player-contact-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "matthews-correlation-coefficient",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"contact_id"}},

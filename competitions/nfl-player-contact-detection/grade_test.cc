@@ -8,7 +8,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "nfl-player-contact-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "contact_id,game_play,datetime,step,nfl_player_id_1,nfl_player_id_2,contact\n"

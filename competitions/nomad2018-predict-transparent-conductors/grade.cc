@@ -58,7 +58,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "nomad2018-predict-transparent-conductors",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-column-wise-rmsle",
     .grade = &Grade,
 });

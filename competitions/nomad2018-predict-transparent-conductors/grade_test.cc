@@ -21,7 +21,7 @@ constexpr std::string_view kAnswers =
     "2,33,0.25,1.0\n"
     "3,194,0.0,3.5\n";
 
-constexpr char kId[] = "nomad2018-predict-transparent-conductors";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kHeader[] = "id,formation_energy_ev_natom,bandgap_energy_ev\n";
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }

@@ -216,7 +216,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return CopyGeometry(*test_sources, public_dir / "test");
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "nomad2018-predict-transparent-conductors",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "nomad2018-predict-transparent-conductors";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // One material of the raw train.csv: its id, the CSV row after the id, and
 // its geometry file's bytes.

@@ -174,7 +174,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "osic-pulmonary-fibrosis-progression",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "modified-laplace-log-likelihood",
     .grade = &Grade,
 });

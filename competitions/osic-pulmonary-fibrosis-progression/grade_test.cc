@@ -12,7 +12,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "osic-pulmonary-fibrosis-progression";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: patient A measured at weeks 0, 1, 3 and 4 (week 2 is a
 // dummy row without FVC), patient B at weeks 1 and 4.

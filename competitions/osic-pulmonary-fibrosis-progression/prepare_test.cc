@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "osic-pulmonary-fibrosis-progression";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // The synthetic raw download (testdata/osic-pulmonary-fibrosis-progression).
 fs::path MakeRaw(uint64_t seed) {

@@ -116,7 +116,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "paddy-disease-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "paddy-disease-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "image_id,label,variety,age\n"

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "paddy-disease-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   std::string image_id;  // "<6 digits>.jpg"

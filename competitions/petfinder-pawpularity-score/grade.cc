@@ -99,7 +99,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "petfinder-pawpularity-score",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "root-mean-squared-error",
     .grade = &Grade,
     .submission_csv = {.string_columns = {std::string(kIdColumn)}},

@@ -11,7 +11,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "petfinder-pawpularity-score";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: every column of train.csv.
 constexpr std::string_view kAnswers =

@@ -23,7 +23,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr char kId[] = "petfinder-pawpularity-score";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 const std::vector<std::string> kFeatures = {"Subject Focus", "Eyes",   "Face",      "Near",
                                             "Action",        "Accessory", "Group", "Collage",
                                             "Human",         "Occlusion", "Info",  "Blur"};

@@ -124,7 +124,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "plant-pathology-2020-fgvc7",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-column-wise-roc-auc",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},

@@ -148,7 +148,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "plant-pathology-2020-fgvc7", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -48,7 +48,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "plant-pathology-2021-fgvc8",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "micro-f1-score",
     .grade = &Grade,
 });

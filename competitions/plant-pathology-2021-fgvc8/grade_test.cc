@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "plant-pathology-2021-fgvc8";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "image,labels\n"

@@ -121,7 +121,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "plant-pathology-2021-fgvc8", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

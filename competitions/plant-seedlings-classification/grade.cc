@@ -97,7 +97,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "plant-seedlings-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "micro-f1-score",
     .grade = &Grade,
 });

@@ -9,7 +9,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "plant-seedlings-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Sorted by file: Charlock, Maize, Sugar beet, Fat Hen.
 constexpr std::string_view kAnswers =

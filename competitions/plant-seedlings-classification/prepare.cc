@@ -159,7 +159,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "plant-seedlings-classification",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "plant-seedlings-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const std::vector<std::string> kSpecies = {"Black-grass", "Charlock", "Common Chickweed", "Fat Hen",
                                            "Sugar beet"};

@@ -144,7 +144,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "playground-series-s3e18",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auroc-multi-label",
     .grade = &Grade,
 });

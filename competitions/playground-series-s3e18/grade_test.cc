@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "27,88.0,0,1,0,0,1,0,0\n"
     "8,410.25,2,0,0,0,0,1,1\n";
 
-constexpr char kId[] = "playground-series-s3e18";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

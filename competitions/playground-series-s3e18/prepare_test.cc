@@ -25,7 +25,7 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "playground-series-s3e18";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's 31 descriptor columns; the last three hold counts.
 // clang-format off

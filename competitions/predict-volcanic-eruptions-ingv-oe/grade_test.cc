@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "predict-volcanic-eruptions-ingv-oe";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: the held-out rows of train.csv.
 constexpr std::string_view kAnswers =

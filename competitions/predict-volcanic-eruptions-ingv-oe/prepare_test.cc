@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "predict-volcanic-eruptions-ingv-oe";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawSegment {
   int64_t id;

@@ -31,7 +31,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 // Both files are read with pandas' default inference, as upstream reads
 // them (Reddit's ids, "t3_w5491", are text either way).
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "random-acts-of-pizza",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade_typed = &Grade,
 });

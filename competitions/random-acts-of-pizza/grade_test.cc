@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "t3_lclka,1\n"
     "t3_w5491,0\n";
 
-constexpr char kId[] = "random-acts-of-pizza";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "random-acts-of-pizza";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // The fields of Kaggle's test.json (a subset of train.json's).
 const std::vector<std::string> kTestFields = {"giver_username_if_known",

@@ -70,7 +70,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "ranzcr-clip-catheter-line-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade = &Grade,
     .submission_csv = {.string_columns = {std::string(kIdColumn)}},

@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "ranzcr-clip-catheter-line-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Every column of private/test.csv; each graded class has both labels.
 constexpr std::string_view kAnswers =

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "ranzcr-clip-catheter-line-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 const std::vector<std::string> kLabels = {
     "ETT - Abnormal", "ETT - Borderline", "ETT - Normal", "NGT - Abnormal",
     "NGT - Borderline", "NGT - Incompletely Imaged", "NGT - Normal", "CVC - Abnormal",

@@ -137,7 +137,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "rsna-2022-cervical-spine-fracture-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "weighted-multi-label-log-loss",
     .grade = &Grade,
 });

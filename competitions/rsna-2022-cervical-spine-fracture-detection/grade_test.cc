@@ -14,7 +14,7 @@ namespace {
 
 using testing::ExpectInvalid;
 
-constexpr char kId[] = "rsna-2022-cervical-spine-fracture-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 const std::vector<std::string> kTypes = {"patient_overall", "C1", "C2", "C3",
                                          "C4", "C5", "C6", "C7"};
 

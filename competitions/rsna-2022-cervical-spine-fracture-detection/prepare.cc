@@ -307,7 +307,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "rsna-2022-cervical-spine-fracture-detection", .prepare = &Prepare});
+    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

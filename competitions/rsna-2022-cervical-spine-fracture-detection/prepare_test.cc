@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "rsna-2022-cervical-spine-fracture-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's layout with `studies` studies in random order, boxes for about
 // a third, segmentations for about a third (overlapping), two slice files

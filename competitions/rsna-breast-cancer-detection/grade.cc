@@ -78,7 +78,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "rsna-breast-cancer-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "probabilistic-f1-score",
     .grade = &Grade,
 });

@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "10011_L,0\n"
     "9707_R,1\n";
 
-constexpr char kId[] = "rsna-breast-cancer-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -246,7 +246,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                     "new_test_without_labels");
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "rsna-breast-cancer-detection",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "rsna-breast-cancer-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kHeader[] =
     "site_id,patient_id,image_id,laterality,view,age,cancer,biopsy,invasive,BIRADS,implant,"
     "density,machine_id,difficult_negative_case\n";

@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "rsna-miccai-brain-tumor-radiogenomic-classification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "auc-roc",
     .grade_typed = &Grade,
 });

@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "00012,1\n"
     "00107,0\n";
 
-constexpr char kId[] = "rsna-miccai-brain-tumor-radiogenomic-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

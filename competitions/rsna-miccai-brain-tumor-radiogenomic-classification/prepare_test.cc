@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "rsna-miccai-brain-tumor-radiogenomic-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawCase {
   std::string id;  // five digits, zero-padded

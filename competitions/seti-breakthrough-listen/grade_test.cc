@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "a0b1c2d3e4f5a6b,1\n"
     "fedcba987654321,0\n";
 
-constexpr char kId[] = "seti-breakthrough-listen";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A submission with scores for the four answer ids (in that row order).
 std::string Submission(std::string_view a, std::string_view b, std::string_view c,

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "seti-breakthrough-listen";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawSnippet {
   std::string id;  // 15 hex digits

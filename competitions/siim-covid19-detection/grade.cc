@@ -128,7 +128,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "siim-covid19-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-average-precision",
     .grade = &Grade,
 });

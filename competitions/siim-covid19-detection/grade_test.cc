@@ -19,7 +19,7 @@ constexpr std::string_view kAnswers =
     "i1_image,opacity 1 10 10 20 20\n"
     "i2_image,none 1 0 0 1 1\n";
 
-constexpr char kId[] = "siim-covid19-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

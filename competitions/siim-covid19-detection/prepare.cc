@@ -232,7 +232,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                       (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "siim-covid19-detection",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "siim-covid19-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr const char* kLabels[] = {"negative", "typical", "indeterminate", "atypical"};
 
 struct RawImage {

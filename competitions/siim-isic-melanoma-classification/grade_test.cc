@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "ISIC_0188432,1\n"
     "ISIC_0074311,0\n";
 
-constexpr char kId[] = "siim-isic-melanoma-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "siim-isic-melanoma-classification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr int kShards = 16;
 
 // Kaggle's layout: train.csv, train/<name>.dcm, jpeg/train/<name>.jpg and

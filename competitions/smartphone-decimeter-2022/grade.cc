@@ -126,7 +126,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "smartphone-decimeter-2022",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "average-haversine-distance",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"tripId"}},

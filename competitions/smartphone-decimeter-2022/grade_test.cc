@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "smartphone-decimeter-2022";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: trip A with two epochs, trip B with one.
 constexpr std::string_view kAnswers =

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "smartphone-decimeter-2022";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // The synthetic raw download (testdata/smartphone-decimeter-2022).
 fs::path MakeRaw(uint64_t seed) {

@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "spaceship-titanic",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &Grade,
 });

@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "0003_01,True\n"
     "0004_01,False\n";
 
-constexpr char kId[] = "spaceship-titanic";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

@@ -24,7 +24,7 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "spaceship-titanic";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A raw train.csv shaped like Kaggle's: bools with holes (object columns),
 // floats with holes, names that need quoting.

@@ -60,7 +60,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "spooky-author-identification",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "multi-class-log-loss",
     .grade_typed = &Grade,
 });

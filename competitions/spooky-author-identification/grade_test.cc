@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "id2,0,1,0\n"
     "id3,0,0,1\n";
 
-constexpr char kId[] = "spooky-author-identification";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

@@ -77,7 +77,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "spooky-author-identification", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

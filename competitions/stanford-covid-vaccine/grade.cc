@@ -130,7 +130,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "stanford-covid-vaccine",
+    .id = MLEBENCH_COMPETITION_ID,
     // config.yaml's name; the computation is MCRMSE (see above).
     .metric = "multi-class-log-loss",
     .grade = &Grade,

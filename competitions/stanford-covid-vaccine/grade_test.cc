@@ -11,7 +11,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "stanford-covid-vaccine";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: two sequences of 3 positions, the first 2 scored.
 constexpr std::string_view kAnswers =

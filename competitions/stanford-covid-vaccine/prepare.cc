@@ -372,7 +372,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "stanford-covid-vaccine", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

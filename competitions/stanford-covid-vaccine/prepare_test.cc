@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr char kId[] = "stanford-covid-vaccine";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A short restatement of upstream's prepare.py with pandas (Debian's 1.5.3
 // agrees with pandas 2.2 on read_json's dtype inference and on to_json's

@@ -21,7 +21,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "statoil-iceberg-classifier-challenge",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "log-loss",
     .grade = &Grade,
 });

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "58b2aaa0,1\n"
     "4cfc3a18,0\n";
 
-constexpr char kId[] = "statoil-iceberg-classifier-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -343,7 +343,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "statoil-iceberg-classifier-challenge", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

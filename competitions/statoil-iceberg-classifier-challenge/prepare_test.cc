@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "statoil-iceberg-classifier-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle-like train.json text: samples with 8-hex-digit ids, two short bands
 // of floats written in several spellings, an angle or "na", a 0/1 label;

@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "tabular-playground-series-dec-2021",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "multi-class-classification-accuracy",
     .grade = &Grade,
 });

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "4000001,3346,7\n"
     "4000002,2905,2\n";
 
-constexpr char kId[] = "tabular-playground-series-dec-2021";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

@@ -114,7 +114,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "tabular-playground-series-dec-2021",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -26,7 +26,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-constexpr char kId[] = "tabular-playground-series-dec-2021";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A raw train.csv with a few of Kaggle's integer columns; ids are shuffled
 // (rather than Kaggle's 0, 1, ...) so that id order and row order differ.

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "803,0.07,ACAHAAAICC,1,1\n"
     "801,-1.47,BCBFAFACBB,2,1\n";
 
-constexpr char kId[] = "tabular-playground-series-may-2022";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 const CompetitionGrader& Grader() { return testing::RegisteredGrader(kId); }
 

@@ -82,7 +82,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "tabular-playground-series-may-2022",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

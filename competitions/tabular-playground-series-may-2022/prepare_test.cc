@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "tabular-playground-series-may-2022";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 // Upstream holds out exactly this many rows.
 constexpr int64_t kTestRows = 100'000;
 

@@ -19,7 +19,7 @@ constexpr std::string_view kAnswers =
     "clip_00000002.wav,_background_noise_\n"
     "clip_00000003.wav,no\n";
 
-constexpr char kId[] = "tensorflow-speech-recognition-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

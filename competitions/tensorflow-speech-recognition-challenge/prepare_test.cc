@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "tensorflow-speech-recognition-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Entries of a raw train.7z: "train/audio/<label>/<file>.wav" -> bytes, plus
 // whatever else Kaggle puts beside them.

@@ -258,7 +258,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER({
-    .id = "tensorflow2-question-answering",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "micro-f1-score",
     .grade = &Grade,
     .answers_format = AnswersFormat::kJsonLines,

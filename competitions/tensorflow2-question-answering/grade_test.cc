@@ -27,7 +27,7 @@ constexpr std::string_view kAnswers =
     "\"start_token\":-1,\"candidate_index\":-1,\"end_token\":-1},\"short_answers\":[],"
     "\"annotation_id\":3}],\"example_id\":\"-33\"}\n";
 
-constexpr char kId[] = "tensorflow2-question-answering";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -286,7 +286,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
                       (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "tensorflow2-question-answering",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "tensorflow2-question-answering";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Lines in Kaggle's simplified-nq-train.jsonl layout: integer example ids of
 // both signs, text with '/', quotes, escapes and non-ASCII characters, short

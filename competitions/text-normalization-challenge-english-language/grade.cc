@@ -1,14 +1,14 @@
 // Upstream's text-normalization-challenge-english-language/grade.py: accuracy of the
 // normalised tokens (`after`, compared as text), aligned on `id`. Shared
 // with the other text-normalization competition.
-#include "competitions/common/text_normalization.h"
+#include "competitions/families/text_normalization/text_normalization.h"
 #include "grading/grader.h"
 
 namespace mlebench {
 namespace {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "text-normalization-challenge-english-language",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "accuracy",
     .grade = &GradeTextNormalization,
 });

@@ -4,7 +4,7 @@
 
 #include "absl/status/status.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/text_normalization.h"
+#include "competitions/families/text_normalization/text_normalization.h"
 
 namespace mlebench {
 namespace {
@@ -15,7 +15,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   return PrepareTextNormalization("en", raw, public_dir, private_dir, scratch);
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "text-normalization-challenge-english-language", .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -1,6 +1,6 @@
 // The shared text-normalization prepare tests
-// (competitions/common/text_normalization_testing.cc) on this competition.
-#include "competitions/common/text_normalization_testing.h"
+// (competitions/families/text_normalization/text_normalization_testing.cc) on this competition.
+#include "competitions/families/text_normalization/text_normalization_testing.h"
 #include "gtest/gtest.h"
 
 namespace mlebench::testing {
@@ -9,7 +9,7 @@ namespace {
 INSTANTIATE_TEST_SUITE_P(
     Russian, TextNormalizationPrepareTest,
     ::testing::Values(TextNormalizationCase{
-        .competition_id = "text-normalization-challenge-russian-language",
+        .competition_id = MLEBENCH_COMPETITION_ID,
         .language = "ru",
         .tokens = {{"123", "сто двадцать три"}, {"Привет", "Привет"}, {"ФСБ", "ф с б"}, {"мир", "мир"}},
     }));

@@ -129,7 +129,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "tgs-salt-identification-challenge",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "mean-precision-intersection-over-union-at-different-thresholds",
     .grade = &Grade,
 });

@@ -11,7 +11,7 @@ namespace {
 using testing::ExpectInvalid;
 using testing::GradeCsvText;
 
-constexpr char kId[] = "tgs-salt-identification-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Three 101 x 101 images: a 202-pixel object, no salt, a 101-pixel object.
 constexpr char kAnswers[] =

@@ -179,7 +179,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return WriteSortedById(*new_depths, public_dir / "depths.csv");
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "tgs-salt-identification-challenge",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

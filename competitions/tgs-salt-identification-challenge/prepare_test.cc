@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "tgs-salt-identification-challenge";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawImage {
   std::string id;        // ten hex digits

@@ -17,7 +17,7 @@ constexpr std::string_view kAnswers =
     "20090331_001500_005s1ms_Test2.aif,1\n"
     "20090331_003000_042s9ms_Test3.aif,0\n";
 
-constexpr char kId[] = "the-icml-2013-whale-challenge-right-whale-redux";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A submission with scores for Test0..Test3 (in that row order).
 std::string Submission(std::string_view a, std::string_view b, std::string_view c,

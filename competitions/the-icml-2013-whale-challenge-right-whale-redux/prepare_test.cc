@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "the-icml-2013-whale-challenge-right-whale-redux";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawClip {
   std::string name;  // "YYYYMMDD_HHMMSS_<s>s<ms>ms_TRAIN<idx>_<label>.aif"

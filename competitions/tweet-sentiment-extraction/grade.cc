@@ -79,7 +79,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "tweet-sentiment-extraction",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "jaccard-similarity",
     .grade = &Grade,
 });

@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "088c60f138,my boss is bullying me...,bullying me,negative\n"
     "358bd9e861,\"what interview! leave me alone\",\"leave me alone\",negative\n";
 
-constexpr char kId[] = "tweet-sentiment-extraction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

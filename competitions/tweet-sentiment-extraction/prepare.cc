@@ -50,7 +50,7 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 }
 
 MLEBENCH_REGISTER_PREPARER(
-    CompetitionPreparer{.id = "tweet-sentiment-extraction", .prepare = &Prepare});
+    CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

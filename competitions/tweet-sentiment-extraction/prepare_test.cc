@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "tweet-sentiment-extraction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.csv layout; tweets hold commas, quotes, newlines, leading
 // spaces and non-ASCII text, ids are hex (some all digits), and one row has

@@ -69,7 +69,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "us-patent-phrase-to-phrase-matching",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "pearson-correlation-coefficient",
     .grade = &Grade,
 });

@@ -20,7 +20,7 @@ constexpr std::string_view kAnswers =
     "f01,adjust gas flow,gas flow,F23,0.25\n"
     "1aa,acid absorption,water,C08,0.0\n";
 
-constexpr char kId[] = "us-patent-phrase-to-phrase-matching";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

@@ -52,7 +52,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return absl::OkStatus();
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = "us-patent-phrase-to-phrase-matching",
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
                                                .prepare = &Prepare});
 
 }  // namespace

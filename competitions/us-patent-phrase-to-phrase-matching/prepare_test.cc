@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 
-constexpr char kId[] = "us-patent-phrase-to-phrase-matching";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // Kaggle's train.csv: hex ids, phrases (some with commas, so quoted), CPC
 // contexts and scores in quarters.

@@ -114,7 +114,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "uw-madison-gi-tract-image-segmentation",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "dice-hausdorff-combo",
     .grade = &Grade,
 });

@@ -14,7 +14,7 @@ using testing::GradeCsvText;
 
 // Every case below was also run through upstream's grade.py (pandas read_csv
 // of the same text): same scores, and it raises exactly where we say invalid.
-constexpr char kId[] = "uw-madison-gi-tract-image-segmentation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // One case-day of two 4 x 4 slices: the stomach fills the first column of
 // both; the large bowel is absent. Sizes are floats, as prepare writes them.

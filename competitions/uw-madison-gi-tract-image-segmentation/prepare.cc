@@ -296,7 +296,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }  // namespace
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "uw-madison-gi-tract-image-segmentation",
+    .id = MLEBENCH_COMPETITION_ID,
     .prepare = &Prepare,
 });
 

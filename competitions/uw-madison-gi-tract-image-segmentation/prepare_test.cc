@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "uw-madison-gi-tract-image-segmentation";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 struct RawOptions {
   int cases = 12;

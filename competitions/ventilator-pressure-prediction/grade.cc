@@ -94,7 +94,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "ventilator-pressure-prediction",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "dice-hausdorff-combo",
     .grade = &Grade,
 });

@@ -10,7 +10,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "ventilator-pressure-prediction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // private/test.csv: rows 3 and 5 are in the expiratory phase (u_out 1).
 constexpr std::string_view kAnswers =

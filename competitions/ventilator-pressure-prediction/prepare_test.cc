@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "ventilator-pressure-prediction";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // A raw train.csv of `breaths` breaths of 1 to 5 steps each, breath ids
 // increasing with gaps (or shuffled), floats with awkward digits.

@@ -113,7 +113,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "vesuvius-challenge-ink-detection",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "f0.5-score",
     .grade = &Grade,
 });

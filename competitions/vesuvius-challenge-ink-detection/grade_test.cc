@@ -11,7 +11,7 @@ namespace {
 using testing::ExpectInvalid;
 using testing::GradeCsvText;
 
-constexpr char kId[] = "vesuvius-challenge-ink-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 // One fragment of 5 x 4 pixels (width x height) with 5 ink pixels.
 constexpr char kAnswers[] = "Id,Predicted,width,height\na,1 3 10 2,5,4\n";

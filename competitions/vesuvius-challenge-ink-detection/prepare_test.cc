@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "vesuvius-challenge-ink-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 std::string Png(int width, int height) {
   absl::StatusOr<std::string> png =

@@ -18,7 +18,7 @@ constexpr std::string_view kAnswers =
     "bb,14,No finding,R8,0.0,0.0,1.0,1.0\n"
     "cc,3,Cardiomegaly,R10,500.0,500.0,700.0,650.0\n";
 
-constexpr char kId[] = "vinbigdata-chest-xray-abnormalities-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 absl::StatusOr<double> Grade(std::string_view submission, std::string_view answers = kAnswers) {
   return testing::GradeCsvText(kId, submission, answers);

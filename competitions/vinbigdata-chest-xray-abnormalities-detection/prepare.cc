@@ -249,7 +249,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = "vinbigdata-chest-xray-abnormalities-detection", .prepare = &Prepare});
+    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

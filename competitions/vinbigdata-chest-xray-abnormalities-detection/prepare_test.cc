@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr char kId[] = "vinbigdata-chest-xray-abnormalities-detection";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 constexpr char kHeader[] = "image_id,class_name,class_id,rad_id,x_min,y_min,x_max,y_max\n";
 
 // Kaggle's train.csv for `images` images (rows shuffled; "No finding" rows

@@ -40,7 +40,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 }  // namespace
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
-    .id = "whale-categorization-playground",
+    .id = MLEBENCH_COMPETITION_ID,
     .metric = "MAP@5",
     .grade_typed = &Grade,
     .submission_csv = {.string_columns = {"Image"}},

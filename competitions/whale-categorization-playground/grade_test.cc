@@ -8,7 +8,7 @@
 namespace mlebench {
 namespace {
 
-constexpr char kId[] = "whale-categorization-playground";
+constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
 constexpr std::string_view kAnswers =
     "Image,Id\n"

@@ -1,0 +1,12 @@
+// herbarium_raw_test_cases.h's tests on this competition's layout.
+#include "gtest/gtest.h"
+#include "competitions/families/fgvc/herbarium_layout.h"
+#include "competitions/families/fgvc/herbarium_raw_test_cases.h"
+
+namespace mlebench {
+namespace {
+
+INSTANTIATE_TEST_SUITE_P(Herbarium2021, HerbariumRawTest, ::testing::Values(kHerbarium2021Layout));
+
+}  // namespace
+}  // namespace mlebench

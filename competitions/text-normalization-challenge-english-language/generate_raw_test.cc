@@ -1,0 +1,18 @@
+// The shared text-normalization raw-data tests
+// (competitions/families/text_normalization/raw_testing.cc)
+// on this competition's generator.
+#include "gtest/gtest.h"
+#include "competitions/families/text_normalization/raw_testing.h"
+
+namespace mlebench::testing {
+namespace {
+
+INSTANTIATE_TEST_SUITE_P(English, TextNormalizationRawTest,
+                         ::testing::Values(TextNormalizationRawCase{
+                             .competition_id = MLEBENCH_COMPETITION_ID,
+                             .prefix = "en",
+                             .letter_pattern = "[a-z]",
+                         }));
+
+}  // namespace
+}  // namespace mlebench::testing
