@@ -105,7 +105,7 @@ TEST(ReadJsonLinesTest, FileReadingAndMissingFile) {
 absl::StatusOr<double> NoGrade(const Table&, const Table&) { return 0.0; }
 
 TEST(ReadAnswersTest, FollowsTheGradersAnswersFormat) {
-  CompetitionGrader grader{.id = "x", .metric = "m", .grade = &NoGrade};
+  CompetitionGrader grader{.id = "x", .grade = &NoGrade};
   // The default stays CSV.
   absl::StatusOr<TypedTable> csv = ReadAnswersString(grader, "id,y\n1,2\n", "answers.csv");
   ASSERT_TRUE(csv.ok()) << csv.status();

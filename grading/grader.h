@@ -43,8 +43,10 @@ enum class AnswersFormat {
 };
 
 struct CompetitionGrader {
-  std::string id;          // upstream's competition id, e.g. "spaceship-titanic"
-  std::string metric;      // upstream's grader name, e.g. "accuracy"
+  // Upstream's competition id, e.g. "spaceship-titanic" (in a competition's
+  // own sources: MLEBENCH_COMPETITION_ID). Its metric's name is in
+  // competitions/competitions.tsv, not repeated here.
+  std::string id;
   // Exactly one of the two is set.
   GradeFn grade = nullptr;
   TypedGradeFn grade_typed = nullptr;

@@ -13,7 +13,7 @@ absl::StatusOr<double> Unregistered(const Table&, const Table&) {
   return absl::InternalError("no grader registered");
 }
 
-const CompetitionGrader kUnregistered{.id = "", .metric = "", .grade = &Unregistered};
+const CompetitionGrader kUnregistered{.id = "", .grade = &Unregistered};
 
 TypedTable Read(std::string_view csv, std::string_view what, const CsvReadOptions& options) {
   absl::StatusOr<TypedTable> table = ReadTypedCsvString(csv, what, options);

@@ -28,7 +28,7 @@ absl::StatusOr<double> MeanGrade(const Table& submission, const Table& answers) 
          static_cast<double>(std::get<int64_t>(scale->cells[0]));
 }
 
-const CompetitionGrader kGrader{.id = "unit-test-competition", .metric = "mean", .grade = &MeanGrade};
+const CompetitionGrader kGrader{.id = "unit-test-competition", .grade = &MeanGrade};
 
 const MedalThresholds kThresholds{.gold = 0.9, .silver = 0.8, .bronze = 0.7, .median = 0.5,
                                   .is_lower_better = false};
@@ -154,7 +154,7 @@ TEST(GradeSubmissionFile, InternalErrorsFailLoudly) {
 absl::StatusOr<double> NanGrade(const Table&, const Table&) { return std::nan(""); }
 
 TEST(GradeSubmissionFile, NanScoreIsValidWinsNothingAndRoundTrips) {
-  const CompetitionGrader nan_grader{.id = "nan-competition", .metric = "m", .grade = &NanGrade};
+  const CompetitionGrader nan_grader{.id = "nan-competition", .grade = &NanGrade};
   absl::StatusOr<CompetitionReport> r = GradeSubmissionFile(
       nan_grader, WriteFile("nan.csv", "p\n0.5\n"), WriteFile("nan_answers.csv", "scale\n1\n"),
       kThresholds, {});

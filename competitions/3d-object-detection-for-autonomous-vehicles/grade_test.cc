@@ -37,7 +37,7 @@ std::string WithA1(std::string_view prediction) {
 using testing::ExpectInvalid;
 
 TEST(Lyft3dGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "mean-average-precision");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(Lyft3dGradeTest, PerfectSubmissionScoresOneInAnyOrder) {

@@ -26,7 +26,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(AI4CodeGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "kendall-tau"); }
+TEST(AI4CodeGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(AI4CodeGradeTest, PerfectSubmissionScoresOne) {
   EXPECT_EQ(*Grade("id,cell_order\n"

@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(AerialCactusGradeTest, Registered) { EXPECT_EQ(Grader().metric, "auc-roc"); }
+TEST(AerialCactusGradeTest, Registered) { EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID); }
 
 TEST(AerialCactusGradeTest, PerfectRankingInAnyRowOrder) {
   EXPECT_EQ(*Grade("id,has_cactus\nd.jpg,0.2\nc.jpg,0.8\nb.jpg,0.1\na.jpg,0.9\n"), 1.0);

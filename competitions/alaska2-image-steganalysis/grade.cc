@@ -91,7 +91,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "weighted-auroc",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"Id"}},
     .answers_csv = {.string_columns = {"Id"}},

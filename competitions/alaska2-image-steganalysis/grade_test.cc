@@ -24,7 +24,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(Alaska2GradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "weighted-auroc");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(Alaska2GradeTest, PerfectInAnyOrder) {

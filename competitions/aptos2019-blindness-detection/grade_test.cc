@@ -28,7 +28,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(AptosGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "quadratic-weighted-kappa");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(AptosGradeTest, PerfectInAnyRowOrderWithExtraColumns) {

@@ -86,7 +86,6 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "levenshtein-distance",
     .grade = &Grade,
 });
 

@@ -28,7 +28,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(BillionWordImputationGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "levenshtein-distance");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(BillionWordImputationGradeTest, PerfectSubmissionScoresZero) {

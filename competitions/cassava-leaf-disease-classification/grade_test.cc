@@ -24,7 +24,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(CassavaGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "accuracy"); }
+TEST(CassavaGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(CassavaGradeTest, PerfectSubmissionInAnyRowOrder) {
   EXPECT_EQ(*Grade("image_id,label\n1000723321.jpg,4\n100042118.jpg,1\n1000015157.jpg,0\n"

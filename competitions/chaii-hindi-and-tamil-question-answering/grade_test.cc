@@ -27,7 +27,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(ChaiiGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "word-level-jaccard-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(ChaiiGradeTest, PerfectSubmissionScoresOne) {

@@ -85,7 +85,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "root_mean_squared_error",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"id"}},
     .answers_csv = {.string_columns = {"id"}},

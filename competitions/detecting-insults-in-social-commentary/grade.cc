@@ -33,7 +33,6 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 // quotes), and inferring both sides alike keeps upstream's id comparison.
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "auc-roc",
     .grade_typed = &Grade,
 });
 

@@ -46,7 +46,7 @@ std::string Submission(std::string_view a, std::string_view b, std::string_view 
 using testing::ExpectInvalid;
 
 TEST(DetectingInsultsGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(DetectingInsultsGradeTest, PerfectRankingInAnyRowOrderAndColumnOrder) {

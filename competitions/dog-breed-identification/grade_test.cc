@@ -71,7 +71,7 @@ absl::StatusOr<double> Grade(const std::vector<Row>& rows) {
 const double kFloor = -std::log(1.0 - std::numeric_limits<double>::epsilon());
 
 TEST(DogBreedGradeTest, RegisteredWithUpstreamsMetric) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "multi-class-log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
   ASSERT_EQ(Breeds().size(), 120u);
   EXPECT_EQ(Breeds().front(), "affenpinscher");
   EXPECT_EQ(Breeds().back(), "yorkshire_terrier");

@@ -30,7 +30,7 @@ using testing::ExpectInvalid;
 const double kFloor = -std::log(1.0 - std::numeric_limits<double>::epsilon());
 
 TEST(DogsVsCatsGradeTest, RegisteredWithUpstreamsMetric) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(DogsVsCatsGradeTest, PerfectSubmissionInAnyRowOrder) {

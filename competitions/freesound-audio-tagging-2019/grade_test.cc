@@ -40,7 +40,7 @@ absl::StatusOr<double> Grade(std::string_view submission, const std::string& ans
 }
 
 TEST(FreesoundGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "label-ranking-average-precision");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(FreesoundGradeTest, PerfectInAnyRowOrder) {

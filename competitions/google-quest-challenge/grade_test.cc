@@ -69,7 +69,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 const std::vector<std::string> kSortedIds = {"3", "17", "40", "88", "102"};
 
 TEST(GoogleQuestGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "column-wise-spearman");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(GoogleQuestGradeTest, PerfectRankingInAnyOrderScoresOne) {

@@ -26,7 +26,7 @@ absl::StatusOr<double> Grade(const std::string& submission, const char* answers 
 }
 
 TEST(ContrailsGradeTest, RegisteredWithUpstreamMetricName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "global-dice");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(ContrailsGradeTest, PerfectSubmissionInAnyOrderWithExtraColumns) {

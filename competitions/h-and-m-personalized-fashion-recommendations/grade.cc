@@ -81,7 +81,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "MAP@12",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"customer_id"}},
     .answers_csv = {.string_columns = {"customer_id"}},

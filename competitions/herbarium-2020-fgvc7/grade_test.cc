@@ -20,7 +20,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(Herbarium2020GradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "macro-f1-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(Herbarium2020GradeTest, PerfectInAnyRowOrder) {

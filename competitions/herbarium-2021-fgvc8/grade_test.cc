@@ -20,7 +20,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 }
 
 TEST(Herbarium2021GradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "macro-f1-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(Herbarium2021GradeTest, Scores) {

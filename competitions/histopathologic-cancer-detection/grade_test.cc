@@ -37,7 +37,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(HistopathologicGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(HistopathologicGradeTest, PerfectRankingInAnyRowOrder) {

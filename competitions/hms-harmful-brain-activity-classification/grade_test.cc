@@ -33,7 +33,7 @@ using testing::ExpectInvalid;
 constexpr double kEps = 1e-15;
 
 TEST(HmsGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "KL-divergence");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(HmsGradeTest, PerfectSubmissionCostsOnlyTheClippingCeiling) {

@@ -42,7 +42,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "map-at-5",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image"}},
     .answers_csv = {.string_columns = {"image"}},

@@ -25,7 +25,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(HotelIdGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "map-at-5");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(HotelIdGradeTest, PerfectInAnyRowOrder) {

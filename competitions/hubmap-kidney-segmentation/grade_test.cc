@@ -27,7 +27,7 @@ absl::StatusOr<double> Grade(const std::string& submission) {
 }
 
 TEST(HubmapGradeTest, RegisteredWithUpstreamMetricName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "dice-coefficient");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(HubmapGradeTest, PerfectSubmissionInAnyOrderWithExtraColumns) {

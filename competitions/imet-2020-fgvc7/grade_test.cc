@@ -26,7 +26,7 @@ absl::StatusOr<double> Grade(std::string_view rows, std::string_view answers = k
 using testing::ExpectInvalid;
 
 TEST(ImetGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "micro-f1-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(ImetGradeTest, PerfectInAnyRowAndLabelOrder) {

@@ -106,7 +106,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "top-1-classification-error",
     .grade = &Grade,
 });
 

@@ -17,7 +17,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 }
 
 TEST(INaturalistGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "top-1-classification-error");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(INaturalistGradeTest, Scores) {

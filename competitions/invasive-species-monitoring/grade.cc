@@ -29,7 +29,6 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "auc-roc",
     .grade_typed = &Grade,
 });
 

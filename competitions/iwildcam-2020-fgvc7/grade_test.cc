@@ -25,7 +25,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(IWildCamGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "accuracy");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(IWildCamGradeTest, PerfectSubmissionInAnyRowOrder) {

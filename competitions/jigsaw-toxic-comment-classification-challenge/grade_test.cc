@@ -43,7 +43,7 @@ std::string Perfect(std::string_view unscored = "0.5,0.5,0.5,0.5,0.5,0.5") {
 using testing::ExpectInvalid;
 
 TEST(JigsawGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "column-wise ROC AUC");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(JigsawGradeTest, PerfectSubmissionInAnyRowOrder) {

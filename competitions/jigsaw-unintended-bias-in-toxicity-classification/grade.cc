@@ -145,7 +145,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "jigsaw-unintended-bias-in-toxicity-classification-score",
     .grade = &Grade,
 });
 

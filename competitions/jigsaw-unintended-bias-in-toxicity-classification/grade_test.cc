@@ -35,8 +35,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(JigsawUnintendedBiasGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric,
-            "jigsaw-unintended-bias-in-toxicity-classification-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(JigsawUnintendedBiasGradeTest, PerfectSubmissionScoresOne) {

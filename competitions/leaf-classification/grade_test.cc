@@ -82,7 +82,7 @@ const double kFloor = -std::log(1.0 - std::numeric_limits<double>::epsilon());
 // say the submission is invalid.
 
 TEST(LeafClassificationGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "multi-class-log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
   EXPECT_EQ(Classes().size(), 99u);
 }
 

@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(std::string_view rows, std::string_view answers = k
 using testing::ExpectInvalid;
 
 TEST(LmsysChatbotArenaGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "multi-class-log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(LmsysChatbotArenaGradeTest, PerfectSubmissionCostsOnlyTheClippingFloor) {

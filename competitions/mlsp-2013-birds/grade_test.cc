@@ -25,7 +25,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(MlspBirdsGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc"); }
+TEST(MlspBirdsGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(MlspBirdsGradeTest, PooledAucOverAllPairs) {
   EXPECT_EQ(*Grade("Id,Probability\n1201,0.7\n1200,0.2\n301,0.1\n300,0.9\n"), 1.0);

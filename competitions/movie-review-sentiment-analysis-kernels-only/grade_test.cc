@@ -34,7 +34,7 @@ using testing::ExpectInvalid;
 
 TEST(MovieReviewGradeTest, Registered) {
   const CompetitionGrader& grader = testing::RegisteredGrader(kId);
-  EXPECT_EQ(grader.metric, "accuracy");
+  EXPECT_EQ(grader.id, MLEBENCH_COMPETITION_ID);
   EXPECT_NE(grader.grade, nullptr);
 }
 

@@ -20,7 +20,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 }
 
 TEST(GestureGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "levenhstein-distance");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(GestureGradeTest, PerfectSubmissionScoresZeroInAnyRowOrder) {

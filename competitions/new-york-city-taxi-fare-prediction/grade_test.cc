@@ -37,7 +37,7 @@ using testing::ExpectInvalid;
 double Square(double x) { return x * x; }
 
 TEST(NycTaxiFareGradeTest, Registered) {
-  EXPECT_EQ(Grader().metric, "root-mean-squared-error");
+  EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
   EXPECT_NE(Grader().grade, nullptr);
 }
 

@@ -52,7 +52,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "matthews-correlation-coefficient",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"contact_id"}},
     .answers_csv = {.string_columns = {"contact_id"}},

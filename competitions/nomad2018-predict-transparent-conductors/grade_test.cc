@@ -37,7 +37,7 @@ absl::StatusOr<double> GradeFile(std::string_view submission) {
 using testing::ExpectInvalid;
 
 TEST(NomadGradeTest, Registered) {
-  EXPECT_EQ(Grader().metric, "mean-column-wise-rmsle");
+  EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
   EXPECT_NE(Grader().grade, nullptr);
 }
 

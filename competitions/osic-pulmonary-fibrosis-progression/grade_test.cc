@@ -43,7 +43,7 @@ double Term(double delta, double confidence) {
 using testing::ExpectInvalid;
 
 TEST(OsicGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "modified-laplace-log-likelihood");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(OsicGradeTest, ScoresTheThreeLatestMeasuredWeeksPerPatient) {

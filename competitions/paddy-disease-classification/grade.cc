@@ -117,7 +117,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "accuracy",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},
     .answers_csv = {.string_columns = {"image_id"}},

@@ -100,7 +100,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "root-mean-squared-error",
     .grade = &Grade,
     .submission_csv = {.string_columns = {std::string(kIdColumn)}},
     .answers_csv = {.string_columns = {std::string(kIdColumn)}},

@@ -28,7 +28,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 using testing::ExpectInvalid;
 
 TEST(PetfinderGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "root-mean-squared-error");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(PetfinderGradeTest, PerfectInAnyRowOrderWithExtraColumns) {

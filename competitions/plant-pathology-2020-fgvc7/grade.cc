@@ -125,7 +125,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "mean-column-wise-roc-auc",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},
     .answers_csv = {.string_columns = {"image_id"}},

@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(std::string_view rows, std::string_view answers = k
 using testing::ExpectInvalid;
 
 TEST(PlantPathologyGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "mean-column-wise-roc-auc");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(PlantPathologyGradeTest, PerfectInAnyRowAndColumnOrder) {

@@ -26,7 +26,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 using testing::ExpectInvalid;
 
 TEST(PlantSeedlingsGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "micro-f1-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(PlantSeedlingsGradeTest, PerfectInAnyRowOrderWithExtraColumns) {

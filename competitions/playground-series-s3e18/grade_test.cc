@@ -27,7 +27,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(PlaygroundS3e18GradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auroc-multi-label");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(PlaygroundS3e18GradeTest, PerfectSubmissionInAnyRowOrder) {

@@ -27,7 +27,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 using testing::ExpectInvalid;
 
 TEST(VolcanicGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "mean-absolute-error");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(VolcanicGradeTest, PerfectInAnyRowOrderWithExtraColumns) {

@@ -32,7 +32,6 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 // them (Reddit's ids, "t3_w5491", are text either way).
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "auc-roc",
     .grade_typed = &Grade,
 });
 

@@ -33,7 +33,7 @@ absl::StatusOr<double> Grade(std::string_view rows) {
 using testing::ExpectInvalid;
 
 TEST(RanzcrGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(RanzcrGradeTest, PerfectInAnyRowAndColumnOrderWithExtraColumns) {

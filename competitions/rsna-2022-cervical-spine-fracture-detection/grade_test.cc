@@ -45,7 +45,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 }
 
 TEST(RsnaCervicalGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "weighted-multi-label-log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(RsnaCervicalGradeTest, HandComputedScores) {

@@ -32,7 +32,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(SetiGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc"); }
+TEST(SetiGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(SetiGradeTest, PerfectRankingInAnyRowOrder) {
   EXPECT_EQ(*Grade(Submission("0.9", "0.1", "0.8", "0.2")), 1.0);

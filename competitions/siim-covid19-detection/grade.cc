@@ -129,7 +129,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "mean-average-precision",
     .grade = &Grade,
 });
 

@@ -38,7 +38,7 @@ std::string WithImage1(std::string_view prediction) {
 using testing::ExpectInvalid;
 
 TEST(SiimCovid19GradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "mean-average-precision");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(SiimCovid19GradeTest, PerfectSubmissionScoresOneInAnyRowOrder) {

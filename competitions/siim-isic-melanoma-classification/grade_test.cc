@@ -25,7 +25,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(SiimIsicGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "auc-roc"); }
+TEST(SiimIsicGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(SiimIsicGradeTest, PerfectRankingInAnyRowOrder) {
   EXPECT_EQ(*Grade("image_name,target\nISIC_0074311,0.2\nISIC_0188432,0.8\nISIC_0052212,0.1\n"

@@ -127,7 +127,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "average-haversine-distance",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"tripId"}},
     .answers_csv = {.string_columns = {"tripId"}},

@@ -31,7 +31,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(SpaceshipTitanicGradeTest, Registered) {
-  EXPECT_EQ(Grader().metric, "accuracy");
+  EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
   EXPECT_NE(Grader().grade, nullptr);
 }
 

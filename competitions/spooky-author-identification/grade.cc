@@ -61,7 +61,6 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "multi-class-log-loss",
     .grade_typed = &Grade,
 });
 

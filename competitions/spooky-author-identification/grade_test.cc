@@ -30,7 +30,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(SpookyAuthorGradeTest, Registered) { EXPECT_EQ(Grader().metric, "multi-class-log-loss"); }
+TEST(SpookyAuthorGradeTest, Registered) { EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID); }
 
 TEST(SpookyAuthorGradeTest, PerfectSubmissionCostsOnlyTheClippingFloor) {
   // Each row's true probability is clipped to 1 - eps: loss -log(1 - eps).

@@ -1,8 +1,8 @@
 // Upstream's stanford-covid-vaccine/grade.py. The config names the grader
 // "multi-class-log-loss", but grade.py computes MCRMSE: the mean over
 // reactivity, deg_Mg_pH10 and deg_Mg_50C of sklearn's root_mean_squared_error
-// on the answer rows whose `keep` is True. We keep the config's name as
-// `.metric` and follow grade.py's computation.
+// on the answer rows whose `keep` is True. competitions.tsv keeps the config's
+// name; we follow grade.py's computation.
 //
 // Upstream's steps, and what they imply:
 //  1. the submission must have as many rows as the answers;
@@ -132,7 +132,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     // config.yaml's name; the computation is MCRMSE (see above).
-    .metric = "multi-class-log-loss",
     .grade = &Grade,
 });
 

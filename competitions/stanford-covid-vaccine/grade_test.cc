@@ -33,7 +33,7 @@ absl::StatusOr<double> Grade(std::string_view submission) {
 using testing::ExpectInvalid;
 
 TEST(StanfordCovidGradeTest, RegisteredUnderTheConfigsName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "multi-class-log-loss");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(StanfordCovidGradeTest, PerfectAndUnscoredColumnsIgnored) {

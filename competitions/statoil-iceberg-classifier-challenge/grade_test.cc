@@ -26,7 +26,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(StatoilGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "log-loss"); }
+TEST(StatoilGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(StatoilGradeTest, HandComputedLosses) {
   // The sample submission: every row loses log(2).

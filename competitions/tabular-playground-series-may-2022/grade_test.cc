@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(TabularPlaygroundMay2022GradeTest, Registered) {
-  EXPECT_EQ(Grader().metric, "auc-roc");
+  EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
   EXPECT_NE(Grader().grade_typed, nullptr);
 }
 

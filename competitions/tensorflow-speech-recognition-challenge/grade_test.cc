@@ -27,7 +27,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(SpeechGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "accuracy"); }
+TEST(SpeechGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(SpeechGradeTest, PerfectInAnyRowOrder) {
   EXPECT_EQ(*Grade("fname,label\nclip_00000003.wav,no\nclip_00000001.wav,bed\n"

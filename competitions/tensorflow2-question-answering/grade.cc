@@ -259,7 +259,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER({
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "micro-f1-score",
     .grade = &Grade,
     .answers_format = AnswersFormat::kJsonLines,
 });

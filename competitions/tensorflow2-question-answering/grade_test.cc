@@ -37,7 +37,7 @@ using testing::ExpectInvalid;
 
 TEST(Tensorflow2QuestionAnsweringGradeTest, RegisteredWithJsonLinesAnswers) {
   const CompetitionGrader& grader = testing::RegisteredGrader(kId);
-  EXPECT_EQ(grader.metric, "micro-f1-score");
+  EXPECT_EQ(grader.id, MLEBENCH_COMPETITION_ID);
   EXPECT_EQ(grader.answers_format, AnswersFormat::kJsonLines);
 }
 

@@ -9,7 +9,6 @@ namespace {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "accuracy",
     .grade = &GradeTextNormalization,
 });
 

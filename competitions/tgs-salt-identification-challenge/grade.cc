@@ -130,7 +130,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "mean-precision-intersection-over-union-at-different-thresholds",
     .grade = &Grade,
 });
 

@@ -25,8 +25,7 @@ absl::StatusOr<double> Grade(const std::string& submission) {
 }
 
 TEST(TgsSaltGradeTest, RegisteredWithUpstreamMetricName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric,
-            "mean-precision-intersection-over-union-at-different-thresholds");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(TgsSaltGradeTest, PerfectSubmissionInAnyRowOrder) {

@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 using testing::ExpectInvalid;
 
 TEST(UsPatentGradeTest, Registered) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "pearson-correlation-coefficient");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(UsPatentGradeTest, PerfectSubmissionInAnyRowOrder) {

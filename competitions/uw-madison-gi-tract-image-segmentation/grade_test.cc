@@ -29,7 +29,7 @@ absl::StatusOr<double> Grade(const std::string& submission) {
 }
 
 TEST(UwMadisonGradeTest, RegisteredWithUpstreamMetricName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "dice-hausdorff-combo");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(UwMadisonGradeTest, PerfectSubmission) {

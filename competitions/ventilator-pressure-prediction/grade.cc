@@ -4,7 +4,7 @@
 //
 // Upstream's config.yaml names this grader "dice-hausdorff-combo", a name
 // copied from another competition; grade.py computes sklearn's
-// mean_absolute_error, which is what we implement. `.metric` keeps
+// mean_absolute_error, which is what we implement. competitions.tsv keeps
 // config.yaml's name, since it is upstream's grader name.
 //
 // Upstream's steps, and what they imply:
@@ -95,7 +95,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "dice-hausdorff-combo",
     .grade = &Grade,
 });
 

@@ -29,7 +29,7 @@ using testing::ExpectInvalid;
 
 TEST(VentilatorGradeTest, RegisteredUnderUpstreamsConfigName) {
   // config.yaml's name; grade.py computes the mean absolute error.
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "dice-hausdorff-combo");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(VentilatorGradeTest, PerfectInAnyRowOrderWithExtraColumns) {

@@ -21,7 +21,7 @@ absl::StatusOr<double> Grade(const std::string& submission) {
 }
 
 TEST(VesuviusGradeTest, RegisteredWithUpstreamMetricName) {
-  EXPECT_EQ(testing::RegisteredGrader(kId).metric, "f0.5-score");
+  EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID);
 }
 
 TEST(VesuviusGradeTest, PerfectSubmission) {

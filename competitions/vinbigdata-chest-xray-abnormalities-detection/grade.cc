@@ -157,7 +157,6 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "mAP-at-IoU>0.4",
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image_id", "PredictionString"}},
     .answers_csv = {.string_columns = {"image_id"}},

@@ -41,7 +41,6 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .metric = "MAP@5",
     .grade_typed = &Grade,
     .submission_csv = {.string_columns = {"Image"}},
     .answers_csv = {.string_columns = {"Image"}},

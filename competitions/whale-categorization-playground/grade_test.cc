@@ -23,7 +23,7 @@ absl::StatusOr<double> Grade(std::string_view submission, std::string_view answe
 
 using testing::ExpectInvalid;
 
-TEST(WhaleGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).metric, "MAP@5"); }
+TEST(WhaleGradeTest, Registered) { EXPECT_EQ(testing::RegisteredGrader(kId).id, MLEBENCH_COMPETITION_ID); }
 
 TEST(WhaleGradeTest, PerfectInAnyRowOrder) {
   EXPECT_EQ(*Grade("Image,Id\na.jpg,w_1\nb.jpg,w_2\nc.jpg,new_whale\nd.jpg,w_4\n"), 1.0);

@@ -52,7 +52,7 @@ std::vector<std::pair<std::string, std::string>> AnswerRows(const TextNormalizat
 }
 
 TEST_P(TextNormalizationGradeTest, RegisteredAsAccuracy) {
-  EXPECT_EQ(RegisteredGrader(GetParam().competition_id).metric, "accuracy");
+  EXPECT_EQ(RegisteredGrader(GetParam().competition_id).id, GetParam().competition_id);
 }
 
 TEST_P(TextNormalizationGradeTest, PerfectSubmissionInAnyOrderScoresOne) {
