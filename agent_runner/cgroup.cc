@@ -28,6 +28,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -569,9 +570,8 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
     name = absl::StrCat(name_hint, "-", getpid(), "-", ++counter);
     bool fresh = true;
     for (const Plan& plan : plans) {
-      absl::StatusOr<bool> made_it = make(plan, name);
-      if (!made_it.ok()) return made_it.status();  // the destructor removes the rest
-      if (!*made_it) {
+      ASSIGN_OR_RETURN(bool made_it, make(plan, name));  // the destructor removes the rest
+      if (!made_it) {
         fresh = false;
         break;
       }
@@ -609,10 +609,7 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
   }
 
   for (size_t i = 0; i < cgroup.groups_.size(); ++i) {
-    if (absl::Status written = WriteLimits(*made[i], cgroup.groups_[i].dir, limits);
-        !written.ok()) {
-      return written;
-    }
+    RETURN_IF_ERROR(WriteLimits(*made[i], cgroup.groups_[i].dir, limits));
   }
   for (size_t i = 0; i < cgroup.groups_.size();) {
     Group& group = cgroup.groups_[i];

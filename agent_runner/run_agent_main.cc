@@ -45,6 +45,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/runner.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -194,9 +195,8 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     }
   }
   if (values.contains("source_tree_marker")) {
-    absl::StatusOr<std::filesystem::path> root = SourceTreeRoot(values["source_tree_marker"]);
-    if (!root.ok()) return root.status();
-    run.allowed_roots.push_back(*root);
+    ASSIGN_OR_RETURN(std::filesystem::path root, SourceTreeRoot(values["source_tree_marker"]));
+    run.allowed_roots.push_back(root);
   }
   const std::string limits = values.contains("resource_limits") ? values["resource_limits"] : "on";
   if (limits != "on" && limits != "off") {
@@ -243,11 +243,10 @@ absl::Status Main(int argc, char** argv) {
   }
   // Orphans that leave the agent's process group become our children, so
   // that they too are killed when the run ends.
-  if (absl::Status s = BecomeChildSubreaper(); !s.ok()) return s;
-  absl::StatusOr<RunRecord> record = RunAgent(flags->run);
-  if (!record.ok()) return record.status();
+  RETURN_IF_ERROR(BecomeChildSubreaper());
+  ASSIGN_OR_RETURN(RunRecord record, RunAgent(flags->run));
   std::ofstream out(flags->record_out, std::ios::binary | std::ios::trunc);
-  out << RunRecordToJson(*record);
+  out << RunRecordToJson(record);
   out.close();
   if (!out) return absl::InternalError(absl::StrCat("cannot write ", flags->record_out));
   return absl::OkStatus();

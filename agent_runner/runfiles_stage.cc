@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -128,13 +129,11 @@ absl::StatusOr<std::vector<std::string>> ResolveRoots(const std::vector<fs::path
 
 absl::StatusOr<Roots> ResolvePolicyRoots(const StagingPolicy& policy) {
   Roots roots;
-  absl::StatusOr<std::vector<std::string>> allowed = ResolveRoots(policy.allowed_roots, "allowed");
-  if (!allowed.ok()) return allowed.status();
-  absl::StatusOr<std::vector<std::string>> forbidden =
-      ResolveRoots(policy.forbidden_roots, "forbidden");
-  if (!forbidden.ok()) return forbidden.status();
-  roots.allowed = *std::move(allowed);
-  roots.forbidden = *std::move(forbidden);
+  ASSIGN_OR_RETURN(std::vector<std::string> allowed, ResolveRoots(policy.allowed_roots, "allowed"));
+  ASSIGN_OR_RETURN(std::vector<std::string> forbidden,
+                   ResolveRoots(policy.forbidden_roots, "forbidden"));
+  roots.allowed = std::move(allowed);
+  roots.forbidden = std::move(forbidden);
   return roots;
 }
 
@@ -203,12 +202,9 @@ absl::Status RemoveAt(int dir_fd, const std::string& name, const std::string& sh
     Fd fd(openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!fd.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", shown));
     if (fchmod(fd.get(), 0700) != 0) return ErrnoError(errno, absl::StrCat("cannot chmod ", shown));
-    absl::StatusOr<std::vector<std::string>> names = SortedNames(fd.get(), shown);
-    if (!names.ok()) return names.status();
-    for (const std::string& child : *names) {
-      if (absl::Status s = RemoveAt(fd.get(), child, absl::StrCat(shown, "/", child)); !s.ok()) {
-        return s;
-      }
+    ASSIGN_OR_RETURN(std::vector<std::string> names, SortedNames(fd.get(), shown));
+    for (const std::string& child : names) {
+      RETURN_IF_ERROR(RemoveAt(fd.get(), child, absl::StrCat(shown, "/", child)));
     }
     if (unlinkat(dir_fd, name.c_str(), AT_REMOVEDIR) != 0) {
       return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
@@ -316,14 +312,11 @@ class Stager {
     struct stat opened;
     if (fstat(in_fd.get(), &opened) != 0) return ErrnoError(errno, absl::StrCat("fstat ", dir));
     if (!SameInode(opened, st)) return Changed(rel, dir);
-    absl::StatusOr<std::vector<std::string>> names = SortedNames(in_fd.get(), dir);
-    if (!names.ok()) return names.status();
+    ASSIGN_OR_RETURN(std::vector<std::string> names, SortedNames(in_fd.get(), dir));
     ancestors_.push_back(st);
-    for (const std::string& name : *names) {
+    for (const std::string& name : names) {
       const std::string child_rel = rel.empty() ? name : absl::StrCat(rel, "/", name);
-      if (absl::Status s = StageEntry(child_rel, dir, in_fd.get(), name, out_fd); !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(StageEntry(child_rel, dir, in_fd.get(), name, out_fd));
     }
     ancestors_.pop_back();
     return absl::OkStatus();
@@ -373,9 +366,7 @@ class Stager {
       if (errno == EEXIST) return AlreadyExists(rel);
       return ErrnoError(errno, absl::StrCat("cannot create the copy of ", Shown(rel)));
     }
-    if (absl::Status s = CopyBytes(in.get(), out.get(), stats_.bytes_copied, file); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(CopyBytes(in.get(), out.get(), stats_.bytes_copied, file));
     if (fchmod(out.get(), mode) != 0) {
       return ErrnoError(errno, absl::StrCat("cannot chmod the copy of ", Shown(rel)));
     }
@@ -390,8 +381,8 @@ class Stager {
   // Judges `file` (resolved; `st` its lstat) and stages it as `name`.
   absl::Status StageResolved(const std::string& rel, const std::string& resolved,
                              const struct stat& st, int out_fd, const std::string& name) {
-    if (absl::Status s = Judge(rel, resolved); !s.ok()) return s;
-    if (absl::Status s = Count(rel); !s.ok()) return s;
+    RETURN_IF_ERROR(Judge(rel, resolved));
+    RETURN_IF_ERROR(Count(rel));
     if (S_ISREG(st.st_mode)) return StageRegularFile(rel, resolved, st, out_fd, name);
     if (!S_ISDIR(st.st_mode)) {
       return absl::FailedPreconditionError(
@@ -414,7 +405,7 @@ class Stager {
     if (!sub.ok()) {
       return ErrnoError(errno, absl::StrCat("cannot open the staged directory ", rel));
     }
-    if (absl::Status s = StageDirectory(rel, resolved, st, sub.get()); !s.ok()) return s;
+    RETURN_IF_ERROR(StageDirectory(rel, resolved, st, sub.get()));
     if (fchmod(sub.get(), 0555) != 0) {
       return ErrnoError(errno, absl::StrCat("cannot chmod the staged directory ", rel));
     }
@@ -489,8 +480,7 @@ bool IsInside(const fs::path& path, const fs::path& root) {
 
 absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::path& destination,
                                            const StagingPolicy& policy) {
-  absl::StatusOr<Roots> roots = ResolvePolicyRoots(policy);
-  if (!roots.ok()) return roots.status();
+  ASSIGN_OR_RETURN(Roots roots, ResolvePolicyRoots(policy));
   int error = 0;
   const std::optional<std::string> tree = RealPath(source.string(), error);
   if (!tree.has_value()) {
@@ -504,9 +494,8 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
     return absl::FailedPreconditionError(
         absl::StrCat("the runfiles tree ", source.string(), " is not a directory"));
   }
-  absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
-  if (!slot.ok()) return slot.status();
-  if (InsideNormal(slot->resolved, *tree)) {
+  ASSIGN_OR_RETURN(DestinationSlot slot, OpenDestinationSlot(destination));
+  if (InsideNormal(slot.resolved, *tree)) {
     return absl::InvalidArgumentError(absl::StrCat("the staging destination ",
                                                    destination.string(),
                                                    " is inside the runfiles tree ", *tree));
@@ -515,7 +504,7 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
     return absl::ResourceExhaustedError(
         absl::StrCat("more than ", policy.max_entries, " runfiles entries to stage"));
   }
-  if (mkdirat(slot->parent.get(), slot->name.c_str(), 0700) != 0) {
+  if (mkdirat(slot.parent.get(), slot.name.c_str(), 0700) != 0) {
     if (errno == EEXIST) {
       return absl::AlreadyExistsError(
           absl::StrCat("the staging destination ", destination.string(), " already exists"));
@@ -524,12 +513,12 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
   }
   StagingStats stats;
   stats.directories = 1;
-  Stager stager(*roots, policy, tree, slot->resolved, stats);
+  Stager stager(roots, policy, tree, slot.resolved, stats);
   absl::Status status = [&]() -> absl::Status {
-    Fd out(openat(slot->parent.get(), slot->name.c_str(),
+    Fd out(openat(slot.parent.get(), slot.name.c_str(),
                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!out.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", destination.string()));
-    if (absl::Status s = stager.StageDirectory("", *tree, tree_st, out.get()); !s.ok()) return s;
+    RETURN_IF_ERROR(stager.StageDirectory("", *tree, tree_st, out.get()));
     if (fchmod(out.get(), 0555) != 0) {
       return ErrnoError(errno, absl::StrCat("cannot chmod ", destination.string()));
     }
@@ -537,7 +526,7 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
   }();
   if (!status.ok()) {
     // Best effort: the error at hand says more than one from cleaning up.
-    RemoveAt(slot->parent.get(), slot->name, destination.string()).IgnoreError();
+    RemoveAt(slot.parent.get(), slot.name, destination.string()).IgnoreError();
     return status;
   }
   return stats;
@@ -545,8 +534,7 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
 
 absl::StatusOr<StagingStats> StageFile(const fs::path& source, const fs::path& destination,
                                        const StagingPolicy& policy) {
-  absl::StatusOr<Roots> roots = ResolvePolicyRoots(policy);
-  if (!roots.ok()) return roots.status();
+  ASSIGN_OR_RETURN(Roots roots, ResolvePolicyRoots(policy));
   const std::string shown = source.string();
   int error = 0;
   const std::optional<std::string> resolved = RealPath(shown, error);
@@ -560,27 +548,22 @@ absl::StatusOr<StagingStats> StageFile(const fs::path& source, const fs::path& d
   if (lstat(resolved->c_str(), &st) != 0) {
     return ErrnoError(errno, absl::StrCat("cannot stat ", *resolved));
   }
-  absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
-  if (!slot.ok()) return slot.status();
+  ASSIGN_OR_RETURN(DestinationSlot slot, OpenDestinationSlot(destination));
   struct stat existing;
-  if (fstatat(slot->parent.get(), slot->name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0) {
+  if (fstatat(slot.parent.get(), slot.name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0) {
     return absl::AlreadyExistsError(
         absl::StrCat("the staging destination ", destination.string(), " already exists"));
   }
   StagingStats stats;
-  Stager stager(*roots, policy, std::nullopt, std::nullopt, stats);
-  if (absl::Status s = stager.Judge(shown, *resolved); !s.ok()) return s;
+  Stager stager(roots, policy, std::nullopt, std::nullopt, stats);
+  RETURN_IF_ERROR(stager.Judge(shown, *resolved));
   if (!S_ISREG(st.st_mode)) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot stage ", shown, ": it resolves to ", *resolved,
                      ", which is not a regular file"));
   }
-  if (absl::Status s = stager.Count(shown); !s.ok()) return s;
-  if (absl::Status s = stager.StageRegularFile(shown, *resolved, st, slot->parent.get(),
-                                               slot->name);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(stager.Count(shown));
+  RETURN_IF_ERROR(stager.StageRegularFile(shown, *resolved, st, slot.parent.get(), slot.name));
   return stats;
 }
 

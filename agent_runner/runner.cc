@@ -43,6 +43,7 @@
 #include "agent_runner/processes.h"
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -143,9 +144,8 @@ absl::Status ValidateOptions(const RunOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("agent ", options.agent.string(), " is not an executable file"));
   }
-  absl::StatusOr<bool> out_ok = IsAbsentOrEmptyDirectory(options.submission_out);
-  if (!out_ok.ok()) return out_ok.status();
-  if (!*out_ok) {
+  ASSIGN_OR_RETURN(bool out_ok, IsAbsentOrEmptyDirectory(options.submission_out));
+  if (!out_ok) {
     return absl::InvalidArgumentError(absl::StrCat("submission output ",
                                                    options.submission_out.string(),
                                                    " must be absent or an empty directory"));
@@ -191,7 +191,7 @@ absl::Status CopyTreeReadOnly(const fs::path& from, const fs::path& to,
     }
     const fs::path target = to / entry.filename();
     if (S_ISREG(st.st_mode)) {
-      if (absl::Status s = CopyRegularFile(entry, target, kReadOnlyFile); !s.ok()) return s;
+      RETURN_IF_ERROR(CopyRegularFile(entry, target, kReadOnlyFile));
     } else if (S_ISDIR(st.st_mode)) {
       const std::pair<dev_t, ino_t> id(st.st_dev, st.st_ino);
       if (std::find(ancestors.begin(), ancestors.end(), id) != ancestors.end()) {
@@ -246,9 +246,8 @@ absl::Status WriteTextFile(const fs::path& path, absl::string_view text) {
 absl::StatusOr<fs::path> CreateWorkspaceRoot(const std::optional<fs::path>& requested) {
   std::error_code ec;
   if (requested.has_value()) {
-    absl::StatusOr<bool> ok = IsAbsentOrEmptyDirectory(*requested);
-    if (!ok.ok()) return ok.status();
-    if (!*ok) {
+    ASSIGN_OR_RETURN(bool ok, IsAbsentOrEmptyDirectory(*requested));
+    if (!ok) {
       return absl::InvalidArgumentError(
           absl::StrCat("workspace ", requested->string(), " must be absent or an empty directory"));
     }
@@ -280,9 +279,9 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   struct stat st;
   if (stat(options.public_dir.c_str(), &st) == 0) ancestors.emplace_back(st.st_dev, st.st_ino);
   if (options.link_public) {
-    if (absl::Status s = LinkTopLevelEntries(options.public_dir, data); !s.ok()) return s;
-  } else if (absl::Status s = CopyTreeReadOnly(options.public_dir, data, ancestors); !s.ok()) {
-    return s;
+    RETURN_IF_ERROR(LinkTopLevelEntries(options.public_dir, data));
+  } else {
+    RETURN_IF_ERROR(CopyTreeReadOnly(options.public_dir, data, ancestors));
   }
 
   // The description given separately wins over one shipped in the public dir.
@@ -292,10 +291,7 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   }
   fs::remove(description, ec);
   if (ec) return FsError("cannot replace", description, ec);
-  if (absl::Status s = CopyRegularFile(options.description_file, description, kReadOnlyFile);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyRegularFile(options.description_file, description, kReadOnlyFile));
   fs::permissions(data, kReadOnlyDir, ec);
   if (ec) return FsError("cannot set permissions of", data, ec);
 
@@ -700,9 +696,8 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   spec.cwd = workspace;
   spec.output_fd = output.get();
   spec.time_limit_s = kProbeTimeLimitS;
-  absl::StatusOr<ChildOutcome> outcome = RunChild(spec);
-  if (!outcome.ok()) return outcome.status();
-  if (WIFEXITED(outcome->wait_status) && WEXITSTATUS(outcome->wait_status) == 0) {
+  ASSIGN_OR_RETURN(ChildOutcome outcome, RunChild(spec));
+  if (WIFEXITED(outcome.wait_status) && WEXITSTATUS(outcome.wait_status) == 0) {
     return std::nullopt;
   }
   char message[1024];
@@ -710,12 +705,12 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   const std::string said(absl::StripAsciiWhitespace(
       absl::string_view(message, static_cast<size_t>(std::max<ssize_t>(size, 0)))));
   std::string how;
-  if (outcome->timed_out) {
+  if (outcome.timed_out) {
     how = absl::StrCat("did not finish within ", kProbeTimeLimitS, " s");
-  } else if (WIFEXITED(outcome->wait_status)) {
-    how = absl::StrCat("exited with status ", WEXITSTATUS(outcome->wait_status));
+  } else if (WIFEXITED(outcome.wait_status)) {
+    how = absl::StrCat("exited with status ", WEXITSTATUS(outcome.wait_status));
   } else {
-    how = absl::StrCat("was killed by signal ", WTERMSIG(outcome->wait_status));
+    how = absl::StrCat("was killed by signal ", WTERMSIG(outcome.wait_status));
   }
   return absl::StrCat(bwrap.string(), " --args ... ", kSandboxEntryPath, " ... /bin/true ", how,
                       said.empty() ? "" : absl::StrCat(": ", said));
@@ -777,10 +772,9 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   if (ec) return FsError("cannot find the sandbox entry", options.sandbox_entry, ec);
 
   StagingPolicy policy;
-  absl::StatusOr<std::vector<fs::path>> allowed =
-      CanonicalDirs(options.allowed_roots, "allowed root");
-  if (!allowed.ok()) return allowed.status();
-  policy.allowed_roots = *std::move(allowed);
+  ASSIGN_OR_RETURN(std::vector<fs::path> allowed,
+                   CanonicalDirs(options.allowed_roots, "allowed root"));
+  policy.allowed_roots = std::move(allowed);
   // The staging resolves them (one that does not exist yet still applies).
   for (const fs::path& dir : options.forbidden_roots) {
     policy.forbidden_roots.push_back(fs::absolute(dir));
@@ -806,18 +800,16 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   }
 
   const bool host_root = geteuid() == 0;
-  absl::StatusOr<std::vector<std::string>> bwrap_options =
-      BwrapOptions({.workspace = workspace,
-                    .agent = agent,
-                    .staged_agent = staging / "agent",
-                    .staged_runfiles = staged_runfiles,
-                    .sandbox_entry = sandbox_entry,
-                    .share_network = options.network == Network::kAllow,
-                    .host_root = host_root,
-                    .read_only_dirs = ReadOnlyDirs(options)});
-  if (!bwrap_options.ok()) return bwrap_options.status();
-  absl::StatusOr<FileDescriptor> args_file = WriteArgsFile(*bwrap_options);
-  if (!args_file.ok()) return args_file.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> bwrap_options,
+                   (BwrapOptions({.workspace = workspace,
+                                  .agent = agent,
+                                  .staged_agent = staging / "agent",
+                                  .staged_runfiles = staged_runfiles,
+                                  .sandbox_entry = sandbox_entry,
+                                  .share_network = options.network == Network::kAllow,
+                                  .host_root = host_root,
+                                  .read_only_dirs = ReadOnlyDirs(options)})));
+  ASSIGN_OR_RETURN(FileDescriptor args_file, WriteArgsFile(bwrap_options));
   confinement.entry = {kSandboxEntryPath,
                        "--uid",
                        absl::StrCat(host_root ? options.sandbox_uid : getuid()),
@@ -826,16 +818,16 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                        "--max_file_bytes",
                        absl::StrCat(max_file_bytes),
                        "--"};
-  absl::StatusOr<std::optional<std::string>> problem =
-      ProbeBwrap(confinement.bwrap, args_file->get(), confinement.entry, env, workspace);
-  if (!problem.ok()) return problem.status();
-  if (problem->has_value()) {
+  ASSIGN_OR_RETURN(
+      std::optional<std::string> problem,
+      ProbeBwrap(confinement.bwrap, args_file.get(), confinement.entry, env, workspace));
+  if (problem.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "isolation bwrap is unavailable: ", **problem,
+        "isolation bwrap is unavailable: ", *problem,
         " (see docs/security.md; --//agent_runner:isolation=none runs the agent unconfined)"));
   }
   confinement.isolation = Isolation::kBwrap;
-  confinement.args_file = *std::move(args_file);
+  confinement.args_file = std::move(args_file);
   if (host_root) confinement.agent_user.emplace(options.sandbox_uid, options.sandbox_gid);
   return confinement;
 }
@@ -1077,7 +1069,7 @@ std::string JsonOptionalInt(const std::optional<int>& value) {
 }  // namespace
 
 absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
-  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(ValidateOptions(options));
   std::error_code ec;
   // Resolved before anything changes directory; not canonicalised, so that a
   // launcher still finds `<agent>.runfiles` next to the path it was given.
@@ -1092,22 +1084,17 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   fs::create_directories(options.submission_out, ec);
   if (ec) return FsError("cannot create", options.submission_out, ec);
 
-  absl::StatusOr<fs::path> workspace = CreateWorkspaceRoot(options.workspace);
-  if (!workspace.ok()) return workspace.status();
-  WorkspaceCleanup cleanup(*workspace, options.keep_workspace);
-  WorkspaceCleanup staging_cleanup(StagingDir(*workspace), /*keep=*/false);
-  if (absl::Status s = PopulateWorkspace(*workspace, options); !s.ok()) return s;
-  absl::StatusOr<int64_t> quota = WorkspaceQuota(options, *workspace);
-  if (!quota.ok()) return quota.status();
+  ASSIGN_OR_RETURN(fs::path workspace, CreateWorkspaceRoot(options.workspace));
+  WorkspaceCleanup cleanup(workspace, options.keep_workspace);
+  WorkspaceCleanup staging_cleanup(StagingDir(workspace), /*keep=*/false);
+  RETURN_IF_ERROR(PopulateWorkspace(workspace, options));
+  ASSIGN_OR_RETURN(int64_t quota, WorkspaceQuota(options, workspace));
 
-  const std::vector<std::string> env = AgentEnvironment(*workspace, agent, options);
-  absl::StatusOr<Confinement> confinement =
-      ChooseConfinement(options, *workspace, agent, env, *quota);
-  if (!confinement.ok()) return confinement.status();
-  if (const auto& user = confinement->agent_user; user.has_value()) {
-    if (absl::Status s = HandWorkspaceTo(*workspace, user->first, user->second); !s.ok()) {
-      return s;
-    }
+  const std::vector<std::string> env = AgentEnvironment(workspace, agent, options);
+  ASSIGN_OR_RETURN(Confinement confinement,
+                   ChooseConfinement(options, workspace, agent, env, quota));
+  if (const auto& user = confinement.agent_user; user.has_value()) {
+    RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
   }
   std::optional<AgentCgroup> cgroup;
   if (options.limits.has_value()) {
@@ -1124,42 +1111,40 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   std::vector<std::string> command = {agent.string()};
   command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
   ChildSpec spec;
-  if (confinement->isolation == Isolation::kBwrap) {
-    std::vector<std::string> entry_and_command = confinement->entry;
+  if (confinement.isolation == Isolation::kBwrap) {
+    std::vector<std::string> entry_and_command = confinement.entry;
     entry_and_command.insert(entry_and_command.end(), command.begin(), command.end());
-    spec = BwrapChild(confinement->bwrap, confinement->args_file.get(),
-                      std::move(entry_and_command));
+    spec = BwrapChild(confinement.bwrap, confinement.args_file.get(), std::move(entry_and_command));
   } else {
     spec.argv = std::move(command);
   }
   spec.env = env;
-  spec.cwd = *workspace;
+  spec.cwd = workspace;
   spec.log = &log;
-  spec.pipe_owner = confinement->agent_user;
+  spec.pipe_owner = confinement.agent_user;
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
-  const fs::path workspace_root = *workspace;
-  const int64_t quota_bytes = *quota;
+  const fs::path workspace_root = workspace;
+  const int64_t quota_bytes = quota;
   spec.over_quota = [&workspace_root, quota_bytes] {
     return WorkspaceOverQuota(workspace_root, quota_bytes);
   };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
-  absl::StatusOr<ChildOutcome> outcome = RunChild(spec);
-  if (!outcome.ok()) return outcome.status();
+  ASSIGN_OR_RETURN(ChildOutcome outcome, RunChild(spec));
 
   RunRecord record;
   record.competition_id = options.competition_id;
   record.agent = agent.filename().string();
   record.seed = options.seed;
-  if (WIFEXITED(outcome->wait_status)) record.exit_code = WEXITSTATUS(outcome->wait_status);
-  if (WIFSIGNALED(outcome->wait_status)) record.signal = WTERMSIG(outcome->wait_status);
-  record.timed_out = outcome->timed_out;
-  record.quota_exceeded = outcome->over_quota;
-  record.duration_s = outcome->duration_s;
+  if (WIFEXITED(outcome.wait_status)) record.exit_code = WEXITSTATUS(outcome.wait_status);
+  if (WIFSIGNALED(outcome.wait_status)) record.signal = WTERMSIG(outcome.wait_status);
+  record.timed_out = outcome.timed_out;
+  record.quota_exceeded = outcome.over_quota;
+  record.duration_s = outcome.duration_s;
   record.time_limit_s = options.time_limit_s;
-  record.isolation = confinement->isolation;
-  record.network = confinement->isolation == Isolation::kBwrap ? options.network : Network::kAllow;
+  record.isolation = confinement.isolation;
+  record.network = confinement.isolation == Isolation::kBwrap ? options.network : Network::kAllow;
   if (record.quota_exceeded) {
     log.Note(absl::StrCat("run_agent: stopped the agent: its workspace files took more than ",
                           quota_bytes, " bytes (the workspace quota), or could not all be "
@@ -1179,11 +1164,11 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     }
   }
 
-  absl::StatusOr<std::optional<int64_t>> submission_bytes =
-      CollectSubmission(*workspace, options.submission_out, options.max_submission_bytes, log);
-  if (!submission_bytes.ok()) return submission_bytes.status();
-  record.submission_exists = submission_bytes->has_value();
-  record.submission_bytes = submission_bytes->value_or(0);
+  ASSIGN_OR_RETURN(
+      std::optional<int64_t> submission_bytes,
+      CollectSubmission(workspace, options.submission_out, options.max_submission_bytes, log));
+  record.submission_exists = submission_bytes.has_value();
+  record.submission_bytes = submission_bytes.value_or(0);
   log.Finish();
   record.log_truncated = log.truncated();
   return record;

@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/processes.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -156,7 +157,7 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
                                    {spec.agent, "agent"},
                                    {spec.staged_agent, "staged agent"},
                                    {spec.sandbox_entry, "sandbox entry"}}) {
-    if (absl::Status s = RequireAbsolute(path, what); !s.ok()) return s;
+    RETURN_IF_ERROR(RequireAbsolute(path, what));
   }
   Args args;
   if (spec.host_root) {
@@ -169,12 +170,12 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   if (!spec.share_network) args.push_back("--unshare-net");
   args.push_back("--die-with-parent");
   AddSystem(args);
-  if (absl::Status s = AddEtc(args); !s.ok()) return s;
+  RETURN_IF_ERROR(AddEtc(args));
   AddDevicesAndKernel(args);
 
   std::set<fs::path> made;
   for (const fs::path& dir : spec.read_only_dirs) {
-    if (absl::Status s = RequireAbsolute(dir, "read-only dir"); !s.ok()) return s;
+    RETURN_IF_ERROR(RequireAbsolute(dir, "read-only dir"));
     AddParentDirs(args, dir, made);
     Append(args, {"--ro-bind", dir.string(), dir.string()});
   }
@@ -183,9 +184,7 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   AddParentDirs(args, spec.agent, made);
   Append(args, {"--ro-bind", spec.staged_agent.string(), spec.agent.string()});
   if (!spec.staged_runfiles.empty()) {
-    if (absl::Status s = RequireAbsolute(spec.staged_runfiles, "staged runfiles"); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(RequireAbsolute(spec.staged_runfiles, "staged runfiles"));
     fs::path runfiles = spec.agent;
     runfiles += ".runfiles";
     Append(args, {"--ro-bind", spec.staged_runfiles.string(), runfiles.string()});

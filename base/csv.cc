@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <future>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -27,8 +29,6 @@
 #include <system_error>
 #include <thread>
 #include <type_traits>
-#include <deque>
-#include <future>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +36,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/parallel.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -1716,7 +1717,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                                                    " bytes is more than the limit of ",
                                                    options.max_bytes, " bytes"));
   }
-  if (absl::Status s = CheckCsvSeparator(options.separator); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCsvSeparator(options.separator));
   // Bytes are checked before anything is parsed (errors name the first bad
   // byte), except by the regular-file path, which checks them itself and
   // otherwise leaves the whole file to this one.
@@ -1735,20 +1736,16 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   Tokenizer::Result result = tokenizer.Next(fields, starts);
   // The header's bytes first: they decide the error if the whole file is
   // checked, and names are only made of checked text.
-  if (absl::Status s = CheckBytes(data.substr(0, result == Tokenizer::Result::kRecord
-                                                     ? tokenizer.position()
-                                                     : data.size()),
-                                  source_name);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CheckBytes(
+      data.substr(0, result == Tokenizer::Result::kRecord ? tokenizer.position() : data.size()),
+      source_name));
   if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
   // No header: pandas raises EmptyDataError, which upstream turns into an
   // empty DataFrame.
   if (result == Tokenizer::Result::kEnd) return std::vector<TypedColumn>();
 
   if (fields.size() > kMaxColumns) {
-    if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckBytes(data, source_name));
     return ErrorAt(source_name, data, starts[kMaxColumns],
                    absl::StrCat("more than ", kMaxColumns, " columns"));
   }
@@ -1762,7 +1759,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
     return *std::move(regular);
   }
   PopulatePages(data.data(), data.data() + data.size(), kPopulateRead);
-  if (absl::Status s = CheckBytes(data, source_name); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckBytes(data, source_name));
 
   // Padding short rows creates cells from nothing: a few header bytes and
   // many short lines could ask for more memory than any machine has. Real
@@ -1920,10 +1917,9 @@ struct CsvBytes {
 absl::StatusOr<TypedTable> ParseOwned(std::shared_ptr<CsvBytes> bytes,
                                       std::string_view source_name,
                                       const CsvReadOptions& options) {
-  absl::StatusOr<std::vector<TypedColumn>> columns =
-      ParseCsv(bytes->view(), source_name, options, bytes->arena);
-  if (!columns.ok()) return columns.status();
-  return TypedTable(*std::move(columns), std::move(bytes));
+  ASSIGN_OR_RETURN(std::vector<TypedColumn> columns,
+                   ParseCsv(bytes->view(), source_name, options, bytes->arena));
+  return TypedTable(std::move(columns), std::move(bytes));
 }
 
 }  // namespace
@@ -1940,9 +1936,8 @@ absl::StatusOr<TypedTable> ReadTypedCsvString(std::string_view data, std::string
 absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view source_name,
                                     const CsvReadOptions& options) {
   Arena arena;
-  absl::StatusOr<std::vector<TypedColumn>> columns = ParseCsv(data, source_name, options, arena);
-  if (!columns.ok()) return columns.status();
-  return TypedTable(*std::move(columns), nullptr).ToTable();
+  ASSIGN_OR_RETURN(std::vector<TypedColumn> columns, ParseCsv(data, source_name, options, arena));
+  return TypedTable(std::move(columns), nullptr).ToTable();
 }
 
 absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
@@ -2002,9 +1997,8 @@ absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
 }
 
 absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options) {
-  absl::StatusOr<TypedTable> table = ReadTypedCsvFile(path, options);
-  if (!table.ok()) return table.status();
-  return table->ToTable();
+  ASSIGN_OR_RETURN(TypedTable table, ReadTypedCsvFile(path, options));
+  return table.ToTable();
 }
 
 namespace {
@@ -2036,15 +2030,14 @@ std::string WriteCsvText(const Table& table, char sep) {
 std::string WriteCsvString(const Table& table) { return WriteCsvText(table, ','); }
 
 absl::StatusOr<std::string> WriteCsvString(const Table& table, const CsvWriteOptions& options) {
-  if (absl::Status s = CheckCsvSeparator(options.separator); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCsvSeparator(options.separator));
   return WriteCsvText(table, options.separator);
 }
 
 absl::Status WriteCsvFile(const Table& table, const std::string& path,
                           const CsvWriteOptions& options) {
-  absl::StatusOr<std::string> csv_text = WriteCsvString(table, options);
-  if (!csv_text.ok()) return csv_text.status();
-  const std::string& text = *csv_text;
+  ASSIGN_OR_RETURN(std::string csv_text, WriteCsvString(table, options));
+  const std::string& text = csv_text;
   // Write a temporary file beside the target, then rename it over the target,
   // so that readers never see a half-written file.
   static std::atomic<uint64_t> counter{0};

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -54,16 +55,15 @@ class LineParser {
       while (true) {
         SkipWhitespace();
         std::string key;
-        if (absl::Status s = ParseString(&key); !s.ok()) return s;
+        RETURN_IF_ERROR(ParseString(&key));
         for (const auto& [existing, unused] : members) {
           if (existing == key) return Error(absl::StrCat("repeated key \"", key, "\""));
         }
         SkipWhitespace();
         if (!Consume(':')) return Error("expected ':'");
         SkipWhitespace();
-        absl::StatusOr<Cell> value = ParseTopLevelValue();
-        if (!value.ok()) return value.status();
-        members.emplace_back(std::move(key), *std::move(value));
+        ASSIGN_OR_RETURN(Cell value, ParseTopLevelValue());
+        members.emplace_back(std::move(key), std::move(value));
         SkipWhitespace();
         if (Consume(',')) continue;
         if (Consume('}')) break;
@@ -103,12 +103,12 @@ class LineParser {
     const char c = s_[pos_];
     if (c == '"') {
       std::string text;
-      if (absl::Status s = ParseString(&text); !s.ok()) return s;
+      RETURN_IF_ERROR(ParseString(&text));
       return Cell(std::move(text));
     }
     if (c == '{' || c == '[') {
       const size_t start = pos_;
-      if (absl::Status s = SkipValue(0); !s.ok()) return s;
+      RETURN_IF_ERROR(SkipValue(0));
       return Cell(std::string(s_.substr(start, pos_ - start)));
     }
     if (ConsumeWord("true")) return Cell(true);
@@ -265,12 +265,12 @@ class LineParser {
       while (true) {
         SkipWhitespace();
         if (c == '{') {
-          if (absl::Status s = ParseString(nullptr); !s.ok()) return s;
+          RETURN_IF_ERROR(ParseString(nullptr));
           SkipWhitespace();
           if (!Consume(':')) return Error("expected ':'");
           SkipWhitespace();
         }
-        if (absl::Status s = SkipValue(depth + 1); !s.ok()) return s;
+        RETURN_IF_ERROR(SkipValue(depth + 1));
         SkipWhitespace();
         if (Consume(',')) continue;
         if (Consume(close)) return absl::OkStatus();

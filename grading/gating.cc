@@ -6,9 +6,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "base/python_float.h"
 
 namespace mlebench {
 namespace {
@@ -97,11 +98,9 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
     }
     return v.string_value();
   };
-  absl::StatusOr<std::string> isolation = get("isolation", "bwrap", "none");
-  if (!isolation.ok()) return isolation.status();
-  absl::StatusOr<std::string> network = get("network", "allow", "deny");
-  if (!network.ok()) return network.status();
-  return RunEnvironment{*std::move(isolation), *std::move(network)};
+  ASSIGN_OR_RETURN(std::string isolation, get("isolation", "bwrap", "none"));
+  ASSIGN_OR_RETURN(std::string network, get("network", "allow", "deny"));
+  return RunEnvironment{std::move(isolation), std::move(network)};
 }
 
 std::string_view MedalName(const CompetitionReport& r) {

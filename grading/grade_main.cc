@@ -18,6 +18,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/command_line.h"
+#include "base/status_macros.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.h"
@@ -26,30 +27,26 @@ namespace mlebench {
 namespace {
 
 absl::Status Run(const std::vector<std::string>& args) {
-  absl::StatusOr<CommandLine> cl = ParseCommandLine(
-      args, {"competition", "submission", "answers", "thresholds_csv", "leaderboard", "out",
-             "agent", "seed", "dataset", "dataset_file", "submission_path_label"});
-  if (!cl.ok()) return cl.status();
-  if (absl::Status s = RequireFlags(*cl, {"competition", "submission", "answers", "out"}); !s.ok()) {
-    return s;
-  }
-  const std::string id = cl->Get("competition");
+  ASSIGN_OR_RETURN(CommandLine cl,
+                   (ParseCommandLine(args, {"competition", "submission", "answers",
+                                            "thresholds_csv", "leaderboard", "out", "agent", "seed",
+                                            "dataset", "dataset_file", "submission_path_label"})));
+  RETURN_IF_ERROR(RequireFlags(cl, {"competition", "submission", "answers", "out"}));
+  const std::string id = cl.Get("competition");
   const CompetitionGrader* grader = GraderRegistry::Find(id);
   if (grader == nullptr) {
     return absl::NotFoundError(absl::StrCat("no grader registered for '", id, "' in this binary"));
   }
   MedalThresholds thresholds;
   ReportContext context;
-  if (cl->Has("leaderboard")) {
-    absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboardFile(cl->Get("leaderboard"));
-    if (!t.ok()) return t.status();
-    thresholds = *t;
+  if (cl.Has("leaderboard")) {
+    ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(cl.Get("leaderboard")));
+    thresholds = t;
     context.thresholds_source = "leaderboard";
-  } else if (cl->Has("thresholds_csv")) {
-    auto table = ReadThresholdsTable(cl->Get("thresholds_csv"));
-    if (!table.ok()) return table.status();
-    auto it = table->find(id);
-    if (it == table->end()) {
+  } else if (cl.Has("thresholds_csv")) {
+    ASSIGN_OR_RETURN(auto table, ReadThresholdsTable(cl.Get("thresholds_csv")));
+    auto it = table.find(id);
+    if (it == table.end()) {
       return absl::NotFoundError(absl::StrCat("no medal thresholds for '", id, "'"));
     }
     thresholds = it->second;
@@ -57,30 +54,30 @@ absl::Status Run(const std::vector<std::string>& args) {
   } else {
     return absl::InvalidArgumentError("one of --thresholds_csv or --leaderboard is required");
   }
-  context.agent = cl->Get("agent");
-  if (!absl::SimpleAtoi(cl->Get("seed", "0"), &context.seed)) {
+  context.agent = cl.Get("agent");
+  if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
     return absl::InvalidArgumentError("--seed must be an integer");
   }
-  context.dataset = cl->Get("dataset", "synthetic");
-  if (cl->Has("dataset_file")) {
-    std::ifstream in(cl->Get("dataset_file"));
+  context.dataset = cl.Get("dataset", "synthetic");
+  if (cl.Has("dataset_file")) {
+    std::ifstream in(cl.Get("dataset_file"));
     if (!in || !std::getline(in, context.dataset)) {
-      return absl::NotFoundError(absl::StrCat("cannot read ", cl->Get("dataset_file")));
+      return absl::NotFoundError(absl::StrCat("cannot read ", cl.Get("dataset_file")));
     }
   }
   if (context.dataset != "synthetic" && context.dataset != "kaggle") {
     return absl::InvalidArgumentError(
         absl::StrCat("dataset must be synthetic or kaggle, got '", context.dataset, "'"));
   }
-  context.submission_path = cl->Get("submission_path_label", cl->Get("submission"));
+  context.submission_path = cl.Get("submission_path_label", cl.Get("submission"));
 
-  absl::StatusOr<CompetitionReport> report = GradeSubmissionFile(
-      *grader, cl->Get("submission"), cl->Get("answers"), thresholds, context);
-  if (!report.ok()) return report.status();
-  std::ofstream out(cl->Get("out"), std::ios::binary | std::ios::trunc);
-  out << ToPythonJson(*report, 2) << "\n";
+  ASSIGN_OR_RETURN(
+      CompetitionReport report,
+      GradeSubmissionFile(*grader, cl.Get("submission"), cl.Get("answers"), thresholds, context));
+  std::ofstream out(cl.Get("out"), std::ios::binary | std::ios::trunc);
+  out << ToPythonJson(report, 2) << "\n";
   out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", cl->Get("out")));
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", cl.Get("out")));
   return absl::OkStatus();
 }
 

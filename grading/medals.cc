@@ -1,6 +1,5 @@
 #include "grading/medals.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -95,9 +95,8 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string&
                 "upstream checkout"));
     }
   }
-  absl::StatusOr<Table> table = ReadCsvFile(path);
-  if (!table.ok()) return table.status();
-  const Column* score = table->Find("score");
+  ASSIGN_OR_RETURN(Table table, ReadCsvFile(path));
+  const Column* score = table.Find("score");
   if (score == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": leaderboard must have a `score` column"));
@@ -105,10 +104,9 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string&
   std::vector<double> scores;
   scores.reserve(score->cells.size());
   for (size_t i = 0; i < score->cells.size(); ++i) {
-    absl::StatusOr<double> v =
-        NumericCell(score->cells[i], absl::StrCat(path, ": score of row ", i + 1));
-    if (!v.ok()) return v.status();
-    scores.push_back(*v);
+    ASSIGN_OR_RETURN(double v,
+                     NumericCell(score->cells[i], absl::StrCat(path, ": score of row ", i + 1)));
+    scores.push_back(v);
   }
   absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboard(scores);
   if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(path, ": ", t.status().message()));
@@ -119,19 +117,18 @@ absl::StatusOr<std::map<std::string, MedalThresholds, std::less<>>> ReadThreshol
     const std::string& path) {
   CsvReadOptions options;
   options.string_columns = {"competition_id"};
-  absl::StatusOr<Table> table = ReadCsvFile(path, options);
-  if (!table.ok()) return table.status();
+  ASSIGN_OR_RETURN(Table table, ReadCsvFile(path, options));
   const char* required[] = {"competition_id", "gold", "silver", "bronze", "median",
                             "is_lower_better"};
   for (const char* name : required) {
-    if (table->Find(name) == nullptr) {
+    if (table.Find(name) == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": missing column `", name, "`"));
     }
   }
-  const Column& ids = *table->Find("competition_id");
-  const Column& lower = *table->Find("is_lower_better");
+  const Column& ids = *table.Find("competition_id");
+  const Column& lower = *table.Find("is_lower_better");
   std::map<std::string, MedalThresholds, std::less<>> out;
-  for (size_t i = 0; i < table->num_rows(); ++i) {
+  for (size_t i = 0; i < table.num_rows(); ++i) {
     const std::string where = absl::StrCat(path, " line ", i + 2);
     if (!std::holds_alternative<std::string>(ids.cells[i])) {
       return absl::InvalidArgumentError(absl::StrCat(where, ": missing competition_id"));
@@ -139,10 +136,9 @@ absl::StatusOr<std::map<std::string, MedalThresholds, std::less<>>> ReadThreshol
     MedalThresholds t;
     double* fields[] = {&t.gold, &t.silver, &t.bronze, &t.median};
     for (int f = 0; f < 4; ++f) {
-      absl::StatusOr<double> v =
-          NumericCell(table->Find(required[f + 1])->cells[i], absl::StrCat(where, ": ", required[f + 1]));
-      if (!v.ok()) return v.status();
-      *fields[f] = *v;
+      ASSIGN_OR_RETURN(double v, NumericCell(table.Find(required[f + 1])->cells[i],
+                                             absl::StrCat(where, ": ", required[f + 1])));
+      *fields[f] = v;
     }
     if (!std::holds_alternative<bool>(lower.cells[i])) {
       return absl::InvalidArgumentError(absl::StrCat(where, ": is_lower_better must be true/false"));

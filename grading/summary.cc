@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -315,9 +316,8 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
   std::vector<SourcedReport> out;
   auto list = object.fields().find("competition_reports");
   if (list == object.fields().end()) {
-    absl::StatusOr<CompetitionReport> report = ReportFromStruct(object, where);
-    if (!report.ok()) return report.status();
-    out.push_back({*std::move(report), where});
+    ASSIGN_OR_RETURN(CompetitionReport report, ReportFromStruct(object, where));
+    out.push_back({std::move(report), where});
     return out;
   }
   if (list->second.kind_case() != Value::kListValue) {
@@ -330,9 +330,8 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
       return absl::InvalidArgumentError(
           absl::StrCat(item, " must be an object, not ", KindName(values[i])));
     }
-    absl::StatusOr<CompetitionReport> report = ReportFromStruct(values[i].struct_value(), item);
-    if (!report.ok()) return report.status();
-    out.push_back({*std::move(report), item});
+    ASSIGN_OR_RETURN(CompetitionReport report, ReportFromStruct(values[i].struct_value(), item));
+    out.push_back({std::move(report), item});
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -89,9 +90,8 @@ std::vector<double> NumpyRandomState::RandomSample(size_t n) {
 }
 
 absl::StatusOr<int64_t> NumpyRandomState::RandInt(int64_t low, int64_t high) {
-  absl::StatusOr<std::vector<int64_t>> one = RandInt(low, high, 1);
-  if (!one.ok()) return one.status();
-  return (*one)[0];
+  ASSIGN_OR_RETURN(std::vector<int64_t> one, RandInt(low, high, 1));
+  return (one)[0];
 }
 
 absl::StatusOr<std::vector<int64_t>> NumpyRandomState::RandInt(int64_t low, int64_t high,

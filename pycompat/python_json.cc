@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -134,9 +135,8 @@ class Parser {
     switch (Peek()) {
       case '"': {
         ++pos_;
-        absl::StatusOr<std::string> text = ParseString();
-        if (!text.ok()) return text.status();
-        return JsonValue::String(*std::move(text));
+        ASSIGN_OR_RETURN(std::string text, ParseString());
+        return JsonValue::String(std::move(text));
       }
       case '{':
       case '[':
@@ -315,15 +315,14 @@ class Parser {
         return Error("Expecting property name enclosed in double quotes", pos_);
       }
       ++pos_;
-      absl::StatusOr<std::string> key = ParseString();
-      if (!key.ok()) return key.status();
+      ASSIGN_OR_RETURN(std::string key, ParseString());
       SkipWhitespace();
       if (AtEnd() || Peek() != ':') return Error("Expecting ':' delimiter", pos_);
       ++pos_;
       SkipWhitespace();
       absl::StatusOr<JsonValue> value = ParseValue(depth);
       if (!value.ok()) return value;
-      object.Set(*std::move(key), *std::move(value));
+      object.Set(std::move(key), *std::move(value));
       SkipWhitespace();
       if (!AtEnd() && Peek() == '}') {
         ++pos_;
@@ -464,7 +463,7 @@ class Dumper {
         out.push_back('[');
         for (size_t i = 0; i < value.items.size(); ++i) {
           Separate(i == 0, level + 1, out);
-          if (absl::Status s = Append(value.items[i], level + 1, out); !s.ok()) return s;
+          RETURN_IF_ERROR(Append(value.items[i], level + 1, out));
         }
         Close(level, out);
         out.push_back(']');
@@ -477,9 +476,9 @@ class Dumper {
         out.push_back('{');
         for (size_t i = 0; i < value.members.size(); ++i) {
           Separate(i == 0, level + 1, out);
-          if (absl::Status s = AppendString(value.members[i].key, out); !s.ok()) return s;
+          RETURN_IF_ERROR(AppendString(value.members[i].key, out));
           out += ": ";
-          if (absl::Status s = Append(value.members[i].value, level + 1, out); !s.ok()) return s;
+          RETURN_IF_ERROR(Append(value.members[i].value, level + 1, out));
         }
         Close(level, out);
         out.push_back('}');
@@ -603,7 +602,7 @@ bool operator==(const JsonValue& a, const JsonValue& b) {
 }
 
 absl::StatusOr<JsonValue> ParseJson(std::string_view data) {
-  if (absl::Status s = CheckUtf8(data); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckUtf8(data));
   return Parser(data).ParseDocument();
 }
 
@@ -611,7 +610,7 @@ absl::StatusOr<std::string> DumpJson(const JsonValue& value, std::optional<int> 
   // Python indents by ' ' * indent, which is empty for a negative indent.
   if (indent.has_value() && *indent < 0) indent = 0;
   std::string out;
-  if (absl::Status s = Dumper(indent).Append(value, 0, out); !s.ok()) return s;
+  RETURN_IF_ERROR(Dumper(indent).Append(value, 0, out));
   return out;
 }
 

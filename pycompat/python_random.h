@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 
@@ -79,12 +80,11 @@ class PythonRandom {
   // `sample(population, k)`.
   template <typename T>
   absl::StatusOr<std::vector<T>> Sample(const std::vector<T>& population, int64_t k) {
-    absl::StatusOr<std::vector<int64_t>> indices =
-        SampleIndices(static_cast<int64_t>(population.size()), k);
-    if (!indices.ok()) return indices.status();
+    ASSIGN_OR_RETURN(std::vector<int64_t> indices,
+                     SampleIndices(static_cast<int64_t>(population.size()), k));
     std::vector<T> result;
-    result.reserve(indices->size());
-    for (int64_t i : *indices) result.push_back(population[static_cast<size_t>(i)]);
+    result.reserve(indices.size());
+    for (int64_t i : indices) result.push_back(population[static_cast<size_t>(i)]);
     return result;
   }
 

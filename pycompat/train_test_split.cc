@@ -4,9 +4,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_random.h"
-#include "competitions/common/table_ops.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
+#include "competitions/common/table_ops.h"
+#include "pycompat/numpy_random.h"
 
 namespace mlebench {
 namespace {
@@ -103,9 +104,8 @@ absl::StatusOr<TrainTestIndices> TrainTestSplitIndices(int64_t n_samples,
   counts = ValidateShuffleSplit(n_samples, SplitSize{counts->n_test}, SplitSize{counts->n_train});
   if (!counts.ok()) return counts.status();
 
-  absl::StatusOr<NumpyRandomState> rng = NumpyRandomState::Create(options.random_state);
-  if (!rng.ok()) return rng.status();
-  const std::vector<int64_t> permutation = rng->Permutation(static_cast<size_t>(n_samples));
+  ASSIGN_OR_RETURN(NumpyRandomState rng, NumpyRandomState::Create(options.random_state));
+  const std::vector<int64_t> permutation = rng.Permutation(static_cast<size_t>(n_samples));
   TrainTestIndices indices;
   indices.test_indices.assign(permutation.begin(), permutation.begin() + counts->n_test);
   indices.train_indices.assign(permutation.begin() + counts->n_test,
@@ -115,14 +115,11 @@ absl::StatusOr<TrainTestIndices> TrainTestSplitIndices(int64_t n_samples,
 
 absl::StatusOr<TrainTestTables> TrainTestSplitTable(const Table& table,
                                                     const TrainTestSplitOptions& options) {
-  absl::StatusOr<TrainTestIndices> indices =
-      TrainTestSplitIndices(static_cast<int64_t>(table.num_rows()), options);
-  if (!indices.ok()) return indices.status();
-  absl::StatusOr<Table> train = TakeRows(table, indices->train_indices);
-  if (!train.ok()) return train.status();
-  absl::StatusOr<Table> test = TakeRows(table, indices->test_indices);
-  if (!test.ok()) return test.status();
-  return TrainTestTables{*std::move(train), *std::move(test)};
+  ASSIGN_OR_RETURN(TrainTestIndices indices,
+                   TrainTestSplitIndices(static_cast<int64_t>(table.num_rows()), options));
+  ASSIGN_OR_RETURN(Table train, TakeRows(table, indices.train_indices));
+  ASSIGN_OR_RETURN(Table test, TakeRows(table, indices.test_indices));
+  return TrainTestTables{std::move(train), std::move(test)};
 }
 
 }  // namespace mlebench

@@ -11,8 +11,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/zip_archive.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "competitions/common/zip_archive.h"
 
 namespace mlebench {
 namespace {
@@ -38,11 +39,9 @@ absl::Status AppendReportsFromFile(const fs::path& file, const std::string& sour
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": ", size, " bytes is too large for a report"));
   }
-  absl::StatusOr<std::string> json = ReadFileToString(file);
-  if (!json.ok()) return json.status();
-  absl::StatusOr<std::vector<SourcedReport>> reports = ParseReports(*json, source);
-  if (!reports.ok()) return reports.status();
-  for (SourcedReport& r : *reports) out->push_back(std::move(r));
+  ASSIGN_OR_RETURN(std::string json, ReadFileToString(file));
+  ASSIGN_OR_RETURN(std::vector<SourcedReport> reports, ParseReports(json, source));
+  for (SourcedReport& r : reports) out->push_back(std::move(r));
   return absl::OkStatus();
 }
 
@@ -59,23 +58,21 @@ absl::StatusOr<fs::path> NewScratchDir() {
 }
 
 absl::Status AppendReportsFromZip(const fs::path& zip, std::vector<SourcedReport>* out) {
-  absl::StatusOr<std::vector<std::string>> names = ListZip(zip);
-  if (!names.ok()) return names.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> names, ListZip(zip));
   std::vector<std::string> report_names;
-  for (const std::string& name : *names) {
+  for (const std::string& name : names) {
     if (IsReportName(fs::path(name).filename().string())) report_names.push_back(name);
   }
   if (report_names.empty()) return absl::OkStatus();
   std::sort(report_names.begin(), report_names.end());
-  absl::StatusOr<fs::path> scratch = NewScratchDir();
-  if (!scratch.ok()) return scratch.status();
-  absl::Status status = ExtractZip(zip, *scratch);
+  ASSIGN_OR_RETURN(fs::path scratch, NewScratchDir());
+  absl::Status status = ExtractZip(zip, scratch);
   for (const std::string& name : report_names) {
     if (!status.ok()) break;
-    status = AppendReportsFromFile(*scratch / name, absl::StrCat(zip.string(), ":", name), out);
+    status = AppendReportsFromFile(scratch / name, absl::StrCat(zip.string(), ":", name), out);
   }
   std::error_code ignored;
-  fs::remove_all(*scratch, ignored);
+  fs::remove_all(scratch, ignored);
   return status;
 }
 

@@ -29,18 +29,19 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/command_line.h"
+#include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "tools/collect_reports.h"
-#include "base/command_line.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.h"
 #include "grading/summary.h"
 #include "testdata/common/synthetic.h"
+#include "tools/collect_reports.h"
 
 namespace mlebench {
 namespace {
@@ -92,15 +93,13 @@ absl::StatusOr<std::string> Runfile(const std::string& workspace_path) {
 }
 
 absl::StatusOr<std::map<std::string, CompetitionInfo>> Competitions() {
-  absl::StatusOr<std::string> path = Runfile("competitions/competitions.tsv");
-  if (!path.ok()) return path.status();
-  return ReadCompetitionTable(*path);
+  ASSIGN_OR_RETURN(std::string path, Runfile("competitions/competitions.tsv"));
+  return ReadCompetitionTable(path);
 }
 
 absl::Status List() {
-  auto table = Competitions();
-  if (!table.ok()) return table.status();
-  for (const auto& [id, info] : *table) {
+  ASSIGN_OR_RETURN(auto table, Competitions());
+  for (const auto& [id, info] : table) {
     const bool graded = GraderRegistry::Find(id) != nullptr;
     std::cout << id << "\t" << absl::StrJoin(info.splits, ",") << "\t" << info.metric << "\t"
               << (graded ? "registered" : "not-yet-registered") << "\n";
@@ -207,15 +206,14 @@ absl::Status Prepare(const CommandLine& cl) {
   if (cl.Has("synthetic") && cl.Has("raw")) {
     return absl::InvalidArgumentError("--synthetic and --raw exclude each other");
   }
-  auto table = Competitions();
-  if (!table.ok()) return table.status();
+  ASSIGN_OR_RETURN(auto table, Competitions());
   std::vector<std::string> ids;
   if (cl.Has("c")) {
     ids.push_back(cl.Get("c"));
   } else if (cl.Has("competition-id")) {
     ids.push_back(cl.Get("competition-id"));
   } else if (cl.Has("all") || cl.Has("lite")) {
-    for (const auto& [id, info] : *table) {
+    for (const auto& [id, info] : table) {
       const bool in_split =
           !cl.Has("lite") || std::find(info.splits.begin(), info.splits.end(), "low") != info.splits.end();
       if (in_split && PreparerRegistry::Find(id) != nullptr) ids.push_back(id);
@@ -236,7 +234,7 @@ absl::Status Prepare(const CommandLine& cl) {
   if (ids.empty()) return absl::InvalidArgumentError("no competitions to prepare");
   // Every name is checked before anything is written.
   for (const std::string& id : ids) {
-    if (table->count(id) == 0) {
+    if (table.count(id) == 0) {
       return absl::NotFoundError(absl::StrCat("unknown competition '", id, "' (see mlebench list)"));
     }
     if (PreparerRegistry::Find(id) == nullptr) {
@@ -250,7 +248,7 @@ absl::Status Prepare(const CommandLine& cl) {
   }
   const fs::path data_dir = UserPath(cl.Get("data-dir"));
   for (const std::string& id : ids) {
-    if (absl::Status s = PrepareOne(id, data_dir, cl); !s.ok()) return s;
+    RETURN_IF_ERROR(PrepareOne(id, data_dir, cl));
   }
   return absl::OkStatus();
 }
@@ -274,10 +272,9 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
   if (grader == nullptr) {
     return absl::NotFoundError(absl::StrCat("no grader registered for '", id, "'"));
   }
-  auto table = Competitions();
-  if (!table.ok()) return table.status();
-  auto info = table->find(id);
-  if (info == table->end()) return absl::NotFoundError(absl::StrCat("unknown competition ", id));
+  ASSIGN_OR_RETURN(auto table, Competitions());
+  auto info = table.find(id);
+  if (info == table.end()) return absl::NotFoundError(absl::StrCat("unknown competition ", id));
   const fs::path answers = data_dir / info->second.answers_path;
   std::error_code ec;
   if (!fs::is_regular_file(answers, ec)) {
@@ -289,17 +286,15 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
   ReportContext context;
   context.dataset = "kaggle";
   if (cl.Has("leaderboard")) {
-    auto t = ThresholdsFromLeaderboardFile(UserPath(cl.Get("leaderboard")).string());
-    if (!t.ok()) return t.status();
-    thresholds = *t;
+    ASSIGN_OR_RETURN(auto t,
+                     ThresholdsFromLeaderboardFile(UserPath(cl.Get("leaderboard")).string()));
+    thresholds = t;
     context.thresholds_source = "leaderboard";
   } else {
-    absl::StatusOr<std::string> path = Runfile("grading/medal_thresholds.csv");
-    if (!path.ok()) return path.status();
-    auto all = ReadThresholdsTable(*path);
-    if (!all.ok()) return all.status();
-    auto it = all->find(id);
-    if (it == all->end()) return absl::NotFoundError(absl::StrCat("no thresholds for ", id));
+    ASSIGN_OR_RETURN(std::string path, Runfile("grading/medal_thresholds.csv"));
+    ASSIGN_OR_RETURN(auto all, ReadThresholdsTable(path));
+    auto it = all.find(id);
+    if (it == all.end()) return absl::NotFoundError(absl::StrCat("no thresholds for ", id));
     thresholds = it->second;
   }
   context.dataset = PreparedDataset(CompetitionDataDir(data_dir, id));
@@ -317,10 +312,9 @@ absl::Status GradeSample(const CommandLine& cl) {
     return absl::InvalidArgumentError("grade-sample takes SUBMISSION and COMPETITION_ID");
   }
   if (!cl.Has("data-dir")) return absl::InvalidArgumentError("grade-sample needs --data-dir");
-  auto report = GradeOne(cl.positional[2], UserPath(cl.positional[1]),
-                         UserPath(cl.Get("data-dir")), cl);
-  if (!report.ok()) return report.status();
-  std::cout << ToPythonJson(*report, 4) << "\n";
+  ASSIGN_OR_RETURN(auto report, GradeOne(cl.positional[2], UserPath(cl.positional[1]),
+                                         UserPath(cl.Get("data-dir")), cl));
+  std::cout << ToPythonJson(report, 4) << "\n";
   return absl::OkStatus();
 }
 
@@ -399,38 +393,36 @@ absl::Status SummarizeReports(const CommandLine& cl) {
   }
   std::vector<fs::path> paths;
   for (size_t i = 1; i < cl.positional.size(); ++i) paths.push_back(UserPath(cl.positional[i]));
-  absl::StatusOr<std::vector<SourcedReport>> reports = CollectReports(paths);
-  if (!reports.ok()) return reports.status();
-  absl::StatusOr<BenchmarkSummary> summary = Summarize(*reports);
-  if (!summary.ok()) return summary.status();
-  std::cout << FormatSummary(*summary);
+  ASSIGN_OR_RETURN(std::vector<SourcedReport> reports, CollectReports(paths));
+  ASSIGN_OR_RETURN(BenchmarkSummary summary, Summarize(reports));
+  std::cout << FormatSummary(summary);
   if (cl.Has("json")) {
     const fs::path out = UserPath(cl.Get("json"));
-    if (absl::Status s = WriteTextFile(out, ToPythonJson(*summary, 2) + "\n"); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteTextFile(out, ToPythonJson(summary, 2) + "\n"));
     std::cout << "\nSaved summary to " << out.string() << "\n";
   }
   return absl::OkStatus();
 }
 
 absl::Status Main(const std::vector<std::string>& args) {
-  absl::StatusOr<CommandLine> cl = ParseCommandLine(
-      args,
-      {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard", "submission",
-       "submissions", "output-dir", "agent", "json"},
-      {"synthetic", "all", "lite", "force", "dry-run", "help", "h"});
-  if (!cl.ok()) return cl.status();
-  if (cl->positional.empty() || cl->Has("help") || cl->Has("h")) {
+  ASSIGN_OR_RETURN(
+      CommandLine cl,
+      (ParseCommandLine(args,
+                        {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard",
+                         "submission", "submissions", "output-dir", "agent", "json"},
+                        {"synthetic", "all", "lite", "force", "dry-run", "help", "h"})));
+  if (cl.positional.empty() || cl.Has("help") || cl.Has("h")) {
     std::cout << kUsage;
-    return cl->positional.empty() && !cl->Has("help") && !cl->Has("h")
+    return cl.positional.empty() && !cl.Has("help") && !cl.Has("h")
                ? absl::InvalidArgumentError("missing command")
                : absl::OkStatus();
   }
-  const std::string& command = cl->positional[0];
+  const std::string& command = cl.positional[0];
   if (command == "list") return List();
-  if (command == "prepare") return Prepare(*cl);
-  if (command == "grade-sample") return GradeSample(*cl);
-  if (command == "grade") return GradeJsonl(*cl);
-  if (command == "summarize") return SummarizeReports(*cl);
+  if (command == "prepare") return Prepare(cl);
+  if (command == "grade-sample") return GradeSample(cl);
+  if (command == "grade") return GradeJsonl(cl);
+  if (command == "summarize") return SummarizeReports(cl);
   return absl::InvalidArgumentError(absl::StrCat("unknown command '", command, "'\n", kUsage));
 }
 

@@ -33,10 +33,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "pycompat/python_json.h"
-#include "base/python_float.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "pycompat/python_json.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
@@ -403,7 +404,7 @@ absl::Status MakeSplit(SyntheticRng& rng, const SharedTables& shared, int num_lo
                                   static_cast<float>(rng.UniformInt(0, 63))};
             bytes.append(reinterpret_cast<const char*>(row), sizeof(row));
           }
-          if (absl::Status st = WriteStringToFile(lidar / name, bytes); !st.ok()) return st;
+          RETURN_IF_ERROR(WriteStringToFile(lidar / name, bytes));
         } else {
           RgbImage image{kImageSize, kImageSize, {}};
           const double shade = rng.Uniform(60, 200);
@@ -416,9 +417,8 @@ absl::Status MakeSplit(SyntheticRng& rng, const SharedTables& shared, int num_lo
               }
             }
           }
-          absl::StatusOr<std::string> jpeg = EncodeJpeg(image, 85);
-          if (!jpeg.ok()) return jpeg.status();
-          if (absl::Status st = WriteStringToFile(images / name, *jpeg); !st.ok()) return st;
+          ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(image, 85));
+          RETURN_IF_ERROR(WriteStringToFile(images / name, jpeg));
         }
       }
     }
@@ -477,9 +477,8 @@ std::vector<Vehicle> MakeVehicles(SyntheticRng& rng, const SharedTables& shared,
 }
 
 absl::Status WriteJson(const fs::path& path, const JsonValue& value) {
-  absl::StatusOr<std::string> text = DumpJson(value);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(value));
+  return WriteStringToFile(path, text);
 }
 
 absl::Status WriteTables(const fs::path& dir, const SharedTables& shared, const Split& split,
@@ -506,7 +505,7 @@ absl::Status WriteTables(const fs::path& dir, const SharedTables& shared, const 
     tables.emplace_back("sample_annotation.json", &split.sample_annotation);
   }
   for (const auto& [name, table] : tables) {
-    if (absl::Status s = WriteJson(dir / name, *table); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteJson(dir / name, *table));
   }
   return WriteJson(dir / "map.json", JsonValue::Array({map}));
 }
@@ -526,18 +525,12 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       MakeVehicles(rng, shared, {4, 7, 11, 15}, train.calibrated_sensor);
   const std::vector<Vehicle> test_vehicles =
       MakeVehicles(rng, shared, {6, 12}, test.calibrated_sensor);
-  if (absl::Status s = MakeSplit(rng, shared, kTrainLogs, train_vehicles, raw_dir / "train_images",
-                                 raw_dir / "train_lidar", train);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = MakeSplit(rng, shared, kTestLogs, test_vehicles, raw_dir / "test_images",
-                                 raw_dir / "test_lidar", test);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteTables(raw_dir / "train_data", shared, train, true); !s.ok()) return s;
-  if (absl::Status s = WriteTables(raw_dir / "test_data", shared, test, false); !s.ok()) return s;
+  RETURN_IF_ERROR(MakeSplit(rng, shared, kTrainLogs, train_vehicles, raw_dir / "train_images",
+                            raw_dir / "train_lidar", train));
+  RETURN_IF_ERROR(MakeSplit(rng, shared, kTestLogs, test_vehicles, raw_dir / "test_images",
+                            raw_dir / "test_lidar", test));
+  RETURN_IF_ERROR(WriteTables(raw_dir / "train_data", shared, train, true));
+  RETURN_IF_ERROR(WriteTables(raw_dir / "test_data", shared, test, false));
 
   // The map raster: roads on a light background.
   PngImage map{kImageSize, kImageSize, PngColor::kRgb, {}};
@@ -547,18 +540,15 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       for (int c = 0; c < 3; ++c) map.pixels.push_back(road ? 90 : 230 - 10 * c);
     }
   }
-  absl::StatusOr<std::string> png = EncodePng(map);
-  if (!png.ok()) return png.status();
+  ASSIGN_OR_RETURN(std::string png, EncodePng(map));
   for (const char* dir : {"train_maps", "test_maps"}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / dir / "map_raster_palo_alto.png", *png);
-        !s.ok())
-      return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / dir / "map_raster_palo_alto.png", png));
   }
 
   CsvTextBuilder csv;
   csv.Row({"Id", "PredictionString"});
   for (const auto& [id, prediction] : train.rows) csv.String(id).String(prediction).EndRow();
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", csv.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", csv.text()));
   CsvTextBuilder sample;
   sample.Row({"Id", "PredictionString"});
   for (const auto& [id, prediction] : test.rows) sample.String(id).Missing().EndRow();

@@ -31,14 +31,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_json.h"
-#include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "base/csv.h"
-#include "base/python_float.h"
-#include "base/table.h"
 #include "base/files.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -131,9 +132,8 @@ absl::StatusOr<JsonValue> ReadJson(const fs::path& path) {
   if (size > kMaxJsonBytes) {
     return absl::InvalidArgumentError(absl::StrCat(path.string(), " is too large"));
   }
-  absl::StatusOr<std::string> text = ReadFileToString(path);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<JsonValue> value = ParseJson(*text);
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
+  absl::StatusOr<JsonValue> value = ParseJson(text);
   if (!value.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path.filename().string(), ": ", value.status().message()));
@@ -142,9 +142,8 @@ absl::StatusOr<JsonValue> ReadJson(const fs::path& path) {
 }
 
 absl::Status WriteJson(const fs::path& path, const JsonValue& value) {
-  absl::StatusOr<std::string> text = DumpJson(value);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(value));
+  return WriteStringToFile(path, text);
 }
 
 // `for record in table` followed by `record[key]` on each: the items of a
@@ -177,9 +176,8 @@ absl::StatusOr<const JsonValue*> Member(const JsonValue& record, std::string_vie
 }
 
 absl::StatusOr<std::vector<JsonValue>> ReadRecords(const fs::path& raw, std::string_view file) {
-  absl::StatusOr<JsonValue> table = ReadJson(raw / "train_data" / file);
-  if (!table.ok()) return table.status();
-  return Records(*std::move(table), file);
+  ASSIGN_OR_RETURN(JsonValue table, ReadJson(raw / "train_data" / file));
+  return Records(std::move(table), file);
 }
 
 // json.dump of a list of records.
@@ -262,29 +260,26 @@ absl::Status CopySensorFiles(const fs::path& raw, const fs::path& public_dir,
                              const std::vector<JsonValue>& sample_data,
                              const std::set<std::string>& test_ids) {
   for (const char* dir : {"test_images", "train_images", "test_lidar", "train_lidar"}) {
-    if (absl::Status s = MakeDirs(public_dir / dir); !s.ok()) return s;
+    RETURN_IF_ERROR(MakeDirs(public_dir / dir));
   }
   size_t train_images = 0, test_images = 0, train_lidar = 0, test_lidar = 0;
   std::set<std::string> filenames;
   for (const JsonValue& datum : sample_data) {
-    absl::StatusOr<const JsonValue*> path = Member(datum, "filename", "sample_data.json");
-    if (!path.ok()) return path.status();
-    if ((*path)->type != JsonValue::Type::kString) {
+    ASSIGN_OR_RETURN(const JsonValue* path, Member(datum, "filename", "sample_data.json"));
+    if ((path)->type != JsonValue::Type::kString) {
       return absl::InvalidArgumentError(
-          absl::StrCat("TypeError: sample_data filename is not text: ", Describe(**path)));
+          absl::StrCat("TypeError: sample_data filename is not text: ", Describe(*path)));
     }
-    filenames.insert((*path)->text);
-    const std::string filename = PathName((*path)->text);
-    absl::StatusOr<const JsonValue*> token = Member(datum, "sample_token", "sample_data.json");
-    if (!token.ok()) return token.status();
-    const bool is_test = Contains(test_ids, PyKey(**token));
-    absl::StatusOr<const JsonValue*> format = Member(datum, "fileformat", "sample_data.json");
-    if (!format.ok()) return format.status();
-    const bool is_jpeg = (*format)->type == JsonValue::Type::kString && (*format)->text == "jpeg";
-    const bool is_bin = (*format)->type == JsonValue::Type::kString && (*format)->text == "bin";
+    filenames.insert((path)->text);
+    const std::string filename = PathName((path)->text);
+    ASSIGN_OR_RETURN(const JsonValue* token, Member(datum, "sample_token", "sample_data.json"));
+    const bool is_test = Contains(test_ids, PyKey(*token));
+    ASSIGN_OR_RETURN(const JsonValue* format, Member(datum, "fileformat", "sample_data.json"));
+    const bool is_jpeg = (format)->type == JsonValue::Type::kString && (format)->text == "jpeg";
+    const bool is_bin = (format)->type == JsonValue::Type::kString && (format)->text == "bin";
     if (!is_jpeg && !is_bin) {
       return absl::InvalidArgumentError(
-          absl::StrCat("ValueError: Unexpected `fileformat` in sample data: ", Describe(**format)));
+          absl::StrCat("ValueError: Unexpected `fileformat` in sample data: ", Describe(*format)));
     }
     const std::string suffix = is_jpeg ? "jpeg" : "bin";
     if (!filename.ends_with(suffix)) {
@@ -303,7 +298,7 @@ absl::Status CopySensorFiles(const fs::path& raw, const fs::path& public_dir,
     // Upstream logs a warning and skips a file already copied under the
     // same name (it is then missing from the counts).
     if (fs::exists(destination, error)) continue;
-    if (absl::Status s = CopyFile(source, destination); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyFile(source, destination));
     ++(is_jpeg ? (is_test ? test_images : train_images) : (is_test ? test_lidar : train_lidar));
   }
   if (train_images + test_images + train_lidar + test_lidar != filenames.size()) {
@@ -338,17 +333,15 @@ absl::Status SplitRecords(std::vector<JsonValue> records, std::string_view key,
                           const std::set<std::string>& test, KeyOf key_of,
                           std::vector<JsonValue>& train_out, std::vector<JsonValue>& test_out) {
   for (JsonValue& record : records) {
-    absl::StatusOr<const JsonValue*> value = Member(record, key, file);
-    if (!value.ok()) return value.status();
-    absl::StatusOr<std::optional<std::string>> k = key_of(**value);
-    if (!k.ok()) return k.status();
-    if (Contains(train, *k)) {
+    ASSIGN_OR_RETURN(const JsonValue* value, Member(record, key, file));
+    ASSIGN_OR_RETURN(std::optional<std::string> k, key_of(*value));
+    if (Contains(train, k)) {
       train_out.push_back(std::move(record));
-    } else if (Contains(test, *k)) {
+    } else if (Contains(test, k)) {
       test_out.push_back(std::move(record));
     } else {
       return absl::InvalidArgumentError(absl::StrCat("ValueError: ", std::string(file), " ",
-                                                     std::string(key), " ", Describe(**value),
+                                                     std::string(key), " ", Describe(*value),
                                                      " doesn't belong to either new train or new "
                                                      "test set"));
     }
@@ -360,9 +353,8 @@ absl::StatusOr<std::optional<std::string>> OptionalKey(const JsonValue& value) {
   return PyKey(value);
 }
 absl::StatusOr<std::optional<std::string>> RequiredKey(const JsonValue& value) {
-  absl::StatusOr<std::string> key = HashKey(value);
-  if (!key.ok()) return key.status();
-  return std::optional<std::string>(*key);
+  ASSIGN_OR_RETURN(std::string key, HashKey(value));
+  return std::optional<std::string>(key);
 }
 
 // calibrated_sensor.json / ego_pose.json: the record named by each sample
@@ -377,24 +369,21 @@ absl::StatusOr<std::vector<JsonValue>> FollowSampleData(const std::vector<JsonVa
                                                         std::set<std::string>& used) {
   std::unordered_map<std::string, size_t> by_token;
   for (size_t i = 0; i < records.size(); ++i) {
-    absl::StatusOr<const JsonValue*> token = Member(records[i], "token", file);
-    if (!token.ok()) return token.status();
-    absl::StatusOr<std::string> key = HashKey(**token);
-    if (!key.ok()) return key.status();
-    by_token[*key] = i;
+    ASSIGN_OR_RETURN(const JsonValue* token, Member(records[i], "token", file));
+    ASSIGN_OR_RETURN(std::string key, HashKey(*token));
+    by_token[key] = i;
   }
   std::vector<JsonValue> out;
   std::set<std::string> taken;
   for (const JsonValue& datum : sample_data) {
-    absl::StatusOr<const JsonValue*> token = Member(datum, token_field, "sample_data.json");
-    if (!token.ok()) return token.status();
-    const std::optional<std::string> key = PyKey(**token);
+    ASSIGN_OR_RETURN(const JsonValue* token, Member(datum, token_field, "sample_data.json"));
+    const std::optional<std::string> key = PyKey(*token);
     if (deduplicate && Contains(taken, key)) continue;
-    if (!key.has_value()) return HashKey(**token).status();
+    if (!key.has_value()) return HashKey(*token).status();
     auto it = by_token.find(*key);
     if (it == by_token.end()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("KeyError: ", Describe(**token), " is not a ", std::string(file), " token"));
+          absl::StrCat("KeyError: ", Describe(*token), " is not a ", std::string(file), " token"));
     }
     out.push_back(records[it->second]);
     taken.insert(*key);
@@ -408,21 +397,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const fs::path train_data = public_dir / "train_data";
   const fs::path test_data = public_dir / "test_data";
   for (const fs::path& dir : {test_data, train_data}) {
-    if (absl::Status s = MakeDirs(dir); !s.ok()) return s;
+    RETURN_IF_ERROR(MakeDirs(dir));
   }
 
   // log.json: the split.
-  absl::StatusOr<std::vector<JsonValue>> logs = ReadRecords(raw, "log.json");
-  if (!logs.ok()) return logs.status();
+  ASSIGN_OR_RETURN(std::vector<JsonValue> logs, ReadRecords(raw, "log.json"));
   std::vector<JsonValue> log_ids;
   std::vector<std::string> log_keys;
-  for (const JsonValue& log : *logs) {
-    absl::StatusOr<const JsonValue*> token = Member(log, "token", "log.json");
-    if (!token.ok()) return token.status();
-    absl::StatusOr<std::string> key = HashKey(**token);
-    if (!key.ok()) return key.status();
-    log_ids.push_back(**token);
-    log_keys.push_back(*key);
+  for (const JsonValue& log : logs) {
+    ASSIGN_OR_RETURN(const JsonValue* token, Member(log, "token", "log.json"));
+    ASSIGN_OR_RETURN(std::string key, HashKey(*token));
+    log_ids.push_back(*token);
+    log_keys.push_back(key);
   }
   if (std::set<std::string>(log_keys.begin(), log_keys.end()).size() != log_keys.size()) {
     return CheckFailed("Log IDs must be unique");
@@ -430,60 +416,54 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.2;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(log_ids.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(log_ids.size()), options));
   std::set<std::string> train_logs, test_logs;
   JsonValue test_log_ids = JsonValue::Array();
-  for (int64_t i : split->train_indices) train_logs.insert(log_keys[i]);
-  for (int64_t i : split->test_indices) {
+  for (int64_t i : split.train_indices) train_logs.insert(log_keys[i]);
+  for (int64_t i : split.test_indices) {
     test_logs.insert(log_keys[i]);
     test_log_ids.items.push_back(log_ids[i]);
   }
   {
     std::vector<JsonValue> train, test;
-    for (size_t i = 0; i < logs->size(); ++i) {
-      if (train_logs.count(log_keys[i])) train.push_back((*logs)[i]);
-      if (test_logs.count(log_keys[i])) test.push_back((*logs)[i]);
+    for (size_t i = 0; i < logs.size(); ++i) {
+      if (train_logs.count(log_keys[i])) train.push_back((logs)[i]);
+      if (test_logs.count(log_keys[i])) test.push_back((logs)[i]);
     }
-    if (absl::Status s = WriteRecords(train_data / "log.json", std::move(train)); !s.ok()) return s;
-    if (absl::Status s = WriteRecords(test_data / "log.json", std::move(test)); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteRecords(train_data / "log.json", std::move(train)));
+    RETURN_IF_ERROR(WriteRecords(test_data / "log.json", std::move(test)));
   }
 
   // sample.json: by `scene_token in train_log_ids` (upstream compares scene
   // tokens with log tokens; Lyft has one scene per log under the same token).
-  absl::StatusOr<std::vector<JsonValue>> samples = ReadRecords(raw, "sample.json");
-  if (!samples.ok()) return samples.status();
+  ASSIGN_OR_RETURN(std::vector<JsonValue> samples, ReadRecords(raw, "sample.json"));
   std::vector<JsonValue> train_samples, test_samples;
-  for (const JsonValue& sample : *samples) {
-    absl::StatusOr<const JsonValue*> scene = Member(sample, "scene_token", "sample.json");
-    if (!scene.ok()) return scene.status();
-    const std::optional<std::string> key = PyKey(**scene);
+  for (const JsonValue& sample : samples) {
+    ASSIGN_OR_RETURN(const JsonValue* scene, Member(sample, "scene_token", "sample.json"));
+    const std::optional<std::string> key = PyKey(*scene);
     if (Contains(train_logs, key)) train_samples.push_back(sample);
     if (Contains(test_logs, key)) test_samples.push_back(sample);
   }
-  if (train_samples.size() + test_samples.size() != samples->size()) {
+  if (train_samples.size() + test_samples.size() != samples.size()) {
     return CheckFailed(absl::StrCat("New train (", train_samples.size(), ") and test (",
                                     test_samples.size(), ") samples must cover all samples (",
-                                    samples->size(), ")"));
+                                    samples.size(), ")"));
   }
-  if (absl::Status s = WriteRecords(train_data / "sample.json", train_samples); !s.ok()) return s;
-  if (absl::Status s = WriteRecords(test_data / "sample.json", test_samples); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteRecords(train_data / "sample.json", train_samples));
+  RETURN_IF_ERROR(WriteRecords(test_data / "sample.json", test_samples));
 
   // train.csv: the rows whose Id is a sample token of each side, in order.
-  absl::StatusOr<Table> train_df = ReadCsvFile((raw / "train.csv").string());
-  if (!train_df.ok()) return train_df.status();
-  const Column* ids = train_df->Find("Id");
+  ASSIGN_OR_RETURN(Table train_df, ReadCsvFile((raw / "train.csv").string()));
+  const Column* ids = train_df.Find("Id");
   if (ids == nullptr) return absl::InvalidArgumentError("KeyError: train.csv has no 'Id' column");
   std::set<std::string> train_sample_tokens, test_sample_tokens;
   for (auto [from, to] : {std::pair{&train_samples, &train_sample_tokens},
                           std::pair{&test_samples, &test_sample_tokens}}) {
     for (const JsonValue& sample : *from) {
-      absl::StatusOr<const JsonValue*> token = Member(sample, "token", "sample.json");
-      if (!token.ok()) return token.status();
-      absl::StatusOr<std::string> key = HashKey(**token);
-      if (!key.ok()) return key.status();
-      to->insert(*key);
+      ASSIGN_OR_RETURN(const JsonValue* token, Member(sample, "token", "sample.json"));
+      ASSIGN_OR_RETURN(std::string key, HashKey(*token));
+      to->insert(key);
     }
   }
   std::vector<int64_t> train_rows, test_rows;
@@ -492,14 +472,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     if (train_sample_tokens.count(key)) train_rows.push_back(static_cast<int64_t>(row));
     if (test_sample_tokens.count(key)) test_rows.push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> new_train_df = TakeRows(*train_df, train_rows);
-  if (!new_train_df.ok()) return new_train_df.status();
-  absl::StatusOr<Table> new_test_df = TakeRows(*train_df, test_rows);
-  if (!new_test_df.ok()) return new_test_df.status();
-  if (train_rows.size() + test_rows.size() != train_df->num_rows()) {
+  ASSIGN_OR_RETURN(Table new_train_df, TakeRows(train_df, train_rows));
+  ASSIGN_OR_RETURN(Table new_test_df, TakeRows(train_df, test_rows));
+  if (train_rows.size() + test_rows.size() != train_df.num_rows()) {
     return CheckFailed(absl::StrCat("New train (", train_rows.size(), ") and test (",
                                     test_rows.size(), ") annotations must cover all annotations (",
-                                    train_df->num_rows(), ")"));
+                                    train_df.num_rows(), ")"));
   }
   if (train_rows.size() != train_samples.size()) {
     return CheckFailed(absl::StrCat("New train rows (", train_rows.size(),
@@ -509,199 +487,151 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed(absl::StrCat("New test rows (", test_rows.size(),
                                     ") must match test samples (", test_samples.size(), ")"));
   }
-  if (absl::Status s = WriteCsvFile(*new_train_df, (public_dir / "train.csv").string()); !s.ok())
-    return s;
+  RETURN_IF_ERROR(WriteCsvFile(new_train_df, (public_dir / "train.csv").string()));
 
   // private/test.csv: a confidence of 1.0 before every box.
-  Column* predictions = new_test_df->FindMutable("PredictionString");
+  Column* predictions = new_test_df.FindMutable("PredictionString");
   if (predictions == nullptr) {
     return absl::InvalidArgumentError("KeyError: train.csv has no 'PredictionString' column");
   }
   Column with_confidence{predictions->name, Dtype::kObject, {}};
   for (const Cell& cell : predictions->cells) {
-    absl::StatusOr<std::string> text = AddConfidence(cell);
-    if (!text.ok()) return text.status();
-    with_confidence.cells.push_back(*std::move(text));
+    ASSIGN_OR_RETURN(std::string text, AddConfidence(cell));
+    with_confidence.cells.push_back(std::move(text));
   }
   *predictions = std::move(with_confidence);
-  if (absl::Status s = WriteCsvFile(*new_test_df, (private_dir / "test.csv").string()); !s.ok())
-    return s;
+  RETURN_IF_ERROR(WriteCsvFile(new_test_df, (private_dir / "test.csv").string()));
 
   // public/sample_submission.csv: the test ids, empty predictions.
-  absl::StatusOr<Table> sample_submission = SelectColumns(*new_test_df, {"Id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "PredictionString", std::string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test_df, {"Id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "PredictionString", std::string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
   // sample_data.json: by `sample_token in new_*_df["Id"].values`.
   std::set<std::string> train_ids, test_ids;
   for (auto [table, to] :
-       {std::pair{&*new_train_df, &train_ids}, std::pair{&*new_test_df, &test_ids}}) {
+       {std::pair{&new_train_df, &train_ids}, std::pair{&new_test_df, &test_ids}}) {
     for (const Cell& cell : table->Find("Id")->cells) {
       if (std::optional<std::string> key = NumpyCellKey(cell)) to->insert(*key);
     }
   }
-  absl::StatusOr<std::vector<JsonValue>> sample_data = ReadRecords(raw, "sample_data.json");
-  if (!sample_data.ok()) return sample_data.status();
+  ASSIGN_OR_RETURN(std::vector<JsonValue> sample_data, ReadRecords(raw, "sample_data.json"));
   std::vector<JsonValue> train_sample_data, test_sample_data;
-  if (absl::Status s = SplitRecords(*sample_data, "sample_token", "sample_data.json", train_ids,
-                                    test_ids, OptionalKey, train_sample_data, test_sample_data);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteRecords(train_data / "sample_data.json", train_sample_data); !s.ok())
-    return s;
-  if (absl::Status s = WriteRecords(test_data / "sample_data.json", test_sample_data); !s.ok())
-    return s;
+  RETURN_IF_ERROR(SplitRecords(sample_data, "sample_token", "sample_data.json", train_ids, test_ids,
+                               OptionalKey, train_sample_data, test_sample_data));
+  RETURN_IF_ERROR(WriteRecords(train_data / "sample_data.json", train_sample_data));
+  RETURN_IF_ERROR(WriteRecords(test_data / "sample_data.json", test_sample_data));
 
   // The one map, identical in Kaggle's train and test folders.
   for (const char* dir : {"test_maps", "train_maps"}) {
-    if (absl::Status s = MakeDirs(public_dir / dir); !s.ok()) return s;
-    if (absl::Status s = CopyFile(raw / "train_maps" / kMapFile, public_dir / dir / kMapFile);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(MakeDirs(public_dir / dir));
+    RETURN_IF_ERROR(CopyFile(raw / "train_maps" / kMapFile, public_dir / dir / kMapFile));
   }
   auto copy_table = [&](const char* file) -> absl::Status {
     for (const fs::path& dir : {train_data, test_data}) {
-      if (absl::Status s = CopyFile(raw / "train_data" / file, dir / file); !s.ok()) return s;
+      RETURN_IF_ERROR(CopyFile(raw / "train_data" / file, dir / file));
     }
     return absl::OkStatus();
   };
-  if (absl::Status s = copy_table("attribute.json"); !s.ok()) return s;
+  RETURN_IF_ERROR(copy_table("attribute.json"));
 
   // calibrated_sensor.json: each side's sensors in order of first use.
   {
-    absl::StatusOr<std::vector<JsonValue>> sensors = ReadRecords(raw, "calibrated_sensor.json");
-    if (!sensors.ok()) return sensors.status();
+    ASSIGN_OR_RETURN(std::vector<JsonValue> sensors, ReadRecords(raw, "calibrated_sensor.json"));
     std::set<std::string> used;
-    absl::StatusOr<std::vector<JsonValue>> train =
-        FollowSampleData(*sensors, train_sample_data, "calibrated_sensor_token",
-                         "calibrated_sensor.json", /*deduplicate=*/true, used);
-    if (!train.ok()) return train.status();
-    absl::StatusOr<std::vector<JsonValue>> test =
-        FollowSampleData(*sensors, test_sample_data, "calibrated_sensor_token",
-                         "calibrated_sensor.json", /*deduplicate=*/true, used);
-    if (!test.ok()) return test.status();
-    if (used.size() != sensors->size()) {
+    ASSIGN_OR_RETURN(std::vector<JsonValue> train,
+                     FollowSampleData(sensors, train_sample_data, "calibrated_sensor_token",
+                                      "calibrated_sensor.json", /*deduplicate=*/true, used));
+    ASSIGN_OR_RETURN(std::vector<JsonValue> test,
+                     FollowSampleData(sensors, test_sample_data, "calibrated_sensor_token",
+                                      "calibrated_sensor.json", /*deduplicate=*/true, used));
+    if (used.size() != sensors.size()) {
       return CheckFailed(
           absl::StrCat("New train and test calibrated sensors must cover all calibrated sensors (",
-                       sensors->size(), ")"));
+                       sensors.size(), ")"));
     }
-    if (absl::Status s = WriteRecords(train_data / "calibrated_sensor.json", *std::move(train));
-        !s.ok())
-      return s;
-    if (absl::Status s = WriteRecords(test_data / "calibrated_sensor.json", *std::move(test));
-        !s.ok())
-      return s;
+    RETURN_IF_ERROR(WriteRecords(train_data / "calibrated_sensor.json", std::move(train)));
+    RETURN_IF_ERROR(WriteRecords(test_data / "calibrated_sensor.json", std::move(test)));
   }
-  if (absl::Status s = copy_table("category.json"); !s.ok()) return s;
+  RETURN_IF_ERROR(copy_table("category.json"));
 
   // ego_pose.json: one pose per sample datum, repeats kept.
   {
-    absl::StatusOr<std::vector<JsonValue>> poses = ReadRecords(raw, "ego_pose.json");
-    if (!poses.ok()) return poses.status();
+    ASSIGN_OR_RETURN(std::vector<JsonValue> poses, ReadRecords(raw, "ego_pose.json"));
     std::set<std::string> used;
-    absl::StatusOr<std::vector<JsonValue>> train = FollowSampleData(
-        *poses, train_sample_data, "ego_pose_token", "ego_pose.json", /*deduplicate=*/false, used);
-    if (!train.ok()) return train.status();
-    absl::StatusOr<std::vector<JsonValue>> test = FollowSampleData(
-        *poses, test_sample_data, "ego_pose_token", "ego_pose.json", /*deduplicate=*/false, used);
-    if (!test.ok()) return test.status();
-    if (used.size() != poses->size()) {
+    ASSIGN_OR_RETURN(std::vector<JsonValue> train,
+                     FollowSampleData(poses, train_sample_data, "ego_pose_token", "ego_pose.json",
+                                      /*deduplicate=*/false, used));
+    ASSIGN_OR_RETURN(std::vector<JsonValue> test,
+                     FollowSampleData(poses, test_sample_data, "ego_pose_token", "ego_pose.json",
+                                      /*deduplicate=*/false, used));
+    if (used.size() != poses.size()) {
       return CheckFailed(absl::StrCat("New train and test ego poses must cover all ego poses (",
-                                      poses->size(), ")"));
+                                      poses.size(), ")"));
     }
-    if (absl::Status s = WriteRecords(train_data / "ego_pose.json", *std::move(train)); !s.ok())
-      return s;
-    if (absl::Status s = WriteRecords(test_data / "ego_pose.json", *std::move(test)); !s.ok())
-      return s;
+    RETURN_IF_ERROR(WriteRecords(train_data / "ego_pose.json", std::move(train)));
+    RETURN_IF_ERROR(WriteRecords(test_data / "ego_pose.json", std::move(test)));
   }
 
   // map.json: upstream sets the map's log_tokens to the train logs and then
   // to the test logs on a shallow copy of the same list, i.e. on the same
   // dict, so BOTH files list the test logs.
   {
-    absl::StatusOr<JsonValue> maps = ReadJson(raw / "train_data" / "map.json");
-    if (!maps.ok()) return maps.status();
-    if (!maps->is_array()) {
+    ASSIGN_OR_RETURN(JsonValue maps, ReadJson(raw / "train_data" / "map.json"));
+    if (!maps.is_array()) {
       return absl::InvalidArgumentError("TypeError: map.json is not a list of maps");
     }
-    if (maps->items.size() != 1) return CheckFailed("Expected only one map in the raw dataset");
-    if (!maps->items[0].is_object()) {
+    if (maps.items.size() != 1) return CheckFailed("Expected only one map in the raw dataset");
+    if (!maps.items[0].is_object()) {
       return absl::InvalidArgumentError("TypeError: the map in map.json is not an object");
     }
-    maps->items[0].Set("log_tokens", test_log_ids);
-    if (absl::Status s = WriteJson(train_data / "map.json", *maps); !s.ok()) return s;
-    if (absl::Status s = WriteJson(test_data / "map.json", *maps); !s.ok()) return s;
+    maps.items[0].Set("log_tokens", test_log_ids);
+    RETURN_IF_ERROR(WriteJson(train_data / "map.json", maps));
+    RETURN_IF_ERROR(WriteJson(test_data / "map.json", maps));
   }
 
   // scene.json: by log_token.
   {
-    absl::StatusOr<std::vector<JsonValue>> scenes = ReadRecords(raw, "scene.json");
-    if (!scenes.ok()) return scenes.status();
+    ASSIGN_OR_RETURN(std::vector<JsonValue> scenes, ReadRecords(raw, "scene.json"));
     std::vector<JsonValue> train, test;
-    if (absl::Status s = SplitRecords(*std::move(scenes), "log_token", "scene.json", train_logs,
-                                      test_logs, OptionalKey, train, test);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteRecords(train_data / "scene.json", std::move(train)); !s.ok())
-      return s;
-    if (absl::Status s = WriteRecords(test_data / "scene.json", std::move(test)); !s.ok()) return s;
+    RETURN_IF_ERROR(SplitRecords(std::move(scenes), "log_token", "scene.json", train_logs,
+                                 test_logs, OptionalKey, train, test));
+    RETURN_IF_ERROR(WriteRecords(train_data / "scene.json", std::move(train)));
+    RETURN_IF_ERROR(WriteRecords(test_data / "scene.json", std::move(test)));
   }
-  if (absl::Status s = copy_table("sensor.json"); !s.ok()) return s;
-  if (absl::Status s = copy_table("visibility.json"); !s.ok()) return s;
+  RETURN_IF_ERROR(copy_table("sensor.json"));
+  RETURN_IF_ERROR(copy_table("visibility.json"));
 
   // sample_annotation.json and instance.json: train only (Kaggle's test
   // folder has neither).
   std::vector<JsonValue> train_annotations, test_annotations;
   {
-    absl::StatusOr<std::vector<JsonValue>> annotations = ReadRecords(raw, "sample_annotation.json");
-    if (!annotations.ok()) return annotations.status();
-    if (absl::Status s =
-            SplitRecords(*std::move(annotations), "sample_token", "sample_annotation.json",
-                         train_ids, test_ids, OptionalKey, train_annotations, test_annotations);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteRecords(train_data / "sample_annotation.json", train_annotations);
-        !s.ok())
-      return s;
+    ASSIGN_OR_RETURN(std::vector<JsonValue> annotations,
+                     ReadRecords(raw, "sample_annotation.json"));
+    RETURN_IF_ERROR(SplitRecords(std::move(annotations), "sample_token", "sample_annotation.json",
+                                 train_ids, test_ids, OptionalKey, train_annotations,
+                                 test_annotations));
+    RETURN_IF_ERROR(WriteRecords(train_data / "sample_annotation.json", train_annotations));
   }
   {
     std::set<std::string> train_instances, test_instances;
     for (auto [from, to] : {std::pair{&train_annotations, &train_instances},
                             std::pair{&test_annotations, &test_instances}}) {
       for (const JsonValue& annotation : *from) {
-        absl::StatusOr<const JsonValue*> token =
-            Member(annotation, "instance_token", "sample_annotation.json");
-        if (!token.ok()) return token.status();
-        absl::StatusOr<std::string> key = HashKey(**token);
-        if (!key.ok()) return key.status();
-        to->insert(*key);
+        ASSIGN_OR_RETURN(const JsonValue* token,
+                         Member(annotation, "instance_token", "sample_annotation.json"));
+        ASSIGN_OR_RETURN(std::string key, HashKey(*token));
+        to->insert(key);
       }
     }
-    absl::StatusOr<std::vector<JsonValue>> instances = ReadRecords(raw, "instance.json");
-    if (!instances.ok()) return instances.status();
+    ASSIGN_OR_RETURN(std::vector<JsonValue> instances, ReadRecords(raw, "instance.json"));
     std::vector<JsonValue> train, test;
-    if (absl::Status s = SplitRecords(*std::move(instances), "token", "instance.json",
-                                      train_instances, test_instances, RequiredKey, train, test);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteRecords(train_data / "instance.json", std::move(train)); !s.ok())
-      return s;
+    RETURN_IF_ERROR(SplitRecords(std::move(instances), "token", "instance.json", train_instances,
+                                 test_instances, RequiredKey, train, test));
+    RETURN_IF_ERROR(WriteRecords(train_data / "instance.json", std::move(train)));
   }
 
-  return CopySensorFiles(raw, public_dir, *sample_data, test_ids);
+  return CopySensorFiles(raw, public_dir, sample_data, test_ids);
 }
 
 }  // namespace

@@ -20,8 +20,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -147,10 +148,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         ancestors.String(first);
       }
       ancestors.EndRow();
-      if (absl::Status s = WriteStringToFile(raw_dir / "train" / (nb.id + ".json"), nb.json);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train" / (nb.id + ".json"), nb.json));
     }
   }
 
@@ -158,10 +156,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   sample.Row({"id", "cell_order"});
   for (int i = 0; i < kNumTest; ++i) {
     Notebook nb = MakeNotebook(cell_rng, new_notebook_id(), cell_ids);
-    if (absl::Status s = WriteStringToFile(raw_dir / "test" / (nb.id + ".json"), nb.json);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test" / (nb.id + ".json"), nb.json));
     // Kaggle's sample lists each test notebook's cells in file order.
     std::string order;
     for (const std::string& cell : nb.file_order) {
@@ -174,7 +169,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
        {std::pair<std::string, const std::string*>{"train_orders.csv", &orders.text()},
         {"train_ancestors.csv", &ancestors.text()},
         {"sample_submission.csv", &sample.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

@@ -10,12 +10,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/correlation/kendall_tau.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -54,8 +55,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission("Submission and answers must have the same ids");
   }
 
-  absl::StatusOr<SortedIdOrders> orders = SortBothById(*submission_ids, *answer_ids);
-  if (!orders.ok()) return orders.status();
+  ASSIGN_OR_RETURN(SortedIdOrders orders, SortBothById(*submission_ids, *answer_ids));
 
   // Upstream pairs the sorted rows by position and, swapping the names,
   // passes the submission's orders as `ground_truth` and the answers' as
@@ -63,20 +63,20 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::vector<std::vector<std::string>> submitted, truth;
   submitted.reserve(submission.num_rows());
   truth.reserve(answers.num_rows());
-  for (size_t i = 0; i < orders->submission.size(); ++i) {
+  for (size_t i = 0; i < orders.submission.size(); ++i) {
     std::optional<std::vector<std::string>> predicted =
-        CellIds(submission_orders->cells[orders->submission[i]]);
+        CellIds(submission_orders->cells[orders.submission[i]]);
     if (!predicted.has_value()) return InvalidSubmission("cell_order is not valid UTF-8");
     std::optional<std::vector<std::string>> actual =
-        CellIds(answer_orders->cells[orders->answers[i]]);
+        CellIds(answer_orders->cells[orders.answers[i]]);
     if (!actual.has_value()) {
       return absl::FailedPreconditionError("answers are malformed: cell_order is not UTF-8");
     }
     if (predicted->size() != actual->size()) {
-      return InvalidSubmission(absl::StrCat(
-          "Ground truth and predictions must have the same length (notebook ",
-          PythonStr(submission_ids->cells[orders->submission[i]]), ": ", predicted->size(),
-          " cells submitted, ", actual->size(), " expected)"));
+      return InvalidSubmission(
+          absl::StrCat("Ground truth and predictions must have the same length (notebook ",
+                       PythonStr(submission_ids->cells[orders.submission[i]]), ": ",
+                       predicted->size(), " cells submitted, ", actual->size(), " expected)"));
     }
     submitted.push_back(*std::move(predicted));
     truth.push_back(*std::move(actual));

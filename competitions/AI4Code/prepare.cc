@@ -20,13 +20,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_random.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_json.h"
-#include "competitions/common/table_ops.h"
 #include "base/csv.h"
-#include "pycompat/python_str.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "pycompat/numpy_random.h"
+#include "pycompat/python_json.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {
@@ -41,16 +42,14 @@ struct Split {
 
 // Upstream's create_train_test_split on the shuffled ancestors table.
 absl::StatusOr<Split> SplitOnAncestors(const Table& ancestors, size_t test_size) {
-  absl::StatusOr<const Column*> ids = ancestors.Get("id");
-  if (!ids.ok()) return ids.status();
-  absl::StatusOr<const Column*> ancestor_ids = ancestors.Get("ancestor_id");
-  if (!ancestor_ids.ok()) return ancestor_ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, ancestors.Get("id"));
+  ASSIGN_OR_RETURN(const Column* ancestor_ids, ancestors.Get("ancestor_id"));
   // Groups in order of first appearance (a Python dict's order). Missing
   // ancestors (pandas' NaN) form one group.
   std::map<Cell, size_t> group_of;
   std::vector<std::vector<size_t>> groups;
   for (size_t row = 0; row < ancestors.num_rows(); ++row) {
-    const Cell& key = (*ancestor_ids)->cells[row];
+    const Cell& key = (ancestor_ids)->cells[row];
     const Cell normalized = IsMissing(key) ? Cell() : key;
     auto [it, inserted] = group_of.try_emplace(normalized, groups.size());
     if (inserted) groups.emplace_back();
@@ -60,7 +59,7 @@ absl::StatusOr<Split> SplitOnAncestors(const Table& ancestors, size_t test_size)
   for (const std::vector<size_t>& rows : groups) {
     std::vector<Cell>& side =
         split.test_ids.size() + rows.size() <= test_size ? split.test_ids : split.train_ids;
-    for (size_t row : rows) side.push_back((*ids)->cells[row]);
+    for (size_t row : rows) side.push_back((ids)->cells[row]);
   }
   if (split.test_ids.size() != test_size) {
     return absl::FailedPreconditionError(
@@ -73,11 +72,10 @@ absl::StatusOr<Split> SplitOnAncestors(const Table& ancestors, size_t test_size)
 // The rows of `table` whose `id` is (or, with `keep` false, is not) among
 // `ids`, in table order: `table[table["id"].isin(ids)]`.
 absl::StatusOr<Table> RowsWithIds(const Table& table, const std::set<Cell>& ids, bool keep) {
-  absl::StatusOr<const Column*> column = table.Get("id");
-  if (!column.ok()) return column.status();
+  ASSIGN_OR_RETURN(const Column* column, table.Get("id"));
   std::vector<int64_t> rows;
   for (size_t row = 0; row < table.num_rows(); ++row) {
-    if ((ids.count((*column)->cells[row]) != 0) == keep) rows.push_back(static_cast<int64_t>(row));
+    if ((ids.count((column)->cells[row]) != 0) == keep) rows.push_back(static_cast<int64_t>(row));
   }
   return TakeRows(table, rows);
 }
@@ -123,54 +121,40 @@ absl::StatusOr<std::string> CellTypeKeys(const fs::path& path) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> read_ancestors = ReadCsvFile((raw / "train_ancestors.csv").string());
-  if (!read_ancestors.ok()) return read_ancestors.status();
-  const std::vector<int64_t> shuffled = NumpyRandomState(0).Permutation(read_ancestors->num_rows());
-  absl::StatusOr<Table> ancestors = TakeRows(*read_ancestors, shuffled);
-  if (!ancestors.ok()) return ancestors.status();
-  absl::StatusOr<Split> split = SplitOnAncestors(*ancestors, kTestSize);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(Table read_ancestors, ReadCsvFile((raw / "train_ancestors.csv").string()));
+  const std::vector<int64_t> shuffled = NumpyRandomState(0).Permutation(read_ancestors.num_rows());
+  ASSIGN_OR_RETURN(Table ancestors, TakeRows(read_ancestors, shuffled));
+  ASSIGN_OR_RETURN(Split split, SplitOnAncestors(ancestors, kTestSize));
 
-  if (absl::Status s = CopyNotebooks(raw / "train", public_dir / "train", split->train_ids);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyNotebooks(raw / "train", public_dir / "test", split->test_ids);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyNotebooks(raw / "train", public_dir / "train", split.train_ids));
+  RETURN_IF_ERROR(CopyNotebooks(raw / "train", public_dir / "test", split.test_ids));
 
-  absl::StatusOr<Table> train_orders = ReadCsvFile((raw / "train_orders.csv").string());
-  if (!train_orders.ok()) return train_orders.status();
-  const std::set<Cell> train_ids(split->train_ids.begin(), split->train_ids.end());
-  const std::set<Cell> test_ids(split->test_ids.begin(), split->test_ids.end());
-  absl::StatusOr<Table> new_train_orders = RowsWithIds(*train_orders, train_ids, true);
-  if (!new_train_orders.ok()) return new_train_orders.status();
-  absl::StatusOr<Table> test_orders = RowsWithIds(*train_orders, test_ids, true);
-  if (!test_orders.ok()) return test_orders.status();
-  absl::StatusOr<Table> new_ancestors = RowsWithIds(*ancestors, test_ids, false);
-  if (!new_ancestors.ok()) return new_ancestors.status();
+  ASSIGN_OR_RETURN(Table train_orders, ReadCsvFile((raw / "train_orders.csv").string()));
+  const std::set<Cell> train_ids(split.train_ids.begin(), split.train_ids.end());
+  const std::set<Cell> test_ids(split.test_ids.begin(), split.test_ids.end());
+  ASSIGN_OR_RETURN(Table new_train_orders, RowsWithIds(train_orders, train_ids, true));
+  ASSIGN_OR_RETURN(Table test_orders, RowsWithIds(train_orders, test_ids, true));
+  ASSIGN_OR_RETURN(Table new_ancestors, RowsWithIds(ancestors, test_ids, false));
   for (const auto& [table, path] : {
-           std::pair<const Table*, fs::path>{&*new_train_orders, public_dir / "train_orders.csv"},
-           {&*test_orders, private_dir / "test_orders.csv"},
-           {&*new_ancestors, public_dir / "train_ancestors.csv"},
+           std::pair<const Table*, fs::path>{&new_train_orders, public_dir / "train_orders.csv"},
+           {&test_orders, private_dir / "test_orders.csv"},
+           {&new_ancestors, public_dir / "train_ancestors.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
 
   // The sample submission: each answer row's id and its cells in file order.
-  const Column& answer_ids = *test_orders->Find("id");
+  const Column& answer_ids = *test_orders.Find("id");
   Column sample_orders{.name = "cell_order", .dtype = Dtype::kObject, .cells = {}};
   for (const Cell& id : answer_ids.cells) {
-    absl::StatusOr<std::string> order =
-        CellTypeKeys(public_dir / "test" / (PythonStr(id) + ".json"));
-    if (!order.ok()) return order.status();
-    sample_orders.cells.push_back(*std::move(order));
+    ASSIGN_OR_RETURN(std::string order,
+                     CellTypeKeys(public_dir / "test" / (PythonStr(id) + ".json")));
+    sample_orders.cells.push_back(std::move(order));
   }
-  if (answer_ids.cells.size() != split->test_ids.size()) {
+  if (answer_ids.cells.size() != split.test_ids.size()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Sample submission length does not match test length: train_orders.csv has ",
-        answer_ids.cells.size(), " of the ", split->test_ids.size(), " test notebooks"));
+        answer_ids.cells.size(), " of the ", split.test_ids.size(), " test notebooks"));
   }
   Column sample_ids = answer_ids;
   sample_ids.name = "id";

@@ -15,9 +15,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -130,9 +131,8 @@ absl::StatusOr<ImageSet> MakeImages(SyntheticRng& rng, std::set<std::string>& us
   std::sort(labelled.begin(), labelled.end());
   set.entries.push_back(ZipEntry::Directory(dir + "/"));
   for (const auto& [id, has_cactus] : labelled) {
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawScene(rng, has_cactus), kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    set.entries.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "/", id), *std::move(jpeg)));
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawScene(rng, has_cactus), kJpegQuality));
+    set.entries.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "/", id), std::move(jpeg)));
     set.ids.push_back(id);
     set.has_cactus.push_back(has_cactus);
   }
@@ -143,26 +143,21 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   const SyntheticRng root(seed);
   SyntheticRng train_rng = root.Fork(1), test_rng = root.Fork(2);
   std::set<std::string> used_ids;
-  absl::StatusOr<ImageSet> train = MakeImages(train_rng, used_ids, kNumTrain, "train");
-  if (!train.ok()) return train.status();
-  absl::StatusOr<ImageSet> test = MakeImages(test_rng, used_ids, kNumTest, "test");
-  if (!test.ok()) return test.status();
+  ASSIGN_OR_RETURN(ImageSet train, MakeImages(train_rng, used_ids, kNumTrain, "train"));
+  ASSIGN_OR_RETURN(ImageSet test, MakeImages(test_rng, used_ids, kNumTest, "test"));
 
   CsvTextBuilder labels, sample;
   labels.Row({"id", "has_cactus"});
-  for (size_t i = 0; i < train->ids.size(); ++i) {
-    labels.String(train->ids[i]).Int(train->has_cactus[i] ? 1 : 0).EndRow();
+  for (size_t i = 0; i < train.ids.size(); ++i) {
+    labels.String(train.ids[i]).Int(train.has_cactus[i] ? 1 : 0).EndRow();
   }
   sample.Row({"id", "has_cactus"});
-  for (const std::string& id : test->ids) sample.String(id).Float(0.5).EndRow();
+  for (const std::string& id : test.ids) sample.String(id).Float(0.5).EndRow();
 
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", labels.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZip(raw_dir / "train.zip", train->entries); !s.ok()) return s;
-  return WriteZip(raw_dir / "test.zip", test->entries);
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", labels.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train.zip", train.entries));
+  return WriteZip(raw_dir / "test.zip", test.entries);
 }
 
 MLEBENCH_REGISTER_SYNTHETIC(SyntheticDataset{.id = MLEBENCH_COMPETITION_ID,

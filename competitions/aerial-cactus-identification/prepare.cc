@@ -3,18 +3,19 @@
 // Kaggle's train.zip of images re-packed into one archive per split.
 #include <algorithm>
 #include <filesystem>
-#include <utility>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -32,12 +33,11 @@ absl::Status CheckFailed(std::string_view message) {
 // inside a folder (upstream joins it to a path; anything else would reach
 // outside the image folder or is not a file name at all).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::string_view what) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -69,22 +69,20 @@ absl::StatusOr<std::vector<ZipEntry>> ImageEntries(const fs::path& image_dir,
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.19;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
   Table sample_submission = new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "has_cactus", 0.5); !s.ok()) return s;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "has_cactus", 0.5));
 
   // Upstream's checks (it runs them after writing; we run them first so that
   // bad input leaves no output).
-  if (new_train.num_rows() + new_test.num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return CheckFailed("The lengths of the splits should add up to the original");
   }
   if (new_train.num_rows() <= new_test.num_rows()) {
@@ -96,19 +94,17 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   if (new_train.ColumnNames() != sample_submission.ColumnNames()) {
     return CheckFailed("All dataframes should have the same columns, i.e. ['id', 'has_cactus']");
   }
-  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train, "train.csv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(new_test, "train.csv");
-  if (!test_ids.ok()) return test_ids.status();
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
-  const std::set<std::string> test_id_set(test_ids->begin(), test_ids->end());
-  for (const std::string& id : *test_ids) {
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, ImageIds(new_train, "train.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, ImageIds(new_test, "train.csv"));
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
+  const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
+  for (const std::string& id : test_ids) {
     if (train_id_set.count(id) > 0) return CheckFailed("Train and test ids should not overlap");
   }
-  if (train_id_set.size() != train_ids->size()) {
+  if (train_id_set.size() != train_ids.size()) {
     return CheckFailed("There should be no duplicate ids in train");
   }
-  if (test_id_set.size() != test_ids->size()) {
+  if (test_id_set.size() != test_ids.size()) {
     return CheckFailed("There should be no duplicate ids in test");
   }
 
@@ -116,23 +112,21 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // copies each split's images to a folder that it compresses; we extract
   // into scratch/ and archive straight from there.
   const fs::path extracted = scratch / "train_zip";
-  if (absl::Status s = ExtractZip(raw / "train.zip", extracted); !s.ok()) return s;
-  absl::StatusOr<std::vector<ZipEntry>> train_images =
-      ImageEntries(extracted / "train", *std::move(train_ids));
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<ZipEntry>> test_images =
-      ImageEntries(extracted / "train", *std::move(test_ids));
-  if (!test_images.ok()) return test_images.status();
+  RETURN_IF_ERROR(ExtractZip(raw / "train.zip", extracted));
+  ASSIGN_OR_RETURN(std::vector<ZipEntry> train_images,
+                   ImageEntries(extracted / "train", std::move(train_ids)));
+  ASSIGN_OR_RETURN(std::vector<ZipEntry> test_images,
+                   ImageEntries(extracted / "train", std::move(test_ids)));
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "train.csv"},
            CsvOutput{&new_test, private_dir / "test.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  if (absl::Status s = WriteZip(public_dir / "train.zip", *train_images); !s.ok()) return s;
-  return WriteZip(public_dir / "test.zip", *test_images);
+  RETURN_IF_ERROR(WriteZip(public_dir / "train.zip", train_images));
+  return WriteZip(public_dir / "test.zip", test_images);
 }
 
 MLEBENCH_REGISTER_PREPARER(

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -56,9 +57,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       }
     }
     const std::string name = absl::StrFormat("%05d.jpg", n);
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(cover, kQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "Cover" / name, *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(cover, kQuality));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "Cover" / name, jpeg));
     for (int a = 0; a < 3; ++a) {
       RgbImage stego = cover;
       for (size_t i = 0; i < stego.pixels.size(); ++i) {
@@ -67,11 +67,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         const int delta = rng.Bernoulli(0.5) ? 10 : -10;
         stego.pixels[i] = static_cast<uint8_t>(std::clamp(stego.pixels[i] + delta, 0, 255));
       }
-      absl::StatusOr<std::string> stego_jpeg = EncodeJpeg(stego, kQuality);
-      if (!stego_jpeg.ok()) return stego_jpeg.status();
-      if (absl::Status s = WriteStringToFile(raw_dir / kAlgorithms[a] / name, *stego_jpeg); !s.ok()) {
-        return s;
-      }
+      ASSIGN_OR_RETURN(std::string stego_jpeg, EncodeJpeg(stego, kQuality));
+      RETURN_IF_ERROR(WriteStringToFile(raw_dir / kAlgorithms[a] / name, stego_jpeg));
     }
   }
   return absl::OkStatus();

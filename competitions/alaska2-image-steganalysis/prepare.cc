@@ -17,11 +17,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_random.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -76,11 +77,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (size_t i = 0; i < split->train_indices.size(); ++i) {
     const std::string& name = covers[split->train_indices[i]];
     const std::string new_name = absl::StrFormat("%05d.jpg", i + 1);
-    if (absl::Status s = Copy(raw / "Cover" / name, public_dir / "Cover" / new_name); !s.ok()) return s;
+    RETURN_IF_ERROR(Copy(raw / "Cover" / name, public_dir / "Cover" / new_name));
     for (const char* algorithm : kAlgorithms) {
-      if (absl::Status s = Copy(raw / algorithm / name, public_dir / algorithm / new_name); !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(Copy(raw / algorithm / name, public_dir / algorithm / new_name));
     }
   }
 
@@ -93,17 +92,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const std::string& name = covers[test[i]];
     const std::string test_id = absl::StrFormat("%04d.jpg", i + 1);
     // random.choice([True, False]): index 0 is True, the cover.
-    absl::StatusOr<int64_t> cover_or_stego = random.ChoiceIndex(2);
-    if (!cover_or_stego.ok()) return cover_or_stego.status();
+    ASSIGN_OR_RETURN(int64_t cover_or_stego, random.ChoiceIndex(2));
     fs::path source = raw / "Cover" / name;
     int64_t label = 0;
-    if (*cover_or_stego == 1) {
-      absl::StatusOr<int64_t> algorithm = random.ChoiceIndex(3);
-      if (!algorithm.ok()) return algorithm.status();
-      source = raw / kAlgorithms[*algorithm] / name;
+    if (cover_or_stego == 1) {
+      ASSIGN_OR_RETURN(int64_t algorithm, random.ChoiceIndex(3));
+      source = raw / kAlgorithms[algorithm] / name;
       label = 1;
     }
-    if (absl::Status s = Copy(source, public_dir / "Test" / test_id); !s.ok()) return s;
+    RETURN_IF_ERROR(Copy(source, public_dir / "Test" / test_id));
     ids.cells.push_back(test_id);
     labels.cells.push_back(label);
   }
@@ -111,7 +108,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                .cells = std::vector<Cell>(ids.cells.size(), Cell(int64_t{0}))};
   const Table answers({ids, std::move(labels)});
   const Table sample({std::move(ids), std::move(zeros)});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "test.csv").string()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   return WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
 }
 

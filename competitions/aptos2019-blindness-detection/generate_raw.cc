@@ -19,8 +19,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -85,10 +86,9 @@ std::vector<uint8_t> DrawRetina(SyntheticRng& rng, int64_t grade) {
 }
 
 absl::Status WriteImage(SyntheticRng& rng, int64_t grade, const fs::path& path) {
-  absl::StatusOr<std::string> png =
-      EncodePng({kSize, kSize, PngColor::kRgb, DrawRetina(rng, grade)});
-  if (!png.ok()) return png.status();
-  return WriteStringToFile(path, *png);
+  ASSIGN_OR_RETURN(std::string png,
+                   (EncodePng({kSize, kSize, PngColor::kRgb, DrawRetina(rng, grade)})));
+  return WriteStringToFile(path, png);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -111,25 +111,19 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     const std::string id = new_id();
     const auto grade = static_cast<int64_t>(rng.Categorical(kGradeFrequencies));
     train_csv.String(id).Int(grade).EndRow();
-    if (absl::Status s = WriteImage(image_rng, grade, raw_dir / "train_images" / (id + ".png"));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteImage(image_rng, grade, raw_dir / "train_images" / (id + ".png")));
   }
   for (int i = 0; i < kNumTest; ++i) {
     const std::string id = new_id();
     const auto grade = static_cast<int64_t>(rng.Categorical(kGradeFrequencies));
     test_csv.String(id).EndRow();
     sample_csv.String(id).Int(0).EndRow();
-    if (absl::Status s = WriteImage(image_rng, grade, raw_dir / "test_images" / (id + ".png"));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteImage(image_rng, grade, raw_dir / "test_images" / (id + ".png")));
   }
   for (const auto& [name, csv] :
        {std::pair{"train.csv", &train_csv}, std::pair{"test.csv", &test_csv},
         std::pair{"sample_submission.csv", &sample_csv}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, csv->text()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, csv->text()));
   }
   return absl::OkStatus();
 }

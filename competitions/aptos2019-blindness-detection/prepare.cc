@@ -14,11 +14,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -36,11 +37,10 @@ absl::Status CheckFailed(std::string_view message) {
 // onto itself, which those counts (or the disjointness check) catch too.
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& split, std::string_view folder,
                                                     const fs::path& raw) {
-  absl::StatusOr<const Column*> ids = split.Get("id_code");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, split.Get("id_code"));
   std::vector<std::string> names;
   std::set<std::string> seen;
-  for (const Cell& id : (*ids)->cells) {
+  for (const Cell& id : (ids)->cells) {
     const std::string name = PythonStr(id) + ".png";
     if (name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -77,45 +77,39 @@ absl::Status CopyImages(const fs::path& raw, const fs::path& folder,
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<Table> new_test_without_labels = DropColumns(new_test, {"diagnosis"});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(new_test, {"diagnosis"})));
 
   // Upstream's copies and checks (it copies first and asserts after; we
   // check first so that bad input leaves no output).
-  absl::StatusOr<std::vector<std::string>> train_names = ImageNames(new_train, "train_images", raw);
-  if (!train_names.ok()) return train_names.status();
-  absl::StatusOr<std::vector<std::string>> test_names = ImageNames(new_test, "test_images", raw);
-  if (!test_names.ok()) return test_names.status();
-  const std::set<std::string> train_set(train_names->begin(), train_names->end());
-  for (const std::string& name : *test_names) {
+  ASSIGN_OR_RETURN(std::vector<std::string> train_names,
+                   ImageNames(new_train, "train_images", raw));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_names, ImageNames(new_test, "test_images", raw));
+  const std::set<std::string> train_set(train_names.begin(), train_names.end());
+  for (const std::string& name : test_names) {
     if (train_set.count(name) > 0) {
       return CheckFailed("Train and test sets should have no shared ids");
     }
   }
 
   Table sample = new_test;
-  if (absl::Status s = SetConstantColumn(sample, "diagnosis", Cell(int64_t{0})); !s.ok()) return s;
+  RETURN_IF_ERROR(SetConstantColumn(sample, "diagnosis", Cell(int64_t{0})));
 
-  if (absl::Status s = CopyImages(raw, public_dir / "test_images", *test_names); !s.ok()) return s;
-  if (absl::Status s = CopyImages(raw, public_dir / "train_images", *train_names); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyImages(raw, public_dir / "test_images", test_names));
+  RETURN_IF_ERROR(CopyImages(raw, public_dir / "train_images", train_names));
   for (const auto& [table, path] : {
            std::pair{&new_train, public_dir / "train.csv"},
            std::pair{&new_test, private_dir / "test.csv"},
-           std::pair{static_cast<const Table*>(&*new_test_without_labels), public_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&new_test_without_labels), public_dir / "test.csv"},
            std::pair{static_cast<const Table*>(&sample), public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

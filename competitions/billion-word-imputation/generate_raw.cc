@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -86,11 +87,8 @@ absl::Status Generate(const std::filesystem::path &raw_dir, uint64_t seed) {
     absl::StrAppend(&test, i + 1, ",\"", escaped, "\"\n");
   }
 
-  if (absl::Status s = WriteZip(raw_dir / "train_v2.txt.zip",
-                                {ZipEntry::FromBytes("train_v2.txt", std::move(train))});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train_v2.txt.zip",
+                           {ZipEntry::FromBytes("train_v2.txt", std::move(train))}));
   return WriteZip(raw_dir / "test_v2.txt.zip",
                   {ZipEntry::FromBytes("test_v2.txt", std::move(test))});
 }

@@ -9,11 +9,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/metrics/text/levenshtein.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -39,20 +40,16 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
                                           submission.num_rows(), " vs ", answers.num_rows()));
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
-  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
-                                           *orders, "Submission and answers should contain the same IDs");
-      !s.ok()) {
-    return s;
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders->submission);
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                                      "Submission and answers should contain the same IDs"));
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders.submission);
 
   // Levenshtein.distance takes only text: a missing sentence (NaN) or a
   // number raises TypeError upstream.
-  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), orders->submission);
-  const Column expected = TakeCells(*answers.Find(kSentenceColumn), orders->answers);
+  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), orders.submission);
+  const Column expected = TakeCells(*answers.Find(kSentenceColumn), orders.answers);
   std::vector<std::string> predictions, truths;
   predictions.reserve(predicted.cells.size());
   truths.reserve(expected.cells.size());

@@ -15,9 +15,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "pycompat/numpy_random.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/zip_archive.h"
+#include "pycompat/numpy_random.h"
 #include "pycompat/python_str.h"
 
 namespace mlebench {
@@ -108,9 +109,7 @@ absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::
                      const fs::path &scratch) {
   // Upstream extracts into raw; we extract into scratch and leave raw alone.
   const fs::path extracted = scratch / "extracted";
-  if (absl::Status status = ExtractZip(raw / "train_v2.txt.zip", extracted); !status.ok()) {
-    return status;
-  }
+  RETURN_IF_ERROR(ExtractZip(raw / "train_v2.txt.zip", extracted));
   const fs::path old_train_path = extracted / "train_v2.txt";
   std::ifstream old_train(old_train_path, std::ios::binary);
   if (!old_train) return absl::NotFoundError("train_v2.txt.zip has no train_v2.txt");
@@ -152,10 +151,9 @@ absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::
       // Escaping adds no whitespace, so the words are those of `sentence`
       // with their quotes doubled.
       std::vector<std::string> kept;
-      absl::StatusOr<int64_t> index = rng.RandInt(1, static_cast<int64_t>(words.size()) - 1);
-      if (!index.ok()) return index.status();
+      ASSIGN_OR_RETURN(int64_t index, rng.RandInt(1, static_cast<int64_t>(words.size()) - 1));
       for (size_t i = 0; i < words.size(); ++i) {
-        if (static_cast<int64_t>(i) != *index) {
+        if (static_cast<int64_t>(i) != index) {
           kept.push_back(EncodeUtf8(ReplaceAll(words[i], U"\"", U"\"\"")));
         }
       }
@@ -180,29 +178,21 @@ absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::
   fs::copy_file(test_path, private_dir / "sample_submission.csv",
                 fs::copy_options::overwrite_existing, error);
   if (error) return absl::InternalError(absl::StrCat("cannot copy test_v2.txt: ", error.message()));
-  if (absl::Status status = WriteZip(public_dir / "train_v2.txt.zip",
-                                     {ZipEntry::FromFile("train_v2.txt", train_path)});
-      !status.ok()) {
-    return status;
-  }
-  if (absl::Status status =
-          WriteZip(public_dir / "test_v2.txt.zip", {ZipEntry::FromFile("test_v2.txt", test_path)});
-      !status.ok()) {
-    return status;
-  }
+  RETURN_IF_ERROR(
+      WriteZip(public_dir / "train_v2.txt.zip", {ZipEntry::FromFile("train_v2.txt", train_path)}));
+  RETURN_IF_ERROR(
+      WriteZip(public_dir / "test_v2.txt.zip", {ZipEntry::FromFile("test_v2.txt", test_path)}));
 
   // Upstream's checks.
   if (fs::exists(public_dir / "train_v2.txt") || fs::exists(public_dir / "test_v2.txt")) {
     return CheckFailed("public/train_v2.txt and public/test_v2.txt should not exist");
   }
-  absl::StatusOr<int64_t> private_lines = CountLines(private_test_path);
-  if (!private_lines.ok()) return private_lines.status();
-  if (*private_lines - 1 != test_count) {
+  ASSIGN_OR_RETURN(int64_t private_lines, CountLines(private_test_path));
+  if (private_lines - 1 != test_count) {
     return CheckFailed("private / 'test.csv' has incorrect number of lines");
   }
-  absl::StatusOr<int64_t> sample_lines = CountLines(private_dir / "sample_submission.csv");
-  if (!sample_lines.ok()) return sample_lines.status();
-  if (*sample_lines != *private_lines) {
+  ASSIGN_OR_RETURN(int64_t sample_lines, CountLines(private_dir / "sample_submission.csv"));
+  if (sample_lines != private_lines) {
     return CheckFailed("private / 'sample_submission.csv' has incorrect number of lines");
   }
   // Upstream asserts test_count + train_count == 30301028, which only

@@ -16,8 +16,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -90,18 +91,15 @@ absl::Status Generate(const fs::path &raw_dir, uint64_t seed) {
       id = rng.Hex(12);
     } while (!ids.insert(id).second);
     const int carbons = static_cast<int>(rng.UniformInt(int64_t{1}, kMaxCarbons));
-    absl::StatusOr<std::string> png = EncodePng(DrawChain(rng, carbons));
-    if (!png.ok()) return png.status();
+    ASSIGN_OR_RETURN(std::string png, EncodePng(DrawChain(rng, carbons)));
     const fs::path dir = raw_dir / "train" / id.substr(0, 1) / id.substr(1, 1) / id.substr(2, 1);
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
-    if (absl::Status s = WriteStringToFile(dir / (id + ".png"), *png); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(dir / (id + ".png"), png));
     labels.String(id).String(AlkaneInchi(carbons)).EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train_labels.csv", labels.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_labels.csv", labels.text()));
   // Kaggle's list of further valid InChI strings (no images).
   CsvTextBuilder extra;
   extra.Row({"InChI"});

@@ -10,12 +10,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/metrics/text/levenshtein.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -49,18 +50,14 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
     }
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
-  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
-                                           *orders, "Submission and answers must have the same ids");
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                                      "Submission and answers must have the same ids"));
 
-  const std::vector<std::string> truths = SortedTexts(*answers.Find(kInchiColumn), orders->answers);
+  const std::vector<std::string> truths = SortedTexts(*answers.Find(kInchiColumn), orders.answers);
   const std::vector<std::string> predictions =
-      SortedTexts(*submission.Find(kInchiColumn), orders->submission);
+      SortedTexts(*submission.Find(kInchiColumn), orders.submission);
   for (const std::string &truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
       return absl::FailedPreconditionError("answers are malformed: InChI is not UTF-8");

@@ -11,10 +11,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -49,20 +50,19 @@ absl::StatusOr<fs::path> ImageSubpath(const Cell &cell, size_t row) {
 absl::Status CopyImages(const Table &table, const fs::path &raw_train, const fs::path &dest) {
   const Column &ids = *table.Find("image_id");
   for (size_t row = 0; row < ids.cells.size(); ++row) {
-    absl::StatusOr<fs::path> subpath = ImageSubpath(ids.cells[row], row);
-    if (!subpath.ok()) return subpath.status();
-    const fs::path src = raw_train / *subpath;
+    ASSIGN_OR_RETURN(fs::path subpath, ImageSubpath(ids.cells[row], row));
+    const fs::path src = raw_train / subpath;
     if (!fs::is_regular_file(src)) {
-      return absl::NotFoundError(absl::StrCat("no image train/", subpath->string()));
+      return absl::NotFoundError(absl::StrCat("no image train/", subpath.string()));
     }
     std::error_code error;
-    fs::create_directories((dest / *subpath).parent_path(), error);
+    fs::create_directories((dest / subpath).parent_path(), error);
     if (!error) {
-      fs::copy_file(src, dest / *subpath, fs::copy_options::overwrite_existing, error);
+      fs::copy_file(src, dest / subpath, fs::copy_options::overwrite_existing, error);
     }
     if (error) {
       return absl::InternalError(
-          absl::StrCat("cannot copy train/", subpath->string(), ": ", error.message()));
+          absl::StrCat("cannot copy train/", subpath.string(), ": ", error.message()));
     }
   }
   return absl::OkStatus();
@@ -81,45 +81,26 @@ size_t CountPngs(const fs::path &dir) {
 
 absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::path &private_dir,
                      const fs::path & /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train_labels.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  if (old_train->Find("image_id") == nullptr) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train_labels.csv").string()));
+  if (old_train.Find("image_id") == nullptr) {
     return absl::InvalidArgumentError("train_labels.csv has no 'image_id' column");
   }
 
   TrainTestSplitOptions options;
   options.test_size = 0.2;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table &new_train = split->train;
-  const Table &new_test = split->test;
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train_labels.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train_labels.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
 
-  if (absl::Status s = CopyImages(new_train, raw / "train", public_dir / "train"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImages(new_test, raw / "train", public_dir / "test"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyImages(new_train, raw / "train", public_dir / "train"));
+  RETURN_IF_ERROR(CopyImages(new_test, raw / "train", public_dir / "test"));
 
   Table sample_submission = new_test;
-  if (absl::Status s =
-          SetConstantColumn(sample_submission, "InChI", Cell(std::string(kSampleInchi)));
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "InChI", Cell(std::string(kSampleInchi))));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
   std::error_code error;
   fs::copy_file(raw / "extra_approved_InChIs.csv", public_dir / "extra_approved_InChIs.csv",
@@ -130,8 +111,8 @@ absl::Status Prepare(const fs::path &raw, const fs::path &public_dir, const fs::
   }
 
   // Upstream's checks.
-  if (new_train.num_rows() + new_test.num_rows() != old_train->num_rows()) {
-    return CheckFailed(absl::StrCat("Expected ", old_train->num_rows(),
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
+    return CheckFailed(absl::StrCat("Expected ", old_train.num_rows(),
                                     " total images in new_train (", new_train.num_rows(),
                                     ") and new_test (", new_test.num_rows(), ")"));
   }

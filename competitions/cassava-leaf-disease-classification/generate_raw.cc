@@ -27,9 +27,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/tfrecord.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -130,10 +131,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     id += ".jpg";
     if (!ids.insert(id).second) continue;
     const int label = static_cast<int>(rng.Categorical(kClassWeights));
-    absl::StatusOr<std::string> jpeg =
-        EncodeJpeg({kSize, kSize, DrawLeaf(rng, label)}, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    images.push_back({id, label, *std::move(jpeg)});
+    ASSIGN_OR_RETURN(std::string jpeg,
+                     (EncodeJpeg({kSize, kSize, DrawLeaf(rng, label)}, kJpegQuality)));
+    images.push_back({id, label, std::move(jpeg)});
   }
 
   for (const char* folder : {"train_images", "train_tfrecords", "test_images", "test_tfrecords"}) {
@@ -153,12 +153,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::sort(cuts.begin(), cuts.end());
   for (int f = 0; f < kNumFiles; ++f) {
     const std::vector<const Image*> part(order.begin() + cuts[f], order.begin() + cuts[f + 1]);
-    absl::StatusOr<std::string> bytes = TfRecordFile(part);
-    if (!bytes.ok()) return bytes.status();
+    ASSIGN_OR_RETURN(std::string bytes, TfRecordFile(part));
     const std::string name = absl::StrFormat("ld_train%02d-%d.tfrec", f, part.size());
-    if (absl::Status s = WriteStringToFile(raw_dir / "train_tfrecords" / name, *bytes); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_tfrecords" / name, bytes));
   }
 
   std::vector<const Image*> by_id = order;
@@ -168,38 +165,23 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   train_csv.Row({"image_id", "label"});
   for (const Image* image : by_id) {
     train_csv.String(image->image_id).Int(image->label).EndRow();
-    if (absl::Status s = WriteStringToFile(raw_dir / "train_images" / image->image_id, image->jpeg);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_images" / image->image_id, image->jpeg));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train_csv.text()));
 
   // Kaggle's one public test image, unlabelled.
   const int test_label = static_cast<int>(rng.Categorical(kClassWeights));
-  absl::StatusOr<std::string> test_jpeg =
-      EncodeJpeg({kSize, kSize, DrawLeaf(rng, test_label)}, kJpegQuality);
-  if (!test_jpeg.ok()) return test_jpeg.status();
-  const Image test{kTestImage, test_label, *test_jpeg};
+  ASSIGN_OR_RETURN(std::string test_jpeg,
+                   (EncodeJpeg({kSize, kSize, DrawLeaf(rng, test_label)}, kJpegQuality)));
+  const Image test{kTestImage, test_label, test_jpeg};
   std::vector<std::string> test_records = {
       SerializeExample({{"image", std::vector<std::string>{test.jpeg}},
                         {"image_name", std::vector<std::string>{test.image_id}}})};
-  if (absl::Status s = WriteStringToFile(raw_dir / "test_images" / kTestImage, test.jpeg);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "test_tfrecords" / "ld_test00-1.tfrec",
-                                         WriteTfRecords(test_records));
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv",
-                                         absl::StrCat("image_id,label\n", kTestImage, ",4\n"));
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test_images" / kTestImage, test.jpeg));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test_tfrecords" / "ld_test00-1.tfrec",
+                                    WriteTfRecords(test_records)));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv",
+                                    absl::StrCat("image_id,label\n", kTestImage, ",4\n")));
   return WriteStringToFile(raw_dir / "label_num_to_disease_map.json", kDiseaseMap);
 }
 

@@ -23,12 +23,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/tfrecord.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -120,44 +121,37 @@ struct Copy {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<std::vector<fs::path>> tfrecords = TfRecordFiles(raw / "train_tfrecords");
-  if (!tfrecords.ok()) return tfrecords.status();
+  ASSIGN_OR_RETURN(std::vector<fs::path> tfrecords, TfRecordFiles(raw / "train_tfrecords"));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(tfrecords->size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(tfrecords.size()), options));
 
   std::set<std::string> test_ids;
-  for (int64_t index : split->test_indices) {
-    absl::StatusOr<std::vector<std::string>> names = ImageNames((*tfrecords)[index]);
-    if (!names.ok()) return names.status();
-    test_ids.insert(names->begin(), names->end());
+  for (int64_t index : split.test_indices) {
+    ASSIGN_OR_RETURN(std::vector<std::string> names, ImageNames((tfrecords)[index]));
+    test_ids.insert(names.begin(), names.end());
   }
 
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<const Column*> image_ids = old_train->Get("image_id");
-  if (!image_ids.ok()) return image_ids.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(const Column* image_ids, old_train.Get("image_id"));
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < old_train->num_rows(); ++row) {
+  for (size_t row = 0; row < old_train.num_rows(); ++row) {
     // `isin` with text ids: a number or a missing id is never in it.
-    const std::string* id = std::get_if<std::string>(&(*image_ids)->cells[row]);
+    const std::string* id = std::get_if<std::string>(&(image_ids)->cells[row]);
     (id != nullptr && test_ids.count(*id) > 0 ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = TakeRows(*old_train, test_rows);
-  if (!new_test.ok()) return new_test.status();
-  Table sample = *new_test;
-  if (absl::Status s = SetConstantColumn(sample, "label", int64_t{4}); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, test_rows));
+  Table sample = new_test;
+  RETURN_IF_ERROR(SetConstantColumn(sample, "label", int64_t{4}));
 
   // Upstream's checks (it runs them after copying; we run them first so that
   // bad input leaves no output).
   const std::vector<std::string> expected_columns = {"image_id", "label"};
-  if (new_train->ColumnNames() != expected_columns || new_test->ColumnNames() != expected_columns ||
+  if (new_train.ColumnNames() != expected_columns || new_test.ColumnNames() != expected_columns ||
       sample.ColumnNames() != expected_columns) {
     return CheckFailed(
         "Expected new train, new test and sample submission columns to be "
@@ -165,17 +159,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   std::vector<Copy> copies;
   for (const auto& [table, folder] :
-       {std::pair{&*new_train, "train_images"}, std::pair{&*new_test, "test_images"}}) {
+       {std::pair{&new_train, "train_images"}, std::pair{&new_test, "test_images"}}) {
     std::set<std::string> names;
     const Column& ids = table->columns()[0];
     for (size_t row = 0; row < ids.cells.size(); ++row) {
-      absl::StatusOr<std::string> name = ImageFileName(ids.cells[row], row);
-      if (!name.ok()) return name.status();
-      if (!fs::is_regular_file(raw / "train_images" / *name)) {
-        return absl::NotFoundError(absl::StrCat("train_images/", *name, " does not exist"));
+      ASSIGN_OR_RETURN(std::string name, ImageFileName(ids.cells[row], row));
+      if (!fs::is_regular_file(raw / "train_images" / name)) {
+        return absl::NotFoundError(absl::StrCat("train_images/", name, " does not exist"));
       }
-      names.insert(*name);
-      copies.push_back({fs::path("train_images") / *name, fs::path(folder) / *name});
+      names.insert(name);
+      copies.push_back({fs::path("train_images") / name, fs::path(folder) / name});
     }
     // A repeated id copies one file twice: the folder then holds fewer
     // images than the table has rows.
@@ -186,29 +179,21 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
   for (const auto& [index, prefix] :
-       {std::pair{&split->train_indices, "ld_train"}, std::pair{&split->test_indices, "ld_test"}}) {
+       {std::pair{&split.train_indices, "ld_train"}, std::pair{&split.test_indices, "ld_test"}}) {
     const std::string folder =
         prefix == std::string_view("ld_train") ? "train_tfrecords" : "test_tfrecords";
     for (size_t i = 0; i < index->size(); ++i) {
-      const fs::path& from = (*tfrecords)[(*index)[i]];
-      absl::StatusOr<std::string> count = RecordCountPart(from);
-      if (!count.ok()) return count.status();
+      const fs::path& from = (tfrecords)[(*index)[i]];
+      ASSIGN_OR_RETURN(std::string count, RecordCountPart(from));
       copies.push_back({fs::path("train_tfrecords") / from.filename(),
-                        fs::path(folder) / absl::StrFormat("%s%02d-%s.tfrec", prefix, i, *count)});
+                        fs::path(folder) / absl::StrFormat("%s%02d-%s.tfrec", prefix, i, count)});
     }
   }
   copies.push_back({"label_num_to_disease_map.json", "label_num_to_disease_map.json"});
 
-  if (absl::Status s = WriteCsvFile(*new_train, (public_dir / "train.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sample_submission.csv").string()));
   std::error_code error;
   for (const char* folder : {"train_tfrecords", "test_tfrecords", "train_images", "test_images"}) {
     fs::create_directories(public_dir / folder, error);

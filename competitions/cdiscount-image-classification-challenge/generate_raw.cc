@@ -16,9 +16,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/bson.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -89,10 +90,9 @@ absl::StatusOr<std::string> MakeProducts(SyntheticRng& rng, const std::vector<Ca
     const int num_images = static_cast<int>(rng.Categorical({5, 3, 1, 1})) + 1;
     std::vector<BsonElement> images;
     for (int i = 0; i < num_images; ++i) {
-      absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawProduct(rng, category), kJpegQuality);
-      if (!jpeg.ok()) return jpeg.status();
-      images.push_back(BsonElement::Subdocument(
-          "", BsonDocument{{BsonElement::Binary("picture", *jpeg)}}));
+      ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawProduct(rng, category), kJpegQuality));
+      images.push_back(
+          BsonElement::Subdocument("", BsonDocument{{BsonElement::Binary("picture", jpeg)}}));
     }
     BsonDocument product{{BsonElement::Int32("_id", static_cast<int32_t>(next_id)),
                           BsonElement::Array("imgs", std::move(images))}};
@@ -117,12 +117,10 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   int64_t next_train_id = 0, next_test_id = 0;
   std::vector<int64_t> train_ids, test_ids;
   std::string train_example;
-  absl::StatusOr<std::string> train = MakeProducts(train_rng, categories, kNumTrain, true,
-                                                   next_train_id, train_ids, &train_example);
-  if (!train.ok()) return train.status();
-  absl::StatusOr<std::string> test =
-      MakeProducts(test_rng, categories, kNumTest, false, next_test_id, test_ids, nullptr);
-  if (!test.ok()) return test.status();
+  ASSIGN_OR_RETURN(std::string train, MakeProducts(train_rng, categories, kNumTrain, true,
+                                                   next_train_id, train_ids, &train_example));
+  ASSIGN_OR_RETURN(std::string test, MakeProducts(test_rng, categories, kNumTest, false,
+                                                  next_test_id, test_ids, nullptr));
 
   static const char* const kLevel1[] = {"ABONNEMENT / SERVICES", "AUTO - MOTO", "BAGAGERIE",
                                         "INFORMATIQUE"};
@@ -138,13 +136,13 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   sample.Row({"_id", "category_id"});
   for (int64_t id : test_ids) sample.Int(id).Int(kSampleCategory).EndRow();
 
-  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
-           {"train.bson", *train},
-           {"train_example.bson", train_example},
-           {"test.bson", *test},
-           {"category_names.csv", names.text()},
-           {"sample_submission.csv", sample.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, bytes); !s.ok()) return s;
+  for (const auto& [name, bytes] :
+       std::vector<std::pair<std::string, std::string>>{{"train.bson", train},
+                                                        {"train_example.bson", train_example},
+                                                        {"test.bson", test},
+                                                        {"category_names.csv", names.text()},
+                                                        {"sample_submission.csv", sample.text()}}) {
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, bytes));
   }
   return absl::OkStatus();
 }

@@ -3,21 +3,22 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(
-      submission, answers, /*target_column=*/"category_id", /*id_column=*/"_id");
-  if (!inputs.ok()) return inputs.status();
+  ASSIGN_OR_RETURN(AccuracyInputs inputs,
+                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"category_id",
+                                            /*id_column=*/"_id"));
   // The answers' labels are checked above, so sklearn's objections (e.g.
   // text labels against integer answers) are the submission's.
-  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("accuracy_score rejects `category_id`: ", score.status().message()));

@@ -13,13 +13,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/bson.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -46,19 +47,15 @@ absl::StatusOr<int64_t> IntegerField(const BsonDocument& document, std::string_v
 // Upstream's read_ids_and_category_ids: a DataFrame of the `_id` and
 // `category_id` of every document, in file order.
 absl::StatusOr<Table> ReadIdsAndCategories(const fs::path& path) {
-  absl::StatusOr<BsonFileReader> reader = BsonFileReader::Open(path.string());
-  if (!reader.ok()) return reader.status();
+  ASSIGN_OR_RETURN(BsonFileReader reader, BsonFileReader::Open(path.string()));
   Column ids{"_id", Dtype::kInt64, {}}, categories{"category_id", Dtype::kInt64, {}};
   for (uint64_t index = 0;; ++index) {
-    absl::StatusOr<std::optional<BsonDocument>> next = reader->Next();
-    if (!next.ok()) return next.status();
-    if (!next->has_value()) break;
-    absl::StatusOr<int64_t> id = IntegerField(**next, "_id", index);
-    if (!id.ok()) return id.status();
-    absl::StatusOr<int64_t> category = IntegerField(**next, "category_id", index);
-    if (!category.ok()) return category.status();
-    ids.cells.push_back(Cell(*id));
-    categories.cells.push_back(Cell(*category));
+    ASSIGN_OR_RETURN(std::optional<BsonDocument> next, reader.Next());
+    if (!next.has_value()) break;
+    ASSIGN_OR_RETURN(int64_t id, IntegerField(*next, "_id", index));
+    ASSIGN_OR_RETURN(int64_t category, IntegerField(*next, "category_id", index));
+    ids.cells.push_back(Cell(id));
+    categories.cells.push_back(Cell(category));
   }
   return Table({std::move(ids), std::move(categories)});
 }
@@ -94,62 +91,51 @@ class BsonWriter {
 // after 100 documents).
 absl::Status FilterTrainBson(const fs::path& raw_bson, const std::unordered_set<int64_t>& train_ids,
                              const std::unordered_set<int64_t>& test_ids, const fs::path& public_dir) {
-  absl::StatusOr<BsonFileReader> reader = BsonFileReader::Open(raw_bson.string());
-  if (!reader.ok()) return reader.status();
+  ASSIGN_OR_RETURN(BsonFileReader reader, BsonFileReader::Open(raw_bson.string()));
   BsonWriter train(public_dir / "train.bson"), test(public_dir / "test.bson"),
       example(public_dir / "train_example.bson");
   int example_rows = 0;
   for (uint64_t index = 0;; ++index) {
-    absl::StatusOr<std::optional<BsonDocument>> next = reader->Next();
-    if (!next.ok()) return next.status();
-    if (!next->has_value()) break;
-    BsonDocument& document = **next;
-    absl::StatusOr<int64_t> id = IntegerField(document, "_id", index);
-    if (!id.ok()) return id.status();
-    if (train_ids.contains(*id)) {
+    ASSIGN_OR_RETURN(std::optional<BsonDocument> next, reader.Next());
+    if (!next.has_value()) break;
+    BsonDocument& document = *next;
+    ASSIGN_OR_RETURN(int64_t id, IntegerField(document, "_id", index));
+    if (train_ids.contains(id)) {
       train.Write(document);
       if (example_rows < kExampleRows) {
         example.Write(document);
         ++example_rows;
       }
     }
-    if (test_ids.contains(*id)) {
+    if (test_ids.contains(id)) {
       document.Erase("category_id");
       test.Write(document);
     }
   }
   for (BsonWriter* writer : {&train, &test, &example}) {
-    if (absl::Status s = writer->Close(); !s.ok()) return s;
+    RETURN_IF_ERROR(writer->Close());
   }
   return absl::OkStatus();
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadIdsAndCategories(raw / "train.bson");
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadIdsAndCategories(raw / "train.bson"));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
 
   // answers = answers.sort_values(by="_id")
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*split->test.Find("_id"));
-  if (!order.ok()) return order.status();
-  const std::vector<int64_t> rows(order->begin(), order->end());
-  absl::StatusOr<Table> answers = TakeRows(split->test, rows);
-  if (!answers.ok()) return answers.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*split.test.Find("_id")));
+  const std::vector<int64_t> rows(order.begin(), order.end());
+  ASSIGN_OR_RETURN(Table answers, TakeRows(split.test, rows));
 
-  absl::StatusOr<Table> sample_submission = SelectColumns(*answers, {"_id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "category_id", kSampleCategory);
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {"_id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "category_id", kSampleCategory));
 
-  const std::unordered_set<int64_t> train_ids = IdSet(split->train);
-  const std::unordered_set<int64_t> test_ids = IdSet(*answers);
+  const std::unordered_set<int64_t> train_ids = IdSet(split.train);
+  const std::unordered_set<int64_t> test_ids = IdSet(answers);
   for (int64_t id : test_ids) {
     if (train_ids.contains(id)) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -160,18 +146,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return absl::NotFoundError("raw/category_names.csv is missing");
   }
 
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = FilterTrainBson(raw / "train.bson", train_ids, test_ids, public_dir);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  RETURN_IF_ERROR(FilterTrainBson(raw / "train.bson", train_ids, test_ids, public_dir));
   // Upstream's closing checks (every output parses; train_example.bson is
   // the head of train.bson) hold by construction of the writer above.
   std::error_code error;

@@ -12,12 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -71,24 +72,20 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
-  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
-                                           *orders, "Submission does not contain same IDs as test");
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                                      "Submission does not contain same IDs as test"));
 
   // Upstream lower-cases the submission's texts first, then the answers'.
   absl::StatusOr<std::vector<WordSet>> predicted =
-      WordSets(TakeCells(*submission.Find(kTextColumn), orders->submission));
+      WordSets(TakeCells(*submission.Find(kTextColumn), orders.submission));
   if (!predicted.ok()) {
     return InvalidSubmission(absl::StrCat("Cannot split a PredictionString into words: ",
                                           std::string(predicted.status().message())));
   }
   absl::StatusOr<std::vector<WordSet>> truth =
-      WordSets(TakeCells(*answers.Find(kTextColumn), orders->answers));
+      WordSets(TakeCells(*answers.Find(kTextColumn), orders.answers));
   if (!truth.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "answers are malformed: PredictionString: ", std::string(truth.status().message())));

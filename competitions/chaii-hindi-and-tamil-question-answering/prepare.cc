@@ -7,10 +7,11 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -20,34 +21,27 @@ using CsvOutput = std::pair<const Table*, std::filesystem::path>;
 absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
                      const std::filesystem::path& private_dir,
                      const std::filesystem::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  absl::StatusOr<Table> test_without_labels =
-      DropColumns(split->test, {"answer_start", "answer_text"});
-  if (!test_without_labels.ok()) return test_without_labels.status();
-  absl::StatusOr<Table> answers = SelectColumns(split->test, {"id", "answer_text"});
-  if (!answers.ok()) return answers.status();
-  answers->mutable_columns()[1].name = "PredictionString";
-  Table sample_submission = *answers;
-  if (absl::Status s =
-          SetConstantColumn(sample_submission, "PredictionString", std::string("dummy text"));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  ASSIGN_OR_RETURN(Table test_without_labels,
+                   (DropColumns(split.test, {"answer_start", "answer_text"})));
+  ASSIGN_OR_RETURN(Table answers, (SelectColumns(split.test, {"id", "answer_text"})));
+  answers.mutable_columns()[1].name = "PredictionString";
+  Table sample_submission = answers;
+  RETURN_IF_ERROR(
+      SetConstantColumn(sample_submission, "PredictionString", std::string("dummy text")));
 
   for (const auto& [table, path] : {
-           CsvOutput{&split->train, public_dir / "train.csv"},
-           CsvOutput{&*test_without_labels, public_dir / "test.csv"},
-           CsvOutput{&*answers, private_dir / "test.csv"},
+           CsvOutput{&split.train, public_dir / "train.csv"},
+           CsvOutput{&test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&answers, private_dir / "test.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

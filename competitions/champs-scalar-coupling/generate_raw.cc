@@ -29,8 +29,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -103,10 +104,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       tensors.EndRow();
       charges.String(name).Int(static_cast<int64_t>(i)).Float(std::round(rng.Normal(0, 0.3) * 1e6) / 1e6).EndRow();
     }
-    if (absl::Status s = WriteStringToFile(raw_dir / "structures" / (name + ".xyz"), xyz);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "structures" / (name + ".xyz"), xyz));
     dipoles.String(name).Float(std::round(rng.Normal(0, 2) * 1e4) / 1e4);
     dipoles.Float(std::round(rng.Normal(0, 2) * 1e4) / 1e4).Float(std::round(rng.Normal(0, 1) * 1e4) / 1e4).EndRow();
     energies.String(name).Float(std::round(rng.Normal(-300, 60) * 1e5) / 1e5).EndRow();
@@ -142,7 +140,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
                                   std::pair{"mulliken_charges.csv", &charges},
                                   std::pair{"potential_energy.csv", &energies},
                                   std::pair{"scalar_coupling_contributions.csv", &contributions}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / file, csv->text()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / file, csv->text()));
   }
   return absl::OkStatus();
 }

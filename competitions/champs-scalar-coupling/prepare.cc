@@ -19,10 +19,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -67,14 +68,13 @@ absl::StatusOr<std::vector<std::string>> MoleculeNames(const Table& table,
 // kept rows cover exactly the molecules of `keep`.
 absl::StatusOr<Table> FilterToMolecules(const Table& table, std::string_view name,
                                         const std::set<std::string>& keep) {
-  absl::StatusOr<std::vector<std::string>> names = MoleculeNames(table, name);
-  if (!names.ok()) return names.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> names, MoleculeNames(table, name));
   std::vector<int64_t> rows;
   std::set<std::string> seen;
-  for (size_t row = 0; row < names->size(); ++row) {
-    if (!keep.contains((*names)[row])) continue;
+  for (size_t row = 0; row < names.size(); ++row) {
+    if (!keep.contains((names)[row])) continue;
     rows.push_back(static_cast<int64_t>(row));
-    seen.insert((*names)[row]);
+    seen.insert((names)[row]);
   }
   if (seen != keep) {
     return CheckFailed(absl::StrCat("Filtered ", std::string(name),
@@ -86,24 +86,21 @@ absl::StatusOr<Table> FilterToMolecules(const Table& table, std::string_view nam
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<std::string>> molecules = MoleculeNames(*old_train, "train.csv");
-  if (!molecules.ok()) return molecules.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> molecules, MoleculeNames(old_train, "train.csv"));
 
   // groupby("molecule_name"): groups in name order, rows in file order.
   std::map<std::string, std::vector<int64_t>> groups;
-  for (size_t row = 0; row < molecules->size(); ++row) {
-    groups[(*molecules)[row]].push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < molecules.size(); ++row) {
+    groups[(molecules)[row]].push_back(static_cast<int64_t>(row));
   }
   std::vector<const std::vector<int64_t>*> group_rows;
   for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
   const auto flatten = [&](const std::vector<int64_t>& group_indices) {
     std::vector<int64_t> rows;
     for (int64_t g : group_indices) {
@@ -111,55 +108,45 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
     return rows;
   };
-  const std::vector<int64_t> train_rows = flatten(split->train_indices);
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> answers = TakeRows(*old_train, flatten(split->test_indices));
-  if (!answers.ok()) return answers.status();
-  absl::StatusOr<Table> new_test = DropColumns(*answers, {std::string(kTargetColumn)});
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(*new_test, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s =
-          SetConstantColumn(*sample_submission, kTargetColumn, Cell(int64_t{0}));
-      !s.ok()) {
-    return s;
-  }
+  const std::vector<int64_t> train_rows = flatten(split.train_indices);
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table answers, TakeRows(old_train, flatten(split.test_indices)));
+  ASSIGN_OR_RETURN(Table new_test, (DropColumns(answers, {std::string(kTargetColumn)})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, kTargetColumn, Cell(int64_t{0})));
 
   // The train molecules, as a set and in order of first appearance.
   std::set<std::string> train_molecules;
   std::vector<std::string> train_molecule_order;
   for (int64_t row : train_rows) {
-    if (train_molecules.insert((*molecules)[row]).second) {
-      train_molecule_order.push_back((*molecules)[row]);
+    if (train_molecules.insert((molecules)[row]).second) {
+      train_molecule_order.push_back((molecules)[row]);
     }
   }
   std::vector<std::pair<std::string, Table>> data_tables;
   for (std::string_view name : kDataCsvs) {
     const std::string file = std::string(name) + ".csv";
-    absl::StatusOr<Table> table = ReadCsvFile((raw / file).string());
-    if (!table.ok()) return table.status();
-    absl::StatusOr<Table> filtered = FilterToMolecules(*table, file, train_molecules);
-    if (!filtered.ok()) return filtered.status();
-    data_tables.emplace_back(file, *std::move(filtered));
+    ASSIGN_OR_RETURN(Table table, ReadCsvFile((raw / file).string()));
+    ASSIGN_OR_RETURN(Table filtered, FilterToMolecules(table, file, train_molecules));
+    data_tables.emplace_back(file, std::move(filtered));
   }
 
   // Upstream's remaining checks (disjoint molecules, and so ids, hold by
   // construction when ids are unique; upstream checks ids too).
   std::set<Cell> train_ids;
-  for (const Cell& id : new_train->Find("id")->cells) train_ids.insert(id);
-  for (const Cell& id : new_test->Find("id")->cells) {
+  for (const Cell& id : new_train.Find("id")->cells) train_ids.insert(id);
+  for (const Cell& id : new_test.Find("id")->cells) {
     if (train_ids.contains(id)) {
       return CheckFailed("Train and test sets should not share any samples with the same id.");
     }
   }
-  if (new_test->num_columns() != 5) {
+  if (new_test.num_columns() != 5) {
     return CheckFailed(
-        absl::StrCat("new_test should have 5 columns, but has ", new_test->num_columns()));
+        absl::StrCat("new_test should have 5 columns, but has ", new_test.num_columns()));
   }
-  if (answers->num_columns() != 6) {
+  if (answers.num_columns() != 6) {
     return CheckFailed(
-        absl::StrCat("answers should have 6 columns, but has ", answers->num_columns()));
+        absl::StrCat("answers should have 6 columns, but has ", answers.num_columns()));
   }
 
   std::error_code error;
@@ -176,18 +163,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
 
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   for (const auto& [table, file] : {
-           std::pair{&*new_train, std::string("train.csv")},
-           std::pair{&*new_test, std::string("test.csv")},
-           std::pair{&*sample_submission, std::string("sample_submission.csv")},
+           std::pair{&new_train, std::string("train.csv")},
+           std::pair{&new_test, std::string("test.csv")},
+           std::pair{&sample_submission, std::string("sample_submission.csv")},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, (public_dir / file).string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, (public_dir / file).string()));
   }
   for (const auto& [file, table] : data_tables) {
-    if (absl::Status s = WriteCsvFile(table, (public_dir / file).string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(table, (public_dir / file).string()));
   }
   return absl::OkStatus();
 }

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -102,19 +103,19 @@ absl::StatusOr<size_t> CheckValue(uint8_t type, std::string_view bytes, size_t p
   };
   switch (type) {
     case 0x01: case 0x09: case 0x11: case 0x12:
-      if (absl::Status s = need(8); !s.ok()) return s;
+      RETURN_IF_ERROR(need(8));
       return 8;
     case 0x10:
-      if (absl::Status s = need(4); !s.ok()) return s;
+      RETURN_IF_ERROR(need(4));
       return 4;
     case 0x13:
-      if (absl::Status s = need(16); !s.ok()) return s;
+      RETURN_IF_ERROR(need(16));
       return 16;
     case 0x07:
-      if (absl::Status s = need(12); !s.ok()) return s;
+      RETURN_IF_ERROR(need(12));
       return 12;
     case 0x08:
-      if (absl::Status s = need(1); !s.ok()) return s;
+      RETURN_IF_ERROR(need(1));
       if (bytes[pos] != 0 && bytes[pos] != 1) return Malformed(base + pos, "bool is neither 0 nor 1");
       return 1;
     case 0x0A: case 0xFF: case 0x7F:
@@ -122,24 +123,22 @@ absl::StatusOr<size_t> CheckValue(uint8_t type, std::string_view bytes, size_t p
     case 0x02: case 0x0D:
       return check_string(pos);
     case 0x0B: {
-      absl::StatusOr<size_t> pattern = check_cstring(pos);
-      if (!pattern.ok()) return pattern.status();
-      absl::StatusOr<size_t> flags = check_cstring(pos + *pattern);
-      if (!flags.ok()) return flags.status();
-      return *pattern + *flags;
+      ASSIGN_OR_RETURN(size_t pattern, check_cstring(pos));
+      ASSIGN_OR_RETURN(size_t flags, check_cstring(pos + pattern));
+      return pattern + flags;
     }
     case 0x05: {
-      if (absl::Status s = need(5); !s.ok()) return s;
+      RETURN_IF_ERROR(need(5));
       const uint32_t n = LoadU32(bytes.data() + pos);
       if (n > avail - 5) return Malformed(base + pos, absl::StrCat("bad binary length ", n));
       return 5 + static_cast<size_t>(n);
     }
     case 0x03: case 0x04: {
-      if (absl::Status s = need(5); !s.ok()) return s;
+      RETURN_IF_ERROR(need(5));
       const uint32_t n = LoadU32(bytes.data() + pos);
       if (n < 5 || n > avail) return Malformed(base + pos, absl::StrCat("bad embedded document length ", n));
-      absl::StatusOr<BsonDocument> inner = ParseDocument(bytes.substr(pos, n), base + pos, depth + 1);
-      if (!inner.ok()) return inner.status();
+      ASSIGN_OR_RETURN(BsonDocument inner,
+                       ParseDocument(bytes.substr(pos, n), base + pos, depth + 1));
       return static_cast<size_t>(n);
     }
     default:
@@ -163,11 +162,10 @@ absl::StatusOr<BsonDocument> ParseDocument(std::string_view bytes, size_t base, 
     if (nul >= end) return Malformed(base + pos, "unterminated key");
     std::string key(bytes.substr(pos + 1, nul - pos - 1));
     if (!IsValidUtf8(key)) return Malformed(base + pos, "key is not valid UTF-8");
-    absl::StatusOr<size_t> size = CheckValue(type, bytes, nul + 1, end, base, depth);
-    if (!size.ok()) return size.status();
+    ASSIGN_OR_RETURN(size_t size, CheckValue(type, bytes, nul + 1, end, base, depth));
     document.elements.push_back(BsonElement{std::move(key), static_cast<BsonType>(type),
-                                            std::string(bytes.substr(nul + 1, *size))});
-    pos = nul + 1 + *size;
+                                            std::string(bytes.substr(nul + 1, size))});
+    pos = nul + 1 + size;
   }
   return document;
 }
@@ -292,9 +290,8 @@ absl::StatusOr<std::vector<BsonDocument>> DecodeBsonSequence(std::string_view by
     if (bytes.size() - pos < 4) return Malformed(pos, "document length cut off");
     const uint32_t n = LoadU32(bytes.data() + pos);
     if (n < 5 || n > bytes.size() - pos) return Malformed(pos, absl::StrCat("bad document length ", n));
-    absl::StatusOr<BsonDocument> document = ParseDocument(bytes.substr(pos, n), pos, 0);
-    if (!document.ok()) return document.status();
-    documents.push_back(*std::move(document));
+    ASSIGN_OR_RETURN(BsonDocument document, ParseDocument(bytes.substr(pos, n), pos, 0));
+    documents.push_back(std::move(document));
     pos += n;
   }
   return documents;

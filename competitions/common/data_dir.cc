@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/zip_archive.h"
 
@@ -110,9 +111,8 @@ absl::StatusOr<std::map<std::string, std::string>> TopLevelChecksums(const fs::p
                                              name.compare(name.size() - e.size(), e.size(), e) == 0;
                                     });
     if (!wanted) continue;
-    absl::StatusOr<std::string> md5 = Md5File(it->path());
-    if (!md5.ok()) return md5.status();
-    out[name] = *md5;
+    ASSIGN_OR_RETURN(std::string md5, Md5File(it->path()));
+    out[name] = md5;
   }
   if (ec) return absl::InternalError(absl::StrCat("cannot list ", dir.string(), ": ", ec.message()));
   return out;
@@ -231,28 +231,26 @@ absl::StatusOr<UpstreamChecksums> ParseUpstreamChecksums(std::string_view yaml_t
       return absl::InvalidArgumentError(
           absl::StrCat("checksums.yaml line ", line_number, ": expected 'key: value'"));
     }
-    absl::StatusOr<std::string> key = Scalar(key_text, line_number);
-    if (!key.ok()) return key.status();
+    ASSIGN_OR_RETURN(std::string key, Scalar(key_text, line_number));
     const std::string value = Trim(value_text);
     if (!indented) {
       section = nullptr;
-      if (*key == "zip") {
-        absl::StatusOr<std::string> md5 = Scalar(value, line_number);
-        if (!md5.ok()) return md5.status();
-        if (!IsMd5Hex(*md5)) {
+      if (key == "zip") {
+        ASSIGN_OR_RETURN(std::string md5, Scalar(value, line_number));
+        if (!IsMd5Hex(md5)) {
           return absl::InvalidArgumentError(
-              absl::StrCat("checksums.yaml line ", line_number, ": not an md5 digest: ", *md5));
+              absl::StrCat("checksums.yaml line ", line_number, ": not an md5 digest: ", md5));
         }
-        out.zip = *md5;
-      } else if (*key == "public" || *key == "private") {
+        out.zip = md5;
+      } else if (key == "public" || key == "private") {
         if (!value.empty() && value != "{}") {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "checksums.yaml line ", line_number, ": expected a mapping under ", *key));
+          return absl::InvalidArgumentError(absl::StrCat("checksums.yaml line ", line_number,
+                                                         ": expected a mapping under ", key));
         }
-        section = *key == "public" ? &out.public_files : &out.private_files;
+        section = key == "public" ? &out.public_files : &out.private_files;
       } else {
         return absl::InvalidArgumentError(
-            absl::StrCat("checksums.yaml line ", line_number, ": unknown key ", *key));
+            absl::StrCat("checksums.yaml line ", line_number, ": unknown key ", key));
       }
       continue;
     }
@@ -260,15 +258,14 @@ absl::StatusOr<UpstreamChecksums> ParseUpstreamChecksums(std::string_view yaml_t
       return absl::InvalidArgumentError(
           absl::StrCat("checksums.yaml line ", line_number, ": indented entry outside public/private"));
     }
-    absl::StatusOr<std::string> md5 = Scalar(value, line_number);
-    if (!md5.ok()) return md5.status();
-    if (!IsMd5Hex(*md5)) {
+    ASSIGN_OR_RETURN(std::string md5, Scalar(value, line_number));
+    if (!IsMd5Hex(md5)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("checksums.yaml line ", line_number, ": not an md5 digest: ", *md5));
+          absl::StrCat("checksums.yaml line ", line_number, ": not an md5 digest: ", md5));
     }
-    if (!section->emplace(*key, *md5).second) {
+    if (!section->emplace(key, md5).second) {
       return absl::InvalidArgumentError(
-          absl::StrCat("checksums.yaml line ", line_number, ": duplicate entry ", *key));
+          absl::StrCat("checksums.yaml line ", line_number, ": duplicate entry ", key));
     }
   }
   return out;
@@ -317,10 +314,9 @@ absl::StatusOr<std::vector<std::string>> VerifyUpstreamChecksums(
                    not_compared);
   std::error_code ec;
   if (expected.zip.has_value() && fs::is_regular_file(dir.zip(), ec)) {
-    absl::StatusOr<std::string> md5 = Md5File(dir.zip());
-    if (!md5.ok()) return md5.status();
-    if (*md5 != *expected.zip) {
-      problems.push_back(absl::StrCat(dir.zip().filename().string(), " has md5 ", *md5,
+    ASSIGN_OR_RETURN(std::string md5, Md5File(dir.zip()));
+    if (md5 != *expected.zip) {
+      problems.push_back(absl::StrCat(dir.zip().filename().string(), " has md5 ", md5,
                                       ", expected ", *expected.zip));
     }
   }
@@ -368,10 +364,7 @@ absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
       }
     }
     const bool synthetic = fs::exists(dir.raw() / kSyntheticRawMarker, ec);
-    if (absl::Status s = PrepareIntoDataDir(dir, dir.raw(), synthetic ? "synthetic" : "kaggle");
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(PrepareIntoDataDir(dir, dir.raw(), synthetic ? "synthetic" : "kaggle"));
     if (!IsPrepared(dir, answers, sample_submission)) {
       return absl::InternalError(absl::StrCat("the preparer of ", dir.id, " did not write ",
                                               answers.generic_string(), " and ",
@@ -383,25 +376,25 @@ absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
   if (checksums.has_value()) {
     // Data prepared elsewhere (upstream's tool) must match to the byte; our
     // own Parquet output matches fastparquet's in content only.
-    absl::StatusOr<std::vector<std::string>> not_compared =
-        VerifyUpstreamChecksums(dir, *checksums, /*compare_parquet_bytes=*/taken_as_is);
-    if (!not_compared.ok()) return not_compared.status();
+    ASSIGN_OR_RETURN(
+        std::vector<std::string> not_compared,
+        VerifyUpstreamChecksums(dir, *checksums, /*compare_parquet_bytes=*/taken_as_is));
     what += "; checksums match upstream's";
     checksum_state = "verified";
-    if (!not_compared->empty()) {
-      absl::StrAppend(&what, " (not compared, written by our own Parquet writer, whose bytes "
-                      "differ from fastparquet's: ", absl::StrJoin(*not_compared, ", "), ")");
-      checksum_state = absl::StrCat("verified except ", absl::StrJoin(*not_compared, ","));
+    if (!not_compared.empty()) {
+      absl::StrAppend(&what,
+                      " (not compared, written by our own Parquet writer, whose bytes "
+                      "differ from fastparquet's: ",
+                      absl::StrJoin(not_compared, ", "), ")");
+      checksum_state = absl::StrCat("verified except ", absl::StrJoin(not_compared, ","));
     }
   }
-  absl::StatusOr<std::string> listing = StatManifest(dir.prepared());
-  if (!listing.ok()) return listing.status();
+  ASSIGN_OR_RETURN(std::string listing, StatManifest(dir.prepared()));
   PreparedData out;
   out.dataset = PreparedDataset(dir);
   out.log = what;
-  out.handle = absl::StrCat("competition\t", dir.id, "\ndataset\t", out.dataset,
-                            "\nchecksums\t", checksum_state,
-                            "\nfiles\n", *listing);
+  out.handle = absl::StrCat("competition\t", dir.id, "\ndataset\t", out.dataset, "\nchecksums\t",
+                            checksum_state, "\nfiles\n", listing);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -120,20 +121,18 @@ class HeaderParser {
     while (true) {
       SkipSpace();
       if (Consume('}')) break;
-      absl::StatusOr<std::string> key = String();
-      if (!key.ok()) return key.status();
+      ASSIGN_OR_RETURN(std::string key, String());
       SkipSpace();
       if (!Consume(':')) return Error("expected ':'");
       SkipSpace();
-      if (*key == "descr") {
+      if (key == "descr") {
         if (Peek() != '\'' && Peek() != '"') {
           return Invalid(
               "descr is not a valid dtype descriptor (only simple dtypes are supported)");
         }
-        absl::StatusOr<std::string> value = String();
-        if (!value.ok()) return value.status();
-        descr = *value;
-      } else if (*key == "fortran_order") {
+        ASSIGN_OR_RETURN(std::string value, String());
+        descr = value;
+      } else if (key == "fortran_order") {
         if (text_.substr(pos_, 4) == "True") {
           fortran = true;
           pos_ += 4;
@@ -143,13 +142,12 @@ class HeaderParser {
         } else {
           return Invalid("fortran_order is not a valid bool");
         }
-      } else if (*key == "shape") {
-        absl::StatusOr<std::vector<int64_t>> value = Tuple();
-        if (!value.ok()) return value.status();
-        shape = *value;
+      } else if (key == "shape") {
+        ASSIGN_OR_RETURN(std::vector<int64_t> value, Tuple());
+        shape = value;
       } else {
         return Invalid(
-            absl::StrCat("Header does not contain the correct keys: unexpected '", *key, "'"));
+            absl::StrCat("Header does not contain the correct keys: unexpected '", key, "'"));
       }
       SkipSpace();
       if (Consume('}')) break;
@@ -227,9 +225,8 @@ class HeaderParser {
 }  // namespace
 
 absl::StatusOr<int64_t> NpyItemSize(std::string_view descr) {
-  absl::StatusOr<Descr> d = ParseDescr(descr);
-  if (!d.ok()) return d.status();
-  return ItemSize(*d);
+  ASSIGN_OR_RETURN(Descr d, ParseDescr(descr));
+  return ItemSize(d);
 }
 
 absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes) {
@@ -257,10 +254,9 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes) {
   std::optional<std::string> descr_text;
   std::optional<bool> fortran;
   std::optional<std::vector<int64_t>> shape;
-  if (absl::Status s = HeaderParser(header).Parse(descr_text, fortran, shape); !s.ok()) return s;
-  absl::StatusOr<Descr> descr = ParseDescr(*descr_text);
-  if (!descr.ok()) return descr.status();
-  const std::optional<int64_t> data_size = DataSize(*shape, ItemSize(*descr));
+  RETURN_IF_ERROR(HeaderParser(header).Parse(descr_text, fortran, shape));
+  ASSIGN_OR_RETURN(Descr descr, ParseDescr(*descr_text));
+  const std::optional<int64_t> data_size = DataSize(*shape, ItemSize(descr));
   if (!data_size) return Invalid("the shape's size overflows");
   const std::string_view data = bytes.substr(header_start + header_length);
   if (static_cast<uint64_t>(data.size()) != static_cast<uint64_t>(*data_size)) {
@@ -268,7 +264,7 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes) {
         absl::StrCat("expected ", *data_size, " bytes of array data, found ", data.size()));
   }
   NpyArray array;
-  array.descr = DescrText(*descr);
+  array.descr = DescrText(descr);
   array.fortran_order = *fortran;
   array.shape = std::move(*shape);
   array.data = std::string(data);
@@ -276,9 +272,8 @@ absl::StatusOr<NpyArray> ParseNpy(std::string_view bytes) {
 }
 
 absl::StatusOr<std::string> SerializeNpy(const NpyArray& array) {
-  absl::StatusOr<Descr> descr = ParseDescr(array.descr);
-  if (!descr.ok()) return descr.status();
-  const std::optional<int64_t> data_size = DataSize(array.shape, ItemSize(*descr));
+  ASSIGN_OR_RETURN(Descr descr, ParseDescr(array.descr));
+  const std::optional<int64_t> data_size = DataSize(array.shape, ItemSize(descr));
   if (!data_size) return Invalid("the shape's size overflows or has a negative dimension");
   if (static_cast<uint64_t>(array.data.size()) != static_cast<uint64_t>(*data_size)) {
     return Invalid(absl::StrCat("shape and descr need ", *data_size, " bytes of data, have ",
@@ -289,7 +284,7 @@ absl::StatusOr<std::string> SerializeNpy(const NpyArray& array) {
     absl::StrAppend(&shape, i == 0 ? "" : ", ", array.shape[i]);
   }
   absl::StrAppend(&shape, array.shape.size() == 1 ? ",)" : ")");
-  std::string header = absl::StrCat("{'descr': '", DescrText(*descr),
+  std::string header = absl::StrCat("{'descr': '", DescrText(descr),
                                     "', 'fortran_order': ", array.fortran_order ? "True" : "False",
                                     ", 'shape': ", shape, ", }");
   if (!array.shape.empty()) {
@@ -347,10 +342,9 @@ absl::StatusOr<NpyArray> ReadNpyFile(const std::filesystem::path& path, int64_t 
 }
 
 absl::Status WriteNpyFile(const NpyArray& array, const std::filesystem::path& path) {
-  absl::StatusOr<std::string> bytes = SerializeNpy(array);
-  if (!bytes.ok()) return bytes.status();
+  ASSIGN_OR_RETURN(std::string bytes, SerializeNpy(array));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return absl::InternalError(absl::StrCat("npy: cannot write ", path.string()));
   return absl::OkStatus();
@@ -361,11 +355,10 @@ absl::StatusOr<NpyArray> TakeNpyRows(const NpyArray& array, std::span<const int6
   if (array.fortran_order && array.shape.size() > 1) {
     return Invalid("taking rows of a Fortran-ordered array is not supported");
   }
-  absl::StatusOr<int64_t> item_size = NpyItemSize(array.descr);
-  if (!item_size.ok()) return item_size.status();
+  ASSIGN_OR_RETURN(int64_t item_size, NpyItemSize(array.descr));
   const std::vector<int64_t> row_shape(array.shape.begin() + 1, array.shape.end());
-  const std::optional<int64_t> row_bytes = DataSize(row_shape, *item_size);
-  const std::optional<int64_t> total = DataSize(array.shape, *item_size);
+  const std::optional<int64_t> row_bytes = DataSize(row_shape, item_size);
+  const std::optional<int64_t> total = DataSize(array.shape, item_size);
   if (!row_bytes || !total || static_cast<uint64_t>(*total) != array.data.size()) {
     return Invalid("the array's data does not match its shape");
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 
@@ -17,22 +18,20 @@ absl::StatusOr<Table> DfToOneHot(const Table& df, std::string_view id_column,
           absl::StrCat("class '", name, "' repeats a column name of the one-hot table"));
     }
   }
-  absl::StatusOr<const Column*> ids = df.Get(id_column);
-  if (!ids.ok()) return ids.status();
-  absl::StatusOr<const Column*> targets = df.Get(target_column);
-  if (!targets.ok()) return targets.status();
-  const size_t rows = (*ids)->cells.size();
-  if ((*targets)->cells.size() != rows) {
+  ASSIGN_OR_RETURN(const Column* ids, df.Get(id_column));
+  ASSIGN_OR_RETURN(const Column* targets, df.Get(target_column));
+  const size_t rows = (ids)->cells.size();
+  if ((targets)->cells.size() != rows) {
     return absl::InvalidArgumentError("malformed table: id and target columns differ in length");
   }
 
   std::vector<Column> columns;
-  columns.push_back(**ids);
+  columns.push_back(*ids);
   for (const std::string& name : classes) {
     columns.push_back(Column{name, Dtype::kInt64, std::vector<Cell>(rows, int64_t{0})});
   }
   for (size_t row = 0; row < rows; ++row) {
-    const std::string* label = std::get_if<std::string>(&(*targets)->cells[row]);
+    const std::string* label = std::get_if<std::string>(&(targets)->cells[row]);
     const auto it = label == nullptr ? classes.end() : std::find(classes.begin(), classes.end(), *label);
     if (it == classes.end()) {
       return absl::InvalidArgumentError(absl::StrCat(

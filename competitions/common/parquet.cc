@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -813,17 +814,13 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
   }
   const ThriftValue* meta = StructField(chunk, 3);
   if (meta == nullptr) return bad("column chunk without metadata");
-  absl::StatusOr<int64_t> type = RequiredInt(*meta, 1, "column type");
-  if (!type.ok()) return type.status();
-  if (*type != col.type) return bad("chunk type differs from the schema");
-  absl::StatusOr<int64_t> codec = RequiredInt(*meta, 4, "codec");
-  if (!codec.ok()) return codec.status();
-  absl::StatusOr<int64_t> num_values = RequiredInt(*meta, 5, "num_values");
-  if (!num_values.ok()) return num_values.status();
-  if (*num_values != rows) return bad("chunk value count differs from the row group's rows");
-  absl::StatusOr<int64_t> data_offset = RequiredInt(*meta, 9, "data_page_offset");
-  if (!data_offset.ok()) return data_offset.status();
-  int64_t start = *data_offset;
+  ASSIGN_OR_RETURN(int64_t type, RequiredInt(*meta, 1, "column type"));
+  if (type != col.type) return bad("chunk type differs from the schema");
+  ASSIGN_OR_RETURN(int64_t codec, RequiredInt(*meta, 4, "codec"));
+  ASSIGN_OR_RETURN(int64_t num_values, RequiredInt(*meta, 5, "num_values"));
+  if (num_values != rows) return bad("chunk value count differs from the row group's rows");
+  ASSIGN_OR_RETURN(int64_t data_offset, RequiredInt(*meta, 9, "data_page_offset"));
+  int64_t start = data_offset;
   std::optional<int64_t> dict_offset = IntField(*meta, 11);
   if (dict_offset.has_value() && *dict_offset >= 4 && *dict_offset < start) start = *dict_offset;
   if (start < 4 || start >= static_cast<int64_t>(footer_start))
@@ -840,55 +837,47 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
     absl::Status s = reader.ReadStruct(&header);
     if (!s.ok()) return s;
     pos += reader.consumed(rest);
-    absl::StatusOr<int64_t> page_type = RequiredInt(header, 1, "page type");
-    if (!page_type.ok()) return page_type.status();
-    absl::StatusOr<int64_t> uncompressed = RequiredInt(header, 2, "uncompressed page size");
-    if (!uncompressed.ok()) return uncompressed.status();
-    absl::StatusOr<int64_t> compressed = RequiredInt(header, 3, "compressed page size");
-    if (!compressed.ok()) return compressed.status();
-    if (*compressed < 0 || *compressed > static_cast<int64_t>(footer_start - pos) ||
-        *uncompressed < 0) {
+    ASSIGN_OR_RETURN(int64_t page_type, RequiredInt(header, 1, "page type"));
+    ASSIGN_OR_RETURN(int64_t uncompressed, RequiredInt(header, 2, "uncompressed page size"));
+    ASSIGN_OR_RETURN(int64_t compressed, RequiredInt(header, 3, "compressed page size"));
+    if (compressed < 0 || compressed > static_cast<int64_t>(footer_start - pos) ||
+        uncompressed < 0) {
       return bad("page size outside the file");
     }
-    std::string_view body = file.substr(pos, static_cast<size_t>(*compressed));
-    pos += static_cast<size_t>(*compressed);
+    std::string_view body = file.substr(pos, static_cast<size_t>(compressed));
+    pos += static_cast<size_t>(compressed);
 
-    if (*page_type == kDictionaryPage) {
+    if (page_type == kDictionaryPage) {
       const ThriftValue* dh = StructField(header, 7);
       if (dh == nullptr) return bad("dictionary page without its header");
       if (dictionary.has_value()) return bad("second dictionary page");
-      absl::StatusOr<int64_t> n = RequiredInt(*dh, 1, "dictionary size");
-      if (!n.ok()) return n.status();
+      ASSIGN_OR_RETURN(int64_t n, RequiredInt(*dh, 1, "dictionary size"));
       int64_t encoding = IntField(*dh, 2).value_or(kPlain);
       if (encoding != kPlain && encoding != kPlainDictionary) {
         return absl::UnimplementedError(
             absl::StrCat("dictionary page encoding ", EncodingName(encoding)));
       }
-      if (*n < 0 || *n > *uncompressed * 8 + 8) return bad("absurd dictionary size");
-      absl::StatusOr<std::string> data = Decompress(*codec, body, *uncompressed);
-      if (!data.ok()) return data.status();
+      if (n < 0 || n > uncompressed * 8 + 8) return bad("absurd dictionary size");
+      ASSIGN_OR_RETURN(std::string data, Decompress(codec, body, uncompressed));
       dictionary.emplace();
-      s = DecodePlain(col, *data, *n, &*dictionary);
+      s = DecodePlain(col, data, n, &*dictionary);
       if (!s.ok()) return s;
       continue;
     }
-    if (*page_type == kIndexPage) continue;
-    if (*page_type != kDataPage && *page_type != kDataPageV2) {
-      return absl::UnimplementedError(absl::StrCat("Parquet page type ", *page_type));
+    if (page_type == kIndexPage) continue;
+    if (page_type != kDataPage && page_type != kDataPageV2) {
+      return absl::UnimplementedError(absl::StrCat("Parquet page type ", page_type));
     }
-    const bool v2 = *page_type == kDataPageV2;
+    const bool v2 = page_type == kDataPageV2;
     const ThriftValue* dh = StructField(header, v2 ? 8 : 5);
     if (dh == nullptr) return bad("data page without its header");
-    absl::StatusOr<int64_t> n = RequiredInt(*dh, 1, "page value count");
-    if (!n.ok()) return n.status();
-    if (*n < 0 || *n > rows - done) return bad("page holds more values than the chunk");
+    ASSIGN_OR_RETURN(int64_t n, RequiredInt(*dh, 1, "page value count"));
+    if (n < 0 || n > rows - done) return bad("page holds more values than the chunk");
     const Values* dict = dictionary.has_value() ? &*dictionary : nullptr;
     if (!v2) {
-      absl::StatusOr<int64_t> encoding = RequiredInt(*dh, 2, "page encoding");
-      if (!encoding.ok()) return encoding.status();
-      absl::StatusOr<std::string> data = Decompress(*codec, body, *uncompressed);
-      if (!data.ok()) return data.status();
-      std::string_view rest_data = *data;
+      ASSIGN_OR_RETURN(int64_t encoding, RequiredInt(*dh, 2, "page encoding"));
+      ASSIGN_OR_RETURN(std::string data, Decompress(codec, body, uncompressed));
+      std::string_view rest_data = data;
       std::string_view levels;
       if (col.optional) {
         int64_t level_encoding = IntField(*dh, 3).value_or(kRle);
@@ -902,29 +891,27 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
         levels = rest_data.substr(4, len);
         rest_data = rest_data.substr(4 + len);
       }
-      s = AppendPage(col, *n, levels, *encoding, rest_data, dict, out);
+      s = AppendPage(col, n, levels, encoding, rest_data, dict, out);
     } else {
-      absl::StatusOr<int64_t> encoding = RequiredInt(*dh, 4, "page encoding");
-      if (!encoding.ok()) return encoding.status();
+      ASSIGN_OR_RETURN(int64_t encoding, RequiredInt(*dh, 4, "page encoding"));
       int64_t def_len = IntField(*dh, 5).value_or(0);
       int64_t rep_len = IntField(*dh, 6).value_or(0);
       if (rep_len != 0) return bad("repetition levels in a flat column");
-      if (def_len < 0 || def_len > static_cast<int64_t>(body.size()) || def_len > *uncompressed) {
+      if (def_len < 0 || def_len > static_cast<int64_t>(body.size()) || def_len > uncompressed) {
         return bad("bad definition level length");
       }
       if (!col.optional && def_len != 0) return bad("definition levels in a required column");
       const ThriftValue* compressed_flag = dh->Field(7);
       bool is_compressed = compressed_flag == nullptr || compressed_flag->integer != 0;
       std::string_view values_body = body.substr(static_cast<size_t>(def_len));
-      int64_t values_size = *uncompressed - def_len;
-      absl::StatusOr<std::string> data =
-          Decompress(is_compressed ? *codec : kCodecUncompressed, values_body, values_size);
-      if (!data.ok()) return data.status();
-      s = AppendPage(col, *n, body.substr(0, static_cast<size_t>(def_len)), *encoding, *data, dict,
+      int64_t values_size = uncompressed - def_len;
+      ASSIGN_OR_RETURN(std::string data, Decompress(is_compressed ? codec : kCodecUncompressed,
+                                                    values_body, values_size));
+      s = AppendPage(col, n, body.substr(0, static_cast<size_t>(def_len)), encoding, data, dict,
                      out);
     }
     if (!s.ok()) return s;
-    done += *n;
+    done += n;
   }
   return absl::OkStatus();
 }
@@ -1251,26 +1238,23 @@ absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOpti
   std::set<std::string> names;
   for (size_t i = 1; i < schema->elements.size(); ++i) {
     if (schema->elements[i].type != kTStruct) return Corrupt("bad schema element");
-    absl::StatusOr<ColumnSchema> col = ParseSchemaElement(schema->elements[i]);
-    if (!col.ok()) return col.status();
-    if (!names.insert(col->name).second) {
-      return Corrupt(absl::StrCat("duplicate column name '", col->name, "'"));
+    ASSIGN_OR_RETURN(ColumnSchema col, ParseSchemaElement(schema->elements[i]));
+    if (!names.insert(col.name).second) {
+      return Corrupt(absl::StrCat("duplicate column name '", col.name, "'"));
     }
-    columns.push_back(std::move(*col));
+    columns.push_back(std::move(col));
   }
-  absl::StatusOr<int64_t> num_rows = RequiredInt(meta, 3, "num_rows");
-  if (!num_rows.ok()) return num_rows.status();
-  if (*num_rows < 0 || *num_rows > options.max_rows) {
-    return Corrupt(absl::StrCat("absurd row count ", *num_rows));
+  ASSIGN_OR_RETURN(int64_t num_rows, RequiredInt(meta, 3, "num_rows"));
+  if (num_rows < 0 || num_rows > options.max_rows) {
+    return Corrupt(absl::StrCat("absurd row count ", num_rows));
   }
   std::vector<ColumnData> data(columns.size());
   int64_t rows_seen = 0;
   if (const ThriftValue* groups = ListField(meta, 4)) {
     for (const ThriftValue& group : groups->elements) {
       if (group.type != kTStruct) return Corrupt("bad row group");
-      absl::StatusOr<int64_t> rows = RequiredInt(group, 3, "row group num_rows");
-      if (!rows.ok()) return rows.status();
-      if (*rows < 0 || *rows > *num_rows - rows_seen)
+      ASSIGN_OR_RETURN(int64_t rows, RequiredInt(group, 3, "row group num_rows"));
+      if (rows < 0 || rows > num_rows - rows_seen)
         return Corrupt("row groups hold more rows than the file");
       const ThriftValue* chunks = ListField(group, 1);
       if (chunks == nullptr || chunks->elements.size() != columns.size()) {
@@ -1278,13 +1262,13 @@ absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOpti
       }
       for (size_t c = 0; c < columns.size(); ++c) {
         if (chunks->elements[c].type != kTStruct) return Corrupt("bad column chunk");
-        s = ReadColumnChunk(bytes, footer_start, columns[c], chunks->elements[c], *rows, &data[c]);
+        s = ReadColumnChunk(bytes, footer_start, columns[c], chunks->elements[c], rows, &data[c]);
         if (!s.ok()) return s;
       }
-      rows_seen += *rows;
+      rows_seen += rows;
     }
   }
-  if (rows_seen != *num_rows) return Corrupt("row groups hold fewer rows than the file");
+  if (rows_seen != num_rows) return Corrupt("row groups hold fewer rows than the file");
   std::vector<Column> out;
   out.reserve(columns.size());
   for (size_t c = 0; c < columns.size(); ++c) {
@@ -1348,9 +1332,8 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
   };
   std::vector<ChunkInfo> infos;
   for (const Column& column : table.columns()) {
-    absl::StatusOr<WriteColumn> plan = PlanColumn(column, options);
-    if (!plan.ok()) return plan.status();
-    WriteColumn& w = *plan;
+    ASSIGN_OR_RETURN(WriteColumn plan, PlanColumn(column, options));
+    WriteColumn& w = plan;
     ChunkInfo info;
     info.start = static_cast<int64_t>(file.size());
     // With a dictionary: the distinct values in order of first appearance,
@@ -1371,9 +1354,8 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
       while ((size_t{1} << bit_width) < distinct.size()) ++bit_width;
       std::string dict_body = PlainBytes(
           w.physical, [&](size_t i) { return distinct[i]; }, 0, distinct.size());
-      absl::StatusOr<std::string> compressed = Compress(options.compression, dict_body);
-      if (!compressed.ok()) return compressed.status();
-      std::string header = PageHeaderBytes(kDictionaryPage, dict_body.size(), compressed->size(),
+      ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, dict_body));
+      std::string header = PageHeaderBytes(kDictionaryPage, dict_body.size(), compressed.size(),
                                            [&](ThriftWriter& t) {
                                              t.StructField(7);
                                              t.I32(1, static_cast<int64_t>(distinct.size()));
@@ -1382,8 +1364,8 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
                                            });
       info.dict_offset = static_cast<int64_t>(file.size());
       file += header;
-      file += *compressed;
-      info.compressed += static_cast<int64_t>(header.size() + compressed->size());
+      file += compressed;
+      info.compressed += static_cast<int64_t>(header.size() + compressed.size());
       info.uncompressed += static_cast<int64_t>(header.size() + dict_body.size());
     }
     info.data_offset = static_cast<int64_t>(file.size());
@@ -1413,9 +1395,8 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
           raw += levels;
         }
         raw += values;
-        absl::StatusOr<std::string> compressed = Compress(options.compression, raw);
-        if (!compressed.ok()) return compressed.status();
-        body = std::move(*compressed);
+        ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, raw));
+        body = std::move(compressed);
         uncompressed_size = raw.size();
         header = PageHeaderBytes(kDataPage, raw.size(), body.size(), [&](ThriftWriter& t) {
           t.StructField(5);
@@ -1426,9 +1407,8 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
           t.EndStruct();
         });
       } else {
-        absl::StatusOr<std::string> compressed = Compress(options.compression, values);
-        if (!compressed.ok()) return compressed.status();
-        body = levels + *compressed;
+        ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, values));
+        body = levels + compressed;
         uncompressed_size = levels.size() + values.size();
         header = PageHeaderBytes(kDataPageV2, uncompressed_size, body.size(), [&](ThriftWriter& t) {
           t.StructField(8);
@@ -1518,11 +1498,10 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
 
 absl::Status WriteParquetFile(const Table& table, const std::filesystem::path& path,
                               const ParquetWriteOptions& options) {
-  absl::StatusOr<std::string> bytes = SerializeParquet(table, options);
-  if (!bytes.ok()) return bytes.status();
+  ASSIGN_OR_RETURN(std::string bytes, SerializeParquet(table, options));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", path.string()));
-  out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return absl::DataLossError(absl::StrCat("error writing ", path.string()));
   return absl::OkStatus();

@@ -19,17 +19,18 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/command_line.h"
+#include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
-#include "base/command_line.h"
 
 namespace mlebench {
 namespace {
@@ -54,11 +55,8 @@ absl::Status WriteFile(const fs::path& path, const std::string& text) {
 }
 
 absl::Status RunOnDataDir(const CommandLine& cl) {
-  if (absl::Status s = RequireFlags(cl, {"competition", "data_dir", "answers", "sample_submission",
-                                         "handle_out", "dataset_out"});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(RequireFlags(cl, {"competition", "data_dir", "answers", "sample_submission",
+                                    "handle_out", "dataset_out"}));
   std::optional<UpstreamChecksums> checksums;
   if (cl.Has("checksums")) {
     std::ifstream in(cl.Get("checksums"), std::ios::binary);
@@ -73,35 +71,29 @@ absl::Status RunOnDataDir(const CommandLine& cl) {
     checksums = *std::move(parsed);
   }
   const CompetitionDataDir dir(cl.Get("data_dir"), cl.Get("competition"));
-  absl::StatusOr<PreparedData> prepared =
-      EnsurePreparedData(dir, cl.Get("answers"), cl.Get("sample_submission"), checksums);
-  if (!prepared.ok()) return prepared.status();
-  if (absl::Status s = WriteFile(cl.Get("handle_out"), prepared->handle); !s.ok()) return s;
-  if (absl::Status s = WriteFile(cl.Get("dataset_out"), prepared->dataset + "\n"); !s.ok()) {
-    return s;
-  }
-  std::printf("prepare: %s: %s\n", dir.id.c_str(), prepared->log.c_str());
+  ASSIGN_OR_RETURN(
+      PreparedData prepared,
+      EnsurePreparedData(dir, cl.Get("answers"), cl.Get("sample_submission"), checksums));
+  RETURN_IF_ERROR(WriteFile(cl.Get("handle_out"), prepared.handle));
+  RETURN_IF_ERROR(WriteFile(cl.Get("dataset_out"), prepared.dataset + "\n"));
+  std::printf("prepare: %s: %s\n", dir.id.c_str(), prepared.log.c_str());
   return absl::OkStatus();
 }
 
 absl::Status Run(const std::vector<std::string>& args) {
-  absl::StatusOr<CommandLine> cl = ParseCommandLine(
-      args, {"competition", "raw", "public", "private", "scratch", "data_dir", "answers",
-             "sample_submission", "handle_out", "dataset_out", "checksums", "manifest"});
-  if (!cl.ok()) return cl.status();
-  if (cl->Has("data_dir")) return RunOnDataDir(*cl);
-  if (absl::Status s = RequireFlags(*cl, {"competition", "raw", "public", "private"}); !s.ok()) {
-    return s;
-  }
-  const std::string id = cl->Get("competition");
-  const fs::path public_dir = cl->Get("public");
-  const fs::path private_dir = cl->Get("private");
+  ASSIGN_OR_RETURN(
+      CommandLine cl,
+      (ParseCommandLine(
+          args, {"competition", "raw", "public", "private", "scratch", "data_dir", "answers",
+                 "sample_submission", "handle_out", "dataset_out", "checksums", "manifest"})));
+  if (cl.Has("data_dir")) return RunOnDataDir(cl);
+  RETURN_IF_ERROR(RequireFlags(cl, {"competition", "raw", "public", "private"}));
+  const std::string id = cl.Get("competition");
+  const fs::path public_dir = cl.Get("public");
+  const fs::path private_dir = cl.Get("private");
   std::optional<fs::path> scratch;
-  if (cl->Has("scratch")) scratch = fs::path(cl->Get("scratch"));
-  if (absl::Status s = RunRegisteredPreparer(id, cl->Get("raw"), public_dir, private_dir, scratch);
-      !s.ok()) {
-    return s;
-  }
+  if (cl.Has("scratch")) scratch = fs::path(cl.Get("scratch"));
+  RETURN_IF_ERROR(RunRegisteredPreparer(id, cl.Get("raw"), public_dir, private_dir, scratch));
   std::printf("prepare: %s: %d files in %s, %d in %s\n", id.c_str(), CountFiles(public_dir),
               public_dir.string().c_str(), CountFiles(private_dir), private_dir.string().c_str());
   return absl::OkStatus();

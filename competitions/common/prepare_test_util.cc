@@ -5,8 +5,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/preparer.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
+#include "competitions/common/preparer.h"
 #include "gtest/gtest.h"
 #include "testdata/common/test_util.h"
 
@@ -15,10 +16,8 @@ namespace mlebench::testing {
 absl::StatusOr<PreparedDirs> RunPreparer(std::string_view id, const std::filesystem::path& raw) {
   const std::filesystem::path root = NewTempDir("prepared");
   PreparedDirs dirs{root / "public", root / "private"};
-  if (absl::Status s = RunRegisteredPreparer(id, raw, dirs.public_dir, dirs.private_dir, root / "scratch");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      RunRegisteredPreparer(id, raw, dirs.public_dir, dirs.private_dir, root / "scratch"));
   return dirs;
 }
 

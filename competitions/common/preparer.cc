@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -49,20 +50,19 @@ absl::Status RunRegisteredPreparer(std::string_view id, const fs::path& raw,
   if (!fs::is_directory(raw, error)) {
     return absl::NotFoundError(absl::StrCat(name, ": raw data ", raw.string(), " is not a directory"));
   }
-  if (absl::Status s = CreateDirectories(public_dir); !s.ok()) return s;
-  if (absl::Status s = CreateDirectories(private_dir); !s.ok()) return s;
+  RETURN_IF_ERROR(CreateDirectories(public_dir));
+  RETURN_IF_ERROR(CreateDirectories(private_dir));
   fs::path scratch_dir;
   if (scratch.has_value()) {
     scratch_dir = *scratch;
-    if (absl::Status s = CreateDirectories(scratch_dir); !s.ok()) return s;
+    RETURN_IF_ERROR(CreateDirectories(scratch_dir));
     if (!fs::is_empty(scratch_dir, error)) {
       return absl::InvalidArgumentError(
           absl::StrCat("scratch directory ", scratch_dir.string(), " must be empty"));
     }
   } else {
-    absl::StatusOr<fs::path> tmp = CreateTempScratch();
-    if (!tmp.ok()) return tmp.status();
-    scratch_dir = *tmp;
+    ASSIGN_OR_RETURN(fs::path tmp, CreateTempScratch());
+    scratch_dir = tmp;
   }
   absl::Status prepared = preparer->prepare(raw, public_dir, private_dir, scratch_dir);
   if (!scratch.has_value()) fs::remove_all(scratch_dir, error);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -65,7 +66,7 @@ absl::Status CheckReadName(absl::string_view name) {
 
 // Checks a name to write: stricter, so that what we write is unambiguous.
 absl::Status CheckWriteName(absl::string_view name) {
-  if (absl::Status s = CheckReadName(name); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckReadName(name));
   for (absl::string_view component : absl::StrSplit(name, '/')) {
     if (component.empty() || component == ".") {
       return absl::InvalidArgumentError(
@@ -104,17 +105,16 @@ absl::StatusOr<ReadHandle> OpenForReading(const fs::path& path) {
 // entry's data; what it leaves unread is skipped.
 template <typename Visit>
 absl::Status ForEachEntry(const fs::path& path, Visit visit) {
-  absl::StatusOr<ReadHandle> a = OpenForReading(path);
-  if (!a.ok()) return a.status();
+  ASSIGN_OR_RETURN(ReadHandle a, OpenForReading(path));
   while (true) {
     archive_entry* entry = nullptr;
-    const int r = archive_read_next_header(a->get(), &entry);
+    const int r = archive_read_next_header(a.get(), &entry);
     if (r == ARCHIVE_EOF) break;
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-      return absl::InvalidArgumentError(absl::StrCat("corrupt 7z archive '", path.string(),
-                                                     "': ", ErrorOf(a->get())));
+      return absl::InvalidArgumentError(
+          absl::StrCat("corrupt 7z archive '", path.string(), "': ", ErrorOf(a.get())));
     }
-    if (absl::Status s = visit(a->get(), entry); !s.ok()) return s;
+    RETURN_IF_ERROR(visit(a.get(), entry));
   }
   return absl::OkStatus();
 }

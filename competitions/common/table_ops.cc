@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -26,7 +27,7 @@ absl::Status NotAColumn(std::string_view name) {
 }  // namespace
 
 absl::StatusOr<Table> TakeRows(const Table& table, std::span<const int64_t> rows) {
-  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  RETURN_IF_ERROR(CheckRectangular(table));
   const int64_t num_rows = static_cast<int64_t>(table.num_rows());
   for (int64_t row : rows) {
     if (row < 0 || row >= num_rows) {
@@ -46,7 +47,7 @@ absl::StatusOr<Table> TakeRows(const Table& table, std::span<const int64_t> rows
 }
 
 absl::Status KeepRowsInPlace(Table& table, std::span<const int64_t> rows) {
-  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  RETURN_IF_ERROR(CheckRectangular(table));
   const int64_t num_rows = static_cast<int64_t>(table.num_rows());
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i] < 0 || rows[i] >= num_rows) {
@@ -71,7 +72,7 @@ absl::Status KeepRowsInPlace(Table& table, std::span<const int64_t> rows) {
 }
 
 absl::StatusOr<Table> DropColumns(const Table& table, const std::vector<std::string>& names) {
-  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  RETURN_IF_ERROR(CheckRectangular(table));
   for (const std::string& name : names) {
     if (table.Find(name) == nullptr) return NotAColumn(name);
   }
@@ -85,7 +86,7 @@ absl::StatusOr<Table> DropColumns(const Table& table, const std::vector<std::str
 }
 
 absl::StatusOr<Table> SelectColumns(const Table& table, const std::vector<std::string>& names) {
-  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  RETURN_IF_ERROR(CheckRectangular(table));
   std::vector<Column> selected;
   selected.reserve(names.size());
   for (const std::string& name : names) {
@@ -97,7 +98,7 @@ absl::StatusOr<Table> SelectColumns(const Table& table, const std::vector<std::s
 }
 
 absl::Status SetConstantColumn(Table& table, std::string_view name, const Cell& value) {
-  if (absl::Status status = CheckRectangular(table); !status.ok()) return status;
+  RETURN_IF_ERROR(CheckRectangular(table));
   if (table.num_columns() == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot set column '", std::string(name), "' on a table without columns"));

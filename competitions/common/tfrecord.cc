@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -78,9 +79,8 @@ class WireReader {
   // The next field of the message; a group (wire type 3) is skipped whole,
   // and an end-group tag outside one is an error, as protobuf parses.
   absl::StatusOr<WireField> Next() {
-    absl::StatusOr<WireField> field = NextTag();
-    if (!field.ok()) return field.status();
-    if (field->type == kEndGroup) return BadExample("unmatched end-group tag");
+    ASSIGN_OR_RETURN(WireField field, NextTag());
+    if (field.type == kEndGroup) return BadExample("unmatched end-group tag");
     return field;
   }
 
@@ -98,10 +98,9 @@ class WireReader {
  private:
   absl::StatusOr<WireField> NextTag(int depth = 0) {
     if (depth > 100) return BadExample("groups nested too deeply");
-    absl::StatusOr<uint64_t> key = Varint();
-    if (!key.ok()) return key.status();
-    WireField field{static_cast<uint32_t>(*key >> 3), static_cast<int>(*key & 7), {}};
-    if (field.number == 0 || (*key >> 3) > 0x1FFFFFFF) return BadExample("invalid field number");
+    ASSIGN_OR_RETURN(uint64_t key, Varint());
+    WireField field{static_cast<uint32_t>(key >> 3), static_cast<int>(key & 7), {}};
+    if (field.number == 0 || (key >> 3) > 0x1FFFFFFF) return BadExample("invalid field number");
     switch (field.type) {
       case kVarint:
         if (absl::StatusOr<uint64_t> v = Varint(); !v.ok()) return v.status();
@@ -114,20 +113,18 @@ class WireReader {
         break;
       }
       case kLengthDelimited: {
-        absl::StatusOr<uint64_t> length = Varint();
-        if (!length.ok()) return length.status();
-        if (*length > bytes_.size() - pos_) return BadExample("length runs past the end");
-        field.bytes = bytes_.substr(pos_, *length);
-        pos_ += *length;
+        ASSIGN_OR_RETURN(uint64_t length, Varint());
+        if (length > bytes_.size() - pos_) return BadExample("length runs past the end");
+        field.bytes = bytes_.substr(pos_, length);
+        pos_ += length;
         break;
       }
       case kStartGroup:
         while (true) {
           if (done()) return BadExample("unterminated group");
-          absl::StatusOr<WireField> inner = NextTag(depth + 1);
-          if (!inner.ok()) return inner.status();
-          if (inner->type == kEndGroup) {
-            if (inner->number != field.number) return BadExample("mismatched end-group tag");
+          ASSIGN_OR_RETURN(WireField inner, NextTag(depth + 1));
+          if (inner.type == kEndGroup) {
+            if (inner.number != field.number) return BadExample("mismatched end-group tag");
             break;
           }
         }
@@ -183,15 +180,14 @@ bool IsUtf8(std::string_view text) {
 absl::Status ReadList(std::string_view bytes, int kind, std::vector<std::string_view>& values) {
   WireReader reader(bytes);
   while (!reader.done()) {
-    absl::StatusOr<WireField> field = reader.Next();
-    if (!field.ok()) return field.status();
-    if (field->number != 1 || field->type != kLengthDelimited) continue;
+    ASSIGN_OR_RETURN(WireField field, reader.Next());
+    if (field.number != 1 || field.type != kLengthDelimited) continue;
     if (kind == 1) {
-      values.push_back(field->bytes);
+      values.push_back(field.bytes);
     } else if (kind == 2) {
-      if (field->bytes.size() % 4 != 0) return BadExample("packed floats of a partial size");
+      if (field.bytes.size() % 4 != 0) return BadExample("packed floats of a partial size");
     } else {
-      WireReader packed(field->bytes);
+      WireReader packed(field.bytes);
       while (!packed.done()) {
         if (absl::StatusOr<uint64_t> v = packed.Varint(); !v.ok()) return v.status();
       }
@@ -296,23 +292,20 @@ absl::StatusOr<std::string> ExampleFirstBytesValue(std::string_view record, std:
   std::vector<std::string_view> values;
   WireReader example(record);
   while (!example.done()) {
-    absl::StatusOr<WireField> field = example.Next();
-    if (!field.ok()) return field.status();
-    if (field->number != 1 || field->type != kLengthDelimited) continue;
-    WireReader features(field->bytes);
+    ASSIGN_OR_RETURN(WireField field, example.Next());
+    if (field.number != 1 || field.type != kLengthDelimited) continue;
+    WireReader features(field.bytes);
     while (!features.done()) {
-      absl::StatusOr<WireField> entry_field = features.Next();
-      if (!entry_field.ok()) return entry_field.status();
-      if (entry_field->number != 1 || entry_field->type != kLengthDelimited) continue;
+      ASSIGN_OR_RETURN(WireField entry_field, features.Next());
+      if (entry_field.number != 1 || entry_field.type != kLengthDelimited) continue;
       std::string_view key;
       std::vector<std::string_view> feature_fields;
-      WireReader entry(entry_field->bytes);
+      WireReader entry(entry_field.bytes);
       while (!entry.done()) {
-        absl::StatusOr<WireField> part = entry.Next();
-        if (!part.ok()) return part.status();
-        if (part->type != kLengthDelimited) continue;
-        if (part->number == 1) key = part->bytes;
-        if (part->number == 2) feature_fields.push_back(part->bytes);
+        ASSIGN_OR_RETURN(WireField part, entry.Next());
+        if (part.type != kLengthDelimited) continue;
+        if (part.number == 1) key = part.bytes;
+        if (part.number == 2) feature_fields.push_back(part.bytes);
       }
       if (!IsUtf8(key)) return BadExample("a feature name is not valid UTF-8");
       std::optional<int> entry_kind;
@@ -320,13 +313,12 @@ absl::StatusOr<std::string> ExampleFirstBytesValue(std::string_view record, std:
       for (std::string_view feature_bytes : feature_fields) {
         WireReader feature(feature_bytes);
         while (!feature.done()) {
-          absl::StatusOr<WireField> list = feature.Next();
-          if (!list.ok()) return list.status();
-          if (list->number < 1 || list->number > 3 || list->type != kLengthDelimited) continue;
+          ASSIGN_OR_RETURN(WireField list, feature.Next());
+          if (list.number < 1 || list.number > 3 || list.type != kLengthDelimited) continue;
           // Setting another member of the oneof clears the previous one.
-          if (entry_kind != static_cast<int>(list->number)) entry_values.clear();
-          entry_kind = static_cast<int>(list->number);
-          if (absl::Status s = ReadList(list->bytes, *entry_kind, entry_values); !s.ok()) return s;
+          if (entry_kind != static_cast<int>(list.number)) entry_values.clear();
+          entry_kind = static_cast<int>(list.number);
+          RETURN_IF_ERROR(ReadList(list.bytes, *entry_kind, entry_values));
         }
       }
       if (key == name) {

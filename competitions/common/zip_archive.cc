@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -158,7 +159,7 @@ fs::path TemporaryPathBeside(const fs::path& zip) {
 absl::Status CheckEntriesToWrite(const std::vector<ZipEntry>& entries) {
   std::set<absl::string_view> names;
   for (const ZipEntry& entry : entries) {
-    if (absl::Status s = CheckEntryName(entry.name); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckEntryName(entry.name));
     if (!names.insert(entry.name).second) {
       return absl::InvalidArgumentError(
           absl::StrCat("zip entry '", entry.name, "' is given more than once"));
@@ -260,9 +261,8 @@ absl::Status WriteArchiveTo(const fs::path& path, const std::vector<ZipEntry>& e
 
 absl::Status ExtractZip(const fs::path& zip, const fs::path& dest,
                         const ExtractZipOptions& options) {
-  absl::StatusOr<ZipHandle> archive = OpenForReading(zip);
-  if (!archive.ok()) return archive.status();
-  zip_t* za = archive->get();
+  ASSIGN_OR_RETURN(ZipHandle archive, OpenForReading(zip));
+  zip_t* za = archive.get();
   const zip_int64_t num_entries = zip_get_num_entries(za, 0);
   if (num_entries > options.max_entries) {
     return absl::ResourceExhaustedError(
@@ -342,26 +342,22 @@ absl::Status ExtractZip(const fs::path& zip, const fs::path& dest,
                                                      "' would be written through the symlink '",
                                                      target.string(), "'"));
     }
-    if (absl::Status s = ExtractFile(za, entry.index, entry.name, zip, target,
-                                     options.max_total_bytes, total_bytes);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(ExtractFile(za, entry.index, entry.name, zip, target, options.max_total_bytes,
+                                total_bytes));
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<std::string>> ListZip(const fs::path& zip) {
-  absl::StatusOr<ZipHandle> archive = OpenForReading(zip);
-  if (!archive.ok()) return archive.status();
-  const zip_int64_t num_entries = zip_get_num_entries(archive->get(), 0);
+  ASSIGN_OR_RETURN(ZipHandle archive, OpenForReading(zip));
+  const zip_int64_t num_entries = zip_get_num_entries(archive.get(), 0);
   std::vector<std::string> names;
   names.reserve(num_entries);
   for (zip_uint64_t i = 0; i < static_cast<zip_uint64_t>(num_entries); ++i) {
-    const char* name = zip_get_name(archive->get(), i, 0);
+    const char* name = zip_get_name(archive.get(), i, 0);
     if (name == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("cannot read entry ", i, " of '", zip.string(),
-                                                     "': ", zip_strerror(archive->get())));
+                                                     "': ", zip_strerror(archive.get())));
     }
     names.emplace_back(name);
   }

@@ -17,9 +17,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -87,24 +88,22 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   sample.Row({"id", "value"});
   for (int i = 0; i < kNumTrain + kNumTest; ++i) {
     const PngImage clean = CleanPage(rng);
-    absl::StatusOr<std::string> dirty_png = EncodePng(Dirty(rng, clean));
-    if (!dirty_png.ok()) return dirty_png.status();
+    ASSIGN_OR_RETURN(std::string dirty_png, EncodePng(Dirty(rng, clean)));
     const std::string name = absl::StrCat(numbers[i], ".png");
     if (i < kNumTrain) {
-      absl::StatusOr<std::string> clean_png = EncodePng(clean);
-      if (!clean_png.ok()) return clean_png.status();
-      train.push_back(ZipEntry::FromBytes("train/" + name, *dirty_png));
-      cleaned.push_back(ZipEntry::FromBytes("train_cleaned/" + name, *clean_png));
+      ASSIGN_OR_RETURN(std::string clean_png, EncodePng(clean));
+      train.push_back(ZipEntry::FromBytes("train/" + name, dirty_png));
+      cleaned.push_back(ZipEntry::FromBytes("train_cleaned/" + name, clean_png));
     } else {
-      test.push_back(ZipEntry::FromBytes("test/" + name, *dirty_png));
+      test.push_back(ZipEntry::FromBytes("test/" + name, dirty_png));
       for (int y = 1; y <= kHeight; ++y) {
         for (int x = 1; x <= kWidth; ++x) sample.String(absl::StrCat(numbers[i], "_", y, "_", x)).Int(1).EndRow();
       }
     }
   }
-  if (absl::Status s = WriteZip(raw_dir / "train.zip", train); !s.ok()) return s;
-  if (absl::Status s = WriteZip(raw_dir / "train_cleaned.zip", cleaned); !s.ok()) return s;
-  if (absl::Status s = WriteZip(raw_dir / "test.zip", test); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train.zip", train));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train_cleaned.zip", cleaned));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "test.zip", test));
   return WriteStringToFile(raw_dir / "sampleSubmission.csv", sample.text());
 }
 

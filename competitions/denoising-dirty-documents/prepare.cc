@@ -7,24 +7,25 @@
 // PIL's convert("L") reads it. public/sampleSubmission.csv has the same ids
 // with value 1.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <system_error>
-#include <sstream>
-#include <algorithm>
 #include <set>
+#include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/denoising-dirty-documents/pil_gray_png.h"
-#include "base/csv.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -77,7 +78,7 @@ absl::Status Move(const fs::path& from, const fs::path& to) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
-  if (absl::Status s = ExtractZip(raw / "train.zip", public_dir); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train.zip", public_dir));
   const std::vector<std::string> old_train = PngNames(public_dir / "train");
   TrainTestSplitOptions options;
   options.test_size = 0.2;
@@ -94,33 +95,28 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   fs::create_directories(public_dir / "test");
   for (const std::string& name : test_names) {
-    if (absl::Status s = Move(public_dir / "train" / name, public_dir / "test" / name); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Move(public_dir / "train" / name, public_dir / "test" / name));
   }
-  if (absl::Status s = ExtractZip(raw / "train_cleaned.zip", public_dir); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train_cleaned.zip", public_dir));
   // Upstream moves the test images' clean versions to private/ and deletes
   // them once read; they go to scratch instead.
   const fs::path held_out = scratch / "train_cleaned";
   fs::create_directories(held_out);
   for (const std::string& name : PngNames(public_dir / "train_cleaned")) {
     if (test_names.count(name) == 0) continue;
-    if (absl::Status s = Move(public_dir / "train_cleaned" / name, held_out / name); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Move(public_dir / "train_cleaned" / name, held_out / name));
   }
 
   Column ids{.name = "id", .dtype = Dtype::kObject, .cells = {}};
   Column values{.name = "value", .dtype = Dtype::kFloat64, .cells = {}};
   std::set<std::string> seen_ids;
   for (const std::string& name : PngNames(held_out)) {
-    absl::StatusOr<std::string> bytes = ReadBytes(held_out / name);
-    if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<GrayImage> image = DecodePngAsPilGray(*bytes, absl::StrCat("train_cleaned/", name));
-    if (!image.ok()) return image.status();
+    ASSIGN_OR_RETURN(std::string bytes, ReadBytes(held_out / name));
+    ASSIGN_OR_RETURN(GrayImage image,
+                     DecodePngAsPilGray(bytes, absl::StrCat("train_cleaned/", name)));
     const std::string stem = Stem(name);
-    for (int row = 0; row < image->height; ++row) {
-      for (int col = 0; col < image->width; ++col) {
+    for (int row = 0; row < image.height; ++row) {
+      for (int col = 0; col < image.width; ++col) {
         std::string id = absl::StrCat(stem, "_", row + 1, "_", col + 1);
         // Upstream checks that the answers' rows are unique; distinct files
         // cannot give one id, but a check is cheap.
@@ -129,7 +125,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
               absl::StrCat("check failed: Expected `answers.csv` to have unique rows; ", id, " repeats"));
         }
         ids.cells.push_back(std::move(id));
-        values.cells.push_back(image->pixels[static_cast<size_t>(row) * image->width + col] / 255.0);
+        values.cells.push_back(image.pixels[static_cast<size_t>(row) * image.width + col] / 255.0);
       }
     }
   }
@@ -137,7 +133,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
               .cells = std::vector<Cell>(ids.cells.size(), Cell(int64_t{1}))};
   const Table answers({ids, std::move(values)});
   const Table sample({std::move(ids), std::move(ones)});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample, (public_dir / "sampleSubmission.csv").string());
 }
 

@@ -22,8 +22,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -156,9 +157,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     test_csv.String(c.comment).String(usage_rng.Bernoulli(0.3) ? "PublicTest" : "PrivateTest");
     test_csv.EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train_csv.text()));
   return WriteStringToFile(raw_dir / "test_with_solutions.csv", test_csv.text());
 }
 

@@ -4,21 +4,22 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
-#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
 
 absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
-  absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(
-      submission, answers, /*id_column=*/"Comment", /*target_column=*/"Insult");
-  if (!inputs.ok()) return inputs.status();
+  ASSIGN_OR_RETURN(AurocInputs inputs,
+                   PrepareForAurocMetric(submission, answers, /*id_column=*/"Comment",
+                                         /*target_column=*/"Insult"));
   // The answers' labels are checked above (two classes, finite), so what
   // roc_auc_score still rejects, NaN scores, is the submission's.
-  absl::StatusOr<double> score = RocAucScore(inputs->y_true, inputs->y_score);
+  absl::StatusOr<double> score = RocAucScore(inputs.y_true, inputs.y_score);
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("roc_auc_score rejects `Insult`: ", score.status().message()));

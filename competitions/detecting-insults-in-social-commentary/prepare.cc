@@ -12,11 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -83,35 +84,29 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& /*scratch*/) {
   // Upstream copies both files and reads them back; the copies are
   // byte-identical, so we read the originals.
-  absl::StatusOr<Table> public_train = ReadCsvFile((raw / "train.csv").string());
-  if (!public_train.ok()) return public_train.status();
-  absl::StatusOr<Table> private_test = ReadCsvFile((raw / "test_with_solutions.csv").string());
-  if (!private_test.ok()) return private_test.status();
+  ASSIGN_OR_RETURN(Table public_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(Table private_test, ReadCsvFile((raw / "test_with_solutions.csv").string()));
 
   absl::StatusOr<Table> gold_submission =
-      SelectColumns(*private_test, {"Insult", "Date", "Comment"});
+      SelectColumns(private_test, {"Insult", "Date", "Comment"});
   if (!gold_submission.ok()) {
     return absl::NotFoundError(
         absl::StrCat("test_with_solutions.csv: ", gold_submission.status().message()));
   }
-  absl::StatusOr<Table> public_test = DropColumns(*gold_submission, {"Insult"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(*gold_submission, {"Insult"})));
   Table sample_submission = *gold_submission;
-  if (absl::Status s = SetConstantColumn(sample_submission, "Insult", int64_t{0}); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "Insult", int64_t{0}));
   // Upstream's checks read test.csv back after writing it.
-  const std::string public_test_csv = WriteCsvString(*public_test);
-  absl::StatusOr<Table> public_test_read = ReadCsvString(public_test_csv, "public test.csv");
-  if (!public_test_read.ok()) return public_test_read.status();
+  const std::string public_test_csv = WriteCsvString(public_test);
+  ASSIGN_OR_RETURN(Table public_test_read, ReadCsvString(public_test_csv, "public test.csv"));
 
   // Upstream's checks (run after writing there; here first, so that bad
   // input leaves no output).
   const std::vector<std::string> labelled = {"Insult", "Date", "Comment"};
-  if (public_train->ColumnNames() != labelled) {
+  if (public_train.ColumnNames() != labelled) {
     return CheckFailed("Train columns should be Insult, Date, Comment");
   }
-  if (public_test_read->ColumnNames() != std::vector<std::string>{"Date", "Comment"}) {
+  if (public_test_read.ColumnNames() != std::vector<std::string>{"Date", "Comment"}) {
     return CheckFailed("Test columns should be Date, Comment");
   }
   if (sample_submission.ColumnNames() != labelled) {
@@ -120,18 +115,17 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   if (gold_submission->ColumnNames() != labelled) {
     return CheckFailed("Gold submission columns should be Insult, Date, Comment");
   }
-  if (private_test->ColumnNames() !=
+  if (private_test.ColumnNames() !=
       std::vector<std::string>{"Insult", "Date", "Comment", "Usage"}) {
     return CheckFailed("Private test columns should be Insult, Date, Comment, Usage");
   }
-  const Column& train_comments = *public_train->Find("Comment");
-  const Column& test_comments = *public_test_read->Find("Comment");
+  const Column& train_comments = *public_train.Find("Comment");
+  const Column& test_comments = *public_test_read.Find("Comment");
   if (!ValueSetsDisjoint(train_comments, test_comments)) {
     return CheckFailed("None of the test comments should be in the train comments");
   }
-  absl::StatusOr<Table> private_test_unlabelled = DropColumns(*private_test, {"Insult", "Usage"});
-  if (!private_test_unlabelled.ok()) return private_test_unlabelled.status();
-  if (!FramesEqual(*public_test_read, *private_test_unlabelled)) {
+  ASSIGN_OR_RETURN(Table private_test_unlabelled, (DropColumns(private_test, {"Insult", "Usage"})));
+  if (!FramesEqual(public_test_read, private_test_unlabelled)) {
     return CheckFailed(
         "Public test should be identical to private test, modulo the Insult and Usage columns");
   }
@@ -142,17 +136,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("Public test and gold submission should have the same Comments");
   }
 
-  if (absl::Status s = CopyFile(raw / "train.csv", public_dir / "train.csv"); !s.ok()) return s;
-  if (absl::Status s = CopyFile(raw / "test_with_solutions.csv", private_dir / "test.csv");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyFile(raw / "train.csv", public_dir / "train.csv"));
+  RETURN_IF_ERROR(CopyFile(raw / "test_with_solutions.csv", private_dir / "test.csv"));
   for (const auto& [table, path] : {
            CsvOutput{&*gold_submission, private_dir / "gold_submission.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission_null.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -17,9 +17,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/dog-breed-identification/classes.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -96,9 +97,8 @@ absl::Status WriteImages(SyntheticRng& rng, const fs::path& dir,
   fs::create_directories(dir, error);
   if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
   for (size_t i = 0; i < ids.size(); ++i) {
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawDog(rng, breeds[i]), kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(dir / (ids[i] + ".jpg"), *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawDog(rng, breeds[i]), kJpegQuality));
+    RETURN_IF_ERROR(WriteStringToFile(dir / (ids[i] + ".jpg"), jpeg));
   }
   return absl::OkStatus();
 }
@@ -155,14 +155,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     sample.EndRow();
   }
 
-  if (absl::Status s = WriteStringToFile(raw_dir / "labels.csv", labels.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteImages(train_rng, raw_dir / "train", train_ids, breeds); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "labels.csv", labels.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()));
+  RETURN_IF_ERROR(WriteImages(train_rng, raw_dir / "train", train_ids, breeds));
   return WriteImages(test_rng, raw_dir / "test", test_ids, test_breeds);
 }
 

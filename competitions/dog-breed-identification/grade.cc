@@ -10,13 +10,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/dog-breed-identification/classes.h"
 #include "grading/grader.h"
-#include "grading/metrics/probability_rows.h"
 #include "grading/metrics/metric_inputs.h"
+#include "grading/metrics/probability_rows.h"
 #include "pycompat/pandas_ops.h"
-#include "base/python_float.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -59,7 +60,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "Submission should be the same length as the answers (submission has ",
         submission.num_rows(), " rows, answers have ", answers.num_rows(), ")."));
   }
-  if (absl::Status s = CheckProbabilities(submission); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckProbabilities(submission));
 
   // Extra submission columns are dropped here, as upstream does.
   return OneHotLogLossAlignedOnIds(submission, answers, kIdColumn);

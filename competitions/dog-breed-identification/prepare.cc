@@ -11,12 +11,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/dog-breed-identification/classes.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -36,12 +37,11 @@ absl::Status CheckFailed(std::string_view message) {
 // folder, integer ids in decimal. Anything else (a missing id, a float, text
 // that would reach outside the image folder) is an error.
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const Cell& cell = (*ids)->cells[row];
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const Cell& cell = (ids)->cells[row];
     if (const auto* i = std::get_if<int64_t>(&cell)) {
       names.push_back(absl::StrCat(*i, ".jpg"));
       continue;
@@ -80,56 +80,43 @@ absl::Status CopyImages(const fs::path& raw_train, const std::vector<std::string
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "labels.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "labels.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  absl::StatusOr<Table> new_test = DfToOneHot(split->test, "id", "breed", Breeds());
-  if (!new_test.ok()) return new_test.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  ASSIGN_OR_RETURN(Table new_test, DfToOneHot(split.test, "id", "breed", Breeds()));
 
-  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(*new_test);
-  if (!test_images.ok()) return test_images.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(new_test));
   // Upstream copies, then asserts as many .jpg files arrived as there are
   // rows, so a repeated id fails; we check before writing anything.
-  if (std::set<std::string>(train_images->begin(), train_images->end()).size() !=
-      train_images->size()) {
+  if (std::set<std::string>(train_images.begin(), train_images.end()).size() !=
+      train_images.size()) {
     return CheckFailed("public/train should hold one image per row of labels.csv");
   }
-  if (std::set<std::string>(test_images->begin(), test_images->end()).size() !=
-      test_images->size()) {
+  if (std::set<std::string>(test_images.begin(), test_images.end()).size() != test_images.size()) {
     return CheckFailed("public/test should hold one image per row of the answers");
   }
 
-  Table sample_submission = *new_test;
+  Table sample_submission = new_test;
   for (const std::string& breed : Breeds()) {
-    if (absl::Status s = SetConstantColumn(sample_submission, breed, 1.0 / Breeds().size());
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, breed, 1.0 / Breeds().size()));
   }
   if (sample_submission.num_columns() != Breeds().size() + 1 ||
-      sample_submission.num_rows() != new_test->num_rows()) {
+      sample_submission.num_rows() != new_test.num_rows()) {
     return CheckFailed("the sample submission should have an id column and 120 breed columns");
   }
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "labels.csv"},
-           CsvOutput{&*new_test, private_dir / "test.csv"},
+           CsvOutput{&new_test, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  if (absl::Status s = CopyImages(raw / "train", *train_images, public_dir / "train"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImages(raw / "train", *test_images, public_dir / "test"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyImages(raw / "train", train_images, public_dir / "train"));
+  RETURN_IF_ERROR(CopyImages(raw / "train", test_images, public_dir / "test"));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

@@ -19,9 +19,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -100,24 +101,22 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   std::vector<ZipEntry> train = {ZipEntry::Directory("train/")};
   for (const auto& [animal, count] : {std::pair{"cat", num_cats}, std::pair{"dog", num_dogs}}) {
     for (int64_t n = 0; n < count; ++n) {
-      absl::StatusOr<std::string> jpeg = Jpeg(train_rng, std::string_view(animal) == "dog");
-      if (!jpeg.ok()) return jpeg.status();
-      train.push_back(ZipEntry::FromBytes(absl::StrCat("train/", animal, ".", n, ".jpg"),
-                                          *std::move(jpeg)));
+      ASSIGN_OR_RETURN(std::string jpeg, Jpeg(train_rng, std::string_view(animal) == "dog"));
+      train.push_back(
+          ZipEntry::FromBytes(absl::StrCat("train/", animal, ".", n, ".jpg"), std::move(jpeg)));
     }
   }
   std::vector<ZipEntry> test = {ZipEntry::Directory("test/")};
   CsvTextBuilder sample;
   sample.Row({"id", "label"});
   for (int64_t id = 1; id <= num_test; ++id) {
-    absl::StatusOr<std::string> jpeg = Jpeg(test_rng, test_rng.Bernoulli(0.5));
-    if (!jpeg.ok()) return jpeg.status();
-    test.push_back(ZipEntry::FromBytes(absl::StrCat("test/", id, ".jpg"), *std::move(jpeg)));
+    ASSIGN_OR_RETURN(std::string jpeg, Jpeg(test_rng, test_rng.Bernoulli(0.5)));
+    test.push_back(ZipEntry::FromBytes(absl::StrCat("test/", id, ".jpg"), std::move(jpeg)));
     sample.Int(id).Float(0.5).EndRow();
   }
 
-  if (absl::Status s = WriteZip(raw_dir / "train.zip", train); !s.ok()) return s;
-  if (absl::Status s = WriteZip(raw_dir / "test.zip", test); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train.zip", train));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "test.zip", test));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

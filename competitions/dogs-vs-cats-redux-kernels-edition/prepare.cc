@@ -11,11 +11,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/train_test_split.h"
-#include "competitions/common/zip_archive.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/zip_archive.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -68,57 +69,49 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // Upstream extracts both archives into raw/ (test.zip only to delete it
   // again); we extract into scratch/ and leave raw/ alone.
   const fs::path extracted = scratch / "extracted";
-  if (absl::Status s = ExtractZip(raw / "train.zip", extracted); !s.ok()) return s;
-  if (absl::Status s = ExtractZip(raw / "test.zip", extracted); !s.ok()) return s;
-  absl::StatusOr<std::vector<std::string>> all_images = JpgNames(extracted / "train");
-  if (!all_images.ok()) return all_images.status();
+  RETURN_IF_ERROR(ExtractZip(raw / "train.zip", extracted));
+  RETURN_IF_ERROR(ExtractZip(raw / "test.zip", extracted));
+  ASSIGN_OR_RETURN(std::vector<std::string> all_images, JpgNames(extracted / "train"));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(all_images->size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(all_images.size()), options));
 
   // Train images: "cat" anywhere in the name makes it a cat, anything else a
   // dog, each class numbered from 0 in split order.
-  if (absl::Status s = MakeDir(public_dir / "train"); !s.ok()) return s;
+  RETURN_IF_ERROR(MakeDir(public_dir / "train"));
   int64_t cats = 0, dogs = 0;
-  for (int64_t index : split->train_indices) {
-    const std::string& name = (*all_images)[index];
+  for (int64_t index : split.train_indices) {
+    const std::string& name = (all_images)[index];
     const std::string renamed = Contains(name, "cat") ? absl::StrCat("cat.", cats++, ".jpg")
                                                       : absl::StrCat("dog.", dogs++, ".jpg");
     const fs::path target = public_dir / "train" / renamed;
-    if (absl::Status s = Copy(extracted / "train" / name, target); !s.ok()) return s;
+    RETURN_IF_ERROR(Copy(extracted / "train" / name, target));
   }
 
   // Test images: 1.jpg, 2.jpg, ... in split order; the label is whether
   // "dog" is in the original name (a separate test from the "cat" one above,
   // as upstream's).
-  if (absl::Status s = MakeDir(public_dir / "test"); !s.ok()) return s;
+  RETURN_IF_ERROR(MakeDir(public_dir / "test"));
   Column answer_ids{"id", Dtype::kInt64, {}}, answer_labels{"label", Dtype::kInt64, {}};
   Column sample_labels{"label", Dtype::kFloat64, {}};
-  for (size_t i = 0; i < split->test_indices.size(); ++i) {
-    const std::string& name = (*all_images)[split->test_indices[i]];
+  for (size_t i = 0; i < split.test_indices.size(); ++i) {
+    const std::string& name = (all_images)[split.test_indices[i]];
     const int64_t id = static_cast<int64_t>(i) + 1;
     const fs::path target = public_dir / "test" / absl::StrCat(id, ".jpg");
-    if (absl::Status s = Copy(extracted / "train" / name, target); !s.ok()) return s;
+    RETURN_IF_ERROR(Copy(extracted / "train" / name, target));
     answer_ids.cells.push_back(id);
     answer_labels.cells.push_back(int64_t{Contains(name, "dog") ? 1 : 0});
     sample_labels.cells.push_back(0.5);
   }
 
-  if (absl::Status s = ZipDirectory(public_dir / "train", public_dir / "train.zip"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ZipDirectory(public_dir / "test", public_dir / "test.zip"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(ZipDirectory(public_dir / "train", public_dir / "train.zip"));
+  RETURN_IF_ERROR(ZipDirectory(public_dir / "test", public_dir / "test.zip"));
   const Table answers({answer_ids, answer_labels});
   const Table sample_submission({answer_ids, sample_labels});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

@@ -9,11 +9,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -24,37 +25,31 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& scratch) {
   // Upstream extracts into raw/; we leave raw/ untouched and use scratch/.
   const fs::path extracted = scratch / "Train_zip";
-  if (absl::Status s = ExtractZip(raw / "Train.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "Train.zip", extracted));
   if (!fs::is_regular_file(extracted / "Train.csv")) {
     return absl::NotFoundError(
         absl::StrCat((raw / "Train.zip").string(), " holds no Train.csv at its root"));
   }
   CsvReadOptions read_options;
   read_options.string_columns = {"Id", "Tags"};
-  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "Train.csv").string(), read_options);
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((extracted / "Train.csv").string(), read_options));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  absl::StatusOr<Table> test_without_labels = DropColumns(split->test, {"Tags"});
-  if (!test_without_labels.ok()) return test_without_labels.status();
-  Table sample_submission = *test_without_labels;
-  if (absl::Status s = SetConstantColumn(sample_submission, "Tags",
-                                         std::string("javascript c# python php java"));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  ASSIGN_OR_RETURN(Table test_without_labels, (DropColumns(split.test, {"Tags"})));
+  Table sample_submission = test_without_labels;
+  RETURN_IF_ERROR(
+      SetConstantColumn(sample_submission, "Tags", std::string("javascript c# python php java")));
   for (const auto& [table, path] : {
-           std::pair{static_cast<const Table*>(&split->train), public_dir / "train.csv"},
-           std::pair{static_cast<const Table*>(&*test_without_labels), public_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&split.train), public_dir / "train.csv"},
+           std::pair{static_cast<const Table*>(&test_without_labels), public_dir / "test.csv"},
            std::pair{static_cast<const Table*>(&sample_submission),
                      public_dir / "sample_submission.csv"},
-           std::pair{static_cast<const Table*>(&split->test), private_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&split.test), private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   // Upstream's length checks hold by construction of the split.
   return absl::OkStatus();

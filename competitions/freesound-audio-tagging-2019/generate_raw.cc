@@ -22,10 +22,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 #include "testdata/common/wav_writer.h"
@@ -89,17 +90,16 @@ absl::StatusOr<std::vector<Clip>> MakeClips(SyntheticRng& rng, std::set<std::str
       const int other = static_cast<int>(rng.UniformInt(uint64_t{kUsedClasses}));
       if (other != used[0]) used.push_back(other);
     }
-    absl::StatusOr<std::string> wav = Synthesize(rng, used);
-    if (!wav.ok()) return wav.status();
+    ASSIGN_OR_RETURN(std::string wav, Synthesize(rng, used));
     if (noisy && rng.Bernoulli(0.4)) used = {static_cast<int>(rng.UniformInt(uint64_t{kUsedClasses}))};
     Clip clip{fname, {}};
     for (int k : used) clip.classes.push_back(UsedClass(k));
     std::sort(clip.classes.begin(), clip.classes.end());
     clips.push_back(std::move(clip));
-    entries.push_back(ZipEntry::FromBytes(fname, *std::move(wav)));
+    entries.push_back(ZipEntry::FromBytes(fname, std::move(wav)));
   }
   if (zip != nullptr) {
-    if (absl::Status s = WriteZip(*zip, entries); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteZip(*zip, entries));
   }
   return clips;
 }
@@ -117,37 +117,30 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   const fs::path curated_zip = raw_dir / "train_curated.zip";
   const fs::path noisy_zip = raw_dir / "train_noisy.zip";
   const fs::path test_zip = raw_dir / "test.zip";
-  absl::StatusOr<std::vector<Clip>> curated = MakeClips(rng, names, 80, false, &curated_zip);
-  if (!curated.ok()) return curated.status();
-  absl::StatusOr<std::vector<Clip>> noisy = MakeClips(rng, names, 40, true, &noisy_zip);
-  if (!noisy.ok()) return noisy.status();
-  absl::StatusOr<std::vector<Clip>> test = MakeClips(rng, names, 30, false, &test_zip);
-  if (!test.ok()) return test.status();
-  absl::StatusOr<std::vector<Clip>> public_test = MakeClips(rng, names, 10, false, nullptr);
-  if (!public_test.ok()) return public_test.status();
-  if (absl::Status s = WriteLabelsCsv(raw_dir / "train_curated.csv", *curated); !s.ok()) return s;
-  if (absl::Status s = WriteLabelsCsv(raw_dir / "train_noisy.csv", *noisy); !s.ok()) return s;
+  ASSIGN_OR_RETURN(std::vector<Clip> curated, MakeClips(rng, names, 80, false, &curated_zip));
+  ASSIGN_OR_RETURN(std::vector<Clip> noisy, MakeClips(rng, names, 40, true, &noisy_zip));
+  ASSIGN_OR_RETURN(std::vector<Clip> test, MakeClips(rng, names, 30, false, &test_zip));
+  ASSIGN_OR_RETURN(std::vector<Clip> public_test, MakeClips(rng, names, 10, false, nullptr));
+  RETURN_IF_ERROR(WriteLabelsCsv(raw_dir / "train_curated.csv", curated));
+  RETURN_IF_ERROR(WriteLabelsCsv(raw_dir / "train_noisy.csv", noisy));
 
   CsvTextBuilder sample;
   sample.String("fname");
   for (const std::string& name : ClassNames()) sample.String(name);
   sample.EndRow();
-  for (const Clip& clip : *test) {
+  for (const Clip& clip : test) {
     sample.String(clip.fname);
     for (size_t c = 0; c < ClassNames().size(); ++c) sample.Int(0);
     sample.EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()));
 
   // The Zenodo metadata: public and private test clips interleaved.
   CsvTextBuilder meta;
   meta.Row({"fname", "labels", "usage", "freesound_id", "license"});
   std::vector<std::pair<const Clip*, bool>> rows;
-  for (const Clip& clip : *test) rows.push_back({&clip, true});
-  for (const Clip& clip : *public_test) rows.push_back({&clip, false});
+  for (const Clip& clip : test) rows.push_back({&clip, true});
+  for (const Clip& clip : public_test) rows.push_back({&clip, false});
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.first->fname < b.first->fname; });
   for (const auto& [clip, is_private] : rows) {

@@ -11,13 +11,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "grading/grader.h"
-#include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "grading/metrics/matrix_view.h"
+#include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -58,11 +59,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(
         absl::StrCat("cannot sort the submission by fname: ", submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(answers.columns()[0]);
-  if (!answers_order.ok()) return answers_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortValuesOrder(answers.columns()[0]));
   for (size_t row = 0; row < answers.num_rows(); ++row) {
     if (!CellsEqual(submission.columns()[0].cells[(*submission_order)[row]],
-                    answers.columns()[0].cells[(*answers_order)[row]])) {
+                    answers.columns()[0].cells[(answers_order)[row]])) {
       return InvalidSubmission("Submission and answers must have the same ids (fname values)");
     }
   }
@@ -82,7 +82,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
                                               std::get<std::string>(cell), "'"));
       }
       scores[row * cols + c] = *score;
-      const std::optional<double> label = NumericValue(answer.cells[(*answers_order)[row]]);
+      const std::optional<double> label = NumericValue(answer.cells[(answers_order)[row]]);
       if (!label.has_value() || *label != *label) {
         return absl::FailedPreconditionError(
             absl::StrCat("answers' column '", answer.name, "' is not numeric"));

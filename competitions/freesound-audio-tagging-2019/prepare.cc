@@ -17,12 +17,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -120,14 +121,13 @@ absl::StatusOr<Table> ManyHotTest(const Table& post_competition) {
 absl::StatusOr<std::vector<Cell>> SortedFnames(const Table& table) {
   const Column* fnames = table.Find("fname");
   if (fnames == nullptr) return absl::InvalidArgumentError("no 'fname' column");
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*fnames);
-  if (!order.ok()) return order.status();
-  return TakeCells(*fnames, *order).cells;
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*fnames));
+  return TakeCells(*fnames, order).cells;
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
-  if (absl::Status s = CopyRaw(raw, public_dir); !s.ok()) return s;
+  RETURN_IF_ERROR(CopyRaw(raw, public_dir));
 
   const fs::path meta_zip = raw / kMetaZip;
   if (!fs::is_regular_file(meta_zip)) {
@@ -136,37 +136,29 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "https://zenodo.org/records/3612637 (the test labels released after the competition); "
         "put it in the raw folder next to Kaggle's files"));
   }
-  if (absl::Status s = ExtractZip(meta_zip, scratch); !s.ok()) return s;
-  absl::StatusOr<Table> post_competition =
-      ReadCsvFile((scratch / kMetaName / "test_post_competition.csv").string());
-  if (!post_competition.ok()) return post_competition.status();
-  absl::StatusOr<Table> new_test = ManyHotTest(*post_competition);
-  if (!new_test.ok()) return new_test.status();
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(ExtractZip(meta_zip, scratch));
+  ASSIGN_OR_RETURN(Table post_competition,
+                   ReadCsvFile((scratch / kMetaName / "test_post_competition.csv").string()));
+  ASSIGN_OR_RETURN(Table new_test, ManyHotTest(post_competition));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
 
-  absl::StatusOr<Table> submission =
-      ReadCsvFile((public_dir / "sample_submission.csv").string());
-  if (!submission.ok()) return submission.status();
-  if (submission->num_rows() != new_test->num_rows()) {
-    return CheckFailed(absl::StrCat("Expected ", new_test->num_rows(),
-                                    " rows in test.csv, but got ", submission->num_rows()));
+  ASSIGN_OR_RETURN(Table submission, ReadCsvFile((public_dir / "sample_submission.csv").string()));
+  if (submission.num_rows() != new_test.num_rows()) {
+    return CheckFailed(absl::StrCat("Expected ", new_test.num_rows(), " rows in test.csv, but got ",
+                                    submission.num_rows()));
   }
-  const std::vector<std::string> names = submission->ColumnNames();
+  const std::vector<std::string> names = submission.ColumnNames();
   if (names.empty() || std::vector<std::string>(names.begin() + 1, names.end()) != ClassNames()) {
     return CheckFailed(
         "Expected class names to match between test.csv and sample_submission.csv");
   }
-  if (names != new_test->ColumnNames()) {
+  if (names != new_test.ColumnNames()) {
     return CheckFailed("Expected columns to match between test.csv and sample_submission.csv");
   }
-  absl::StatusOr<std::vector<Cell>> test_fnames = SortedFnames(*new_test);
-  if (!test_fnames.ok()) return test_fnames.status();
-  absl::StatusOr<std::vector<Cell>> submission_fnames = SortedFnames(*submission);
-  if (!submission_fnames.ok()) return submission_fnames.status();
-  for (size_t row = 0; row < test_fnames->size(); ++row) {
-    if (!CellsEqual((*test_fnames)[row], (*submission_fnames)[row])) {
+  ASSIGN_OR_RETURN(std::vector<Cell> test_fnames, SortedFnames(new_test));
+  ASSIGN_OR_RETURN(std::vector<Cell> submission_fnames, SortedFnames(submission));
+  for (size_t row = 0; row < test_fnames.size(); ++row) {
+    if (!CellsEqual((test_fnames)[row], (submission_fnames)[row])) {
       return CheckFailed("Expected 'fname' to match between test.csv and sample_submission.csv");
     }
   }

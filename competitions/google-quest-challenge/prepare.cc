@@ -14,12 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/google-quest-challenge/classes.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -74,14 +75,13 @@ absl::Status SwapSpellingRow(Table& train, Table& test) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   std::vector<std::string> targets(kTargets.begin(), kTargets.end());
   std::vector<std::string> answer_columns = {std::string(kIdColumn)};
   answer_columns.insert(answer_columns.end(), targets.begin(), targets.end());
   // Columns upstream indexes (a KeyError there).
   for (const std::string& name : answer_columns) {
-    if (old_train->Find(name) == nullptr) {
+    if (old_train.Find(name) == nullptr) {
       return absl::NotFoundError(absl::StrCat("train.csv has no column '", name, "'"));
     }
   }
@@ -89,18 +89,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  Table& new_train = split->train;
-  Table full_test = std::move(split->test);
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  Table& new_train = split.train;
+  Table full_test = std::move(split.test);
   if (NumUnique(*full_test.Find(kSpelling)) == 1) {
-    if (absl::Status s = SwapSpellingRow(new_train, full_test); !s.ok()) return s;
+    RETURN_IF_ERROR(SwapSpellingRow(new_train, full_test));
   }
-  absl::StatusOr<Table> test_without_labels = DropColumns(full_test, targets);
-  if (!test_without_labels.ok()) return test_without_labels.status();
-  absl::StatusOr<Table> new_test = SelectColumns(full_test, answer_columns);
-  if (!new_test.ok()) return new_test.status();
-  Table sample = *new_test;
+  ASSIGN_OR_RETURN(Table test_without_labels, DropColumns(full_test, targets));
+  ASSIGN_OR_RETURN(Table new_test, SelectColumns(full_test, answer_columns));
+  Table sample = new_test;
   const std::vector<double> ramp = Linspace01(sample.num_rows());
   for (const std::string& target : targets) {
     Column* column = sample.FindMutable(target);
@@ -110,24 +107,24 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   // Upstream's checks (it writes first; we check first so that bad input
   // leaves no output).
-  if (test_without_labels->num_columns() != 11) {
+  if (test_without_labels.num_columns() != 11) {
     return CheckFailed("Public test set should have 11 columns");
   }
   if (new_train.num_columns() != 41) return CheckFailed("Public train set should have 41 columns");
   for (const std::string& target : targets) {
-    if (NumUnique(*new_test->Find(target)) <= 1) {
+    if (NumUnique(*new_test.Find(target)) <= 1) {
       return CheckFailed(
           absl::StrCat("Column ", target, " should not be constant in the private test set"));
     }
   }
 
   for (const auto& [table, path] : {
-           std::pair{static_cast<const Table*>(&*new_test), private_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&new_test), private_dir / "test.csv"},
            std::pair{static_cast<const Table*>(&new_train), public_dir / "train.csv"},
-           std::pair{static_cast<const Table*>(&*test_without_labels), public_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&test_without_labels), public_dir / "test.csv"},
            std::pair{static_cast<const Table*>(&sample), public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -22,9 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/npy.h"
 #include "pycompat/python_json.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -80,10 +81,7 @@ absl::Status WriteRecord(SyntheticRng& rng, const fs::path& dir, bool with_indiv
         }
       }
     }
-    if (absl::Status s = WriteNpyFile(array, dir / absl::StrFormat("band_%02d.npy", band));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteNpyFile(array, dir / absl::StrFormat("band_%02d.npy", band)));
   }
   NpyArray pixel_masks{"<i4", false, {kSize, kSize, 1}, ""};
   NpyArray individual{"<i4", false, {kSize, kSize, 1, kAnnotators}, ""};
@@ -94,7 +92,7 @@ absl::Status WriteRecord(SyntheticRng& rng, const fs::path& dir, bool with_indiv
       AppendInt32(individual.data, rng.Bernoulli(0.9) ? mask[i] : 0);
     }
   }
-  if (absl::Status s = WriteNpyFile(pixel_masks, dir / "human_pixel_masks.npy"); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteNpyFile(pixel_masks, dir / "human_pixel_masks.npy"));
   if (with_individual_masks) {
     return WriteNpyFile(individual, dir / "human_individual_masks.npy");
   }
@@ -123,15 +121,10 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       const std::string id = absl::StrCat(rng.UniformInt(int64_t{1'000'000'000'000'000'000},
                                                          int64_t{8'999'999'999'999'999'999}));
       metadata.items.push_back(Metadata(rng, id));
-      if (absl::Status s = WriteRecord(rng, raw_dir / split / id, split == "train"); !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(WriteRecord(rng, raw_dir / split / id, split == "train"));
     }
-    absl::StatusOr<std::string> json = DumpJson(metadata);
-    if (!json.ok()) return json.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / (split + "_metadata.json"), *json); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string json, DumpJson(metadata));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / (split + "_metadata.json"), json));
   }
   return absl::OkStatus();
 }

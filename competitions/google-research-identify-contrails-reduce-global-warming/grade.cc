@@ -20,12 +20,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/dice.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/vision/run_length_encoding.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -78,14 +79,13 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("cannot sort the submission's record_id: ",
                                           submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find("record_id"));
-  if (!answers_order.ok()) return answers_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortValuesOrder(*answers.Find("record_id")));
   const Column& submission_ids = *submission.Find("record_id");
   const Column& answer_ids = *answers.Find("record_id");
   const size_t n = answers.num_rows();
   for (size_t i = 0; i < n; ++i) {
     if (!CellsEqual(submission_ids.cells[(*submission_order)[i]],
-                    answer_ids.cells[(*answers_order)[i]])) {
+                    answer_ids.cells[(answers_order)[i]])) {
       return InvalidSubmission(
           "Expected submission to have the same record_id's as answers, but got a different set "
           "of record_id's");
@@ -96,20 +96,18 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   truth.reserve(n);
   int64_t first_height = -1, first_width = -1;
   for (size_t i = 0; i < n; ++i) {
-    const size_t row = (*answers_order)[i];
-    absl::StatusOr<int64_t> height = Size(answers.Find("height")->cells[row], "height");
-    if (!height.ok()) return height.status();
-    absl::StatusOr<int64_t> width = Size(answers.Find("width")->cells[row], "width");
-    if (!width.ok()) return width.status();
+    const size_t row = (answers_order)[i];
+    ASSIGN_OR_RETURN(int64_t height, Size(answers.Find("height")->cells[row], "height"));
+    ASSIGN_OR_RETURN(int64_t width, Size(answers.Find("width")->cells[row], "width"));
     // np.array of the masks must be a regular 3-D array.
     if (i == 0) {
-      first_height = *height;
-      first_width = *width;
-    } else if (*height != first_height || *width != first_width) {
+      first_height = height;
+      first_width = width;
+    } else if (height != first_height || width != first_width) {
       return absl::InvalidArgumentError("answers' images have different sizes");
     }
     absl::StatusOr<PixelRuns> mask =
-        DecodeCell(answers.Find("encoded_pixels")->cells[row], *height * *width);
+        DecodeCell(answers.Find("encoded_pixels")->cells[row], height * width);
     if (!mask.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("answers' encoded_pixels does not decode: ", mask.status().message()));

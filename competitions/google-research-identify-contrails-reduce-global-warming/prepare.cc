@@ -15,13 +15,14 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/npy.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -103,8 +104,7 @@ absl::StatusOr<bool> ElementIsOne(const NpyArray& array, int64_t index, int64_t 
 // rle_encode(mask) joined with spaces, "-" when no pixel is 1: runs over the
 // elements in the order of mask.T.flatten() (the first axis fastest).
 absl::StatusOr<std::string> EncodeMask(const NpyArray& mask) {
-  absl::StatusOr<int64_t> item_size = NpyItemSize(mask.descr);
-  if (!item_size.ok()) return item_size.status();
+  ASSIGN_OR_RETURN(int64_t item_size, NpyItemSize(mask.descr));
   int64_t count = 1;
   for (int64_t dim : mask.shape) count *= dim;
   // C-order strides, to visit elements in transposed order.
@@ -131,10 +131,9 @@ absl::StatusOr<std::string> EncodeMask(const NpyArray& mask) {
   for (int64_t f = 0; f < count; ++f) {
     int64_t offset = 0;
     for (size_t axis = 0; axis < position.size(); ++axis) offset += position[axis] * strides[axis];
-    absl::StatusOr<bool> set = ElementIsOne(mask, offset, *item_size);
-    if (!set.ok()) return set.status();
-    if (*set && run_start < 0) run_start = f;
-    if (!*set) close_run(f);
+    ASSIGN_OR_RETURN(bool set, ElementIsOne(mask, offset, item_size));
+    if (set && run_start < 0) run_start = f;
+    if (!set) close_run(f);
     for (size_t axis = 0; axis < position.size(); ++axis) {
       if (++position[axis] < mask.shape[axis]) break;
       position[axis] = 0;
@@ -169,19 +168,15 @@ int64_t CountFiles(const fs::path& dir, Match matches) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<JsonValue> train_metadata = ReadJsonFile(raw / "train_metadata.json");
-  if (!train_metadata.ok()) return train_metadata.status();
-  absl::StatusOr<JsonValue> validation_metadata = ReadJsonFile(raw / "validation_metadata.json");
-  if (!validation_metadata.ok()) return validation_metadata.status();
-  absl::StatusOr<std::vector<std::string>> ids =
-      RecordIds(*train_metadata, "train_metadata.json");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(JsonValue train_metadata, ReadJsonFile(raw / "train_metadata.json"));
+  ASSIGN_OR_RETURN(JsonValue validation_metadata, ReadJsonFile(raw / "validation_metadata.json"));
+  ASSIGN_OR_RETURN(std::vector<std::string> ids, RecordIds(train_metadata, "train_metadata.json"));
   // len() of the validation metadata, whatever its records hold.
   int64_t validation_size = 0;
-  if (validation_metadata->is_array()) {
-    validation_size = static_cast<int64_t>(validation_metadata->items.size());
-  } else if (validation_metadata->is_object()) {
-    validation_size = static_cast<int64_t>(validation_metadata->members.size());
+  if (validation_metadata.is_array()) {
+    validation_size = static_cast<int64_t>(validation_metadata.items.size());
+  } else if (validation_metadata.is_object()) {
+    validation_size = static_cast<int64_t>(validation_metadata.members.size());
   } else {
     return absl::InvalidArgumentError("validation_metadata.json has no length");
   }
@@ -189,59 +184,46 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = SplitSize(int64_t{validation_size});
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(ids->size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(ids.size()), options));
 
   // The answers: the test records' masks and image sizes.
   Column answer_ids{"record_id", Dtype::kObject, {}};
   Column encoded{"encoded_pixels", Dtype::kObject, {}};
   Column heights{"height", Dtype::kInt64, {}};
   Column widths{"width", Dtype::kInt64, {}};
-  for (int64_t index : split->test_indices) {
-    const std::string& id = (*ids)[index];
+  for (int64_t index : split.test_indices) {
+    const std::string& id = (ids)[index];
     const fs::path record = raw / "train" / id;
-    absl::StatusOr<NpyArray> mask = ReadNpyFile(record / "human_pixel_masks.npy");
-    if (!mask.ok()) return mask.status();
-    absl::StatusOr<std::string> rle = EncodeMask(*mask);
-    if (!rle.ok()) return rle.status();
-    absl::StatusOr<NpyArray> band = ReadNpyFile(record / "band_08.npy");
-    if (!band.ok()) return band.status();
-    if (band->shape.size() != 3) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "train/", id, "/band_08.npy must have 3 axes (height, width, time), has ",
-          band->shape.size()));
+    ASSIGN_OR_RETURN(NpyArray mask, ReadNpyFile(record / "human_pixel_masks.npy"));
+    ASSIGN_OR_RETURN(std::string rle, EncodeMask(mask));
+    ASSIGN_OR_RETURN(NpyArray band, ReadNpyFile(record / "band_08.npy"));
+    if (band.shape.size() != 3) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("train/", id, "/band_08.npy must have 3 axes (height, width, time), has ",
+                       band.shape.size()));
     }
     answer_ids.cells.push_back(id);
-    encoded.cells.push_back(*rle);
-    heights.cells.push_back(band->shape[0]);
-    widths.cells.push_back(band->shape[1]);
+    encoded.cells.push_back(rle);
+    heights.cells.push_back(band.shape[0]);
+    widths.cells.push_back(band.shape[1]);
   }
 
-  for (int64_t index : split->train_indices) {
-    const std::string& id = (*ids)[index];
+  for (int64_t index : split.train_indices) {
+    const std::string& id = (ids)[index];
     for (int band = kFirstBand; band <= kLastBand; ++band) {
-      if (absl::Status s = CopyFile(raw / "train" / id / BandFileName(band),
-                                    public_dir / "train" / id / BandFileName(band));
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(CopyFile(raw / "train" / id / BandFileName(band),
+                               public_dir / "train" / id / BandFileName(band)));
     }
     for (const char* name : {"human_individual_masks.npy", "human_pixel_masks.npy"}) {
-      if (absl::Status s = CopyFile(raw / "train" / id / name, public_dir / "train" / id / name);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(CopyFile(raw / "train" / id / name, public_dir / "train" / id / name));
     }
   }
-  for (int64_t index : split->test_indices) {
-    const std::string& id = (*ids)[index];
+  for (int64_t index : split.test_indices) {
+    const std::string& id = (ids)[index];
     for (int band = kFirstBand; band <= kLastBand; ++band) {
-      if (absl::Status s = CopyFile(raw / "train" / id / BandFileName(band),
-                                    public_dir / "test" / id / BandFileName(band));
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(CopyFile(raw / "train" / id / BandFileName(band),
+                               public_dir / "test" / id / BandFileName(band)));
     }
   }
 
@@ -257,21 +239,17 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return absl::InternalError(absl::StrCat("cannot copy validation/: ", error.message()));
     }
   }
-  if (absl::Status s =
-          CopyFile(raw / "validation_metadata.json", public_dir / "validation_metadata.json");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      CopyFile(raw / "validation_metadata.json", public_dir / "validation_metadata.json"));
 
   JsonValue new_train = JsonValue::Array();
-  for (int64_t index : split->train_indices) new_train.items.push_back(train_metadata->items[index]);
-  absl::StatusOr<std::string> new_train_json = DumpJson(new_train);
-  if (!new_train_json.ok()) return new_train_json.status();
+  for (int64_t index : split.train_indices) new_train.items.push_back(train_metadata.items[index]);
+  ASSIGN_OR_RETURN(std::string new_train_json, DumpJson(new_train));
   {
     FILE* file = std::fopen((public_dir / "train_metadata.json").c_str(), "wb");
     if (file == nullptr) return absl::InternalError("cannot write train_metadata.json");
-    const size_t written = std::fwrite(new_train_json->data(), 1, new_train_json->size(), file);
-    if (std::fclose(file) != 0 || written != new_train_json->size()) {
+    const size_t written = std::fwrite(new_train_json.data(), 1, new_train_json.size(), file);
+    if (std::fclose(file) != 0 || written != new_train_json.size()) {
       return absl::InternalError("cannot write train_metadata.json");
     }
   }
@@ -279,21 +257,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // pd.DataFrame of no records has no columns; to_csv then writes "\n"
   // (unreachable: train_test_split needs a test set).
   const Table answers({answer_ids, encoded, heights, widths});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   PythonRandom random(0);
   Column sample_encoded{"encoded_pixels", Dtype::kObject, {}};
   for (size_t i = 0; i < answer_ids.cells.size(); ++i) {
-    absl::StatusOr<int64_t> choice = random.ChoiceIndex(2);
-    if (!choice.ok()) return choice.status();
-    sample_encoded.cells.push_back(std::string(*choice == 0 ? "1 3 10 5" : "-"));
+    ASSIGN_OR_RETURN(int64_t choice, random.ChoiceIndex(2));
+    sample_encoded.cells.push_back(std::string(choice == 0 ? "1 3 10 5" : "-"));
   }
   const Table sample({answer_ids, sample_encoded, heights, widths});
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sample_submission.csv").string()));
 
   // Upstream's sanity checks on the file counts (duplicate record ids fail
   // them).
@@ -304,8 +276,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   auto is_name = [](const char* wanted) {
     return [wanted](const std::string& name) { return name == wanted; };
   };
-  const int64_t n_train = static_cast<int64_t>(split->train_indices.size());
-  const int64_t n_test = static_cast<int64_t>(split->test_indices.size());
+  const int64_t n_train = static_cast<int64_t>(split.train_indices.size());
+  const int64_t n_test = static_cast<int64_t>(split.test_indices.size());
   if (CountFiles(public_dir / "train", is_band) != n_train * 9) {
     return absl::FailedPreconditionError(
         absl::StrCat("Expected ", n_train * 9, " bands in the train set"));

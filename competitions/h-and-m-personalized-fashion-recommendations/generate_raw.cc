@@ -20,8 +20,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -131,9 +132,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         .Int(t.channel)
         .EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "transactions_train.csv", csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "transactions_train.csv", csv.text()));
 
   CsvTextBuilder articles_csv;
   articles_csv.Row({"article_id", "product_code", "prod_name", "product_type_name",
@@ -148,9 +147,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
                              ", size ", rng.UniformInt(1, 5)))
         .EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "articles.csv", articles_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "articles.csv", articles_csv.text()));
 
   CsvTextBuilder customers_csv;
   customers_csv.Row({"customer_id", "FN", "Active", "club_member_status", "fashion_news_frequency",
@@ -169,18 +166,14 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         .String(rng.Hex(64))
         .EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "customers.csv", customers_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "customers.csv", customers_csv.text()));
 
   std::vector<std::string> sample_ids;
   for (int i = 0; i < 12; ++i) sample_ids.push_back(articles[i].id);
   CsvTextBuilder sample;
   sample.Row({"customer_id", "prediction"});
   for (const std::string& id : customers) sample.String(id).String(absl::StrJoin(sample_ids, " ")).EndRow();
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()));
 
   // Kaggle has no photo for some articles; these have one in four.
   for (const Article& article : articles) {
@@ -189,13 +182,12 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     for (size_t i = 0; i < image.pixels.size(); ++i) {
       image.pixels[i] = static_cast<uint8_t>(40 * article.colour + rng.UniformInt(0, 30));
     }
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(image, 80);
-    if (!jpeg.ok()) return jpeg.status();
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(image, 80));
     const fs::path folder = raw_dir / "images" / article.id.substr(0, 3);
     std::error_code error;
     fs::create_directories(folder, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", folder.string()));
-    if (absl::Status s = WriteStringToFile(folder / (article.id + ".jpg"), *jpeg); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(folder / (article.id + ".jpg"), jpeg));
   }
   return absl::OkStatus();
 }

@@ -10,10 +10,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/ranking/map_at_k.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -66,14 +67,12 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // in the submission shifts the pairing after it, as upstream's zip does.
   const Column kept_ids = TakeCells(submission_ids, kept);
   const Column kept_predictions = TakeCells(*submission.Find(kPredictionColumn), kept);
-  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(kept_ids);
-  if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(answer_ids);
-  if (!answer_order.ok()) return answer_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> submission_order, SortValuesOrder(kept_ids));
+  ASSIGN_OR_RETURN(std::vector<size_t> answer_order, SortValuesOrder(answer_ids));
   const std::vector<std::set<std::string>> actual =
-      LabelSets(TakeCells(*answers.Find(kPredictionColumn), *answer_order));
+      LabelSets(TakeCells(*answers.Find(kPredictionColumn), answer_order));
   const std::vector<std::vector<std::string>> predicted =
-      LabelLists(TakeCells(kept_predictions, *submission_order));
+      LabelLists(TakeCells(kept_predictions, submission_order));
   return MeanAveragePrecisionAtK(actual, predicted, kK);
 }
 

@@ -19,12 +19,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -121,27 +122,26 @@ absl::Status CopyFile(const fs::path& from, const fs::path& to) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "transactions_train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "transactions_train.csv").string()));
   // Upstream asserts these columns (in this order) after its writes; we check
   // first so that bad input leaves no output.
   const std::vector<std::string> expected_columns = {"t_dat", "customer_id", "article_id", "price",
                                                      "sales_channel_id"};
-  if (old_train->ColumnNames() != expected_columns) {
+  if (old_train.ColumnNames() != expected_columns) {
     return absl::FailedPreconditionError(
         absl::StrCat("check failed: Unexpected columns in transactions_train.csv, expected [",
                      absl::StrJoin(expected_columns, ", "), "], got [",
-                     absl::StrJoin(old_train->ColumnNames(), ", "), "]"));
+                     absl::StrJoin(old_train.ColumnNames(), ", "), "]"));
   }
-  const Column& dates = *old_train->Find("t_dat");
-  const Column& customers = *old_train->Find("customer_id");
-  const Column& articles = *old_train->Find("article_id");
-  if (old_train->num_rows() == 0) {
+  const Column& dates = *old_train.Find("t_dat");
+  const Column& customers = *old_train.Find("customer_id");
+  const Column& articles = *old_train.Find("article_id");
+  if (old_train.num_rows() == 0) {
     return absl::InvalidArgumentError("transactions_train.csv has no transactions");
   }
   std::vector<int64_t> days;
-  days.reserve(old_train->num_rows());
-  for (size_t row = 0; row < old_train->num_rows(); ++row) {
+  days.reserve(old_train.num_rows());
+  for (size_t row = 0; row < old_train.num_rows(); ++row) {
     std::optional<int64_t> day = DayNumber(dates.cells[row]);
     if (!day) {
       return absl::InvalidArgumentError(
@@ -170,21 +170,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
 
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> answers = AnswersByCustomer(customers, articles, test_rows);
-  if (!answers.ok()) return answers.status();
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table answers, AnswersByCustomer(customers, articles, test_rows));
 
   for (const char* name : {"sample_submission.csv", "articles.csv", "customers.csv"}) {
-    if (absl::Status s = CopyFile(raw / name, public_dir / name); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyFile(raw / name, public_dir / name));
   }
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*new_train, (public_dir / "transactions_train.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "transactions_train.csv").string()));
   if (!fs::is_directory(raw / "images")) {
     return absl::NotFoundError(absl::StrCat("raw data has no directory ", (raw / "images").string()));
   }

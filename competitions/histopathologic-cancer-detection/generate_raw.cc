@@ -15,8 +15,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -101,9 +102,8 @@ absl::Status WriteTiles(SyntheticRng& rng, std::set<std::string>& used, int coun
   for (int i = 0; i < count; ++i) {
     ids.push_back(NewId(rng, used));
     labels.push_back(rng.Bernoulli(kTumourRate));
-    absl::StatusOr<std::string> tiff = EncodeTiff(DrawTile(rng, labels.back()));
-    if (!tiff.ok()) return tiff.status();
-    if (absl::Status s = WriteStringToFile(dir / (ids.back() + ".tif"), *tiff); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string tiff, EncodeTiff(DrawTile(rng, labels.back())));
+    RETURN_IF_ERROR(WriteStringToFile(dir / (ids.back() + ".tif"), tiff));
   }
   return absl::OkStatus();
 }
@@ -114,16 +114,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::set<std::string> used;
   std::vector<std::string> train_ids, test_ids;
   std::vector<bool> train_labels, test_labels;
-  if (absl::Status s =
-          WriteTiles(train_rng, used, kNumTrain, raw_dir / "train", train_ids, train_labels);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteTiles(test_rng, used, kNumTest, raw_dir / "test", test_ids, test_labels);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteTiles(train_rng, used, kNumTrain, raw_dir / "train", train_ids, train_labels));
+  RETURN_IF_ERROR(WriteTiles(test_rng, used, kNumTest, raw_dir / "test", test_ids, test_labels));
   CsvTextBuilder labels, sample;
   labels.Row({"id", "label"});
   for (size_t i = 0; i < train_ids.size(); ++i) {
@@ -131,9 +124,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   }
   sample.Row({"id", "label"});
   for (const std::string& id : test_ids) sample.String(id).Int(0).EndRow();
-  if (absl::Status s = WriteStringToFile(raw_dir / "train_labels.csv", labels.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_labels.csv", labels.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

@@ -9,10 +9,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -27,12 +28,11 @@ absl::Status CheckFailed(std::string_view message) {
 // folder (upstream joins it to a path; anything else would reach outside the
 // image folder).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -91,29 +91,23 @@ absl::StatusOr<Table> RowsWithIds(const Table& table, const std::vector<std::str
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train_labels.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<std::string>> ids = ImageIds(*old_train);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train_labels.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> ids, ImageIds(old_train));
 
-  absl::StatusOr<int64_t> num_test = CountTifs(raw / "test");
-  if (!num_test.ok()) return num_test.status();
+  ASSIGN_OR_RETURN(int64_t num_test, CountTifs(raw / "test"));
   TrainTestSplitOptions options;
-  options.test_size = static_cast<double>(*num_test) /
-                      static_cast<double>(static_cast<int64_t>(old_train->num_rows()) + *num_test);
+  options.test_size = static_cast<double>(num_test) /
+                      static_cast<double>(static_cast<int64_t>(old_train.num_rows()) + num_test);
   options.random_state = 0;
   // Upstream splits the id column alone, then selects rows by id.
-  absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(old_train->num_rows(), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitIndices(old_train.num_rows(), options));
   std::vector<std::string> new_train_ids, new_test_ids;
-  for (int64_t row : split->train_indices) new_train_ids.push_back((*ids)[row]);
-  for (int64_t row : split->test_indices) new_test_ids.push_back((*ids)[row]);
+  for (int64_t row : split.train_indices) new_train_ids.push_back((ids)[row]);
+  for (int64_t row : split.test_indices) new_test_ids.push_back((ids)[row]);
   const std::set<std::string> train_id_set(new_train_ids.begin(), new_train_ids.end());
   const std::set<std::string> test_id_set(new_test_ids.begin(), new_test_ids.end());
-  absl::StatusOr<Table> new_train = RowsWithIds(*old_train, *ids, train_id_set);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = RowsWithIds(*old_train, *ids, test_id_set);
-  if (!new_test.ok()) return new_test.status();
+  ASSIGN_OR_RETURN(Table new_train, RowsWithIds(old_train, ids, train_id_set));
+  ASSIGN_OR_RETURN(Table new_test, RowsWithIds(old_train, ids, test_id_set));
 
   // Upstream's checks, run before anything is written. A repeated id makes
   // fewer files than ids, which upstream's final file-count checks catch.
@@ -130,23 +124,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "Number of test images should be equal to the number of unique id's in the test set");
   }
 
-  Table sample_submission = *new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "label", int64_t{0}); !s.ok()) return s;
+  Table sample_submission = new_test;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "label", int64_t{0}));
 
   for (const char* dir : {"train", "test"}) {
     std::error_code error;
     fs::create_directories(public_dir / dir, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create public/", dir));
   }
-  if (absl::Status s = CopyImages(raw, new_train_ids, public_dir / "train"); !s.ok()) return s;
-  if (absl::Status s = CopyImages(raw, new_test_ids, public_dir / "test"); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(*new_train, (public_dir / "train_labels.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyImages(raw, new_train_ids, public_dir / "train"));
+  RETURN_IF_ERROR(CopyImages(raw, new_test_ids, public_dir / "test"));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train_labels.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

@@ -9,9 +9,9 @@
 // Everything is far shorter than Kaggle's (100 EEG samples, 12 spectrogram
 // rows) to keep the download small.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -22,10 +22,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "competitions/common/parquet.h"
 #include "base/csv.h"
-#include "base/table.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "base/table.h"
+#include "competitions/common/parquet.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -148,23 +149,17 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   }
   for (const Recording& recording : recordings) {
     SyntheticRng eeg_rng = rng.Fork(static_cast<uint64_t>(recording.eeg_id));
-    if (absl::Status s = WriteEeg(raw_dir / "train_eegs" / absl::StrCat(recording.eeg_id, ".parquet"),
-                                  recording.label_class, eeg_rng);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteEeg(raw_dir / "train_eegs" / absl::StrCat(recording.eeg_id, ".parquet"),
+                             recording.label_class, eeg_rng));
   }
   // A spectrogram shows its first recording's class.
   std::set<int64_t> written;
   for (const Recording& recording : recordings) {
     if (!written.insert(recording.spectrogram_id).second) continue;
     SyntheticRng spectrogram_rng = rng.Fork(static_cast<uint64_t>(recording.spectrogram_id));
-    if (absl::Status s = WriteSpectrogram(
-            raw_dir / "train_spectrograms" / absl::StrCat(recording.spectrogram_id, ".parquet"),
-            recording.label_class, spectrogram_rng);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteSpectrogram(
+        raw_dir / "train_spectrograms" / absl::StrCat(recording.spectrogram_id, ".parquet"),
+        recording.label_class, spectrogram_rng));
   }
   // Later recordings of a spectrogram share its class, so that the
   // spectrogram is right for all of its rows.
@@ -214,10 +209,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       }
     }
   }
-  if (absl::Status s = WriteCsvFile(Table(std::move(columns)), (raw_dir / "train.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(Table(std::move(columns)), (raw_dir / "train.csv").string()));
 
   // example_figures: one small picture per class.
   for (int k = 0; k < kClasses; ++k) {
@@ -227,13 +219,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         image.pixels.push_back(static_cast<uint8_t>(128 + 100 * std::sin((k + 1) * x * 0.4)));
       }
     }
-    absl::StatusOr<std::string> png = EncodePng(image);
-    if (!png.ok()) return png.status();
-    if (absl::Status s = WriteStringToFile(
-            raw_dir / "example_figures" / absl::StrCat(Consensus()[k], ".png"), *png);
-        !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string png, EncodePng(image));
+    RETURN_IF_ERROR(
+        WriteStringToFile(raw_dir / "example_figures" / absl::StrCat(Consensus()[k], ".png"), png));
   }
   return absl::OkStatus();
 }

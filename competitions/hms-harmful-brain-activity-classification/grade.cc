@@ -12,11 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/regression/kl_divergence.h"
 #include "pycompat/pandas_ops.h"
-#include "base/python_float.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -97,8 +98,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
   absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*submitted_ids);
   if (!submission_order.ok()) return InvalidSubmission(std::string(submission_order.status().message()));
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answer_ids);
-  if (!answers_order.ok()) return answers_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortValuesOrder(*answer_ids));
 
   // The votes normalised into shares: vote / sum(votes) per row.
   std::vector<const Column*> votes;
@@ -107,7 +107,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (std::string_view name : kTargetColumns) {
     shares.push_back(Column{std::string(name), Dtype::kFloat64, {}});
   }
-  for (size_t r : *answers_order) {
+  for (size_t r : answers_order) {
     std::optional<double> total = TargetRowSum(votes, r);
     if (!total.has_value()) {
       return absl::FailedPreconditionError(

@@ -14,11 +14,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -34,16 +35,15 @@ const std::vector<std::string>& TargetColumns() {
 
 // An integer id column's values (file names are built from them).
 absl::StatusOr<std::vector<int64_t>> IdValues(const Table& table, std::string_view name) {
-  absl::StatusOr<const Column*> column = table.Get(name);
-  if (!column.ok()) return column.status();
-  if ((*column)->dtype != Dtype::kInt64) {
+  ASSIGN_OR_RETURN(const Column* column, table.Get(name));
+  if ((column)->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError(absl::StrCat("train.csv column '", std::string(name),
                                                    "' must hold integers, not ",
-                                                   std::string(DtypeName((*column)->dtype))));
+                                                   std::string(DtypeName((column)->dtype))));
   }
   std::vector<int64_t> values;
-  values.reserve((*column)->cells.size());
-  for (const Cell& cell : (*column)->cells) values.push_back(std::get<int64_t>(cell));
+  values.reserve((column)->cells.size());
+  for (const Cell& cell : (column)->cells) values.push_back(std::get<int64_t>(cell));
   return values;
 }
 
@@ -91,52 +91,45 @@ absl::Status Check(bool condition, std::string_view message) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   for (const std::string& name : TargetColumns()) {
-    if (old_train->Find(name) == nullptr) {
+    if (old_train.Find(name) == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("train.csv lacks column '", name, "'"));
     }
   }
-  absl::StatusOr<std::vector<int64_t>> spectrogram_ids = IdValues(*old_train, "spectrogram_id");
-  if (!spectrogram_ids.ok()) return spectrogram_ids.status();
-  absl::StatusOr<std::vector<int64_t>> eeg_ids = IdValues(*old_train, "eeg_id");
-  if (!eeg_ids.ok()) return eeg_ids.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> spectrogram_ids, IdValues(old_train, "spectrogram_id"));
+  ASSIGN_OR_RETURN(std::vector<int64_t> eeg_ids, IdValues(old_train, "eeg_id"));
 
   // train_test_split over the unique spectrogram ids.
-  const std::vector<int64_t> unique_spectrograms = Unique(*spectrogram_ids);
+  const std::vector<int64_t> unique_spectrograms = Unique(spectrogram_ids);
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(unique_spectrograms.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(
+      TrainTestIndices split,
+      TrainTestSplitIndices(static_cast<int64_t>(unique_spectrograms.size()), options));
   std::set<int64_t> test_spectrograms;
-  for (int64_t i : split->test_indices) test_spectrograms.insert(unique_spectrograms[i]);
+  for (int64_t i : split.test_indices) test_spectrograms.insert(unique_spectrograms[i]);
 
   // `isin` keeps the rows in file order.
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t r = 0; r < spectrogram_ids->size(); ++r) {
-    (test_spectrograms.count((*spectrogram_ids)[r]) ? test_rows : train_rows)
+  for (size_t r = 0; r < spectrogram_ids.size(); ++r) {
+    (test_spectrograms.count((spectrogram_ids)[r]) ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(r));
   }
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = TakeRows(*old_train, test_rows);
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> public_test =
-      SelectColumns(*new_test, {"spectrogram_id", "eeg_id", "patient_id"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, test_rows));
+  ASSIGN_OR_RETURN(Table public_test,
+                   (SelectColumns(new_test, {"spectrogram_id", "eeg_id", "patient_id"})));
 
   // The gold submission: each row's votes divided by their sum.
   std::vector<std::string> gold_columns = {"eeg_id"};
   gold_columns.insert(gold_columns.end(), TargetColumns().begin(), TargetColumns().end());
-  absl::StatusOr<Table> gold = SelectColumns(*new_test, gold_columns);
-  if (!gold.ok()) return gold.status();
-  std::vector<double> totals(gold->num_rows(), 0.0);
+  ASSIGN_OR_RETURN(Table gold, SelectColumns(new_test, gold_columns));
+  std::vector<double> totals(gold.num_rows(), 0.0);
   std::vector<std::vector<double>> votes;
   for (const std::string& name : TargetColumns()) {
-    const Column& column = *gold->Find(name);
+    const Column& column = *gold.Find(name);
     std::vector<double> values;
     for (size_t r = 0; r < column.cells.size(); ++r) {
       const Cell& cell = column.cells[r];
@@ -155,23 +148,23 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     votes.push_back(std::move(values));
   }
   for (size_t c = 0; c < TargetColumns().size(); ++c) {
-    Column& column = *gold->FindMutable(TargetColumns()[c]);
+    Column& column = *gold.FindMutable(TargetColumns()[c]);
     column.dtype = Dtype::kFloat64;
     for (size_t r = 0; r < column.cells.size(); ++r) column.cells[r] = votes[c][r] / totals[r];
   }
-  Table sample_submission = *gold;
+  Table sample_submission = gold;
   for (const std::string& name : TargetColumns()) {
-    if (absl::Status s = SetConstantColumn(sample_submission, name, 1.0 / 6); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, 1.0 / 6));
   }
 
   for (const auto& [table, path] : {
-           std::pair<const Table*, fs::path>{&*new_train, public_dir / "train.csv"},
-           {&*new_test, private_dir / "test.csv"},
-           {&*public_test, public_dir / "test.csv"},
-           {&*gold, private_dir / "gold_submission.csv"},
+           std::pair<const Table*, fs::path>{&new_train, public_dir / "train.csv"},
+           {&new_test, private_dir / "test.csv"},
+           {&public_test, public_dir / "test.csv"},
+           {&gold, private_dir / "gold_submission.csv"},
            {&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
 
   // shutil.copytree: the destination must not exist yet.
@@ -192,10 +185,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     for (int64_t r : rows) picked.push_back(values[r]);
     return Unique(picked);
   };
-  const std::vector<int64_t> unique_train_eegs = unique_at(*eeg_ids, train_rows);
-  const std::vector<int64_t> unique_test_eegs = unique_at(*eeg_ids, test_rows);
-  const std::vector<int64_t> unique_train_spectrograms = unique_at(*spectrogram_ids, train_rows);
-  const std::vector<int64_t> unique_test_spectrograms = unique_at(*spectrogram_ids, test_rows);
+  const std::vector<int64_t> unique_train_eegs = unique_at(eeg_ids, train_rows);
+  const std::vector<int64_t> unique_test_eegs = unique_at(eeg_ids, test_rows);
+  const std::vector<int64_t> unique_train_spectrograms = unique_at(spectrogram_ids, train_rows);
+  const std::vector<int64_t> unique_test_spectrograms = unique_at(spectrogram_ids, test_rows);
   for (const auto& [ids, from, to] : {
            std::tuple{&unique_train_eegs, raw / "train_eegs", public_dir / "train_eegs"},
            std::tuple{&unique_test_eegs, raw / "train_eegs", public_dir / "test_eegs"},
@@ -204,7 +197,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
            std::tuple{&unique_test_spectrograms, raw / "train_spectrograms",
                       public_dir / "test_spectrograms"},
        }) {
-    if (absl::Status s = CopyParquetFiles(*ids, from, to); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyParquetFiles(*ids, from, to));
   }
 
   // Upstream's sanity checks.
@@ -216,12 +209,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                  "Unexpected number of train EEGs Copied"),
            Check(CountEntries(public_dir / "test_eegs") == unique_test_eegs.size(),
                  "Unexpected number of test EEGs Copied"),
-           Check(CountEntries(public_dir / "train_spectrograms") == split->train_indices.size(),
+           Check(CountEntries(public_dir / "train_spectrograms") == split.train_indices.size(),
                  "Unexpected number of train Spectrograms Copied"),
-           Check(CountEntries(public_dir / "test_spectrograms") == split->test_indices.size(),
+           Check(CountEntries(public_dir / "test_spectrograms") == split.test_indices.size(),
                  "Unexpected number of test Spectrograms Copied"),
            Check(eegs_disjoint, "Some eeg_ids are in both train and test"),
-           Check(new_train->num_columns() == 15, "Unexpected number of columns in public train"),
+           Check(new_train.num_columns() == 15, "Unexpected number of columns in public train"),
        }) {
     if (!s.ok()) return s;
   }

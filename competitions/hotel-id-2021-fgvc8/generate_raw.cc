@@ -18,8 +18,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -94,9 +95,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     std::error_code error;
     fs::create_directories(chain_dir, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", chain_dir.string()));
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawPhoto(rng, hotel), 85);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(chain_dir / name, *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawPhoto(rng, hotel), 85));
+    RETURN_IF_ERROR(WriteStringToFile(chain_dir / name, jpeg));
     csv.String(name).Int(hotel.chain).Int(hotel.id).String(Timestamp(rng)).EndRow();
     return absl::OkStatus();
   };
@@ -105,13 +105,13 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     for (int i = 0; i < photos; ++i) {
       std::string name;
       do name = rng.Hex(16) + ".jpg"; while (!names.insert(name).second);
-      if (absl::Status s = add_photo(hotel, name); !s.ok()) return s;
+      RETURN_IF_ERROR(add_photo(hotel, name));
     }
   }
   // The repeated row, twice, for two photos of one hotel (the second
   // overwrites the first file, as one file name can hold one photo).
   for (int i = 0; i < 2; ++i) {
-    if (absl::Status s = add_photo(hotels[3], kRepeatedImage); !s.ok()) return s;
+    RETURN_IF_ERROR(add_photo(hotels[3], kRepeatedImage));
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());
 }

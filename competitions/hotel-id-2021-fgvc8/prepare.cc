@@ -11,11 +11,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -45,15 +46,13 @@ struct ImageRef {
 };
 
 absl::StatusOr<std::vector<ImageRef>> ImageRefs(const Table& table) {
-  absl::StatusOr<const Column*> images = table.Get("image");
-  if (!images.ok()) return images.status();
-  absl::StatusOr<const Column*> chains = table.Get("chain");
-  if (!chains.ok()) return chains.status();
+  ASSIGN_OR_RETURN(const Column* images, table.Get("image"));
+  ASSIGN_OR_RETURN(const Column* chains, table.Get("chain"));
   std::vector<ImageRef> refs;
   refs.reserve(table.num_rows());
   for (size_t row = 0; row < table.num_rows(); ++row) {
-    const std::string* image = std::get_if<std::string>(&(*images)->cells[row]);
-    std::string chain = PythonStr((*chains)->cells[row]);
+    const std::string* image = std::get_if<std::string>(&(images)->cells[row]);
+    std::string chain = PythonStr((chains)->cells[row]);
     if (image == nullptr || !IsPlainName(*image)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'image' must be an image file name, got ",
@@ -85,68 +84,49 @@ absl::Status CopyImage(const fs::path& from, const fs::path& to) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> all_rows = ReadCsvFile((raw / "train.csv").string());
-  if (!all_rows.ok()) return all_rows.status();
-  absl::StatusOr<const Column*> image_column = all_rows->Get("image");
-  if (!image_column.ok()) return image_column.status();
+  ASSIGN_OR_RETURN(Table all_rows, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(const Column* image_column, all_rows.Get("image"));
   std::vector<int64_t> kept;
-  for (size_t row = 0; row < all_rows->num_rows(); ++row) {
-    const Cell& image = (*image_column)->cells[row];
+  for (size_t row = 0; row < all_rows.num_rows(); ++row) {
+    const Cell& image = (image_column)->cells[row];
     if (!(std::holds_alternative<std::string>(image) && std::get<std::string>(image) == kDroppedImage)) {
       kept.push_back(static_cast<int64_t>(row));
     }
   }
-  absl::StatusOr<Table> old_train = TakeRows(*all_rows, kept);
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, TakeRows(all_rows, kept));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"image", "hotel_id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "hotel_id", std::string(kSampleHotelIds));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"image", "hotel_id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "hotel_id", std::string(kSampleHotelIds)));
 
-  absl::StatusOr<std::vector<ImageRef>> train_refs = ImageRefs(new_train);
-  if (!train_refs.ok()) return train_refs.status();
-  absl::StatusOr<std::vector<ImageRef>> test_refs = ImageRefs(new_test);
-  if (!test_refs.ok()) return test_refs.status();
+  ASSIGN_OR_RETURN(std::vector<ImageRef> train_refs, ImageRefs(new_train));
+  ASSIGN_OR_RETURN(std::vector<ImageRef> test_refs, ImageRefs(new_test));
 
   // Upstream's checks that can fail (it runs them after writing; we run them
   // first so that bad input leaves no output).
   std::set<std::string> train_images;
-  for (const ImageRef& ref : *train_refs) train_images.insert(ref.image);
-  for (const ImageRef& ref : *test_refs) {
+  for (const ImageRef& ref : train_refs) train_images.insert(ref.image);
+  for (const ImageRef& ref : test_refs) {
     if (train_images.count(ref.image) > 0) return CheckFailed("Train and test ids overlap");
   }
 
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train.csv").string()); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
   const fs::path source = raw / "train_images";
   fs::create_directories(public_dir / "train_images");
-  for (const ImageRef& ref : *train_refs) {
-    if (absl::Status s = CopyImage(source / ref.chain / ref.image,
-                                   public_dir / "train_images" / ref.chain / ref.image);
-        !s.ok()) {
-      return s;
-    }
+  for (const ImageRef& ref : train_refs) {
+    RETURN_IF_ERROR(CopyImage(source / ref.chain / ref.image,
+                              public_dir / "train_images" / ref.chain / ref.image));
   }
   fs::create_directories(public_dir / "test_images");
-  for (const ImageRef& ref : *test_refs) {
-    if (absl::Status s =
-            CopyImage(source / ref.chain / ref.image, public_dir / "test_images" / ref.image);
-        !s.ok()) {
-      return s;
-    }
+  for (const ImageRef& ref : test_refs) {
+    RETURN_IF_ERROR(
+        CopyImage(source / ref.chain / ref.image, public_dir / "test_images" / ref.image));
   }
   return WriteCsvFile(new_test, (private_dir / "test.csv").string());
 }

@@ -18,9 +18,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -122,16 +123,14 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     const bool labelled = i < kNumTrain;
     const Scene scene = DrawScene(image_rng);
     if (labelled) {
-      absl::StatusOr<std::string> rle =
-          EncodeRle(scene.mask, scene.height, scene.width, PixelOrder::kColumnMajor);
-      if (!rle.ok()) return rle.status();
-      train_csv.String(id).String(*rle).EndRow();
-      absl::StatusOr<std::string> tiff = EncodeTiff(scene.image);
-      if (!tiff.ok()) return tiff.status();
+      ASSIGN_OR_RETURN(std::string rle,
+                       EncodeRle(scene.mask, scene.height, scene.width, PixelOrder::kColumnMajor));
+      train_csv.String(id).String(rle).EndRow();
+      ASSIGN_OR_RETURN(std::string tiff, EncodeTiff(scene.image));
       for (const auto& [name, bytes] :
-           {std::pair{id + ".tiff", *tiff}, std::pair{id + ".json", GlomeruliJson(scene.glomeruli)},
+           {std::pair{id + ".tiff", tiff}, std::pair{id + ".json", GlomeruliJson(scene.glomeruli)},
             std::pair{id + "-anatomical-structure.json", CortexJson(scene.width, scene.height)}}) {
-        if (absl::Status s = WriteStringToFile(train_dir / name, bytes); !s.ok()) return s;
+        RETURN_IF_ERROR(WriteStringToFile(train_dir / name, bytes));
       }
     }
     const double weight = std::round(info_rng.Uniform(55, 110) * 10) / 10;
@@ -155,9 +154,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
         .Int(100 - cortex)
         .EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train_csv.text()));
   return WriteStringToFile(raw_dir / "HuBMAP-20-dataset_information.csv", info.text());
 }
 

@@ -11,13 +11,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/dice.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/vision/run_length_encoding.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -76,12 +77,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   absl::StatusOr<std::vector<size_t>> submission_order = IdOrder(submission);
   if (!submission_order.ok())
     return InvalidSubmission(std::string(submission_order.status().message()));
-  absl::StatusOr<std::vector<size_t>> answers_order = IdOrder(answers);
-  if (!answers_order.ok()) return answers_order.status();
-  absl::StatusOr<std::vector<int64_t>> heights = Sizes(answers, "height_pixels");
-  if (!heights.ok()) return heights.status();
-  absl::StatusOr<std::vector<int64_t>> widths = Sizes(answers, "width_pixels");
-  if (!widths.ok()) return widths.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, IdOrder(answers));
+  ASSIGN_OR_RETURN(std::vector<int64_t> heights, Sizes(answers, "height_pixels"));
+  ASSIGN_OR_RETURN(std::vector<int64_t> widths, Sizes(answers, "width_pixels"));
 
   const Column& predicted = *submission.Find("predicted");
   const Column& encoding = *answers.Find("encoding");
@@ -90,11 +88,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::vector<PixelRuns> predicted_masks;
   predicted_masks.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    const size_t row = (*answers_order)[i];
-    if ((*heights)[row] != 0 && (*widths)[row] > INT64_MAX / (*heights)[row]) {
+    const size_t row = (answers_order)[i];
+    if ((heights)[row] != 0 && (widths)[row] > INT64_MAX / (heights)[row]) {
       return absl::InvalidArgumentError("answers' image sizes overflow");
     }
-    pixel_counts[i] = (*heights)[row] * (*widths)[row];
+    pixel_counts[i] = (heights)[row] * (widths)[row];
     Cell cell = predicted.cells[(*submission_order)[i]];
     if (IsMissing(cell)) cell = std::string();  // fillna("")
     absl::StatusOr<PixelRuns> mask = DecodeCell(cell, pixel_counts[i]);
@@ -109,15 +107,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   scores.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     absl::StatusOr<PixelRuns> truth =
-        DecodeCell(encoding.cells[(*answers_order)[i]], pixel_counts[i]);
+        DecodeCell(encoding.cells[(answers_order)[i]], pixel_counts[i]);
     if (!truth.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("answers' encoding does not decode: ", truth.status().message()));
     }
-    absl::StatusOr<double> dice =
-        DiceCoefficient(predicted_masks[i], *truth, /*both_empty_value=*/1.0);
-    if (!dice.ok()) return dice.status();
-    scores.push_back(*dice);
+    ASSIGN_OR_RETURN(double dice,
+                     DiceCoefficient(predicted_masks[i], *truth, /*both_empty_value=*/1.0));
+    scores.push_back(dice);
   }
   return NumpyMean(scores);
 }

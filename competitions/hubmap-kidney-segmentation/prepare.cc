@@ -10,10 +10,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -27,11 +28,10 @@ absl::Status CheckFailed(std::string_view message) {
 // A column's cells as text; anything else is an error naming `what`.
 absl::StatusOr<std::vector<std::string>> TextCells(const Table& table, std::string_view column,
                                                    std::string_view what) {
-  absl::StatusOr<const Column*> cells = table.Get(column);
-  if (!cells.ok()) return cells.status();
+  ASSIGN_OR_RETURN(const Column* cells, table.Get(column));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (*cells)->cells.size(); ++row) {
-    const std::string* text = std::get_if<std::string>(&(*cells)->cells[row]);
+  for (size_t row = 0; row < (cells)->cells.size(); ++row) {
+    const std::string* text = std::get_if<std::string>(&(cells)->cells[row]);
     if (text == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(what), " row ", row, ": '",
                                                      std::string(column), "' must be text"));
@@ -83,130 +83,94 @@ size_t CountFiles(const fs::path& dir, std::string_view suffix) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<Table> old_info =
-      ReadCsvFile((raw / "HuBMAP-20-dataset_information.csv").string());
-  if (!old_info.ok()) return old_info.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(Table old_info,
+                   ReadCsvFile((raw / "HuBMAP-20-dataset_information.csv").string()));
 
   TrainTestSplitOptions options;
   options.train_size = int64_t{12};
   options.test_size = int64_t{3};
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
 
-  absl::StatusOr<std::vector<std::string>> all_ids = TextCells(*old_train, "id", "train.csv");
-  if (!all_ids.ok()) return all_ids.status();
-  if (absl::Status s = CheckFileStems(*all_ids); !s.ok()) return s;
-  const std::set<std::string> labelled(all_ids->begin(), all_ids->end());
+  ASSIGN_OR_RETURN(std::vector<std::string> all_ids, TextCells(old_train, "id", "train.csv"));
+  RETURN_IF_ERROR(CheckFileStems(all_ids));
+  const std::set<std::string> labelled(all_ids.begin(), all_ids.end());
 
   // The information rows of labelled images: id = image_file without
   // ".tiff" (pandas >= 2 replaces the literal text, every occurrence).
-  absl::StatusOr<std::vector<std::string>> image_files =
-      TextCells(*old_info, "image_file", "HuBMAP-20-dataset_information.csv");
-  if (!image_files.ok()) return image_files.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> image_files,
+                   TextCells(old_info, "image_file", "HuBMAP-20-dataset_information.csv"));
   std::vector<std::string> info_ids;
   std::vector<int64_t> info_rows;
-  for (size_t row = 0; row < image_files->size(); ++row) {
-    std::string id = absl::StrReplaceAll((*image_files)[row], {{".tiff", ""}});
+  for (size_t row = 0; row < image_files.size(); ++row) {
+    std::string id = absl::StrReplaceAll((image_files)[row], {{".tiff", ""}});
     if (labelled.count(id) == 0) continue;
     info_ids.push_back(std::move(id));
     info_rows.push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> dataset_info = TakeRows(*old_info, info_rows);
-  if (!dataset_info.ok()) return dataset_info.status();
-  absl::StatusOr<Table> sizes = SelectColumns(*dataset_info, {"width_pixels", "height_pixels"});
-  if (!sizes.ok()) return sizes.status();
+  ASSIGN_OR_RETURN(Table dataset_info, TakeRows(old_info, info_rows));
+  ASSIGN_OR_RETURN(Table sizes, (SelectColumns(dataset_info, {"width_pixels", "height_pixels"})));
 
   // new_test.merge(sizes, on="id"): an inner join in the test rows' order,
   // each test row repeated for every information row with its id.
-  absl::StatusOr<std::vector<std::string>> test_ids = TextCells(split->test, "id", "train.csv");
-  if (!test_ids.ok()) return test_ids.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, TextCells(split.test, "id", "train.csv"));
   std::vector<int64_t> test_rows, size_rows;
-  for (size_t row = 0; row < test_ids->size(); ++row) {
+  for (size_t row = 0; row < test_ids.size(); ++row) {
     for (size_t info = 0; info < info_ids.size(); ++info) {
-      if (info_ids[info] != (*test_ids)[row]) continue;
+      if (info_ids[info] != (test_ids)[row]) continue;
       test_rows.push_back(static_cast<int64_t>(row));
       size_rows.push_back(static_cast<int64_t>(info));
     }
   }
-  absl::StatusOr<Table> new_test = TakeRows(split->test, test_rows);
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> test_sizes = TakeRows(*sizes, size_rows);
-  if (!test_sizes.ok()) return test_sizes.status();
-  for (Column& column : test_sizes->mutable_columns()) {
-    if (new_test->Find(column.name) != nullptr) {
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(split.test, test_rows));
+  ASSIGN_OR_RETURN(Table test_sizes, TakeRows(sizes, size_rows));
+  for (Column& column : test_sizes.mutable_columns()) {
+    if (new_test.Find(column.name) != nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv already has a column '", column.name, "'"));
     }
-    new_test->mutable_columns().push_back(std::move(column));
+    new_test.mutable_columns().push_back(std::move(column));
   }
 
-  absl::StatusOr<Table> sample_submission = SelectColumns(*new_test, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "predicted", std::string()); !s.ok()) {
-    return s;
-  }
-  Table gold_submission = *sample_submission;
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "predicted", std::string()));
+  Table gold_submission = sample_submission;
   {
-    absl::StatusOr<const Column*> encoding = new_test->Get("encoding");
-    if (!encoding.ok()) return encoding.status();
+    ASSIGN_OR_RETURN(const Column* encoding, new_test.Get("encoding"));
     Column* predicted = gold_submission.FindMutable("predicted");
-    predicted->cells = (*encoding)->cells;
-    predicted->dtype = (*encoding)->dtype;
+    predicted->cells = (encoding)->cells;
+    predicted->dtype = (encoding)->dtype;
   }
 
   // Upstream's checks (before writing, so that bad input leaves no output).
-  if (new_train.num_rows() + new_test->num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return CheckFailed("Length of new_train and new_test should equal length of old_train");
   }
   if (new_train.ColumnNames() != std::vector<std::string>{"id", "encoding"}) {
     return CheckFailed("Public train set should have 2 columns, called 'id' and 'encoding'");
   }
-  if (new_test->ColumnNames() !=
+  if (new_test.ColumnNames() !=
       std::vector<std::string>{"id", "encoding", "width_pixels", "height_pixels"}) {
     return CheckFailed("Private test set should have 2 columns called 'id' and 'encoding'");
   }
-  absl::StatusOr<std::vector<std::string>> train_ids = TextCells(new_train, "id", "train.csv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> final_test_ids = TextCells(*new_test, "id", "train.csv");
-  if (!final_test_ids.ok()) return final_test_ids.status();
-  for (const std::string& id : *final_test_ids) {
-    for (const std::string& train_id : *train_ids) {
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, TextCells(new_train, "id", "train.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> final_test_ids, TextCells(new_test, "id", "train.csv"));
+  for (const std::string& id : final_test_ids) {
+    for (const std::string& train_id : train_ids) {
       if (id == train_id) return CheckFailed("Train and test ids should not overlap");
     }
   }
 
-  if (absl::Status s =
-          WriteCsvFile(*dataset_info, (public_dir / "HuBMAP-20-dataset_information.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(gold_submission, (private_dir / "gold_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImageFiles(raw / "train", public_dir / "train", *train_ids); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImageFiles(raw / "train", public_dir / "test", *final_test_ids);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteCsvFile(dataset_info, (public_dir / "HuBMAP-20-dataset_information.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(gold_submission, (private_dir / "gold_submission.csv").string()));
+  RETURN_IF_ERROR(CopyImageFiles(raw / "train", public_dir / "train", train_ids));
+  RETURN_IF_ERROR(CopyImageFiles(raw / "train", public_dir / "test", final_test_ids));
   std::error_code error;
   fs::copy_file(public_dir / "sample_submission.csv", public_dir / "test" / "sample_submission.csv",
                 fs::copy_options::overwrite_existing, error);
@@ -219,10 +183,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   if (CountFiles(public_dir / "train", ".json") != 2 * new_train.num_rows()) {
     return CheckFailed("Missing train json files");
   }
-  if (CountFiles(public_dir / "test", ".tiff") != new_test->num_rows()) {
+  if (CountFiles(public_dir / "test", ".tiff") != new_test.num_rows()) {
     return CheckFailed("Missing test tiff files");
   }
-  if (CountFiles(public_dir / "test", "-anatomical-structure.json") != new_test->num_rows()) {
+  if (CountFiles(public_dir / "test", "-anatomical-structure.json") != new_test.num_rows()) {
     return CheckFailed("Missing test structure json files");
   }
   return absl::OkStatus();

@@ -20,9 +20,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/parquet.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -166,8 +167,7 @@ absl::Status Generate(const fs::path& raw, uint64_t seed) {
         .Float(std::round(sensors[i].z * 100) / 100)
         .EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw / "sensor_geometry.csv", geometry.text()); !s.ok())
-    return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw / "sensor_geometry.csv", geometry.text()));
 
   fs::create_directories(raw / "train");
   fs::create_directories(raw / "test");
@@ -182,30 +182,20 @@ absl::Status Generate(const fs::path& raw, uint64_t seed) {
     }
     if (!test) {
       AppendMeta(batch, events, true, train_meta);
-      if (absl::Status s =
-              WriteBatch(raw / "train" / absl::StrCat("batch_", batch, ".parquet"), events);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(
+          WriteBatch(raw / "train" / absl::StrCat("batch_", batch, ".parquet"), events));
       continue;
     }
     std::vector<Column> test_meta = MetaColumns(false);
     AppendMeta(kTestBatch, events, false, test_meta);
-    if (absl::Status s =
-            WriteBatch(raw / "test" / absl::StrCat("batch_", kTestBatch, ".parquet"), events);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteParquetFile(Table(test_meta), raw / "test_meta.parquet"); !s.ok())
-      return s;
+    RETURN_IF_ERROR(
+        WriteBatch(raw / "test" / absl::StrCat("batch_", kTestBatch, ".parquet"), events));
+    RETURN_IF_ERROR(WriteParquetFile(Table(test_meta), raw / "test_meta.parquet"));
     Column ids = test_meta[1];
     Column azimuth{"azimuth", Dtype::kFloat64, std::vector<Cell>(ids.cells.size(), Cell(1.0))};
     Column zenith{"zenith", Dtype::kFloat64, std::vector<Cell>(ids.cells.size(), Cell(1.0))};
-    if (absl::Status s =
-            WriteParquetFile(Table({ids, azimuth, zenith}), raw / "sample_submission.parquet");
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteParquetFile(Table({ids, azimuth, zenith}), raw / "sample_submission.parquet"));
   }
   return WriteParquetFile(Table(train_meta), raw / "train_meta.parquet");
 }

@@ -10,10 +10,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/regression/mean_angular_error.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -80,10 +81,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(
         absl::StrCat("cannot sort event_id: ", submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(true_ids);
-  if (!answers_order.ok()) return answers_order.status();
-  return MeanAngularError(AnglesInOrder(*answers.Find("azimuth"), *answers_order),
-                          AnglesInOrder(*answers.Find("zenith"), *answers_order),
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortValuesOrder(true_ids));
+  return MeanAngularError(AnglesInOrder(*answers.Find("azimuth"), answers_order),
+                          AnglesInOrder(*answers.Find("zenith"), answers_order),
                           AnglesInOrder(*submission.Find("azimuth"), *submission_order),
                           AnglesInOrder(*submission.Find("zenith"), *submission_order));
 }

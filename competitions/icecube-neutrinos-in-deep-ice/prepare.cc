@@ -13,12 +13,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/parquet.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_int.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -40,72 +41,55 @@ absl::StatusOr<std::optional<int64_t>> BatchIdOfFile(const fs::path& file) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadParquetFile(raw / "train_meta.parquet");
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<const Column*> batch_column = old_train->Get("batch_id");
-  if (!batch_column.ok()) return batch_column.status();
-  if ((*batch_column)->dtype != Dtype::kInt64) {
+  ASSIGN_OR_RETURN(Table old_train, ReadParquetFile(raw / "train_meta.parquet"));
+  ASSIGN_OR_RETURN(const Column* batch_column, old_train.Get("batch_id"));
+  if ((batch_column)->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError("train_meta.parquet: batch_id must be an integer column");
   }
   // Series.unique(): first appearance order.
   std::vector<int64_t> batch_ids;
   std::set<int64_t> seen;
-  for (const Cell& c : (*batch_column)->cells) {
+  for (const Cell& c : (batch_column)->cells) {
     if (seen.insert(std::get<int64_t>(c)).second) batch_ids.push_back(std::get<int64_t>(c));
   }
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(batch_ids.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(batch_ids.size()), options));
   std::set<int64_t> train_batches, test_batches;
-  for (int64_t i : split->train_indices) train_batches.insert(batch_ids[i]);
-  for (int64_t i : split->test_indices) test_batches.insert(batch_ids[i]);
+  for (int64_t i : split.train_indices) train_batches.insert(batch_ids[i]);
+  for (int64_t i : split.test_indices) test_batches.insert(batch_ids[i]);
 
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t r = 0; r < (*batch_column)->cells.size(); ++r) {
-    const int64_t batch = std::get<int64_t>((*batch_column)->cells[r]);
+  for (size_t r = 0; r < (batch_column)->cells.size(); ++r) {
+    const int64_t batch = std::get<int64_t>((batch_column)->cells[r]);
     if (train_batches.count(batch)) train_rows.push_back(static_cast<int64_t>(r));
     if (test_batches.count(batch)) test_rows.push_back(static_cast<int64_t>(r));
   }
   // Kaggle's train_meta has ~131M rows: the test rows (a tenth) are copied,
   // the train rows are filtered in place rather than copied, so the
   // metadata is held once.
-  absl::StatusOr<Table> new_test_full = TakeRows(*old_train, test_rows);
-  if (!new_test_full.ok()) return new_test_full.status();
-  if (absl::Status s = KeepRowsInPlace(*old_train, train_rows); !s.ok()) return s;
-  Table& new_train = *old_train;
-  absl::StatusOr<Table> new_test_without_labels =
-      DropColumns(*new_test_full, {"azimuth", "zenith"});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  absl::StatusOr<Table> new_test = SelectColumns(*new_test_full, {"event_id", "azimuth", "zenith"});
-  if (!new_test.ok()) return new_test.status();
-  Table sample_submission = *new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "azimuth", int64_t{1}); !s.ok())
-    return s;
-  if (absl::Status s = SetConstantColumn(sample_submission, "zenith", int64_t{1}); !s.ok())
-    return s;
+  ASSIGN_OR_RETURN(Table new_test_full, TakeRows(old_train, test_rows));
+  RETURN_IF_ERROR(KeepRowsInPlace(old_train, train_rows));
+  Table& new_train = old_train;
+  ASSIGN_OR_RETURN(Table new_test_without_labels,
+                   (DropColumns(new_test_full, {"azimuth", "zenith"})));
+  ASSIGN_OR_RETURN(Table new_test,
+                   (SelectColumns(new_test_full, {"event_id", "azimuth", "zenith"})));
+  Table sample_submission = new_test;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "azimuth", int64_t{1}));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "zenith", int64_t{1}));
 
   // Upstream writes these with fastparquet; the content (names, dtypes,
   // values, row order) is what matters, not fastparquet's exact bytes.
   ParquetWriteOptions parquet;
-  if (absl::Status s = WriteParquetFile(new_train, public_dir / "train_meta.parquet", parquet);
-      !s.ok())
-    return s;
+  RETURN_IF_ERROR(WriteParquetFile(new_train, public_dir / "train_meta.parquet", parquet));
   new_train = Table();  // its memory is not needed any more
-  if (absl::Status s =
-          WriteParquetFile(*new_test_without_labels, public_dir / "test_meta.parquet", parquet);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok())
-    return s;
+  RETURN_IF_ERROR(
+      WriteParquetFile(new_test_without_labels, public_dir / "test_meta.parquet", parquet));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
 
   std::error_code ec;
   fs::copy_file(raw / "sensor_geometry.csv", public_dir / "sensor_geometry.csv",
@@ -123,16 +107,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   fs::create_directories(public_dir / "test");
   size_t copied_train = 0, copied_test = 0;
   for (const fs::path& file : batch_files) {
-    absl::StatusOr<std::optional<int64_t>> id = BatchIdOfFile(file);
-    if (!id.ok()) return id.status();
-    if (!id->has_value()) continue;
+    ASSIGN_OR_RETURN(std::optional<int64_t> id, BatchIdOfFile(file));
+    if (!id.has_value()) continue;
     const fs::path* dest = nullptr;
     fs::path train_dest = public_dir / "train" / file.filename();
     fs::path test_dest = public_dir / "test" / file.filename();
-    if (train_batches.count(**id)) {
+    if (train_batches.count(*id)) {
       dest = &train_dest;
       ++copied_train;
-    } else if (test_batches.count(**id)) {
+    } else if (test_batches.count(*id)) {
       dest = &test_dest;
       ++copied_test;
     } else {

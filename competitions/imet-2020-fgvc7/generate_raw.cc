@@ -22,8 +22,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -99,17 +100,13 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     std::vector<int> attribute_ids = {culture};
     for (int tag : tags) attribute_ids.push_back(static_cast<int>(kCultures.size()) + tag);
     train.Row({id, absl::StrJoin(attribute_ids, " ")});
-    absl::StatusOr<std::string> png = EncodePng(
-        {kSize, kSize, PngColor::kRgb,
-         DrawArtwork(rng, culture, std::vector<int>(tags.begin(), tags.end()))});
-    if (!png.ok()) return png.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "train" / (id + ".png"), *png); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(
+        std::string png,
+        (EncodePng({kSize, kSize, PngColor::kRgb,
+                    DrawArtwork(rng, culture, std::vector<int>(tags.begin(), tags.end()))})));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train" / (id + ".png"), png));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "labels.csv", labels.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "labels.csv", labels.text()));
   return WriteStringToFile(raw_dir / "train.csv", train.text());
 }
 

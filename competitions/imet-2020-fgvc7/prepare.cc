@@ -13,11 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -31,11 +32,10 @@ absl::Status CheckFailed(std::string_view message) {
 // The image file names f"{id}.png" of a table's ids (Python's str of the
 // cell, so pandas' numeric ids too), which must stay inside raw/train/.
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string id = PythonStr((*ids)->cells[row]);
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string id = PythonStr((ids)->cells[row]);
     if (id.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row, ": 'id' must name an image in train/"));
@@ -73,35 +73,28 @@ absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& nam
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.15;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
 
   Table sample_submission = answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, "attribute_ids", std::string("0 1 2"));
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "attribute_ids", std::string("0 1 2")));
   // SetConstantColumn appends a column that was missing; upstream then
   // fails its column check.
-  if (sample_submission.ColumnNames() != old_train->ColumnNames()) {
+  if (sample_submission.ColumnNames() != old_train.ColumnNames()) {
     return CheckFailed("Sample submission and old train should have the same columns");
   }
-  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(answers);
-  if (!test_images.ok()) return test_images.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(answers));
   // Python's set of ids; their file names are distinct exactly when the ids
   // are, except for numbers that print alike, which upstream's set also
   // merges (1 == 1.0).
-  const std::set<std::string> train_set(train_images->begin(), train_images->end());
-  for (const std::string& image : *test_images) {
+  const std::set<std::string> train_set(train_images.begin(), train_images.end());
+  for (const std::string& image : test_images) {
     if (train_set.contains(image)) {
       return CheckFailed(absl::StrCat("New train and answers should have no overlap of rows (",
                                       image, ")"));
@@ -114,7 +107,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
            std::pair{static_cast<const Table*>(&sample_submission),
                      public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   std::error_code error;
   fs::copy_file(raw / "labels.csv", public_dir / "labels.csv",
@@ -124,10 +117,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     fs::create_directories(public_dir / dir, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create public/", dir));
   }
-  if (absl::Status s = CopyImages(raw, *train_images, public_dir / "train", "Train"); !s.ok()) {
-    return s;
-  }
-  return CopyImages(raw, *test_images, public_dir / "test", "Test");
+  RETURN_IF_ERROR(CopyImages(raw, train_images, public_dir / "train", "Train"));
+  return CopyImages(raw, test_images, public_dir / "test", "Test");
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});

@@ -21,9 +21,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/python_json.h"
-#include "competitions/common/tar_archive.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "competitions/common/tar_archive.h"
+#include "pycompat/python_json.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -95,9 +96,8 @@ JsonValue Annotation(int64_t id, int64_t category) {
 }
 
 absl::Status WriteJson(const fs::path& path, const JsonValue& value) {
-  absl::StatusOr<std::string> text = DumpJson(value);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(value));
+  return WriteStringToFile(path, text);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -137,9 +137,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       const std::string file_name =
           absl::StrCat("train_val2019/", kKingdoms[c % std::size(kKingdoms)], "/",
                        kCategoryIds[c], "/", rng.Hex(32), ".jpg");
-      absl::StatusOr<std::string> jpeg = Photo(rng, colours[c]);
-      if (!jpeg.ok()) return jpeg.status();
-      train_val_files.push_back({file_name, std::move(*jpeg), {}});
+      ASSIGN_OR_RETURN(std::string jpeg, Photo(rng, colours[c]));
+      train_val_files.push_back({file_name, std::move(jpeg), {}});
       annotations.items.push_back(Annotation(id, kCategoryIds[c]));
       images.items.push_back(Image(id, file_name));
       ++id;
@@ -152,19 +151,13 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     metadata.Set("categories", categories);
     return WriteJson(json, metadata);
   };
-  if (absl::Status s = add_split(labelled, 0, raw_dir / "train2019.json"); !s.ok()) return s;
+  RETURN_IF_ERROR(add_split(labelled, 0, raw_dir / "train2019.json"));
   std::vector<size_t> val(num_categories);
   for (size_t c = 0; c < num_categories; ++c) val[c] = c;
-  if (absl::Status s =
-          add_split(val, static_cast<int64_t>(labelled.size()), raw_dir / "val2019.json");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(add_split(val, static_cast<int64_t>(labelled.size()), raw_dir / "val2019.json"));
   std::sort(train_val_files.begin(), train_val_files.end(),
             [](const TarEntry& a, const TarEntry& b) { return a.name < b.name; });
-  if (absl::Status s = WriteTarGz(raw_dir / "train_val2019.tar.gz", train_val_files); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteTarGz(raw_dir / "train_val2019.tar.gz", train_val_files));
 
   // Kaggle's unlabelled test set (upstream's prepare does not use it).
   std::vector<TarEntry> test_files;
@@ -173,18 +166,17 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   for (int i = 0; i < kTestImages; ++i) {
     const size_t c = rng.UniformInt(uint64_t{num_categories});
     const std::string file_name = absl::StrCat("test2019/", rng.Hex(32), ".jpg");
-    absl::StatusOr<std::string> jpeg = Photo(rng, colours[c]);
-    if (!jpeg.ok()) return jpeg.status();
-    test_files.push_back({file_name, std::move(*jpeg), {}});
+    ASSIGN_OR_RETURN(std::string jpeg, Photo(rng, colours[c]));
+    test_files.push_back({file_name, std::move(jpeg), {}});
     test_images.items.push_back(Image(i, file_name));
     absl::StrAppend(&sample, i, ",0 1 2 3 4\n");
   }
-  if (absl::Status s = WriteTarGz(raw_dir / "test2019.tar.gz", test_files); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteTarGz(raw_dir / "test2019.tar.gz", test_files));
   JsonValue test = JsonValue::Object();
   test.Set("info", Info());
   test.Set("images", std::move(test_images));
   test.Set("licenses", Licenses());
-  if (absl::Status s = WriteJson(raw_dir / "test2019.json", test); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteJson(raw_dir / "test2019.json", test));
   return WriteStringToFile(raw_dir / "kaggle_sample_submission.csv", sample);
 }
 

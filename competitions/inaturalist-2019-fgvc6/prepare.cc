@@ -30,14 +30,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
+#include "competitions/common/tar_archive.h"
+#include "competitions/families/fgvc/herbarium_prepare.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
-#include "competitions/families/fgvc/herbarium_prepare.h"
-#include "competitions/common/tar_archive.h"
-#include "base/csv.h"
-#include "base/table.h"
-#include "base/files.h"
 
 namespace mlebench {
 namespace {
@@ -70,12 +71,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   fs::path image_root = raw;
   if (!fs::exists(raw / "train_val2019")) {
     image_root = scratch / "extracted";
-    if (absl::Status s = ExtractTar(raw / "train_val2019.tar.gz", image_root); !s.ok()) return s;
+    RETURN_IF_ERROR(ExtractTar(raw / "train_val2019.tar.gz", image_root));
   }
 
-  absl::StatusOr<std::string> bytes = ReadFileToString(raw / "train2019.json");
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<JsonValue> parsed = ParseJson(*bytes);
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / "train2019.json"));
+  absl::StatusOr<JsonValue> parsed = ParseJson(bytes);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("train2019.json: ", std::string(parsed.status().message())));
@@ -89,14 +89,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "train2019.json must be an object with 'annotations', 'images' and 'categories'");
   }
 
-  absl::StatusOr<CategoryGroups> groups =
-      GroupByCategory(*annotations, *images, "id", "train2019.json");
-  if (!groups.ok()) return groups.status();
-  const std::vector<int64_t>& category_order = groups->order;
-  absl::StatusOr<CategorySplit> split = SplitCategories(*groups, 0.12);
-  if (!split.ok()) return split.status();
-  std::map<int64_t, std::vector<Item>>& train_by_category = split->train;
-  std::map<int64_t, std::vector<Item>>& test_by_category = split->test;
+  ASSIGN_OR_RETURN(CategoryGroups groups,
+                   GroupByCategory(*annotations, *images, "id", "train2019.json"));
+  const std::vector<int64_t>& category_order = groups.order;
+  ASSIGN_OR_RETURN(CategorySplit split, SplitCategories(groups, 0.12));
+  std::map<int64_t, std::vector<Item>>& train_by_category = split.train;
+  std::map<int64_t, std::vector<Item>>& test_by_category = split.test;
 
   JsonValue new_train = old_train;
   JsonValue train_annotations = JsonValue::Array();
@@ -110,9 +108,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const size_t train_count = train_images.items.size();
   new_train.Set("annotations", std::move(train_annotations));
   new_train.Set("images", std::move(train_images));
-  if (absl::Status s = WriteSortedKeysJson(new_train, public_dir / "train2019.json"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteSortedKeysJson(new_train, public_dir / "train2019.json"));
   {
     std::error_code error;
     if (!fs::is_regular_file(raw / "val2019.json", error)) {
@@ -140,21 +136,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<Cell> ids;
   std::vector<Cell> categories;
   for (const Item& item : test_items) {
-    absl::StatusOr<std::string> old_name = MetadataFileName(*item.image);
-    if (!old_name.ok()) return old_name.status();
+    ASSIGN_OR_RETURN(std::string old_name, MetadataFileName(*item.image));
     const std::string new_name =
-        absl::StrCat("test2019/", old_name->substr(old_name->rfind('/') + 1));
+        absl::StrCat("test2019/", old_name.substr(old_name.rfind('/') + 1));
     JsonValue image = *item.image;
     image.Set("file_name", JsonValue::String(new_name));
     test_images.items.push_back(std::move(image));
-    test_copies.emplace_back(*old_name, new_name);
+    test_copies.emplace_back(old_name, new_name);
     const JsonValue* id = item.image->Find("id");
     std::optional<int64_t> int_id = id->type == JsonValue::Type::kInt ? id->AsInt64() : std::nullopt;
     if (!int_id) return absl::InvalidArgumentError("train2019.json: image ids must be integers");
-    absl::StatusOr<int64_t> category = MetadataCategoryId(*item.annotation);
-    if (!category.ok()) return category.status();
+    ASSIGN_OR_RETURN(int64_t category, MetadataCategoryId(*item.annotation));
     ids.push_back(*int_id);
-    categories.push_back(*category);
+    categories.push_back(category);
   }
   const size_t test_count = test_images.items.size();
   public_test.Set("images", std::move(test_images));
@@ -166,9 +160,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return CheckFailed("Public test metadata keys should be 'images', 'info', 'licenses'");
     }
   }
-  if (absl::Status s = WriteSortedKeysJson(public_test, public_dir / "test2019.json"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteSortedKeysJson(public_test, public_dir / "test2019.json"));
   std::error_code error;
   fs::create_directories(public_dir / "train_val2019", error);
   fs::create_directories(public_dir / "test2019", error);
@@ -178,35 +170,23 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     // pd.DataFrame([]) has no "id" column: upstream fails with a KeyError.
     return CheckFailed("the split leaves no test images (every category has one image)");
   }
-  absl::StatusOr<int64_t> placeholder = PythonRandom(42).RandInt(0, 1009);
-  if (!placeholder.ok()) return placeholder.status();
+  ASSIGN_OR_RETURN(int64_t placeholder, PythonRandom(42).RandInt(0, 1009));
   const Table answers({Column{"id", Dtype::kInt64, ids},
                        Column{"predicted", Dtype::kInt64, std::move(categories)}});
-  const Table sample({Column{"id", Dtype::kInt64, ids},
-                      Column{"predicted", Dtype::kInt64,
-                             std::vector<Cell>(ids.size(), *placeholder)}});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "kaggle_sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  const Table sample(
+      {Column{"id", Dtype::kInt64, ids},
+       Column{"predicted", Dtype::kInt64, std::vector<Cell>(ids.size(), placeholder)}});
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "kaggle_sample_submission.csv").string()));
 
   for (int64_t category : category_order) {
     for (const Item& item : train_by_category[category]) {
-      absl::StatusOr<std::string> name = MetadataFileName(*item.image);
-      if (!name.ok()) return name.status();
-      if (absl::Status s = CopyMetadataImage(image_root / *name, public_dir / *name); !s.ok()) {
-        return s;
-      }
+      ASSIGN_OR_RETURN(std::string name, MetadataFileName(*item.image));
+      RETURN_IF_ERROR(CopyMetadataImage(image_root / name, public_dir / name));
     }
   }
   for (const auto& [old_name, new_name] : test_copies) {
-    if (absl::Status s = CopyMetadataImage(image_root / old_name, public_dir / new_name);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(CopyMetadataImage(image_root / old_name, public_dir / new_name));
   }
   if (CountGlobJpgs(public_dir / "train_val2019") != static_cast<int64_t>(train_count)) {
     return CheckFailed(absl::StrCat("Mismatching number of images in train_images, got ",
@@ -223,11 +203,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
 
   for (const char* folder : {"test2019", "train_val2019"}) {
-    if (absl::Status s = WriteTar(public_dir / absl::StrCat(folder, ".tar.gz"),
-                                  TarEntriesOf(public_dir / folder), /*gzip=*/false);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteTar(public_dir / absl::StrCat(folder, ".tar.gz"),
+                             TarEntriesOf(public_dir / folder), /*gzip=*/false));
     fs::remove_all(public_dir / folder, error);
     if (error) return absl::InternalError(absl::StrCat("cannot remove ", folder));
   }

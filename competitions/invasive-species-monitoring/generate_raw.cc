@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "competitions/common/seven_zip.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
@@ -96,9 +97,8 @@ absl::Status MakeImages(SyntheticRng& rng, int count, const std::string& folder,
   entries.push_back(SevenZipEntry::Directory(folder));
   for (int name = 1; name <= count; ++name) {
     const bool invasive = rng.Bernoulli(kInvasiveRate);
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawScene(rng, invasive), kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    entries.push_back(SevenZipEntry::FromBytes(absl::StrCat(folder, "/", name, ".jpg"), *jpeg));
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawScene(rng, invasive), kJpegQuality));
+    entries.push_back(SevenZipEntry::FromBytes(absl::StrCat(folder, "/", name, ".jpg"), jpeg));
     labels.push_back(invasive);
   }
   return absl::OkStatus();
@@ -109,14 +109,8 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   SyntheticRng train_rng = root.Fork(1), test_rng = root.Fork(2);
   std::vector<bool> train_labels, test_labels;
   std::vector<SevenZipEntry> train_entries, test_entries;
-  if (absl::Status s = MakeImages(train_rng, kNumTrain, "train", train_labels, train_entries);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = MakeImages(test_rng, kNumTest, "test", test_labels, test_entries);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(MakeImages(train_rng, kNumTrain, "train", train_labels, train_entries));
+  RETURN_IF_ERROR(MakeImages(test_rng, kNumTest, "test", test_labels, test_entries));
   CsvTextBuilder labels, sample;
   labels.Row({"name", "invasive"});
   for (size_t i = 0; i < train_labels.size(); ++i) {
@@ -126,17 +120,11 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   for (size_t i = 0; i < test_labels.size(); ++i) {
     sample.Int(static_cast<int64_t>(i + 1)).Float(0.5).EndRow();
   }
-  if (absl::Status s = WriteZip(raw_dir / "train_labels.csv.zip",
-                                {ZipEntry::FromBytes("train_labels.csv", labels.text())});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZip(raw_dir / "sample_submission.csv.zip",
-                                {ZipEntry::FromBytes("sample_submission.csv", sample.text())});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = Write7z(raw_dir / "train.7z", std::move(train_entries)); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train_labels.csv.zip",
+                           {ZipEntry::FromBytes("train_labels.csv", labels.text())}));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "sample_submission.csv.zip",
+                           {ZipEntry::FromBytes("sample_submission.csv", sample.text())}));
+  RETURN_IF_ERROR(Write7z(raw_dir / "train.7z", std::move(train_entries)));
   return Write7z(raw_dir / "test.7z", std::move(test_entries));
 }
 

@@ -19,13 +19,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/seven_zip.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -39,13 +40,12 @@ absl::Status CheckFailed(std::string_view message) {
 // The `name` column as upstream's f"{file_id}" (Python str of each value),
 // each a plain file name stem; `unique` as pandas' is_unique.
 absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& unique) {
-  absl::StatusOr<const Column*> names = table.Get("name");
-  if (!names.ok()) return names.status();
+  ASSIGN_OR_RETURN(const Column* names, table.Get("name"));
   std::vector<std::string> stems;
   std::set<std::string> seen;
   unique = true;
-  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
-    const Cell& cell = (*names)->cells[row];
+  for (size_t row = 0; row < (names)->cells.size(); ++row) {
+    const Cell& cell = (names)->cells[row];
     std::string stem = PythonStr(cell);
     if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
         stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
@@ -73,68 +73,50 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& scratch) {
   // Upstream extracts both archives into raw/; we extract into scratch/.
   const fs::path extracted = scratch / "raw";
-  if (absl::Status s = Extract7z(raw / "train.7z", extracted); !s.ok()) return s;
-  if (absl::Status s = ExtractZip(raw / "train_labels.csv.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(Extract7z(raw / "train.7z", extracted));
+  RETURN_IF_ERROR(ExtractZip(raw / "train_labels.csv.zip", extracted));
 
-  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train_labels.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((extracted / "train_labels.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.2;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
   Table sample_submission = answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, "invasive", 0.5); !s.ok()) return s;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "invasive", 0.5));
 
   // Upstream's checks, in its order.
   bool train_unique = true, answers_unique = true;
-  absl::StatusOr<std::vector<std::string>> train_stems = ImageStems(new_train, train_unique);
-  if (!train_stems.ok()) return train_stems.status();
-  absl::StatusOr<std::vector<std::string>> test_stems = ImageStems(answers, answers_unique);
-  if (!test_stems.ok()) return test_stems.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_stems, ImageStems(new_train, train_unique));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_stems, ImageStems(answers, answers_unique));
   if (!train_unique) return CheckFailed("new_train should have unique names");
   if (!answers_unique) return CheckFailed("answers should have unique names");
-  const std::set<std::string> train_set(train_stems->begin(), train_stems->end());
-  for (const std::string& stem : *test_stems) {
+  const std::set<std::string> train_set(train_stems.begin(), train_stems.end());
+  for (const std::string& stem : test_stems) {
     if (train_set.count(stem) > 0) return CheckFailed("new_train and answers should be disjoint");
   }
-  if (new_train.num_rows() + answers.num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + answers.num_rows() != old_train.num_rows()) {
     return CheckFailed(
         "new_train and answers together should have the same number of rows as old_train");
   }
-  if (sample_submission.ColumnNames() != old_train->ColumnNames()) {
+  if (sample_submission.ColumnNames() != old_train.ColumnNames()) {
     return CheckFailed("sample_submission should have the same columns as old_train");
   }
 
-  if (absl::Status s = CheckImagesExist(extracted / "train", *train_stems); !s.ok()) return s;
-  if (absl::Status s = CheckImagesExist(extracted / "train", *test_stems); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckImagesExist(extracted / "train", train_stems));
+  RETURN_IF_ERROR(CheckImagesExist(extracted / "train", test_stems));
 
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (private_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(
+      WriteCsvFile(sample_submission, (private_dir / "sample_submission.csv").string()));
   // Upstream writes the public CSVs, zips each alone and deletes them.
-  if (absl::Status s =
-          WriteZip(public_dir / "sample_submission.csv.zip",
-                   {ZipEntry::FromBytes("sample_submission.csv", WriteCsvString(sample_submission))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZip(public_dir / "train_labels.csv.zip",
-                                {ZipEntry::FromBytes("train_labels.csv", WriteCsvString(new_train))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = Write7z(public_dir / "train.7z", {SevenZipEntry::Directory("train")});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteZip(public_dir / "sample_submission.csv.zip",
+               {ZipEntry::FromBytes("sample_submission.csv", WriteCsvString(sample_submission))}));
+  RETURN_IF_ERROR(WriteZip(public_dir / "train_labels.csv.zip",
+                           {ZipEntry::FromBytes("train_labels.csv", WriteCsvString(new_train))}));
+  RETURN_IF_ERROR(Write7z(public_dir / "train.7z", {SevenZipEntry::Directory("train")}));
   return Write7z(public_dir / "test.7z", {SevenZipEntry::Directory("test")});
 }
 

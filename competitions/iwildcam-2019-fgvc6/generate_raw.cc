@@ -19,9 +19,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -85,9 +86,8 @@ absl::Status AddSequences(SyntheticRng& rng, int count, bool labelled,
                                             rng.UniformInt(uint64_t{24}), rng.UniformInt(uint64_t{60}));
     for (int frame = 1; frame <= 3; ++frame) {
       const std::string id = Uuid(rng);
-      absl::StatusOr<std::string> jpeg = Frame(rng, backgrounds[location], category);
-      if (!jpeg.ok()) return jpeg.status();
-      rows.images.push_back(ZipEntry::FromBytes(id + ".jpg", *jpeg));
+      ASSIGN_OR_RETURN(std::string jpeg, Frame(rng, backgrounds[location], category));
+      rows.images.push_back(ZipEntry::FromBytes(id + ".jpg", jpeg));
       if (labelled) rows.csv.Int(kCategories[category]);
       rows.csv.String(absl::StrFormat("%s%02d", day, 10 * frame))
           .String(id + ".jpg")
@@ -118,20 +118,12 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   test.csv.Row({"date_captured", "file_name", "frame_num", "id", "location", "rights_holder",
                 "seq_id", "seq_num_frames", "width", "height"});
   std::string sample = "Id,Predicted\n";
-  if (absl::Status s = AddSequences(rng, kTrainSequences, true, backgrounds, train, nullptr);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = AddSequences(rng, kTestSequences, false, backgrounds, test, &sample);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train.csv.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "test.csv", test.csv.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZip(raw_dir / "train_images.zip", train.images); !s.ok()) return s;
+  RETURN_IF_ERROR(AddSequences(rng, kTrainSequences, true, backgrounds, train, nullptr));
+  RETURN_IF_ERROR(AddSequences(rng, kTestSequences, false, backgrounds, test, &sample));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train.csv.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test.csv", test.csv.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train_images.zip", train.images));
   return WriteZip(raw_dir / "test_images.zip", test.images);
 }
 

@@ -15,14 +15,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -100,11 +101,10 @@ absl::Status CopyImages(const Column& ids, const fs::path& from, const fs::path&
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  const Column* locations = old_train->Find("location");
-  const Column* ids = old_train->Find("id");
-  if (locations == nullptr || ids == nullptr || old_train->Find("category_id") == nullptr) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  const Column* locations = old_train.Find("location");
+  const Column* ids = old_train.Find("id");
+  if (locations == nullptr || ids == nullptr || old_train.Find("category_id") == nullptr) {
     return absl::InvalidArgumentError("train.csv needs 'id', 'location' and 'category_id' columns");
   }
 
@@ -112,33 +112,28 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 8;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(unique_locations.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(unique_locations.size()), options));
   std::vector<int64_t> train_rows;
   std::vector<int64_t> test_rows;
   for (size_t row = 0; row < locations->cells.size(); ++row) {
     // `loc in test_locations` on a numpy array: any element == loc.
     bool in_test = false;
-    for (int64_t i : split->test_indices) {
+    for (int64_t i : split.test_indices) {
       in_test = in_test || CellsEqual(unique_locations[static_cast<size_t>(i)], locations->cells[row]);
     }
     (in_test ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> answers = TakeRows(*old_train, test_rows);
-  if (!answers.ok()) return answers.status();
-  absl::StatusOr<Table> new_test = DropColumns(*answers, {"category_id"});
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> gold = SelectColumns(*answers, {"id", "category_id"});
-  if (!gold.ok()) return gold.status();
-  gold->mutable_columns()[0].name = "Id";
-  gold->mutable_columns()[1].name = "Category";
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table answers, TakeRows(old_train, test_rows));
+  ASSIGN_OR_RETURN(Table new_test, (DropColumns(answers, {"category_id"})));
+  ASSIGN_OR_RETURN(Table gold, (SelectColumns(answers, {"id", "category_id"})));
+  gold.mutable_columns()[0].name = "Id";
+  gold.mutable_columns()[1].name = "Category";
 
   // Upstream extracts the images next to the raw data; we use scratch.
   const fs::path raw_images = scratch / "train_images";
-  if (absl::Status s = ExtractZip(raw / "train_images.zip", raw_images); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train_images.zip", raw_images));
   if (CountJpgs(raw_images) != IdSet(*ids).size()) {
     return CheckFailed(absl::StrCat(
         "Raw train images should have the same number of images as the unique ids in the old "
@@ -148,11 +143,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   // The sample submission keeps the test rows' original index labels.
   const std::vector<Cell> index(test_rows.begin(), test_rows.end());
-  Table sample({Column{"", Dtype::kInt64, index}, gold->columns()[0],
-                Column{"Category", Dtype::kInt64, std::vector<Cell>(test_rows.size(), int64_t{0})}});
+  Table sample(
+      {Column{"", Dtype::kInt64, index}, gold.columns()[0],
+       Column{"Category", Dtype::kInt64, std::vector<Cell>(test_rows.size(), int64_t{0})}});
 
-  const Column& train_ids = *new_train->Find("id");
-  const Column& test_ids = *new_test->Find("id");
+  const Column& train_ids = *new_train.Find("id");
+  const Column& test_ids = *new_test.Find("id");
   const std::set<std::string> train_id_set = IdSet(train_ids);
   for (const std::string& id : IdSet(test_ids)) {
     if (train_id_set.count(id) != 0) return CheckFailed("new_train and new_test are not disjoint");
@@ -162,20 +158,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const Table* table;
     fs::path path;
   };
-  for (const Output& out : {Output{&*answers, private_dir / "test.csv"},
-                            Output{&*gold, private_dir / "answers.csv"},
-                            Output{&*new_train, public_dir / "train.csv"},
-                            Output{&*new_test, public_dir / "test.csv"},
-                            Output{&sample, public_dir / "sample_submission.csv"}}) {
-    if (absl::Status s = WriteCsvFile(*out.table, out.path.string()); !s.ok()) return s;
+  for (const Output& out :
+       {Output{&answers, private_dir / "test.csv"}, Output{&gold, private_dir / "answers.csv"},
+        Output{&new_train, public_dir / "train.csv"}, Output{&new_test, public_dir / "test.csv"},
+        Output{&sample, public_dir / "sample_submission.csv"}}) {
+    RETURN_IF_ERROR(WriteCsvFile(*out.table, out.path.string()));
   }
 
   // The images, zipped (upstream copies them to folders, zips and deletes
   // the folders; ours are staged in scratch).
   const fs::path staged_train = scratch / "public_train_images";
   const fs::path staged_test = scratch / "public_test_images";
-  if (absl::Status s = CopyImages(train_ids, raw_images, staged_train); !s.ok()) return s;
-  if (absl::Status s = CopyImages(test_ids, raw_images, staged_test); !s.ok()) return s;
+  RETURN_IF_ERROR(CopyImages(train_ids, raw_images, staged_train));
+  RETURN_IF_ERROR(CopyImages(test_ids, raw_images, staged_test));
   if (CountJpgs(staged_test) != IdSet(test_ids).size()) {
     return CheckFailed("Public test images should have the same number of images as the unique "
                        "ids in the test set");
@@ -184,9 +179,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("Public train images should have the same number of images as the unique "
                        "ids in the train set");
   }
-  if (absl::Status s = ZipDirectory(staged_train, public_dir / "train_images.zip"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(ZipDirectory(staged_train, public_dir / "train_images.zip"));
   return ZipDirectory(staged_test, public_dir / "test_images.zip");
 }
 

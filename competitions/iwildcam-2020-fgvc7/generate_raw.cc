@@ -22,9 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "pycompat/python_json.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -116,10 +117,10 @@ absl::StatusOr<std::vector<Picture>> MakeImages(SyntheticRng& rng, int count,
     p.record.Set("width", JsonValue::Int(2048));
     p.record.Set("height", JsonValue::Int(1536));
     p.record.Set("file_name", JsonValue::String(p.id + ".jpg"));
-    absl::StatusOr<std::string> jpeg =
-        EncodeJpeg({kSize, kSize, DrawImage(rng, scenes[where], kSpecies[species])}, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(folder / (p.id + ".jpg"), *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg,
+                     (EncodeJpeg({kSize, kSize, DrawImage(rng, scenes[where], kSpecies[species])},
+                                 kJpegQuality)));
+    RETURN_IF_ERROR(WriteStringToFile(folder / (p.id + ".jpg"), jpeg));
     pictures.push_back(std::move(p));
   }
   return pictures;
@@ -134,9 +135,8 @@ JsonValue Info() {
 }
 
 absl::Status WriteJson(const fs::path& path, const JsonValue& value) {
-  absl::StatusOr<std::string> text = DumpJson(value);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(value));
+  return WriteStringToFile(path, text);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -161,17 +161,16 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     (i < kTrainLocations ? train_scenes : test_scenes).push_back(scene);
     (i < kTrainLocations ? train_mixes : test_mixes).push_back(mix);
   }
-  absl::StatusOr<std::vector<Picture>> train =
-      MakeImages(rng, kNumTrain, train_locations, train_scenes, train_mixes, raw_dir / "train");
-  if (!train.ok()) return train.status();
-  absl::StatusOr<std::vector<Picture>> test =
-      MakeImages(rng, kNumTest, test_locations, test_scenes, test_mixes, raw_dir / "test");
-  if (!test.ok()) return test.status();
+  ASSIGN_OR_RETURN(
+      std::vector<Picture> train,
+      MakeImages(rng, kNumTrain, train_locations, train_scenes, train_mixes, raw_dir / "train"));
+  ASSIGN_OR_RETURN(std::vector<Picture> test, MakeImages(rng, kNumTest, test_locations, test_scenes,
+                                                         test_mixes, raw_dir / "test"));
 
   std::vector<int> counts(kSpecies.size());
   JsonValue annotations = JsonValue::Array();
   JsonValue train_images = JsonValue::Array();
-  for (const Picture& p : *train) {
+  for (const Picture& p : train) {
     ++counts[p.species];
     JsonValue a = JsonValue::Object();
     a.Set("count", JsonValue::Int(kSpecies[p.species].radius > 0 ? rng.UniformInt(1, 3) : 0));
@@ -200,7 +199,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   train_json.Set("categories", std::move(train_categories));
   train_json.Set("info", Info());
   JsonValue test_images = JsonValue::Array();
-  for (const Picture& p : *test) test_images.items.push_back(p.record);
+  for (const Picture& p : test) test_images.items.push_back(p.record);
   JsonValue test_json = JsonValue::Object();
   test_json.Set("images", std::move(test_images));
   test_json.Set("categories", std::move(test_categories));
@@ -209,7 +208,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   // MegaDetector output: one box around the animal, a low-confidence one
   // for empty frames.
   JsonValue detections = JsonValue::Array();
-  for (const auto* pictures : {&*train, &*test}) {
+  for (const auto* pictures : {&train, &test}) {
     for (const Picture& p : *pictures) {
       const bool animal = kSpecies[p.species].radius > 0;
       const double conf = animal ? rng.Uniform(0.8, 1.0) : rng.Uniform(0.0, 0.2);
@@ -232,19 +231,12 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   megadetector.Set("images", std::move(detections));
   megadetector.Set("detection_categories", std::move(detection_categories));
 
-  if (absl::Status s = WriteJson(raw_dir / "iwildcam2020_train_annotations.json", train_json);
-      !s.ok())
-    return s;
-  if (absl::Status s = WriteJson(raw_dir / "iwildcam2020_test_information.json", test_json);
-      !s.ok())
-    return s;
-  if (absl::Status s = WriteJson(raw_dir / "iwildcam2020_megadetector_results.json", megadetector);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteJson(raw_dir / "iwildcam2020_train_annotations.json", train_json));
+  RETURN_IF_ERROR(WriteJson(raw_dir / "iwildcam2020_test_information.json", test_json));
+  RETURN_IF_ERROR(WriteJson(raw_dir / "iwildcam2020_megadetector_results.json", megadetector));
   CsvTextBuilder sample;
   sample.Row({"Id", "Category"});
-  for (const Picture& p : *test) sample.String(p.id).Int(0).EndRow();
+  for (const Picture& p : test) sample.String(p.id).Int(0).EndRow();
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

@@ -28,13 +28,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_random.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_json.h"
-#include "pycompat/train_test_split.h"
 #include "base/csv.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "pycompat/numpy_random.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -61,9 +62,8 @@ absl::StatusOr<std::string> ReadFile(const fs::path& path) {
 }
 
 absl::StatusOr<JsonValue> ReadJson(const fs::path& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<JsonValue> value = ParseJson(*text);
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  absl::StatusOr<JsonValue> value = ParseJson(text);
   if (!value.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path.filename().string(), ": ", value.status().message()));
@@ -267,11 +267,10 @@ absl::StatusOr<Column> AnswerColumn(const Frame& frame, int column, const std::v
   Column out{std::move(name), frame.dtype(column), {}};
   for (size_t r = 0; r < frame.num_rows(); ++r) {
     if (!keep[r]) continue;
-    absl::StatusOr<Cell> cell = ToCell(frame.at(r, column));
-    if (!cell.ok()) return cell.status();
-    if (out.dtype == Dtype::kInt64 && !std::holds_alternative<int64_t>(*cell))
+    ASSIGN_OR_RETURN(Cell cell, ToCell(frame.at(r, column)));
+    if (out.dtype == Dtype::kInt64 && !std::holds_alternative<int64_t>(cell))
       out.dtype = Dtype::kObject;
-    out.cells.push_back(*std::move(cell));
+    out.cells.push_back(std::move(cell));
   }
   return out;
 }
@@ -290,39 +289,31 @@ std::set<std::string> MemberKeys(const JsonValue& object) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<JsonValue> old_train_json = ReadJson(raw / "iwildcam2020_train_annotations.json");
-  if (!old_train_json.ok()) return old_train_json.status();
-  absl::StatusOr<Frame> annotations =
-      Frame::FromRecords(old_train_json->Find("annotations"), "train annotations");
-  if (!annotations.ok()) return annotations.status();
-  absl::StatusOr<Frame> images = Frame::FromRecords(old_train_json->Find("images"), "train images");
-  if (!images.ok()) return images.status();
-  absl::StatusOr<Frame> categories =
-      Frame::FromRecords(old_train_json->Find("categories"), "train categories");
-  if (!categories.ok()) return categories.status();
-  absl::StatusOr<JsonValue> old_test_json = ReadJson(raw / "iwildcam2020_test_information.json");
-  if (!old_test_json.ok()) return old_test_json.status();
-  absl::StatusOr<Frame> test_categories =
-      Frame::FromRecords(old_test_json->Find("categories"), "test categories");
-  if (!test_categories.ok()) return test_categories.status();
+  ASSIGN_OR_RETURN(JsonValue old_train_json, ReadJson(raw / "iwildcam2020_train_annotations.json"));
+  ASSIGN_OR_RETURN(Frame annotations,
+                   Frame::FromRecords(old_train_json.Find("annotations"), "train annotations"));
+  ASSIGN_OR_RETURN(Frame images, Frame::FromRecords(old_train_json.Find("images"), "train images"));
+  ASSIGN_OR_RETURN(Frame categories,
+                   Frame::FromRecords(old_train_json.Find("categories"), "train categories"));
+  ASSIGN_OR_RETURN(JsonValue old_test_json, ReadJson(raw / "iwildcam2020_test_information.json"));
+  ASSIGN_OR_RETURN(Frame test_categories,
+                   Frame::FromRecords(old_test_json.Find("categories"), "test categories"));
 
-  absl::StatusOr<int> location = images->GetColumn("location", "train images");
-  if (!location.ok()) return location.status();
-  const std::vector<std::pair<std::string, JsonValue>> locations = Unique(*images, *location);
+  ASSIGN_OR_RETURN(int location, images.GetColumn("location", "train images"));
+  const std::vector<std::pair<std::string, JsonValue>> locations = Unique(images, location);
   TrainTestSplitOptions options;
   options.test_size = kTestSize;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(locations.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(locations.size()), options));
   std::vector<std::string> train_locations, test_locations;
-  for (int64_t i : split->train_indices) train_locations.push_back(locations[i].first);
-  for (int64_t i : split->test_indices) test_locations.push_back(locations[i].first);
+  for (int64_t i : split.train_indices) train_locations.push_back(locations[i].first);
+  for (int64_t i : split.test_indices) test_locations.push_back(locations[i].first);
 
-  const double n_images = static_cast<double>(images->num_rows());
+  const double n_images = static_cast<double>(images.num_rows());
   auto test_count = [&] {
     return static_cast<double>(Count(IsIn(
-        *images, *location, std::set<std::string>(test_locations.begin(), test_locations.end()))));
+        images, location, std::set<std::string>(test_locations.begin(), test_locations.end()))));
   };
   for (double n_test = test_count(); n_test / (n_images + n_test) < kTestSize;
        n_test = test_count()) {
@@ -340,56 +331,47 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     train_locations.push_back(test_locations.back());
     test_locations.pop_back();
   }
-  const std::vector<bool> train_images = IsIn(
-      *images, *location, std::set<std::string>(train_locations.begin(), train_locations.end()));
+  const std::vector<bool> train_images =
+      IsIn(images, location, std::set<std::string>(train_locations.begin(), train_locations.end()));
   const std::vector<bool> test_images =
-      IsIn(*images, *location, std::set<std::string>(test_locations.begin(), test_locations.end()));
+      IsIn(images, location, std::set<std::string>(test_locations.begin(), test_locations.end()));
 
-  absl::StatusOr<int> image_id = images->GetColumn("id", "train images");
-  if (!image_id.ok()) return image_id.status();
+  ASSIGN_OR_RETURN(int image_id, images.GetColumn("id", "train images"));
   std::vector<std::pair<std::string, JsonValue>> train_ids, test_ids;
   {
     std::set<std::string> seen_train, seen_test;
-    for (size_t r = 0; r < images->num_rows(); ++r) {
-      const JsonValue& id = images->at(r, *image_id);
+    for (size_t r = 0; r < images.num_rows(); ++r) {
+      const JsonValue& id = images.at(r, image_id);
       std::string key = ValueKey(id);
       if (train_images[r] && seen_train.insert(key).second) train_ids.emplace_back(key, id);
       if (test_images[r] && seen_test.insert(key).second) test_ids.emplace_back(key, id);
     }
   }
-  absl::StatusOr<int> annotation_image = annotations->GetColumn("image_id", "train annotations");
-  if (!annotation_image.ok()) return annotation_image.status();
-  absl::StatusOr<int> category = annotations->GetColumn("category_id", "train annotations");
-  if (!category.ok()) return category.status();
+  ASSIGN_OR_RETURN(int annotation_image, annotations.GetColumn("image_id", "train annotations"));
+  ASSIGN_OR_RETURN(int category, annotations.GetColumn("category_id", "train annotations"));
   const std::vector<bool> train_annotations =
-      IsIn(*annotations, *annotation_image, KeysOf(train_ids));
-  const std::vector<bool> test_annotations =
-      IsIn(*annotations, *annotation_image, KeysOf(test_ids));
+      IsIn(annotations, annotation_image, KeysOf(train_ids));
+  const std::vector<bool> test_annotations = IsIn(annotations, annotation_image, KeysOf(test_ids));
 
-  absl::StatusOr<Column> answer_ids =
-      AnswerColumn(*annotations, *annotation_image, test_annotations, "Id");
-  if (!answer_ids.ok()) return answer_ids.status();
-  absl::StatusOr<Column> answer_categories =
-      AnswerColumn(*annotations, *category, test_annotations, "Category");
-  if (!answer_categories.ok()) return answer_categories.status();
-  absl::StatusOr<NumpyRandomState> rng = NumpyRandomState::Create(0);
-  if (!rng.ok()) return rng.status();
-  absl::StatusOr<std::vector<int64_t>> draws = rng->RandInt(0, 676, answer_ids->cells.size());
-  if (!draws.ok()) return draws.status();
+  ASSIGN_OR_RETURN(Column answer_ids,
+                   AnswerColumn(annotations, annotation_image, test_annotations, "Id"));
+  ASSIGN_OR_RETURN(Column answer_categories,
+                   AnswerColumn(annotations, category, test_annotations, "Category"));
+  ASSIGN_OR_RETURN(NumpyRandomState rng, NumpyRandomState::Create(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> draws, rng.RandInt(0, 676, answer_ids.cells.size()));
   Column sample_categories{"Category", Dtype::kInt64, {}};
-  for (int64_t draw : *draws) sample_categories.cells.push_back(draw);
-  const Table answers({*answer_ids, *answer_categories});
-  const Table sample({*answer_ids, sample_categories});
+  for (int64_t draw : draws) sample_categories.cells.push_back(draw);
+  const Table answers({answer_ids, answer_categories});
+  const Table sample({answer_ids, sample_categories});
 
   // Upstream's checks.
   const std::set<std::string> test_id_keys = KeysOf(test_ids);
-  for (size_t r = 0; r < annotations->num_rows(); ++r) {
-    if (train_annotations[r] &&
-        test_id_keys.count(ValueKey(annotations->at(r, *annotation_image)))) {
+  for (size_t r = 0; r < annotations.num_rows(); ++r) {
+    if (train_annotations[r] && test_id_keys.count(ValueKey(annotations.at(r, annotation_image)))) {
       return CheckFailed("Train should not contain annotations of test images");
     }
   }
-  if (train_ids.size() + test_ids.size() != images->num_rows()) {
+  if (train_ids.size() + test_ids.size() != images.num_rows()) {
     return CheckFailed(
         "The combined length of new_train_ids and new_test_ids should equal the "
         "length of old_train_images");
@@ -401,56 +383,49 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
   JsonValue new_train_json = JsonValue::Object();
-  new_train_json.Set("annotations", annotations->Records(train_annotations));
-  new_train_json.Set("images", images->Records(train_images));
+  new_train_json.Set("annotations", annotations.Records(train_annotations));
+  new_train_json.Set("images", images.Records(train_images));
   new_train_json.Set("categories",
-                     categories->Records(std::vector<bool>(categories->num_rows(), true)));
-  const JsonValue* train_info = old_train_json->Find("info");
-  const JsonValue* test_info = old_test_json->Find("info");
+                     categories.Records(std::vector<bool>(categories.num_rows(), true)));
+  const JsonValue* train_info = old_train_json.Find("info");
+  const JsonValue* test_info = old_test_json.Find("info");
   if (train_info == nullptr || test_info == nullptr) {
     return absl::InvalidArgumentError("KeyError: both JSON files need an 'info' entry");
   }
   new_train_json.Set("info", *train_info);
   JsonValue new_test_json = JsonValue::Object();
-  new_test_json.Set("images", images->Records(test_images));
+  new_test_json.Set("images", images.Records(test_images));
   new_test_json.Set("categories",
-                    test_categories->Records(std::vector<bool>(test_categories->num_rows(), true)));
+                    test_categories.Records(std::vector<bool>(test_categories.num_rows(), true)));
   new_test_json.Set("info", *test_info);
-  if (MemberKeys(new_train_json) != MemberKeys(*old_train_json)) {
+  if (MemberKeys(new_train_json) != MemberKeys(old_train_json)) {
     return CheckFailed("new_train_json and old_train_json should have the same keys");
   }
-  if (MemberKeys(new_test_json) != MemberKeys(*old_test_json)) {
+  if (MemberKeys(new_test_json) != MemberKeys(old_test_json)) {
     return CheckFailed("new_test_json and old_test_json should have the same keys");
   }
-  absl::StatusOr<std::string> train_text = DumpJson(new_train_json);
-  if (!train_text.ok()) return train_text.status();
-  absl::StatusOr<std::string> test_text = DumpJson(new_test_json);
-  if (!test_text.ok()) return test_text.status();
+  ASSIGN_OR_RETURN(std::string train_text, DumpJson(new_train_json));
+  ASSIGN_OR_RETURN(std::string test_text, DumpJson(new_test_json));
 
   std::vector<std::pair<fs::path, fs::path>> copies = {
       {"iwildcam2020_megadetector_results.json", "iwildcam2020_megadetector_results.json"}};
   for (const auto& [ids, folder] : {std::pair{&train_ids, "train"}, std::pair{&test_ids, "test"}}) {
     for (const auto& [key, id] : *ids) {
-      absl::StatusOr<std::string> file = ImageFile(id);
-      if (!file.ok()) return file.status();
-      if (!fs::is_regular_file(raw / "train" / *file)) {
-        return absl::NotFoundError(absl::StrCat("train/", *file, " does not exist"));
+      ASSIGN_OR_RETURN(std::string file, ImageFile(id));
+      if (!fs::is_regular_file(raw / "train" / file)) {
+        return absl::NotFoundError(absl::StrCat("train/", file, " does not exist"));
       }
-      copies.emplace_back(fs::path("train") / *file, fs::path(folder) / *file);
+      copies.emplace_back(fs::path("train") / file, fs::path(folder) / file);
     }
   }
   if (!fs::is_regular_file(raw / copies[0].first)) {
     return absl::NotFoundError("iwildcam2020_megadetector_results.json does not exist");
   }
 
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok())
-    return s;
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  for (const auto& [name, text] : {std::pair{"iwildcam2020_train_annotations.json", &*train_text},
-                                   std::pair{"iwildcam2020_test_information.json", &*test_text}}) {
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sample_submission.csv").string()));
+  for (const auto& [name, text] : {std::pair{"iwildcam2020_train_annotations.json", &train_text},
+                                   std::pair{"iwildcam2020_test_information.json", &test_text}}) {
     std::ofstream out(public_dir / name, std::ios::binary | std::ios::trunc);
     out << *text;
     out.close();

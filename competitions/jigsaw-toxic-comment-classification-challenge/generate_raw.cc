@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
@@ -251,11 +252,8 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
         {"test", &test_csv},
         {"test_labels", &labels_csv},
         {"sample_submission", &sample_csv}}) {
-    if (absl::Status s = WriteZip(raw_dir / (stem + ".csv.zip"),
-                                  {ZipEntry::FromBytes(stem + ".csv", csv->text())});
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteZip(raw_dir / (stem + ".csv.zip"), {ZipEntry::FromBytes(stem + ".csv", csv->text())}));
   }
   return absl::OkStatus();
 }

@@ -34,13 +34,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "base/python_float.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -161,8 +162,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("Submission is missing the following columns: {",
                                           absl::StrJoin(missing, ", "), "}"));
   }
-  absl::StatusOr<ScoredAnswers> scored = PrepareAnswers(answers);
-  if (!scored.ok()) return scored.status();
+  ASSIGN_OR_RETURN(ScoredAnswers scored, PrepareAnswers(answers));
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission(absl::StrCat("Submission and answers have different lengths (",
                                           submission.num_rows(), " rows instead of ",
@@ -177,8 +177,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // The kept rows of the sorted submission, by the answers' mask.
   std::vector<size_t> kept_rows;
   for (size_t row : *order) {
-    auto it = scored->keep_by_id.find(LabelKey(id->cells[row]));
-    if (it == scored->keep_by_id.end()) {
+    auto it = scored.keep_by_id.find(LabelKey(id->cells[row]));
+    if (it == scored.keep_by_id.end()) {
       return InvalidSubmission(
           absl::StrCat("Unalignable boolean Series provided as indexer: the submission's id ",
                        CellRepr(id->cells[row]), " is not an id of the test set"));
@@ -200,9 +200,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       y_score.push_back(*v);
     }
   }
-  absl::StatusOr<double> score =
-      MacroRocAucScore({scored->y_true, scored->rows, scored->cols},
-                       {y_score, kept_rows.size(), score_columns.size()});
+  absl::StatusOr<double> score = MacroRocAucScore(
+      {scored.y_true, scored.rows, scored.cols}, {y_score, kept_rows.size(), score_columns.size()});
   if (!score.ok()) {
     // The labels were checked above, so what roc_auc_score rejects is the
     // submission's doing (NaN or infinite scores, extra columns, repeated ids

@@ -13,12 +13,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -41,7 +42,7 @@ absl::StatusOr<Table> ReadZippedCsv(const fs::path& raw, const fs::path& dir,
                                     std::string_view stem) {
   const std::string csv = absl::StrCat(std::string(stem), ".csv");
   const fs::path zip = raw / absl::StrCat(csv, ".zip");
-  if (absl::Status s = ExtractZip(zip, dir); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(zip, dir));
   if (!fs::is_regular_file(dir / csv)) {
     return absl::NotFoundError(absl::StrCat(zip.string(), " holds no ", csv, " at its root"));
   }
@@ -50,17 +51,13 @@ absl::StatusOr<Table> ReadZippedCsv(const fs::path& raw, const fs::path& dir,
 
 // Python's `sorted(a["id"]) == sorted(b["id"])`.
 absl::StatusOr<bool> SameSortedIds(const Table& a, const Table& b) {
-  absl::StatusOr<const Column*> a_ids = a.Get("id");
-  if (!a_ids.ok()) return a_ids.status();
-  absl::StatusOr<const Column*> b_ids = b.Get("id");
-  if (!b_ids.ok()) return b_ids.status();
-  if ((*a_ids)->cells.size() != (*b_ids)->cells.size()) return false;
-  absl::StatusOr<std::vector<size_t>> a_order = SortValuesOrder(**a_ids);
-  if (!a_order.ok()) return a_order.status();
-  absl::StatusOr<std::vector<size_t>> b_order = SortValuesOrder(**b_ids);
-  if (!b_order.ok()) return b_order.status();
-  for (size_t i = 0; i < a_order->size(); ++i) {
-    if (!CellsEqual((*a_ids)->cells[(*a_order)[i]], (*b_ids)->cells[(*b_order)[i]])) return false;
+  ASSIGN_OR_RETURN(const Column* a_ids, a.Get("id"));
+  ASSIGN_OR_RETURN(const Column* b_ids, b.Get("id"));
+  if ((a_ids)->cells.size() != (b_ids)->cells.size()) return false;
+  ASSIGN_OR_RETURN(std::vector<size_t> a_order, SortValuesOrder(*a_ids));
+  ASSIGN_OR_RETURN(std::vector<size_t> b_order, SortValuesOrder(*b_ids));
+  for (size_t i = 0; i < a_order.size(); ++i) {
+    if (!CellsEqual((a_ids)->cells[(a_order)[i]], (b_ids)->cells[(b_order)[i]])) return false;
   }
   return true;
 }
@@ -68,13 +65,11 @@ absl::StatusOr<bool> SameSortedIds(const Table& a, const Table& b) {
 // `len(set(a["id"]) & set(b["id"]))`, from set sizes: |A & B| =
 // (|A| + |B| - |A ^ B|) / 2, with |A| = |A ^ {}|.
 absl::StatusOr<size_t> SharedIdCount(const Table& a, const Table& b) {
-  absl::StatusOr<const Column*> a_ids = a.Get("id");
-  if (!a_ids.ok()) return a_ids.status();
-  absl::StatusOr<const Column*> b_ids = b.Get("id");
-  if (!b_ids.ok()) return b_ids.status();
+  ASSIGN_OR_RETURN(const Column* a_ids, a.Get("id"));
+  ASSIGN_OR_RETURN(const Column* b_ids, b.Get("id"));
   const Column none;
-  return (SymmetricDifferenceSize(**a_ids, none) + SymmetricDifferenceSize(**b_ids, none) -
-          SymmetricDifferenceSize(**a_ids, **b_ids)) /
+  return (SymmetricDifferenceSize(*a_ids, none) + SymmetricDifferenceSize(*b_ids, none) -
+          SymmetricDifferenceSize(*a_ids, *b_ids)) /
          2;
 }
 
@@ -82,40 +77,35 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& scratch) {
   // Upstream extracts the archives into raw/; we leave raw/ untouched.
   const fs::path extracted = scratch / "extracted";
-  absl::StatusOr<Table> train = ReadZippedCsv(raw, extracted, "train");
-  if (!train.ok()) return train.status();
-  absl::StatusOr<Table> test = ReadZippedCsv(raw, extracted, "test");
-  if (!test.ok()) return test.status();
-  absl::StatusOr<Table> answers = ReadZippedCsv(raw, extracted, "test_labels");
-  if (!answers.ok()) return answers.status();
-  absl::StatusOr<Table> sample_submission = ReadZippedCsv(raw, extracted, "sample_submission");
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(Table train, ReadZippedCsv(raw, extracted, "train"));
+  ASSIGN_OR_RETURN(Table test, ReadZippedCsv(raw, extracted, "test"));
+  ASSIGN_OR_RETURN(Table answers, ReadZippedCsv(raw, extracted, "test_labels"));
+  ASSIGN_OR_RETURN(Table sample_submission, ReadZippedCsv(raw, extracted, "sample_submission"));
   for (std::string_view name : kClasses) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, name, 0.5); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, 0.5));
   }
 
   // Upstream's checks (it runs them after writing; we run them first so that
   // bad input leaves no output).
-  if (answers->num_rows() != sample_submission->num_rows()) {
+  if (answers.num_rows() != sample_submission.num_rows()) {
     return CheckFailed("Private test set and sample submission should be of the same length");
   }
-  absl::StatusOr<bool> same = SameSortedIds(*answers, *test);
+  absl::StatusOr<bool> same = SameSortedIds(answers, test);
   if (!same.ok()) return same.status();
   if (!*same) return CheckFailed("Private and Public test IDs should match");
-  same = SameSortedIds(*sample_submission, *test);
+  same = SameSortedIds(sample_submission, test);
   if (!same.ok()) return same.status();
   if (!*same) return CheckFailed("Public test and sample submission IDs should match");
-  absl::StatusOr<size_t> shared = SharedIdCount(*train, *test);
-  if (!shared.ok()) return shared.status();
-  if (*shared != 0) return CheckFailed("Train and test IDs should not overlap");
+  ASSIGN_OR_RETURN(size_t shared, SharedIdCount(train, test));
+  if (shared != 0) return CheckFailed("Train and test IDs should not overlap");
 
   for (const auto& [table, path] : {
-           CsvOutput{&*train, public_dir / "train.csv"},
-           CsvOutput{&*test, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
-           CsvOutput{&*answers, private_dir / "test.csv"},
+           CsvOutput{&train, public_dir / "train.csv"},
+           CsvOutput{&test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&answers, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

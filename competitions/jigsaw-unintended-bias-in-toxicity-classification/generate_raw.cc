@@ -20,8 +20,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -227,7 +228,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
         {"test.csv", &test.text()},
         {"sample_submission.csv", &sample.text()},
         {"test_private_expanded.csv", &expanded.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

@@ -12,11 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/jigsaw_bias_auc.h"
-#include "pycompat/pandas_ops.h"
 #include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -67,9 +68,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
   // numpy cannot compare id arrays of different lengths (upstream has no
   // separate length check).
   if (submission.num_rows() != answers.num_rows()) {
@@ -77,15 +77,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "IDs in the submission and answers DataFrames do not match (submission has ",
         submission.num_rows(), " rows, answers ", answers.num_rows(), ")."));
   }
-  if (absl::Status s =
-          CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), *orders,
-                              "IDs in the submission and answers DataFrames do not match");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                                      "IDs in the submission and answers DataFrames do not match"));
   // Upstream pairs each filtered answer row with the submission rows of its
   // id, so answer ids must be unique (they are in Kaggle's data).
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders->answers);
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders.answers);
   for (size_t i = 1; i < answer_ids.cells.size(); ++i) {
     if (CellsEqual(answer_ids.cells[i - 1], answer_ids.cells[i])) {
       return absl::FailedPreconditionError("answers are malformed: duplicate id");
@@ -108,20 +104,20 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
 
   absl::StatusOr<std::vector<double>> predicted =
-      AtLeastHalf(prediction != nullptr ? *prediction : *submitted_toxicity, orders->submission);
+      AtLeastHalf(prediction != nullptr ? *prediction : *submitted_toxicity, orders.submission);
   if (!predicted.ok()) {
     return InvalidSubmission(absl::StrCat("Cannot threshold the predictions: ",
                                           std::string(predicted.status().message())));
   }
   absl::StatusOr<std::vector<double>> toxic =
-      AtLeastHalf(*answers.Find(kToxicityColumn), orders->answers);
+      AtLeastHalf(*answers.Find(kToxicityColumn), orders.answers);
   if (!toxic.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("answers are malformed: toxicity: ", std::string(toxic.status().message())));
   }
   std::vector<std::vector<bool>> identities;
   for (std::string_view name : kIdentityColumns) {
-    absl::StatusOr<std::vector<double>> member = AtLeastHalf(*answers.Find(name), orders->answers);
+    absl::StatusOr<std::vector<double>> member = AtLeastHalf(*answers.Find(name), orders.answers);
     if (!member.ok()) {
       return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ",
                                                         std::string(name), ": ",

@@ -10,9 +10,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -34,35 +35,20 @@ absl::Status CopyFile(const fs::path& from, const fs::path& to) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> test = ReadCsvFile((raw / "test_private_expanded.csv").string());
-  if (!test.ok()) return test.status();
-  absl::StatusOr<Table> test_without_labels = SelectColumns(*test, {"id", "comment_text"});
-  if (!test_without_labels.ok()) return test_without_labels.status();
+  ASSIGN_OR_RETURN(Table test, ReadCsvFile((raw / "test_private_expanded.csv").string()));
+  ASSIGN_OR_RETURN(Table test_without_labels, (SelectColumns(test, {"id", "comment_text"})));
 
-  if (absl::Status s = CopyFile(raw / "test_private_expanded.csv", private_dir / "test.csv");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyFile(raw / "train.csv", public_dir / "train.csv"); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(*test_without_labels, (public_dir / "test.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<Table> sample_submission = SelectColumns(*test, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "prediction", 0.0); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyFile(raw / "test_private_expanded.csv", private_dir / "test.csv"));
+  RETURN_IF_ERROR(CopyFile(raw / "train.csv", public_dir / "train.csv"));
+  RETURN_IF_ERROR(WriteCsvFile(test_without_labels, (public_dir / "test.csv").string()));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(test, {"id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "prediction", 0.0));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
-  if (test->num_columns() != kExpandedTestColumns) {
+  if (test.num_columns() != kExpandedTestColumns) {
     return absl::FailedPreconditionError(
         absl::StrCat("test_private_expanded.csv should have ", kExpandedTestColumns,
-                     " columns as per raw data, not ", test->num_columns()));
+                     " columns as per raw data, not ", test.num_columns()));
   }
   return absl::OkStatus();
 }

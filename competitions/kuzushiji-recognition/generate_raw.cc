@@ -14,8 +14,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "competitions/common/zip_archive.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "competitions/common/zip_archive.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -67,12 +68,11 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     std::string joined;
     for (const std::string& l : labels) absl::StrAppend(&joined, joined.empty() ? "" : " ", l);
     absl::StrAppend(&train, id, ",", joined, "\n");
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(image, 90);
-    if (!jpeg.ok()) return jpeg.status();
-    images.push_back(ZipEntry::FromBytes(id + ".jpg", *std::move(jpeg)));
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(image, 90));
+    images.push_back(ZipEntry::FromBytes(id + ".jpg", std::move(jpeg)));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train); !s.ok()) return s;
-  if (absl::Status s = WriteZip(raw_dir / "train_images.zip", images); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train_images.zip", images));
   std::string translation = "Unicode,char\n";
   for (const Glyph& glyph : kGlyphs) absl::StrAppend(&translation, glyph.code, ",", glyph.text, "\n");
   absl::StrAppend(&translation, "U+003F,?\nU+FF2F,\xef\xbc\xaf\n");

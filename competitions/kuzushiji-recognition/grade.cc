@@ -10,12 +10,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/kuzushiji_f1.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -71,15 +72,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission("Submission must have columns 'image_id' and 'labels'.");
   }
 
-  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return answer_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answer_order, SortValuesOrder(*answer_ids));
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*ids);
   if (!order.ok()) {
     return InvalidSubmission(absl::StrCat("cannot sort image_id: ", order.status().message()));
   }
   for (size_t i = 0; i < order->size(); ++i) {
     const Cell& id = ids->cells[(*order)[i]];
-    const Cell& expected = answer_ids->cells[(*answer_order)[i]];
+    const Cell& expected = answer_ids->cells[(answer_order)[i]];
     // Python's ==: missing values never compare equal.
     if (IsMissing(id) || IsMissing(expected) || !CellsEqual(id, expected)) {
       return InvalidSubmission("Submission image_id codes don't match solution.");
@@ -98,7 +98,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
   std::optional<size_t> bad_answer;
-  const std::vector<std::optional<std::string>> truths = Pages(*answer_labels, *answer_order, &bad_answer);
+  const std::vector<std::optional<std::string>> truths =
+      Pages(*answer_labels, answer_order, &bad_answer);
   if (bad_answer.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat("answers' labels row ", *bad_answer, " is not text"));
   }

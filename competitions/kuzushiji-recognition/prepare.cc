@@ -23,12 +23,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -100,11 +101,9 @@ absl::StatusOr<Table> GoldSubmission(const Table& test) {
     if (tokens.size() % 5 != 0) return CheckFailed(absl::StrCat("test labels row ", row, " is not label X Y W H groups"));
     std::vector<std::string> points;
     for (size_t i = 0; i < tokens.size(); i += 5) {
-      absl::StatusOr<std::string> x = PlusOne(tokens[i + 1]);
-      if (!x.ok()) return x.status();
-      absl::StatusOr<std::string> y = PlusOne(tokens[i + 2]);
-      if (!y.ok()) return y.status();
-      points.push_back(absl::StrCat(tokens[i], " ", *x, " ", *y));
+      ASSIGN_OR_RETURN(std::string x, PlusOne(tokens[i + 1]));
+      ASSIGN_OR_RETURN(std::string y, PlusOne(tokens[i + 2]));
+      points.push_back(absl::StrCat(tokens[i], " ", x, " ", y));
     }
     cell = absl::StrJoin(points, " ");
   }
@@ -140,38 +139,29 @@ absl::StatusOr<std::vector<ZipEntry>> ImageEntries(const Table& split, const fs:
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
   const fs::path images = scratch / "train";
-  if (absl::Status s = ExtractZip(raw / "train_images.zip", images); !s.ok()) return s;
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  RETURN_IF_ERROR(ExtractZip(raw / "train_images.zip", images));
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
 
-  absl::StatusOr<std::vector<ZipEntry>> train_images = ImageEntries(split->train, images);
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<ZipEntry>> test_images = ImageEntries(split->test, images);
-  if (!test_images.ok()) return test_images.status();
-  absl::StatusOr<Table> gold = GoldSubmission(split->test);
-  if (!gold.ok()) return gold.status();
-  Table sample_submission = split->test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "labels", std::string("U+003F 1 1 U+FF2F 2 2"));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(std::vector<ZipEntry> train_images, ImageEntries(split.train, images));
+  ASSIGN_OR_RETURN(std::vector<ZipEntry> test_images, ImageEntries(split.test, images));
+  ASSIGN_OR_RETURN(Table gold, GoldSubmission(split.test));
+  Table sample_submission = split.test;
+  RETURN_IF_ERROR(
+      SetConstantColumn(sample_submission, "labels", std::string("U+003F 1 1 U+FF2F 2 2")));
 
-  if (absl::Status s = WriteCsvFile(split->train, (public_dir / "train.csv").string()); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(split->test, (private_dir / "test.csv").string()); !s.ok()) return s;
-  if (absl::Status s = WriteZip(public_dir / "train_images.zip", *train_images); !s.ok()) return s;
-  if (absl::Status s = WriteZip(public_dir / "test_images.zip", *test_images); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteCsvFile(split.train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(split.test, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteZip(public_dir / "train_images.zip", train_images));
+  RETURN_IF_ERROR(WriteZip(public_dir / "test_images.zip", test_images));
   std::error_code error;
   fs::copy_file(raw / "unicode_translation.csv", public_dir / "unicode_translation.csv", error);
   if (error) return absl::NotFoundError(absl::StrCat("copying unicode_translation.csv: ", error.message()));
-  if (absl::Status s = WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()); !s.ok()) {
-    return s;
-  }
-  return WriteCsvFile(*gold, (private_dir / "gold_submission.csv").string());
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  return WriteCsvFile(gold, (private_dir / "gold_submission.csv").string());
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});

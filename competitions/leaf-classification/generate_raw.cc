@@ -24,6 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/leaf-classification/classes.h"
 #include "testdata/common/csv_text.h"
@@ -240,19 +241,15 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
       for (int i = 0; i < num_species; ++i) sample.Float(1.0 / num_species);
       sample.EndRow();
     }
-    absl::StatusOr<std::string> jpeg = DrawLeaf(leaf);
-    if (!jpeg.ok()) return jpeg.status();
-    images.push_back(ZipEntry::FromBytes(absl::StrCat("images/", id, ".jpg"), *std::move(jpeg)));
+    ASSIGN_OR_RETURN(std::string jpeg, DrawLeaf(leaf));
+    images.push_back(ZipEntry::FromBytes(absl::StrCat("images/", id, ".jpg"), std::move(jpeg)));
   }
 
   for (const auto& [name, text] :
        {std::pair{"train.csv", &train.text()}, std::pair{"test.csv", &test.text()},
         std::pair{"sample_submission.csv", &sample.text()}}) {
-    if (absl::Status s =
-            WriteZip(raw_dir / absl::StrCat(name, ".zip"), {ZipEntry::FromBytes(name, *text)});
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteZip(raw_dir / absl::StrCat(name, ".zip"), {ZipEntry::FromBytes(name, *text)}));
   }
   return WriteZip(raw_dir / "images.zip", images);
 }

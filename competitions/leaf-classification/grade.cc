@@ -11,13 +11,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/leaf-classification/classes.h"
 #include "grading/grader.h"
-#include "grading/metrics/probability_rows.h"
 #include "grading/metrics/metric_inputs.h"
+#include "grading/metrics/probability_rows.h"
 #include "pycompat/pandas_ops.h"
-#include "base/python_float.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -64,7 +65,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "Submission and answers DataFrames must have the same number of rows (submission has ",
         submission.num_rows(), ", answers have ", answers.num_rows(), ")."));
   }
-  if (absl::Status s = CheckProbabilities(submission); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckProbabilities(submission));
 
   return OneHotLogLossAlignedOnIds(submission, answers, kIdColumn);
 }

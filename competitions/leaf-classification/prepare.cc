@@ -13,13 +13,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
 #include "competitions/leaf-classification/classes.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -39,12 +40,11 @@ absl::Status CheckFailed(std::string_view message) {
 // folder. Anything else (a missing id, a float, text that would reach
 // outside the image folder) is an error.
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const Cell& cell = (*ids)->cells[row];
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const Cell& cell = (ids)->cells[row];
     if (const auto* i = std::get_if<int64_t>(&cell)) {
       names.push_back(absl::StrCat(*i, ".jpg"));
       continue;
@@ -65,36 +65,29 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // Upstream extracts both archives into raw/; we leave raw/ untouched and
   // use scratch/.
   const fs::path extracted = scratch / "extracted";
-  if (absl::Status s = ExtractZip(raw / "train.csv.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train.csv.zip", extracted));
   if (!fs::is_regular_file(extracted / "train.csv")) {
     return absl::NotFoundError(
         absl::StrCat((raw / "train.csv.zip").string(), " holds no train.csv at its root"));
   }
-  if (absl::Status s = ExtractZip(raw / "images.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "images.zip", extracted));
 
-  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((extracted / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  absl::StatusOr<Table> new_test_without_labels = DropColumns(split->test, {"species"});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  absl::StatusOr<Table> labels = SelectColumns(split->test, {"id", "species"});
-  if (!labels.ok()) return labels.status();
-  absl::StatusOr<Table> new_test = DfToOneHot(*labels, "id", "species", Classes());
-  if (!new_test.ok()) return new_test.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(split.test, {"species"})));
+  ASSIGN_OR_RETURN(Table labels, (SelectColumns(split.test, {"id", "species"})));
+  ASSIGN_OR_RETURN(Table new_test, DfToOneHot(labels, "id", "species", Classes()));
 
   // Upstream copies the images of both splits, then checks that as many
   // files arrived as there are rows (so repeated ids fail).
-  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(*new_test_without_labels);
-  if (!test_images.ok()) return test_images.status();
-  std::vector<std::string> images = *std::move(train_images);
-  images.insert(images.end(), test_images->begin(), test_images->end());
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(new_test_without_labels));
+  std::vector<std::string> images = std::move(train_images);
+  images.insert(images.end(), test_images.begin(), test_images.end());
   if (std::set<std::string>(images.begin(), images.end()).size() != images.size()) {
     return CheckFailed(
         "Public images should have the same number of images as the sum of train and test");
@@ -113,25 +106,22 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return absl::InternalError(absl::StrCat("cannot copy images/", image, ": ", error.message()));
     }
   }
-  if (new_test_without_labels->num_rows() != new_test->num_rows()) {
+  if (new_test_without_labels.num_rows() != new_test.num_rows()) {
     return CheckFailed("Public and Private tests should have equal length");
   }
 
-  Table sample_submission = *new_test;
+  Table sample_submission = new_test;
   for (const std::string& name : Classes()) {
-    if (absl::Status s = SetConstantColumn(sample_submission, name, 1.0 / Classes().size());
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, 1.0 / Classes().size()));
   }
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "train.csv"},
-           CsvOutput{&*new_test, private_dir / "test.csv"},
-           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&new_test, private_dir / "test.csv"},
+           CsvOutput{&new_test_without_labels, public_dir / "test.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

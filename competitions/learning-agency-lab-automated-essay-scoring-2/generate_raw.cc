@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -105,7 +106,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   for (const auto& [name, text] : {std::pair<std::string, const std::string*>{"train.csv", &train.text()},
                                    {"test.csv", &test.text()},
                                    {"sample_submission.csv", &sample.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

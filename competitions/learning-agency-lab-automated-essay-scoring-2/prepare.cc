@@ -11,13 +11,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_random.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
+#include "pycompat/numpy_random.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -45,49 +46,44 @@ bool Disjoint(const Column& a, const Column& b) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
-  absl::StatusOr<Table> new_test = DropColumns(answers, {"score"});
-  if (!new_test.ok()) return new_test.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
+  ASSIGN_OR_RETURN(Table new_test, (DropColumns(answers, {"score"})));
 
-  absl::StatusOr<Table> sample_submission = SelectColumns(answers, {kIdColumn});
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {kIdColumn})));
   NumpyRandomState random_state(42);
-  absl::StatusOr<std::vector<int64_t>> scores = random_state.RandInt(1, 7, answers.num_rows());
-  if (!scores.ok()) return scores.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> scores, random_state.RandInt(1, 7, answers.num_rows()));
   Column score_column{"score", Dtype::kInt64, {}};
-  for (int64_t s : *scores) score_column.cells.push_back(s);
-  std::vector<Column> sample_columns = sample_submission->columns();
+  for (int64_t s : scores) score_column.cells.push_back(s);
+  std::vector<Column> sample_columns = sample_submission.columns();
   sample_columns.push_back(std::move(score_column));
-  *sample_submission = Table(std::move(sample_columns));
+  sample_submission = Table(std::move(sample_columns));
 
   // Upstream's checks, before anything is written.
-  if (!Disjoint(*new_train.Find(kIdColumn), *new_test->Find(kIdColumn))) {
+  if (!Disjoint(*new_train.Find(kIdColumn), *new_test.Find(kIdColumn))) {
     return CheckFailed("Essay IDs in train and test sets are not disjoint");
   }
-  if (new_train.num_rows() + new_test->num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return CheckFailed("Train and test sets do not sum to original train set");
   }
-  if (new_test->ColumnNames() != std::vector<std::string>{"essay_id", "full_text"}) {
+  if (new_test.ColumnNames() != std::vector<std::string>{"essay_id", "full_text"}) {
     return CheckFailed(absl::StrCat("Test set columns do not match expected columns, got ",
-                                    new_test->num_columns(), " columns"));
+                                    new_test.num_columns(), " columns"));
   }
 
   for (const auto& [table, path] : {
            CsvOutput{&answers, private_dir / "answers.csv"},
            CsvOutput{&new_train, public_dir / "train.csv"},
-           CsvOutput{&*new_test, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&new_test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

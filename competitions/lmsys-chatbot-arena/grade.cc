@@ -12,10 +12,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/metric_inputs.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -96,7 +97,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("Submission DataFrame must have ", answers.num_rows(),
                                           " rows, but has ", submission.num_rows(), " rows."));
   }
-  if (absl::Status s = CheckProbabilities(submission); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckProbabilities(submission));
 
   // Upstream sorts both by id and compares the ids before its shared helper
   // sorts and compares them again; one pass gives the same outcome.

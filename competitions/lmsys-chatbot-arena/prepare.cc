@@ -8,10 +8,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -24,27 +25,23 @@ constexpr double kUniform = 0.3333333333333333;
 absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
                      const std::filesystem::path& private_dir,
                      const std::filesystem::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& answers = split->test;
-  absl::StatusOr<Table> new_test =
-      SelectColumns(answers, {"id", "prompt", "response_a", "response_b"});
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(answers, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& answers = split.test;
+  ASSIGN_OR_RETURN(Table new_test,
+                   (SelectColumns(answers, {"id", "prompt", "response_a", "response_b"})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {"id"})));
   for (const char* name : {"winner_model_a", "winner_model_b", "winner_tie"}) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, name, kUniform); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, kUniform));
   }
 
   // Upstream's assert that the split keeps the ids apart.
-  const std::vector<Cell>& train_ids = split->train.Find("id")->cells;
-  const std::vector<Cell>& test_ids = new_test->Find("id")->cells;
+  const std::vector<Cell>& train_ids = split.train.Find("id")->cells;
+  const std::vector<Cell>& test_ids = new_test.Find("id")->cells;
   std::vector<Cell> sorted_train_ids = train_ids;
   std::sort(sorted_train_ids.begin(), sorted_train_ids.end());
   for (const Cell& id : test_ids) {
@@ -56,11 +53,11 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
 
   for (const auto& [table, path] : {
            CsvOutput{&answers, private_dir / "answers.csv"},
-           CsvOutput{&split->train, public_dir / "train.csv"},
-           CsvOutput{&*new_test, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&split.train, public_dir / "train.csv"},
+           CsvOutput{&new_test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/status_macros.h"
 #include "competitions/common/npy.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -80,8 +81,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) return absl::InternalError("cannot create timit_11/timit_11");
-  if (absl::Status s = WriteNpyFile(train, dir / "train_11.npy"); !s.ok()) return s;
-  if (absl::Status s = WriteNpyFile(labels, dir / "train_label_11.npy"); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteNpyFile(train, dir / "train_11.npy"));
+  RETURN_IF_ERROR(WriteNpyFile(labels, dir / "train_label_11.npy"));
   return WriteNpyFile(test, dir / "test_11.npy");
 }
 

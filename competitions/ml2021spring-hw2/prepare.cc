@@ -16,11 +16,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/npy.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -73,31 +74,29 @@ absl::StatusOr<Column> LabelColumn(const NpyArray& labels) {
     return absl::InvalidArgumentError(
         "train_label_11.npy: Per-column arrays must each be 1-dimensional");
   }
-  absl::StatusOr<int64_t> item_size = NpyItemSize(labels.descr);
-  if (!item_size.ok()) return item_size.status();
+  ASSIGN_OR_RETURN(int64_t item_size, NpyItemSize(labels.descr));
   const char order = labels.descr[0];
   const char kind = labels.descr[1];
   Column column{"ClassId", Dtype::kObject, {}};
   for (int64_t row = 0; row < labels.shape[0]; ++row) {
     const std::string_view bytes =
         std::string_view(labels.data)
-            .substr(static_cast<size_t>(row * *item_size), static_cast<size_t>(*item_size));
+            .substr(static_cast<size_t>(row * item_size), static_cast<size_t>(item_size));
     if (kind == 'U') {
-      absl::StatusOr<std::string> text = DecodeUcs4(bytes, order == '>');
-      if (!text.ok()) return text.status();
-      column.cells.push_back(*text);
+      ASSIGN_OR_RETURN(std::string text, DecodeUcs4(bytes, order == '>'));
+      column.cells.push_back(text);
     } else if (kind == 'b') {
       column.dtype = Dtype::kBool;
       column.cells.push_back(bytes[0] != 0);
-    } else if ((kind == 'i' && *item_size <= 8) || (kind == 'u' && *item_size <= 4)) {
+    } else if ((kind == 'i' && item_size <= 8) || (kind == 'u' && item_size <= 4)) {
       column.dtype = Dtype::kInt64;
       uint64_t value = 0;
-      for (int64_t k = 0; k < *item_size; ++k) {
+      for (int64_t k = 0; k < item_size; ++k) {
         const uint64_t b = static_cast<unsigned char>(bytes[static_cast<size_t>(k)]);
-        value |= order == '>' ? b << (8 * (*item_size - 1 - k)) : b << (8 * k);
+        value |= order == '>' ? b << (8 * (item_size - 1 - k)) : b << (8 * k);
       }
-      if (kind == 'i' && *item_size < 8 && (value >> (8 * *item_size - 1)) != 0) {
-        value |= ~uint64_t{0} << (8 * *item_size);  // sign-extend
+      if (kind == 'i' && item_size < 8 && (value >> (8 * item_size - 1)) != 0) {
+        value |= ~uint64_t{0} << (8 * item_size);  // sign-extend
       }
       column.cells.push_back(static_cast<int64_t>(value));
     } else {
@@ -112,19 +111,16 @@ absl::StatusOr<Column> LabelColumn(const NpyArray& labels) {
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   const fs::path raw_timit = raw / "timit_11" / "timit_11";
-  absl::StatusOr<NpyArray> old_train = ReadNpyFile(raw_timit / "train_11.npy");
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<NpyArray> old_train_label = ReadNpyFile(raw_timit / "train_label_11.npy");
-  if (!old_train_label.ok()) return old_train_label.status();
-  absl::StatusOr<NpyArray> old_test = ReadNpyFile(raw_timit / "test_11.npy");
-  if (!old_test.ok()) return old_test.status();
-  if (old_train->shape.empty() || old_test->shape.empty()) {
+  ASSIGN_OR_RETURN(NpyArray old_train, ReadNpyFile(raw_timit / "train_11.npy"));
+  ASSIGN_OR_RETURN(NpyArray old_train_label, ReadNpyFile(raw_timit / "train_label_11.npy"));
+  ASSIGN_OR_RETURN(NpyArray old_test, ReadNpyFile(raw_timit / "test_11.npy"));
+  if (old_train.shape.empty() || old_test.shape.empty()) {
     return absl::InvalidArgumentError(
         "len() of a 0-d array: train_11.npy and test_11.npy "
         "must have at least one axis");
   }
-  const int64_t n_train = old_train->shape[0];
-  const int64_t n_test = old_test->shape[0];
+  const int64_t n_train = old_train.shape[0];
+  const int64_t n_test = old_test.shape[0];
   if (n_train + n_test == 0) {
     return absl::InvalidArgumentError("ZeroDivisionError: train_11.npy and test_11.npy are empty");
   }
@@ -133,27 +129,21 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = old_test_prop;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(n_train, options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitIndices(n_train, options));
 
-  absl::StatusOr<NpyArray> new_train = TakeNpyRows(*old_train, split->train_indices);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<NpyArray> new_train_label = TakeNpyRows(*old_train_label, split->train_indices);
-  if (!new_train_label.ok()) return new_train_label.status();
-  absl::StatusOr<NpyArray> new_test = TakeNpyRows(*old_train, split->test_indices);
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<NpyArray> new_test_label = TakeNpyRows(*old_train_label, split->test_indices);
-  if (!new_test_label.ok()) return new_test_label.status();
+  ASSIGN_OR_RETURN(NpyArray new_train, TakeNpyRows(old_train, split.train_indices));
+  ASSIGN_OR_RETURN(NpyArray new_train_label, TakeNpyRows(old_train_label, split.train_indices));
+  ASSIGN_OR_RETURN(NpyArray new_test, TakeNpyRows(old_train, split.test_indices));
+  ASSIGN_OR_RETURN(NpyArray new_test_label, TakeNpyRows(old_train_label, split.test_indices));
 
   Column ids{"Id", Dtype::kInt64, {}};
-  for (int64_t i = 0; i < new_test->shape[0]; ++i) ids.cells.push_back(i);
-  absl::StatusOr<Column> labels = LabelColumn(*new_test_label);
-  if (!labels.ok()) return labels.status();
-  const Table answers({ids, *labels});
+  for (int64_t i = 0; i < new_test.shape[0]; ++i) ids.cells.push_back(i);
+  ASSIGN_OR_RETURN(Column labels, LabelColumn(new_test_label));
+  const Table answers({ids, labels});
   const Table sample({ids, Column{"ClassId", Dtype::kInt64,
                                   std::vector<Cell>(ids.cells.size(), Cell(int64_t{0}))}});
 
-  if (new_train->shape[0] + new_test->shape[0] != n_train) {
+  if (new_train.shape[0] + new_test.shape[0] != n_train) {
     return absl::FailedPreconditionError(absl::StrCat(
         "check failed: expected ", n_train, " samples in combined new train and test splits"));
   }
@@ -165,16 +155,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return absl::InternalError(
         absl::StrCat("cannot create public/timit_11/timit_11: ", error.message()));
   }
-  if (absl::Status s = WriteNpyFile(*new_train, public_timit / "train_11.npy"); !s.ok()) return s;
-  if (absl::Status s = WriteNpyFile(*new_train_label, public_timit / "train_label_11.npy");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteNpyFile(*new_test, public_timit / "test_11.npy"); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "sampleSubmission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteNpyFile(new_train, public_timit / "train_11.npy"));
+  RETURN_IF_ERROR(WriteNpyFile(new_train_label, public_timit / "train_label_11.npy"));
+  RETURN_IF_ERROR(WriteNpyFile(new_test, public_timit / "test_11.npy"));
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sampleSubmission.csv").string()));
   return WriteCsvFile(answers, (private_dir / "answers.csv").string());
 }
 

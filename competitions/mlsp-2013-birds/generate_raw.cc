@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -160,9 +161,8 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     for (int t = 0; t < kSamples; ++t) {
       samples[t] = static_cast<int16_t>(std::clamp(std::round(signal[t]), -32768.0, 32767.0));
     }
-    absl::StatusOr<std::string> wav = EncodeWav16(samples, kSampleRate);
-    if (!wav.ok()) return wav.status();
-    add(absl::StrCat("essential_data/src_wavs/", name, ".wav"), *std::move(wav));
+    ASSIGN_OR_RETURN(std::string wav, EncodeWav16(samples, kSampleRate));
+    add(absl::StrCat("essential_data/src_wavs/", name, ".wav"), std::move(wav));
     const std::vector<double> energies = PitchEnergies(samples);
     add(absl::StrCat("supplemental_data/spectrograms/", name, ".bmp"), SpectrumBmp(energies, 1.0));
     add(absl::StrCat("supplemental_data/filtered_spectrograms/", name, ".bmp"),

@@ -24,12 +24,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "pycompat/numpy_random.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
-#include "base/table.h"
+#include "pycompat/numpy_random.h"
 
 namespace mlebench {
 namespace {
@@ -117,9 +118,8 @@ absl::StatusOr<std::pair<int64_t, std::string>> IdAndRest(const std::string& lin
 // known recordings renumbered, under upstream's fixed header.
 absl::Status FilterAndWrite(const fs::path& src, const fs::path& dst,
                             const std::map<int64_t, int64_t>& old_id_to_new) {
-  absl::StatusOr<std::string> text = ReadText(src);
-  if (!text.ok()) return text.status();
-  std::vector<std::string> lines = SplitLines(*text);
+  ASSIGN_OR_RETURN(std::string text, ReadText(src));
+  std::vector<std::string> lines = SplitLines(text);
   std::string out = "rec_id,[histogram of segment features]\n";
   for (size_t i = 1; i < lines.size(); ++i) {
     absl::StatusOr<std::pair<int64_t, std::string>> parts =
@@ -154,20 +154,19 @@ absl::Status Copy(const fs::path& from, const fs::path& to) {
 
 absl::StatusOr<std::vector<int64_t>> IntColumn(const Table& table, const std::string& name,
                                                std::string_view file) {
-  absl::StatusOr<const Column*> column = table.Get(name);
-  if (!column.ok()) return column.status();
-  if ((*column)->dtype != Dtype::kInt64) {
+  ASSIGN_OR_RETURN(const Column* column, table.Get(name));
+  if ((column)->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError(
         absl::StrCat(std::string(file), ": column '", name, "' must hold integers"));
   }
   std::vector<int64_t> values;
-  for (const Cell& cell : (*column)->cells) values.push_back(std::get<int64_t>(cell));
+  for (const Cell& cell : (column)->cells) values.push_back(std::get<int64_t>(cell));
   return values;
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
-  if (absl::Status s = ExtractZip(raw / "mlsp_contest_dataset.zip", scratch); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "mlsp_contest_dataset.zip", scratch));
   const fs::path essential = scratch / "mlsp_contest_dataset/essential_data";
   const fs::path supplemental = scratch / "mlsp_contest_dataset/supplemental_data";
   std::error_code error;
@@ -180,15 +179,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
 
   // The train fold, renumbered, with a fifth of it moved to fold 1.
-  absl::StatusOr<Table> all_folds = ReadCsvFile((essential / "CVfolds_2.txt").string());
-  if (!all_folds.ok()) return all_folds.status();
-  absl::StatusOr<std::vector<int64_t>> folds = IntColumn(*all_folds, "fold", "CVfolds_2.txt");
-  if (!folds.ok()) return folds.status();
-  absl::StatusOr<std::vector<int64_t>> old_ids = IntColumn(*all_folds, "rec_id", "CVfolds_2.txt");
-  if (!old_ids.ok()) return old_ids.status();
+  ASSIGN_OR_RETURN(Table all_folds, ReadCsvFile((essential / "CVfolds_2.txt").string()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> folds, IntColumn(all_folds, "fold", "CVfolds_2.txt"));
+  ASSIGN_OR_RETURN(std::vector<int64_t> old_ids, IntColumn(all_folds, "rec_id", "CVfolds_2.txt"));
   std::vector<int64_t> train_rows;
-  for (size_t row = 0; row < folds->size(); ++row) {
-    if ((*folds)[row] == 0) train_rows.push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < folds.size(); ++row) {
+    if ((folds)[row] == 0) train_rows.push_back(static_cast<int64_t>(row));
   }
   const size_t n = train_rows.size();
   // DataFrame.sample(frac=0.2, random_state=0): round(0.2 * n) rows, the
@@ -199,22 +195,17 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<int64_t> new_folds(n, 0);
   for (size_t k = 0; k < n_test; ++k) new_folds[permutation[k]] = 1;
   std::map<int64_t, int64_t> old_id_to_new;  // a later duplicate wins, as in the dict
-  for (size_t i = 0; i < n; ++i) old_id_to_new[(*old_ids)[train_rows[i]]] = static_cast<int64_t>(i);
-  absl::StatusOr<Table> cv_folds = TakeRows(*all_folds, train_rows);
-  if (!cv_folds.ok()) return cv_folds.status();
+  for (size_t i = 0; i < n; ++i) old_id_to_new[(old_ids)[train_rows[i]]] = static_cast<int64_t>(i);
+  ASSIGN_OR_RETURN(Table cv_folds, TakeRows(all_folds, train_rows));
   {
-    Column* rec_id = cv_folds->FindMutable("rec_id");
-    Column* fold = cv_folds->FindMutable("fold");
+    Column* rec_id = cv_folds.FindMutable("rec_id");
+    Column* fold = cv_folds.FindMutable("fold");
     for (size_t i = 0; i < n; ++i) {
       rec_id->cells[i] = static_cast<int64_t>(i);
       fold->cells[i] = new_folds[i];
     }
   }
-  if (absl::Status s =
-          WriteCsvFile(*cv_folds, (public_dir / "essential_data/CVfolds_2.txt").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(cv_folds, (public_dir / "essential_data/CVfolds_2.txt").string()));
   std::vector<int64_t> test_rec_ids;
   for (size_t i = 0; i < n; ++i) {
     if (new_folds[i] == 1) test_rec_ids.push_back(static_cast<int64_t>(i));
@@ -225,44 +216,35 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const std::set<int64_t> test_set(test_rec_ids.begin(), test_rec_ids.end());
 
   // rec_id2filename, filtered and renumbered.
-  absl::StatusOr<Table> id2filename = ReadCsvFile((essential / "rec_id2filename.txt").string());
-  if (!id2filename.ok()) return id2filename.status();
-  absl::StatusOr<std::vector<int64_t>> file_ids =
-      IntColumn(*id2filename, "rec_id", "rec_id2filename.txt");
-  if (!file_ids.ok()) return file_ids.status();
-  absl::StatusOr<const Column*> filename_column = id2filename->Get("filename");
-  if (!filename_column.ok()) return filename_column.status();
+  ASSIGN_OR_RETURN(Table id2filename, ReadCsvFile((essential / "rec_id2filename.txt").string()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> file_ids,
+                   IntColumn(id2filename, "rec_id", "rec_id2filename.txt"));
+  ASSIGN_OR_RETURN(const Column* filename_column, id2filename.Get("filename"));
   std::vector<int64_t> kept_rows;
-  for (size_t row = 0; row < file_ids->size(); ++row) {
-    if (old_id_to_new.count((*file_ids)[row]) > 0) kept_rows.push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < file_ids.size(); ++row) {
+    if (old_id_to_new.count((file_ids)[row]) > 0) kept_rows.push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> kept = TakeRows(*id2filename, kept_rows);
-  if (!kept.ok()) return kept.status();
+  ASSIGN_OR_RETURN(Table kept, TakeRows(id2filename, kept_rows));
   std::vector<std::string> filenames;
   for (size_t i = 0; i < kept_rows.size(); ++i) {
-    kept->FindMutable("rec_id")->cells[i] = old_id_to_new[(*file_ids)[kept_rows[i]]];
-    const std::string* name = std::get_if<std::string>(&kept->Find("filename")->cells[i]);
+    kept.FindMutable("rec_id")->cells[i] = old_id_to_new[(file_ids)[kept_rows[i]]];
+    const std::string* name = std::get_if<std::string>(&kept.Find("filename")->cells[i]);
     if (name == nullptr) {
       return absl::InvalidArgumentError("rec_id2filename.txt: filenames must be text");
     }
-    if (absl::Status s = CheckFileName(*name); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckFileName(*name));
     filenames.push_back(*name);
   }
-  if (absl::Status s =
-          WriteCsvFile(*kept, (public_dir / "essential_data/rec_id2filename.txt").string());
-      !s.ok()) {
-    return s;
-  }
-  if (kept->num_rows() != n) {
-    return CheckFailed(absl::StrCat("Expected ", n, " entires in rec_id2filename, got ",
-                                    kept->num_rows()));
+  RETURN_IF_ERROR(WriteCsvFile(kept, (public_dir / "essential_data/rec_id2filename.txt").string()));
+  if (kept.num_rows() != n) {
+    return CheckFailed(
+        absl::StrCat("Expected ", n, " entires in rec_id2filename, got ", kept.num_rows()));
   }
 
   // Labels: "?" for the new test recordings in public/, one row per
   // (recording, species) pair in private/.
-  absl::StatusOr<std::string> labels_text = ReadText(essential / "rec_labels_test_hidden.txt");
-  if (!labels_text.ok()) return labels_text.status();
-  std::vector<std::string> label_lines = SplitLines(*labels_text);
+  ASSIGN_OR_RETURN(std::string labels_text, ReadText(essential / "rec_labels_test_hidden.txt"));
+  std::vector<std::string> label_lines = SplitLines(labels_text);
   std::vector<std::pair<int64_t, std::string>> rec_labels;
   for (size_t i = 1; i < label_lines.size(); ++i) {
     absl::StatusOr<std::pair<int64_t, std::string>> parts =
@@ -276,11 +258,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const std::string shown = test_set.count(rec_id) > 0 ? "?" : labels;
     absl::StrAppend(&public_labels, rec_id, shown.empty() ? "" : ",", shown, "\n");
   }
-  if (absl::Status s =
-          WriteText(public_dir / "essential_data/rec_labels_test_hidden.txt", public_labels);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteText(public_dir / "essential_data/rec_labels_test_hidden.txt", public_labels));
   Column answer_ids{"Id", Dtype::kInt64, {}};
   Column answer_values{"Probability", Dtype::kInt64, {}};
   for (const auto& [rec_id, labels] : rec_labels) {
@@ -302,9 +281,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
   const Table answers({answer_ids, answer_values});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   if (answers.num_rows() != test_rec_ids.size() * kSpecies) {
     return CheckFailed(absl::StrCat("Expected ", test_rec_ids.size() * kSpecies,
                                     " entires in answers.csv, got ", answers.num_rows()));
@@ -314,59 +291,34 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     for (int s = 0; s < kSpecies; ++s) sample_ids.cells.push_back(rec_id * 100 + s);
   }
   Column zeros{"Probability", Dtype::kInt64, std::vector<Cell>(sample_ids.cells.size(), int64_t{0})};
-  if (absl::Status s = WriteCsvFile(Table({sample_ids, zeros}),
-                                    (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteCsvFile(Table({sample_ids, zeros}), (public_dir / "sample_submission.csv").string()));
 
-  if (absl::Status s = Copy(essential / "species_list.txt",
-                            public_dir / "essential_data/species_list.txt");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      Copy(essential / "species_list.txt", public_dir / "essential_data/species_list.txt"));
   for (const std::string& name : filenames) {
-    if (absl::Status s = Copy(essential / "src_wavs" / (name + ".wav"),
-                              public_dir / "essential_data/src_wavs" / (name + ".wav"));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Copy(essential / "src_wavs" / (name + ".wav"),
+                         public_dir / "essential_data/src_wavs" / (name + ".wav")));
   }
   for (const std::string& name : filenames) {
     const std::string bmp = name + ".bmp";
-    if (absl::Status s = Copy(supplemental / "filtered_spectrograms" / bmp,
-                              public_dir / "supplemental_data/filtered_spectrograms" / bmp);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Copy(supplemental / "filtered_spectrograms" / bmp,
+                         public_dir / "supplemental_data/filtered_spectrograms" / bmp));
     if (fs::exists(supplemental / "segmentation_examples" / bmp)) {
-      if (absl::Status s = Copy(supplemental / "segmentation_examples" / bmp,
-                                public_dir / "supplemental_data/segmentation_examples" / bmp);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(Copy(supplemental / "segmentation_examples" / bmp,
+                           public_dir / "supplemental_data/segmentation_examples" / bmp));
     }
     for (const char* dir : {"spectrograms", "supervised_segmentation"}) {
-      if (absl::Status s = Copy(supplemental / dir / bmp,
-                                public_dir / "supplemental_data" / dir / bmp);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(Copy(supplemental / dir / bmp, public_dir / "supplemental_data" / dir / bmp));
     }
   }
   for (const char* file : {"segment_clusters.bmp", "segment_mosaic.bmp"}) {
-    if (absl::Status s = Copy(supplemental / file, public_dir / "supplemental_data" / file);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Copy(supplemental / file, public_dir / "supplemental_data" / file));
   }
   for (const char* file :
        {"histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"}) {
-    if (absl::Status s = FilterAndWrite(supplemental / file,
-                                        public_dir / "supplemental_data" / file, old_id_to_new);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(FilterAndWrite(supplemental / file, public_dir / "supplemental_data" / file,
+                                   old_id_to_new));
   }
   return absl::OkStatus();
 }

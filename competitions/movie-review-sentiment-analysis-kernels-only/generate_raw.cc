@@ -22,9 +22,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -230,19 +231,12 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   sample.Row({"PhraseId", "Sentiment"});
   for (int64_t id : test.ids) sample.Int(id).Int(2).EndRow();
 
-  if (absl::Status s =
-          WriteZip(raw_dir / "train.tsv.zip",
-                   {ZipEntry::FromBytes("train.tsv",
-                                        "PhraseId\tSentenceId\tPhrase\tSentiment\n" + train.tsv)});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteZip(raw_dir / "test.tsv.zip",
-                   {ZipEntry::FromBytes("test.tsv", "PhraseId\tSentenceId\tPhrase\n" + test.tsv)});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteZip(
+      raw_dir / "train.tsv.zip",
+      {ZipEntry::FromBytes("train.tsv", "PhraseId\tSentenceId\tPhrase\tSentiment\n" + train.tsv)}));
+  RETURN_IF_ERROR(
+      WriteZip(raw_dir / "test.tsv.zip",
+               {ZipEntry::FromBytes("test.tsv", "PhraseId\tSentenceId\tPhrase\n" + test.tsv)}));
   return WriteStringToFile(raw_dir / "sampleSubmission.csv", sample.text());
 }
 

@@ -12,11 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -36,12 +37,11 @@ absl::Status CheckFailed(std::string_view message) {
 // is_unique counts NaNs as one value, Python's set of NaN floats does not),
 // so they are an error here.
 absl::StatusOr<std::vector<std::string>> IdKeys(const Table& table, std::string_view what) {
-  absl::StatusOr<const Column*> ids = table.Get(kId);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get(kId));
   std::vector<std::string> keys;
-  keys.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const Cell& cell = (*ids)->cells[row];
+  keys.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const Cell& cell = (ids)->cells[row];
     if (const auto* i = std::get_if<int64_t>(&cell)) {
       keys.push_back(absl::StrCat("i", *i));
     } else if (const auto* s = std::get_if<std::string>(&cell)) {
@@ -55,16 +55,15 @@ absl::StatusOr<std::vector<std::string>> IdKeys(const Table& table, std::string_
 }
 
 absl::Status WriteZippedTsv(const Table& table, const fs::path& zip, const std::string& name) {
-  absl::StatusOr<std::string> tsv = WriteCsvString(table, CsvWriteOptions{.separator = '\t'});
-  if (!tsv.ok()) return tsv.status();
-  return WriteZip(zip, {ZipEntry::FromBytes(name, *std::move(tsv))});
+  ASSIGN_OR_RETURN(std::string tsv, (WriteCsvString(table, CsvWriteOptions{.separator = '\t'})));
+  return WriteZip(zip, {ZipEntry::FromBytes(name, std::move(tsv))});
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
   // Upstream extracts into raw/; we leave raw/ untouched and use scratch/.
   const fs::path extracted = scratch / "train_tsv_zip";
-  if (absl::Status s = ExtractZip(raw / "train.tsv.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train.tsv.zip", extracted));
   if (!fs::is_regular_file(extracted / "train.tsv")) {
     return absl::NotFoundError(
         absl::StrCat((raw / "train.tsv.zip").string(), " holds no train.tsv at its root"));
@@ -74,35 +73,27 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // matter.
   CsvReadOptions tsv;
   tsv.separator = '\t';
-  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train.tsv").string(), tsv);
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((extracted / "train.tsv").string(), tsv));
 
   TrainTestSplitOptions options;
   options.test_size = 0.3;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
-  absl::StatusOr<Table> new_test = DropColumns(answers, {kTarget});
-  if (!new_test.ok()) return new_test.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(answers, {kId, kTarget});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, kTarget, int64_t{2}); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
+  ASSIGN_OR_RETURN(Table new_test, (DropColumns(answers, {kTarget})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {kId, kTarget})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, kTarget, int64_t{2}));
 
   // Upstream's checks.
-  absl::StatusOr<std::vector<std::string>> train_ids = IdKeys(new_train, "train.tsv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = IdKeys(*new_test, "train.tsv");
-  if (!test_ids.ok()) return test_ids.status();
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
-  const std::set<std::string> test_id_set(test_ids->begin(), test_ids->end());
-  if (train_id_set.size() != train_ids->size()) {
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, IdKeys(new_train, "train.tsv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, IdKeys(new_test, "train.tsv"));
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
+  const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
+  if (train_id_set.size() != train_ids.size()) {
     return CheckFailed("PhraseId in new_train should be unique");
   }
-  if (test_id_set.size() != test_ids->size()) {
+  if (test_id_set.size() != test_ids.size()) {
     return CheckFailed("PhraseId in new_test should be unique");
   }
   for (const std::string& id : test_id_set) {
@@ -110,32 +101,24 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return CheckFailed("PhraseId in new_train and new_test should be disjoint");
     }
   }
-  if (new_train.num_rows() + new_test->num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return CheckFailed(
         "New train and new test should have the same number of rows as the old train set");
   }
-  if (new_train.ColumnNames() != old_train->ColumnNames()) {
+  if (new_train.ColumnNames() != old_train.ColumnNames()) {
     return CheckFailed("New train and old train should have the same columns");
   }
-  if (new_test->ColumnNames() != std::vector<std::string>{"PhraseId", "SentenceId", "Phrase"}) {
+  if (new_test.ColumnNames() != std::vector<std::string>{"PhraseId", "SentenceId", "Phrase"}) {
     return CheckFailed("new_test should have columns ['PhraseId', 'SentenceId', 'Phrase']");
   }
 
   // Upstream writes train.tsv and test.tsv, zips each with
   // shutil.make_archive (one entry named like the file) and deletes them; we
   // write the archives directly.
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZippedTsv(new_train, public_dir / "train.tsv.zip", "train.tsv");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZippedTsv(*new_test, public_dir / "test.tsv.zip", "test.tsv");
-      !s.ok()) {
-    return s;
-  }
-  return WriteCsvFile(*sample_submission, (public_dir / "sampleSubmission.csv").string());
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteZippedTsv(new_train, public_dir / "train.tsv.zip", "train.tsv"));
+  RETURN_IF_ERROR(WriteZippedTsv(new_test, public_dir / "test.tsv.zip", "test.tsv"));
+  return WriteCsvFile(sample_submission, (public_dir / "sampleSubmission.csv").string());
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,

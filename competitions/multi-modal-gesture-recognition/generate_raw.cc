@@ -28,10 +28,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "competitions/common/seven_zip.h"
-#include "competitions/common/zip_archive.h"
-#include "competitions/common/tar_archive.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "competitions/common/seven_zip.h"
+#include "competitions/common/tar_archive.h"
+#include "competitions/common/zip_archive.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -111,7 +112,7 @@ absl::StatusOr<std::string> SampleZip(const fs::path& scratch, const std::string
   std::vector<ZipEntry> entries = {
       ZipEntry::FromBytes(absl::StrCat(sample, "_skeleton.csv"), video.skeleton)};
   if (labelled) entries.push_back(ZipEntry::FromBytes(absl::StrCat(sample, "_labels.csv"), video.labels));
-  if (absl::Status s = WriteZip(scratch, entries); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteZip(scratch, entries));
   absl::StatusOr<std::string> bytes = ReadFileToString(scratch);
   fs::remove(scratch);
   return bytes;
@@ -128,17 +129,13 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       const std::vector<int> sequence = RandomSequence(rng);
       const std::string sample = absl::StrFormat("Sample%05d", next_id);
       absl::StrAppendFormat(&training_csv, "%04d,%s\n", next_id, absl::StrJoin(sequence, " "));
-      absl::StatusOr<std::string> zip =
-          SampleZip(scratch, sample, MakeVideo(rng, sequence), /*labelled=*/true);
-      if (!zip.ok()) return zip.status();
-      samples.push_back({absl::StrCat(sample, ".zip"), std::move(*zip), {}});
+      ASSIGN_OR_RETURN(std::string zip,
+                       SampleZip(scratch, sample, MakeVideo(rng, sequence), /*labelled=*/true));
+      samples.push_back({absl::StrCat(sample, ".zip"), std::move(zip), {}});
     }
-    if (absl::Status s = WriteTarGz(raw_dir / absl::StrCat("training", archive, ".tar.gz"), samples);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteTarGz(raw_dir / absl::StrCat("training", archive, ".tar.gz"), samples));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "training.csv", training_csv); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "training.csv", training_csv));
 
   std::string test_csv = "Id\n";
   std::string random_csv = "Id,Sequence\n";
@@ -147,24 +144,18 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     std::vector<TarEntry> samples;
     for (int i = 0; i < kSamplesPerValidation; ++i, ++next_id) {
       const std::string sample = absl::StrFormat("Sample%05d", next_id);
-      absl::StatusOr<std::string> zip =
-          SampleZip(scratch, sample, MakeVideo(rng, RandomSequence(rng)), /*labelled=*/false);
-      if (!zip.ok()) return zip.status();
-      samples.push_back({absl::StrCat(sample, ".zip"), std::move(*zip), {}});
+      ASSIGN_OR_RETURN(
+          std::string zip,
+          SampleZip(scratch, sample, MakeVideo(rng, RandomSequence(rng)), /*labelled=*/false));
+      samples.push_back({absl::StrCat(sample, ".zip"), std::move(zip), {}});
       absl::StrAppendFormat(&test_csv, "%04d\n", next_id);
       absl::StrAppendFormat(&random_csv, "%04d,%s\n", next_id,
                             absl::StrJoin(RandomSequence(rng), " "));
     }
-    if (absl::Status s =
-            WriteTarGz(raw_dir / absl::StrCat("validation", archive, ".tar.gz"), samples);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteTarGz(raw_dir / absl::StrCat("validation", archive, ".tar.gz"), samples));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "test.csv", test_csv); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "randomPredictions.csv", random_csv); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test.csv", test_csv));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "randomPredictions.csv", random_csv));
 
   // Stand-ins for the files upstream copies without opening.
   std::vector<SevenZipEntry> devel;
@@ -173,14 +164,10 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         absl::StrFormat("devel%02d/devel%02d_train.csv", d, d),
         absl::StrCat("Sample,Gestures\n", d, ",", absl::StrJoin(RandomSequence(rng), " "), "\n")));
   }
-  if (absl::Status s = Write7z(raw_dir / "devel01-40.7z", devel); !s.ok()) return s;
-  if (absl::Status s =
-          Write7z(raw_dir / "valid_all_files_combined.7z",
-                  {SevenZipEntry::FromBytes("valid_all_files_combined/README.txt",
-                                            "Validation videos (synthetic stand-in).\n")});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(Write7z(raw_dir / "devel01-40.7z", devel));
+  RETURN_IF_ERROR(Write7z(raw_dir / "valid_all_files_combined.7z",
+                          {SevenZipEntry::FromBytes("valid_all_files_combined/README.txt",
+                                                    "Validation videos (synthetic stand-in).\n")}));
   return WriteZip(raw_dir / "sample_code_mmrgc.zip",
                   {ZipEntry::FromBytes("sample_code_mmrgc/README.txt",
                                        "Sample code (synthetic stand-in).\n"),

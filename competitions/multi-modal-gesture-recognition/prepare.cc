@@ -26,13 +26,14 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "pycompat/python_random.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/tar_archive.h"
-#include "base/csv.h"
+#include "pycompat/python_random.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -73,16 +74,14 @@ absl::Status CopyRawFile(const fs::path& raw, const std::string& from, const fs:
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<std::vector<std::string>> names = TarTopLevelNames(raw / "training4.tar.gz");
-  if (!names.ok()) return names.status();
-  const std::vector<std::string> test_ids = TestIds(*names);
+  ASSIGN_OR_RETURN(std::vector<std::string> names, TarTopLevelNames(raw / "training4.tar.gz"));
+  const std::vector<std::string> test_ids = TestIds(names);
   const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
 
   CsvReadOptions options;
   options.string_columns = {"Id", "Sequence"};
-  absl::StatusOr<Table> training = ReadCsvFile((raw / "training.csv").string(), options);
-  if (!training.ok()) return training.status();
-  const Column* ids = training->Find("Id");
+  ASSIGN_OR_RETURN(Table training, ReadCsvFile((raw / "training.csv").string(), options));
+  const Column* ids = training.Find("Id");
   if (ids == nullptr) return absl::InvalidArgumentError("training.csv has no 'Id' column");
   std::vector<int64_t> train_rows;
   std::vector<int64_t> test_rows;
@@ -91,9 +90,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     (id != nullptr && test_id_set.count(*id) ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(row));
   }
-  if (train_rows.size() + test_ids.size() != training->num_rows()) {
+  if (train_rows.size() + test_ids.size() != training.num_rows()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("check failed: Expected ", training->num_rows() - test_ids.size(),
+        absl::StrCat("check failed: Expected ", training.num_rows() - test_ids.size(),
                      " samples in training.csv, but got ", train_rows.size()));
   }
   if (test_rows.size() != test_ids.size()) {
@@ -101,47 +100,31 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         absl::StrCat("check failed: Expected ", test_ids.size(),
                      " samples in private/test.csv, but got ", test_rows.size()));
   }
-  absl::StatusOr<Table> new_training = TakeRows(*training, train_rows);
-  if (!new_training.ok()) return new_training.status();
-  absl::StatusOr<Table> answers = TakeRows(*training, test_rows);
-  if (!answers.ok()) return answers.status();
-  if (absl::Status s = WriteCsvFile(*new_training, (public_dir / "training.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table new_training, TakeRows(training, train_rows));
+  ASSIGN_OR_RETURN(Table answers, TakeRows(training, test_rows));
+  RETURN_IF_ERROR(WriteCsvFile(new_training, (public_dir / "training.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
 
   const std::vector<Cell> id_cells(test_ids.begin(), test_ids.end());
-  if (absl::Status s = WriteCsvFile(Table({Column{"Id", Dtype::kObject, id_cells}}),
-                                    (public_dir / "test.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(Table({Column{"Id", Dtype::kObject, id_cells}}),
+                               (public_dir / "test.csv").string()));
   PythonRandom random(0);
   std::vector<Cell> predictions;
   for (size_t i = 0; i < test_ids.size(); ++i) {
-    absl::StatusOr<std::vector<int64_t>> picks = random.SampleIndices(20, 20);
-    if (!picks.ok()) return picks.status();
-    for (int64_t& pick : *picks) pick += 1;  // range(1, 21)
-    predictions.push_back(absl::StrJoin(*picks, " "));
+    ASSIGN_OR_RETURN(std::vector<int64_t> picks, random.SampleIndices(20, 20));
+    for (int64_t& pick : picks) pick += 1;  // range(1, 21)
+    predictions.push_back(absl::StrJoin(picks, " "));
   }
-  if (absl::Status s = WriteCsvFile(Table({Column{"Id", Dtype::kObject, id_cells},
-                                           Column{"Sequence", Dtype::kObject, predictions}}),
-                                    (public_dir / "randomPredictions.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(Table({Column{"Id", Dtype::kObject, id_cells},
+                                      Column{"Sequence", Dtype::kObject, predictions}}),
+                               (public_dir / "randomPredictions.csv").string()));
 
-  if (absl::Status s = CopyRawFile(raw, "training4.tar.gz", public_dir / "test.tar.gz"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyRawFile(raw, "training4.tar.gz", public_dir / "test.tar.gz"));
   for (const char* file :
        {"training1.tar.gz", "training2.tar.gz", "training3.tar.gz", "validation1.tar.gz",
         "validation2.tar.gz", "validation3.tar.gz", "devel01-40.7z",
         "valid_all_files_combined.7z", "sample_code_mmrgc.zip"}) {
-    if (absl::Status s = CopyRawFile(raw, file, public_dir / file); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyRawFile(raw, file, public_dir / file));
   }
   return absl::OkStatus();
 }

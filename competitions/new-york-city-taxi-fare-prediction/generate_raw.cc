@@ -25,8 +25,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -215,7 +216,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   for (const auto& [name, text] :
        {std::pair{"train.csv", &train.text()}, std::pair{"test.csv", &test.text()},
         std::pair{"sample_submission.csv", &sample.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return WriteStringToFile(raw_dir / "GCP-Coupons-Instructions.rtf", CouponsRtf(seed));
 }

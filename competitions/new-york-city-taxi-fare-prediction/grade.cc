@@ -9,10 +9,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
-#include "pycompat/pandas_ops.h"
-#include "grading/metrics/regression/rmse.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "grading/grader.h"
+#include "grading/metrics/regression/rmse.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -28,9 +29,8 @@ absl::Status BadAnswers(std::string_view reason) {
 // `table.sort_values("key")["fare_amount"]`; a key column that Python cannot
 // order (text mixed with numbers) is a TypeError.
 absl::StatusOr<Column> TargetSortedByKey(const Table& table) {
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*table.Find(kKey));
-  if (!order.ok()) return order.status();
-  return TakeCells(*table.Find(kTarget), *order);
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*table.Find(kKey)));
+  return TakeCells(*table.Find(kTarget), order);
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {

@@ -8,11 +8,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -39,22 +40,16 @@ bool Disjoint(const Column& a, const Column& b) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = kTestRows;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<Table> new_test_without_labels = DropColumns(new_test, {"fare_amount"});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"key"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "fare_amount", kSampleFare); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(new_test, {"fare_amount"})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"key"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "fare_amount", kSampleFare));
 
   // Upstream's checks (it runs them after writing; we run them first so that
   // bad input leaves no output).
@@ -65,21 +60,21 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed(
         absl::StrCat("Test set should have 8 columns, but has ", new_test.num_columns()));
   }
-  if (new_test_without_labels->num_columns() != 7) {
+  if (new_test_without_labels.num_columns() != 7) {
     return CheckFailed(absl::StrCat("Test set without labels should have 7 columns, but has ",
-                                    new_test_without_labels->num_columns()));
+                                    new_test_without_labels.num_columns()));
   }
   if (new_train.num_columns() != 8) {
     return CheckFailed(
         absl::StrCat("Train set should have 8 columns, but has ", new_train.num_columns()));
   }
-  if (sample_submission->num_columns() != 2) {
+  if (sample_submission.num_columns() != 2) {
     return CheckFailed(absl::StrCat("Sample submission should have 2 columns, but has ",
-                                    sample_submission->num_columns()));
+                                    sample_submission.num_columns()));
   }
-  if (sample_submission->num_rows() != new_test.num_rows()) {
+  if (sample_submission.num_rows() != new_test.num_rows()) {
     return CheckFailed(absl::StrCat("Sample submission should have ", new_test.num_rows(),
-                                    " rows, but has ", sample_submission->num_rows()));
+                                    " rows, but has ", sample_submission.num_rows()));
   }
   const fs::path coupons = raw / kCoupons;
   if (!fs::is_regular_file(coupons)) {
@@ -88,11 +83,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "labels.csv"},
-           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
            CsvOutput{&new_test, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   std::error_code error;
   fs::copy_file(coupons, public_dir / kCoupons, fs::copy_options::overwrite_existing, error);

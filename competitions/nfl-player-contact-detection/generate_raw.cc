@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/mp4_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -99,18 +100,15 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         }
       }
       const std::string video = absl::StrCat(game_play, "_", view, ".mp4");
-      if (absl::Status s = WriteStringToFile(raw_dir / "train" / video,
-                                             EncodePlaceholderMp4(1000 * (kSteps + 10) / 10, video));
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train" / video,
+                                        EncodePlaceholderMp4(1000 * (kSteps + 10) / 10, video)));
     }
   }
   for (const auto& [name, text] : {std::pair<const char*, const std::string*>{"train_labels.csv", &labels},
                                    {"train_player_tracking.csv", &tracking},
                                    {"train_baseline_helmets.csv", &helmets},
                                    {"train_video_metadata.csv", &metadata}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

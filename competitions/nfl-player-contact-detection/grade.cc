@@ -7,10 +7,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/matthews_correlation.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -36,11 +37,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*ids);
   if (!order.ok()) return InvalidSubmission(absl::StrCat("cannot sort contact_id: ", order.status().message()));
-  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return answer_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answer_order, SortValuesOrder(*answer_ids));
   // sklearn pairs the sorted columns by position.
   const Column y_pred = TakeCells(*contact, *order);
-  const Column y_true = TakeCells(*answer_contact, *answer_order);
+  const Column y_true = TakeCells(*answer_contact, answer_order);
   absl::StatusOr<double> mcc = MatthewsCorrCoef(y_true, y_pred);
   if (!mcc.ok()) {
     return InvalidSubmission(absl::StrCat("matthews_corrcoef rejects `contact`: ", mcc.status().message()));

@@ -19,12 +19,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -47,11 +48,10 @@ absl::StatusOr<const Column*> GamePlays(const Table& table, std::string_view fil
 
 // `df[df["game_play"].isin(plays)]`.
 absl::StatusOr<Table> RowsOfPlays(const Table& table, std::string_view file, const std::set<std::string>& plays) {
-  absl::StatusOr<const Column*> column = GamePlays(table, file);
-  if (!column.ok()) return column.status();
+  ASSIGN_OR_RETURN(const Column* column, GamePlays(table, file));
   std::vector<int64_t> rows;
-  for (size_t row = 0; row < (*column)->cells.size(); ++row) {
-    if (plays.count(PlayKey((*column)->cells[row]))) rows.push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < (column)->cells.size(); ++row) {
+    if (plays.count(PlayKey((column)->cells[row]))) rows.push_back(static_cast<int64_t>(row));
   }
   return TakeRows(table, rows);
 }
@@ -68,32 +68,28 @@ std::vector<std::string> UniquePlayNames(const Column& column) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> labels = ReadCsvFile((raw / "train_labels.csv").string());
-  if (!labels.ok()) return labels.status();
-  absl::StatusOr<const Column*> plays = GamePlays(*labels, "train_labels.csv");
-  if (!plays.ok()) return plays.status();
+  ASSIGN_OR_RETURN(Table labels, ReadCsvFile((raw / "train_labels.csv").string()));
+  ASSIGN_OR_RETURN(const Column* plays, GamePlays(labels, "train_labels.csv"));
   std::vector<std::string> unique_keys;
   {
     std::set<std::string> seen;
-    for (const Cell& cell : (*plays)->cells) {
+    for (const Cell& cell : (plays)->cells) {
       if (seen.insert(PlayKey(cell)).second) unique_keys.push_back(PlayKey(cell));
     }
   }
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(static_cast<int64_t>(unique_keys.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(unique_keys.size()), options));
   std::set<std::string> train_plays, test_plays;
-  for (int64_t i : split->train_indices) train_plays.insert(unique_keys[i]);
-  for (int64_t i : split->test_indices) test_plays.insert(unique_keys[i]);
+  for (int64_t i : split.train_indices) train_plays.insert(unique_keys[i]);
+  for (int64_t i : split.test_indices) test_plays.insert(unique_keys[i]);
 
-  absl::StatusOr<Table> new_train = RowsOfPlays(*labels, "train_labels.csv", train_plays);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = RowsOfPlays(*labels, "train_labels.csv", test_plays);
-  if (!new_test.ok()) return new_test.status();
-  const Column* train_ids = new_train->Find("contact_id");
-  const Column* test_ids = new_test->Find("contact_id");
+  ASSIGN_OR_RETURN(Table new_train, RowsOfPlays(labels, "train_labels.csv", train_plays));
+  ASSIGN_OR_RETURN(Table new_test, RowsOfPlays(labels, "train_labels.csv", test_plays));
+  const Column* train_ids = new_train.Find("contact_id");
+  const Column* test_ids = new_test.Find("contact_id");
   if (train_ids == nullptr || test_ids == nullptr) return absl::NotFoundError("train_labels.csv has no 'contact_id' column");
   {
     std::set<std::string> train_id_keys;
@@ -106,22 +102,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
 
   std::vector<std::pair<Table, fs::path>> outputs;
-  outputs.push_back({*new_train, public_dir / "train_labels.csv"});
-  outputs.push_back({*new_test, private_dir / "test.csv"});
+  outputs.push_back({new_train, public_dir / "train_labels.csv"});
+  outputs.push_back({new_test, private_dir / "test.csv"});
   for (const std::string name : {"baseline_helmets", "player_tracking", "video_metadata"}) {
     const std::string file = absl::StrCat("train_", name, ".csv");
-    absl::StatusOr<Table> table = ReadCsvFile((raw / file).string());
-    if (!table.ok()) return table.status();
-    absl::StatusOr<Table> train = RowsOfPlays(*table, file, train_plays);
-    if (!train.ok()) return train.status();
-    absl::StatusOr<Table> test = RowsOfPlays(*table, file, test_plays);
-    if (!test.ok()) return test.status();
-    outputs.push_back({*std::move(train), public_dir / file});
-    outputs.push_back({*std::move(test), public_dir / absl::StrCat("test_", name, ".csv")});
+    ASSIGN_OR_RETURN(Table table, ReadCsvFile((raw / file).string()));
+    ASSIGN_OR_RETURN(Table train, RowsOfPlays(table, file, train_plays));
+    ASSIGN_OR_RETURN(Table test, RowsOfPlays(table, file, test_plays));
+    outputs.push_back({std::move(train), public_dir / file});
+    outputs.push_back({std::move(test), public_dir / absl::StrCat("test_", name, ".csv")});
   }
-  absl::StatusOr<Table> sample = SelectColumns(*new_test, {"contact_id"});
-  if (!sample.ok()) return sample.status();
-  if (absl::Status s = SetConstantColumn(*sample, "contact", int64_t{0}); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table sample, (SelectColumns(new_test, {"contact_id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample, "contact", int64_t{0}));
 
   std::error_code error;
   for (const char* split_name : {"train", "test"}) {
@@ -129,11 +121,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     if (error) return absl::InternalError(absl::StrCat("mkdir ", split_name, ": ", error.message()));
   }
   for (const auto& [table, path] : outputs) {
-    if (absl::Status s = WriteCsvFile(table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(table, path.string()));
   }
   for (const char* view : {"All29", "Endzone", "Sideline"}) {
-    for (const auto& [split_name, table] : {std::pair<const char*, const Table*>{"train", &*new_train},
-                                            std::pair<const char*, const Table*>{"test", &*new_test}}) {
+    for (const auto& [split_name, table] :
+         {std::pair<const char*, const Table*>{"train", &new_train},
+          std::pair<const char*, const Table*>{"test", &new_test}}) {
       for (const std::string& play : UniquePlayNames(*table->Find("game_play"))) {
         const std::string video = absl::StrCat(play, "_", view, ".mp4");
         if (video.find('/') != std::string::npos) {
@@ -145,8 +138,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       }
     }
   }
-  for (const auto& [split_name, table] : {std::pair<const char*, const Table*>{"train", &*new_train},
-                                          std::pair<const char*, const Table*>{"test", &*new_test}}) {
+  for (const auto& [split_name, table] :
+       {std::pair<const char*, const Table*>{"train", &new_train},
+        std::pair<const char*, const Table*>{"test", &new_test}}) {
     size_t found = 0;
     for (const fs::directory_entry& entry : fs::directory_iterator(public_dir / split_name, error)) {
       found += entry.path().extension() == ".mp4";
@@ -157,7 +151,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
           absl::StrCat("check failed: expected ", expected, " ", split_name, " videos, found ", found));
     }
   }
-  return WriteCsvFile(*sample, (public_dir / "sample_submission.csv").string());
+  return WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});

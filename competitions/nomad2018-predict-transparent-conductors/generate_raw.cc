@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
@@ -247,7 +248,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
       {"test.zip", GeometryEntries(geometry_rng, test, "test")},
   };
   for (const auto& [name, entries] : archives) {
-    if (absl::Status s = WriteZip(raw_dir / name, entries); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteZip(raw_dir / name, entries));
   }
   return absl::OkStatus();
 }

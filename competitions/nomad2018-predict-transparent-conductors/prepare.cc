@@ -15,12 +15,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/python_int.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -153,18 +154,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (const char* name : {"train.zip", "train.csv.zip", "test.zip", "test.csv.zip"}) {
     const std::string archive(name);
     const fs::path dest = scratch / archive.substr(0, archive.size() - 4);
-    if (absl::Status s = ExtractZip(raw / archive, dest); !s.ok()) return s;
+    RETURN_IF_ERROR(ExtractZip(raw / archive, dest));
   }
-  absl::StatusOr<Table> old_train = ReadCsvFile((scratch / "train.csv" / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((scratch / "train.csv" / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  Table& new_train = split->train;
-  Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  Table& new_train = split.train;
+  Table& new_test = split.test;
   if (new_train.Find("id") == nullptr) return absl::NotFoundError("train.csv has no 'id' column");
   absl::StatusOr<std::map<int64_t, int64_t>> train_ids = NewIds(*new_train.Find("id"));
   if (!train_ids.ok()) return train_ids.status();
@@ -173,46 +172,42 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RenumberIds(new_train, *train_ids);
   RenumberIds(new_test, *test_ids);
 
-  absl::StatusOr<Table> new_test_without_labels = DropColumns(new_test, {kFormation, kBandgap});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(new_test, {kFormation, kBandgap})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"id"})));
   for (const auto& [column, value] :
        {std::pair{kFormation, kSampleFormation}, std::pair{kBandgap, kSampleBandgap}}) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, column, value); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, column, value));
   }
 
   // Upstream checks each split's geometry count after copying it; we check
   // both before writing anything, so that bad input leaves no output.
-  absl::StatusOr<std::vector<GeometryFile>> geometry =
-      FindGeometryFiles(scratch / "train" / "train");
-  if (!geometry.ok()) return geometry.status();
-  absl::StatusOr<std::map<int64_t, fs::path>> train_sources =
-      GeometrySources(*geometry, *train_ids);
+  ASSIGN_OR_RETURN(std::vector<GeometryFile> geometry,
+                   FindGeometryFiles(scratch / "train" / "train"));
+  absl::StatusOr<std::map<int64_t, fs::path>> train_sources = GeometrySources(geometry, *train_ids);
   if (!train_sources.ok()) return train_sources.status();
   if (train_sources->size() != new_train.num_rows()) {
     return CheckFailed(absl::StrCat("Expected ", new_train.num_rows(),
                                     " train geometry files, found ", train_sources->size()));
   }
-  absl::StatusOr<std::map<int64_t, fs::path>> test_sources = GeometrySources(*geometry, *test_ids);
+  absl::StatusOr<std::map<int64_t, fs::path>> test_sources = GeometrySources(geometry, *test_ids);
   if (!test_sources.ok()) return test_sources.status();
   if (test_sources->size() != new_test.num_rows()) {
     return CheckFailed(absl::StrCat("Expected ", new_test.num_rows(),
                                     " test geometry files, found ", test_sources->size()));
   }
-  if (sample_submission->num_rows() != new_test.num_rows()) {
+  if (sample_submission.num_rows() != new_test.num_rows()) {
     return CheckFailed("Sample submission should have the same number of rows as the test set");
   }
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "train.csv"},
            CsvOutput{&new_test, private_dir / "test.csv"},
-           CsvOutput{&*new_test_without_labels, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&new_test_without_labels, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  if (absl::Status s = CopyGeometry(*train_sources, public_dir / "train"); !s.ok()) return s;
+  RETURN_IF_ERROR(CopyGeometry(*train_sources, public_dir / "train"));
   return CopyGeometry(*test_sources, public_dir / "test");
 }
 

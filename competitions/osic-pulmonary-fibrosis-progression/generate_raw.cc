@@ -24,8 +24,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -121,10 +122,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     fs::create_directories(dir);
     const int slices = static_cast<int>(rng.UniformInt(int64_t{2}, int64_t{4}));
     for (int s = 1; s <= slices; ++s) {
-      if (absl::Status status = WriteStringToFile(dir / absl::StrCat(s, ".dcm"), DicomSlice(rng));
-          !status.ok()) {
-        return status;
-      }
+      RETURN_IF_ERROR(WriteStringToFile(dir / absl::StrCat(s, ".dcm"), DicomSlice(rng)));
     }
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());

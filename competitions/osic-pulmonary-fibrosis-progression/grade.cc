@@ -36,11 +36,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/regression/laplace_log_likelihood.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -60,11 +61,10 @@ bool IsNumericDtype(const Column& column) { return column.dtype != Dtype::kObjec
 // `df.loc[rows].sort_values(column)` orders them.
 absl::StatusOr<std::vector<size_t>> SortedRows(const Column& column,
                                                const std::vector<size_t>& rows) {
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(TakeCells(column, rows));
-  if (!order.ok()) return order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(TakeCells(column, rows)));
   std::vector<size_t> sorted;
-  sorted.reserve(order->size());
-  for (size_t i : *order) sorted.push_back(rows[i]);
+  sorted.reserve(order.size());
+  for (size_t i : order) sorted.push_back(rows[i]);
   return sorted;
 }
 
@@ -150,8 +150,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     submitted.push_back(row);
     submitted_keys.insert(key);
   }
-  absl::StatusOr<std::vector<size_t>> submission_order = SortedRows(*keys, submitted);
-  if (!submission_order.ok()) return submission_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> submission_order, SortedRows(*keys, submitted));
   absl::StatusOr<std::vector<size_t>> answer_order = SortedRows(*answer_keys, latest);
   if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
 
@@ -161,7 +160,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       fvc_true.push_back(*NumericValue(answer_fvc->cells[row]));
     }
   }
-  for (size_t row : *submission_order) {
+  for (size_t row : submission_order) {
     fvc_pred.push_back(*NumericValue(fvc->cells[row]));
     const double c = *NumericValue(confidence->cells[row]);
     confidences.push_back(std::isnan(c) ? 0.0 : c);  // fillna(0)

@@ -25,11 +25,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -42,11 +43,10 @@ absl::Status CheckFailed(std::string_view message) {
 
 // Patient ids as text naming a directory in raw/train/.
 absl::StatusOr<std::vector<std::string>> Patients(const Table& table) {
-  absl::StatusOr<const Column*> column = table.Get("Patient");
-  if (!column.ok()) return column.status();
+  ASSIGN_OR_RETURN(const Column* column, table.Get("Patient"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (*column)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(*column)->cells[row]);
+  for (size_t row = 0; row < (column)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(column)->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -68,10 +68,9 @@ std::vector<std::string> Unique(const std::vector<std::string>& values) {
 
 // `new_test.sort_values(by="Weeks").groupby("Patient").first().reset_index()`.
 absl::StatusOr<Table> FirstVisits(const Table& test, const std::vector<std::string>& patients) {
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*test.Find("Weeks"));
-  if (!order.ok()) return order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*test.Find("Weeks")));
   std::map<std::string, std::vector<size_t>> rows_by_patient;  // rows in Weeks order
-  for (size_t row : *order) rows_by_patient[patients[row]].push_back(row);
+  for (size_t row : order) rows_by_patient[patients[row]].push_back(row);
   std::vector<Column> columns;
   columns.push_back(Column{.name = "Patient", .dtype = Dtype::kObject, .cells = {}});
   for (const auto& [patient, rows] : rows_by_patient) columns[0].cells.push_back(patient);
@@ -159,9 +158,7 @@ absl::StatusOr<Table> AllWeeks(const Table& test, const std::vector<std::string>
   }
   columns.push_back(std::move(patient_week));
   Table table(std::move(columns));
-  if (absl::Status s = SetConstantColumn(table, "Confidence", Cell(int64_t{100})); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(table, "Confidence", Cell(int64_t{100})));
   return table;
 }
 
@@ -187,28 +184,24 @@ absl::Status CopyPatientDirs(const fs::path& raw, const std::vector<std::string>
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<std::string>> patients = Patients(*old_train);
-  if (!patients.ok()) return patients.status();
-  absl::StatusOr<const Column*> weeks = old_train->Get("Weeks");
-  if (!weeks.ok()) return weeks.status();
-  if ((*weeks)->dtype != Dtype::kInt64) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> patients, Patients(old_train));
+  ASSIGN_OR_RETURN(const Column* weeks, old_train.Get("Weeks"));
+  if ((weeks)->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError("train.csv: 'Weeks' must hold integers");
   }
 
   std::map<std::string, std::vector<int64_t>> groups;
-  for (size_t row = 0; row < patients->size(); ++row) {
-    groups[(*patients)[row]].push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < patients.size(); ++row) {
+    groups[(patients)[row]].push_back(static_cast<int64_t>(row));
   }
   std::vector<const std::vector<int64_t>*> group_rows;
   for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
   const auto flatten = [&](const std::vector<int64_t>& group_indices) {
     std::vector<int64_t> rows;
     for (int64_t g : group_indices) {
@@ -216,63 +209,51 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
     return rows;
   };
-  const std::vector<int64_t> train_rows = flatten(split->train_indices);
-  const std::vector<int64_t> test_rows = flatten(split->test_indices);
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = TakeRows(*old_train, test_rows);
-  if (!new_test.ok()) return new_test.status();
+  const std::vector<int64_t> train_rows = flatten(split.train_indices);
+  const std::vector<int64_t> test_rows = flatten(split.test_indices);
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, test_rows));
   std::vector<std::string> train_patients, test_patients;
-  for (int64_t row : train_rows) train_patients.push_back((*patients)[row]);
-  for (int64_t row : test_rows) test_patients.push_back((*patients)[row]);
+  for (int64_t row : train_rows) train_patients.push_back((patients)[row]);
+  for (int64_t row : test_rows) test_patients.push_back((patients)[row]);
 
-  absl::StatusOr<Table> public_test = FirstVisits(*new_test, test_patients);
-  if (!public_test.ok()) return public_test.status();
-  absl::StatusOr<Table> answers = AllWeeks(*new_test, test_patients);
-  if (!answers.ok()) return answers.status();
+  ASSIGN_OR_RETURN(Table public_test, FirstVisits(new_test, test_patients));
+  ASSIGN_OR_RETURN(Table answers, AllWeeks(new_test, test_patients));
   std::map<std::string, size_t> rows_per_patient;
-  for (const Cell& cell : answers->Find("Patient")->cells) {
+  for (const Cell& cell : answers.Find("Patient")->cells) {
     ++rows_per_patient[std::get<std::string>(cell)];
   }
   std::set<size_t> counts;
   for (const auto& [patient, count] : rows_per_patient) counts.insert(count);
   if (counts.size() != 1) return CheckFailed("Not all patients have the same number of rows.");
-  absl::StatusOr<Table> sample_submission = SelectColumns(*answers, {"Patient_Week"});
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {"Patient_Week"})));
   for (const auto& [name, value] : {std::pair{"FVC", 2000}, std::pair{"Confidence", 100}}) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, name, Cell(int64_t{value}));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, Cell(int64_t{value})));
   }
 
   for (const auto& [table, path] : {
-           std::pair{&*new_train, public_dir / "train.csv"},
-           std::pair{&*public_test, public_dir / "test.csv"},
-           std::pair{&*answers, private_dir / "test.csv"},
-           std::pair{&*sample_submission, public_dir / "sample_submission.csv"},
+           std::pair{&new_train, public_dir / "train.csv"},
+           std::pair{&public_test, public_dir / "test.csv"},
+           std::pair{&answers, private_dir / "test.csv"},
+           std::pair{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  if (absl::Status s = CopyPatientDirs(raw, train_patients, public_dir / "train"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyPatientDirs(raw, test_patients, public_dir / "test"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyPatientDirs(raw, train_patients, public_dir / "train"));
+  RETURN_IF_ERROR(CopyPatientDirs(raw, test_patients, public_dir / "test"));
 
   // Upstream's final checks (disjoint patients hold by construction).
-  if (new_train->num_columns() != 7) {
+  if (new_train.num_columns() != 7) {
     return CheckFailed(
-        absl::StrCat("Expected 7 columns in new_train, but got ", new_train->num_columns()));
+        absl::StrCat("Expected 7 columns in new_train, but got ", new_train.num_columns()));
   }
-  if (answers->num_columns() != 9) {
+  if (answers.num_columns() != 9) {
     return CheckFailed(
-        absl::StrCat("Expected 9 columns in new_test, but got ", answers->num_columns()));
+        absl::StrCat("Expected 9 columns in new_test, but got ", answers.num_columns()));
   }
-  if (public_test->num_columns() != 7) {
-    return CheckFailed(absl::StrCat("Expected 7 columns in new_test_public, but got ",
-                                    public_test->num_columns()));
+  if (public_test.num_columns() != 7) {
+    return CheckFailed(
+        absl::StrCat("Expected 7 columns in new_test_public, but got ", public_test.num_columns()));
   }
   return absl::OkStatus();
 }

@@ -21,8 +21,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -104,9 +105,9 @@ std::vector<uint8_t> DrawLeaf(SyntheticRng& rng, size_t disease) {
 }
 
 absl::Status WriteImage(SyntheticRng& rng, size_t disease, const fs::path& path) {
-  absl::StatusOr<std::string> jpeg = EncodeJpeg({kSize, kSize, DrawLeaf(rng, disease)}, kJpegQuality);
-  if (!jpeg.ok()) return jpeg.status();
-  return WriteStringToFile(path, *jpeg);
+  ASSIGN_OR_RETURN(std::string jpeg,
+                   (EncodeJpeg({kSize, kSize, DrawLeaf(rng, disease)}, kJpegQuality)));
+  return WriteStringToFile(path, jpeg);
 }
 
 struct Plant {
@@ -150,11 +151,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   for (const Plant& p : plants) {
     const char* label = kDiseases[p.disease].label;
     train_csv.String(p.image_id).String(label).String(kVarieties[p.variety]).Int(p.age).EndRow();
-    if (absl::Status s =
-            WriteImage(train_rng, p.disease, raw_dir / "train_images" / label / p.image_id);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteImage(train_rng, p.disease, raw_dir / "train_images" / label / p.image_id));
   }
   fs::create_directories(raw_dir / "test_images");
   // Kaggle lists the test ids in order; here their order depends on the
@@ -163,18 +161,13 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::vector<std::string> test_ids;
   for (int i = 1; i <= kNumTest; ++i) test_ids.push_back(absl::StrCat(200000 + i, ".jpg"));
   for (const std::string& id : test_ids) {
-    if (absl::Status s = WriteImage(test_rng, test_rng.Categorical(frequencies),
-                                    raw_dir / "test_images" / id);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteImage(test_rng, test_rng.Categorical(frequencies), raw_dir / "test_images" / id));
   }
   test_rng.Shuffle(test_ids);
   sample_csv.Row({"image_id", "label"});
   for (const std::string& id : test_ids) sample_csv.String(id).Missing().EndRow();
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train_csv.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train_csv.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample_csv.text());
 }
 

@@ -13,10 +13,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -38,9 +39,8 @@ struct ImageCopy {
 // upstream joins it into a path, so anything else would reach outside the
 // image folders (or, for a number, make pathlib raise).
 absl::StatusOr<std::string> PathPart(const Table& table, std::string_view column, size_t row) {
-  absl::StatusOr<const Column*> c = table.Get(column);
-  if (!c.ok()) return c.status();
-  const std::string* text = std::get_if<std::string>(&(*c)->cells[row]);
+  ASSIGN_OR_RETURN(const Column* c, table.Get(column));
+  const std::string* text = std::get_if<std::string>(&(c)->cells[row]);
   if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
       text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
     return absl::InvalidArgumentError(
@@ -59,12 +59,10 @@ absl::StatusOr<std::vector<ImageCopy>> PlanCopies(const Table& split, std::strin
   std::vector<ImageCopy> copies;
   std::set<fs::path> destinations;
   for (size_t row = 0; row < split.num_rows(); ++row) {
-    absl::StatusOr<std::string> id = PathPart(split, "image_id", row);
-    if (!id.ok()) return id.status();
-    absl::StatusOr<std::string> label = PathPart(split, "label", row);
-    if (!label.ok()) return label.status();
-    ImageCopy copy{fs::path("train_images") / *label / *id,
-                   flat ? fs::path(folder) / *id : fs::path(folder) / *label / *id};
+    ASSIGN_OR_RETURN(std::string id, PathPart(split, "image_id", row));
+    ASSIGN_OR_RETURN(std::string label, PathPart(split, "label", row));
+    ImageCopy copy{fs::path("train_images") / label / id,
+                   flat ? fs::path(folder) / id : fs::path(folder) / label / id};
     if (!fs::is_regular_file(raw / copy.from)) {
       return CheckFailed(absl::StrCat(copy.from.string(), " does not exist"));
     }
@@ -87,30 +85,24 @@ bool GlobMatchesJpg(const fs::path& relative) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<Table> old_sample = ReadCsvFile((raw / "sample_submission.csv").string());
-  if (!old_sample.ok()) return old_sample.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(Table old_sample, ReadCsvFile((raw / "sample_submission.csv").string()));
 
   TrainTestSplitOptions options;
   options.train_size = 0.75;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<Table> sample = SelectColumns(new_test, {"image_id", "label"});
-  if (!sample.ok()) return sample.status();
-  if (absl::Status s = SetConstantColumn(*sample, "label", std::string()); !s.ok()) return s;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(Table sample, (SelectColumns(new_test, {"image_id", "label"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample, "label", std::string()));
 
   // Upstream's copies and checks (it runs them after writing the CSVs; we
   // run them first so that bad input leaves no output).
-  absl::StatusOr<std::vector<ImageCopy>> train_copies =
-      PlanCopies(new_train, "train_images", /*flat=*/false, raw);
-  if (!train_copies.ok()) return train_copies.status();
-  absl::StatusOr<std::vector<ImageCopy>> test_copies =
-      PlanCopies(new_test, "test_images", /*flat=*/true, raw);
-  if (!test_copies.ok()) return test_copies.status();
+  ASSIGN_OR_RETURN(std::vector<ImageCopy> train_copies,
+                   PlanCopies(new_train, "train_images", /*flat=*/false, raw));
+  ASSIGN_OR_RETURN(std::vector<ImageCopy> test_copies,
+                   PlanCopies(new_test, "test_images", /*flat=*/true, raw));
   std::set<std::string> train_ids;
   for (size_t row = 0; row < new_train.num_rows(); ++row) {
     train_ids.insert(*PathPart(new_train, "image_id", row));
@@ -121,19 +113,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
   const std::vector<std::string> train_columns = new_train.ColumnNames();
-  const std::vector<std::string> old_train_columns = old_train->ColumnNames();
+  const std::vector<std::string> old_train_columns = old_train.ColumnNames();
   if (std::set<std::string>(train_columns.begin(), train_columns.end()) !=
       std::set<std::string>(old_train_columns.begin(), old_train_columns.end())) {
     return CheckFailed("the new train set should have the original train set's columns");
   }
-  const std::vector<std::string> sample_columns = sample->ColumnNames();
-  const std::vector<std::string> old_sample_columns = old_sample->ColumnNames();
+  const std::vector<std::string> sample_columns = sample.ColumnNames();
+  const std::vector<std::string> old_sample_columns = old_sample.ColumnNames();
   if (std::set<std::string>(sample_columns.begin(), sample_columns.end()) !=
       std::set<std::string>(old_sample_columns.begin(), old_sample_columns.end())) {
     return CheckFailed(
         "the new sample submission should have the original sample submission's columns");
   }
-  for (const auto& copies : {&*train_copies, &*test_copies}) {
+  for (const auto& copies : {&train_copies, &test_copies}) {
     for (const ImageCopy& copy : *copies) {
       if (!GlobMatchesJpg(copy.to)) {
         return CheckFailed(absl::StrCat(
@@ -145,12 +137,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   for (const auto& [table, path] : {
            std::pair{&new_train, public_dir / "train.csv"},
-           std::pair{static_cast<const Table*>(&*sample), public_dir / "sample_submission.csv"},
+           std::pair{static_cast<const Table*>(&sample), public_dir / "sample_submission.csv"},
            std::pair{&new_test, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  for (const auto& copies : {&*train_copies, &*test_copies}) {
+  for (const auto& copies : {&train_copies, &test_copies}) {
     for (const ImageCopy& copy : *copies) {
       std::error_code error;
       fs::create_directories((public_dir / copy.to).parent_path(), error);

@@ -21,8 +21,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -132,12 +133,10 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     csv.String(id);
     for (int m : meta) csv.Int(m);
     csv.Int(pawpularity).EndRow();
-    absl::StatusOr<std::string> jpeg =
-        EncodeJpeg({kSize, kSize, DrawPet(rng, prominence, meta[kBlur] == 1)}, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "train" / (id + ".jpg"), *jpeg); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(
+        std::string jpeg,
+        (EncodeJpeg({kSize, kSize, DrawPet(rng, prominence, meta[kBlur] == 1)}, kJpegQuality)));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train" / (id + ".jpg"), jpeg));
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());
 }

@@ -15,11 +15,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_default_rng.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
+#include "pycompat/numpy_default_rng.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -39,12 +40,11 @@ absl::Status CheckFailed(std::string_view message) {
 // The Id column as text naming an image "<Id>.jpg" directly in raw/train/
 // (upstream joins it to a path; anything else would reach outside it).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get(kIdColumn);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -81,59 +81,51 @@ absl::StatusOr<size_t> CopyImages(const fs::path& raw, const std::vector<std::st
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<Table> public_test = DropColumns(new_test, {std::string(kTargetColumn)});
-  if (!public_test.ok()) return public_test.status();
-  absl::StatusOr<Table> sample_submission =
-      SelectColumns(new_test, {std::string(kIdColumn), std::string(kTargetColumn)});
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(new_test, {std::string(kTargetColumn)})));
+  ASSIGN_OR_RETURN(Table sample_submission,
+                   (SelectColumns(new_test, {std::string(kIdColumn), std::string(kTargetColumn)})));
   const std::vector<double> scores =
-      NumpyDefaultRng(0).Uniform(1.0, 100.0, sample_submission->num_rows());
-  for (Column& column : sample_submission->mutable_columns()) {
+      NumpyDefaultRng(0).Uniform(1.0, 100.0, sample_submission.num_rows());
+  for (Column& column : sample_submission.mutable_columns()) {
     if (column.name != kTargetColumn) continue;
     column.dtype = Dtype::kFloat64;
     for (size_t i = 0; i < scores.size(); ++i) column.cells[i] = RoundTo2Decimals(scores[i]);
   }
-  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train);
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(new_test);
-  if (!test_ids.ok()) return test_ids.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, ImageIds(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, ImageIds(new_test));
 
   for (const auto& [table, path] : {
            std::pair{&new_train, public_dir / "train.csv"},
            std::pair{&new_test, private_dir / "test.csv"},
-           std::pair{static_cast<const Table*>(&*public_test), public_dir / "test.csv"},
-           std::pair{static_cast<const Table*>(&*sample_submission),
+           std::pair{static_cast<const Table*>(&public_test), public_dir / "test.csv"},
+           std::pair{static_cast<const Table*>(&sample_submission),
                      public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  absl::StatusOr<size_t> train_images = CopyImages(raw, *train_ids, public_dir / "train");
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<size_t> test_images = CopyImages(raw, *test_ids, public_dir / "test");
-  if (!test_images.ok()) return test_images.status();
+  ASSIGN_OR_RETURN(size_t train_images, CopyImages(raw, train_ids, public_dir / "train"));
+  ASSIGN_OR_RETURN(size_t test_images, CopyImages(raw, test_ids, public_dir / "test"));
 
   // Upstream's checks (the length ones hold by construction).
-  const std::vector<std::string> columns = old_train->ColumnNames();
+  const std::vector<std::string> columns = old_train.ColumnNames();
   if (columns.back() != kTargetColumn) {
     return CheckFailed("Public test columns should match train columns, minus the target column");
   }
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
-  for (const std::string& id : *test_ids) {
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
+  for (const std::string& id : test_ids) {
     if (train_id_set.contains(id)) return CheckFailed("Train and test ids should not overlap");
   }
-  if (*train_images != train_ids->size()) {
+  if (train_images != train_ids.size()) {
     return CheckFailed("Train images should match the train set");
   }
-  if (*test_images != test_ids->size()) return CheckFailed("Test images should match the test set");
+  if (test_images != test_ids.size()) return CheckFailed("Test images should match the test set");
   return absl::OkStatus();
 }
 

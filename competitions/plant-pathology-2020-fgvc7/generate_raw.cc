@@ -23,8 +23,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -118,12 +119,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     csv.String(id);
     for (int c = kHealthy; c <= kScab; ++c) csv.Int(c == condition ? 1 : 0);
     csv.EndRow();
-    absl::StatusOr<std::string> jpeg =
-        EncodeJpeg({kSize, kSize, DrawLeaf(rng, condition)}, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "images" / (id + ".jpg"), *jpeg); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string jpeg,
+                     (EncodeJpeg({kSize, kSize, DrawLeaf(rng, condition)}, kJpegQuality)));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "images" / (id + ".jpg"), jpeg));
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());
 }

@@ -13,10 +13,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -34,12 +35,11 @@ absl::Status CheckFailed(std::string_view message) {
 // raw/images/ (upstream joins it to a path; anything else would reach
 // outside that folder, and a non-text id makes upstream's startswith raise).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get(kIdColumn);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train.csv row ", row, ": 'image_id' must be text naming an image in images/"));
@@ -69,16 +69,14 @@ void RenameIds(Table& table, const std::map<std::string, std::string>& new_ids) 
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  Table new_train = std::move(split->train);
-  Table answers = std::move(split->test);
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  Table new_train = std::move(split.train);
+  Table answers = std::move(split.test);
   std::vector<std::string> expected_columns = {std::string(kIdColumn)};
   expected_columns.insert(expected_columns.end(), kClasses.begin(), kClasses.end());
   if (!HasColumnSet(new_train, expected_columns)) {
@@ -86,16 +84,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "Expected `new_train` to have columns image_id, healthy, multiple_diseases, rust, scab");
   }
 
-  absl::StatusOr<std::vector<std::string>> old_ids = ImageIds(*old_train);
-  if (!old_ids.ok()) return old_ids.status();
-  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train);
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(answers);
-  if (!test_ids.ok()) return test_ids.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> old_ids, ImageIds(old_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, ImageIds(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, ImageIds(answers));
   // Train_<i> and Test_<i> number each split's distinct ids in order of
   // first appearance; an id in both splits takes its Test_ name.
   std::map<std::string, std::string> new_ids;
-  for (const auto& [ids, prefix] : {std::pair{&*train_ids, "Train_"}, std::pair{&*test_ids, "Test_"}}) {
+  for (const auto& [ids, prefix] :
+       {std::pair{&train_ids, "Train_"}, std::pair{&test_ids, "Test_"}}) {
     std::map<std::string, std::string> split_ids;
     for (const std::string& id : *ids) {
       split_ids.emplace(id, absl::StrCat(prefix, split_ids.size()));
@@ -105,15 +101,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RenameIds(new_train, new_ids);
   RenameIds(answers, new_ids);
 
-  absl::StatusOr<Table> new_test = SelectColumns(answers, {std::string(kIdColumn)});
-  if (!new_test.ok()) return new_test.status();
-  Table sample_submission = *new_test;
+  ASSIGN_OR_RETURN(Table new_test, (SelectColumns(answers, {std::string(kIdColumn)})));
+  Table sample_submission = new_test;
   for (const std::string& name : kClasses) {
-    if (absl::Status s = SetConstantColumn(sample_submission, name, 0.25); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, 0.25));
   }
 
   // Upstream's per-image checks, before anything is written.
-  for (const std::string& id : *old_ids) {
+  for (const std::string& id : old_ids) {
     if (!id.starts_with("Train_")) {
       return CheckFailed(absl::StrCat("Expected train image id `", id, "` to start with `Train_`."));
     }
@@ -125,14 +120,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (const auto& [table, path] : {
            std::pair{&answers, private_dir / "test.csv"},
            std::pair{&sample_submission, public_dir / "sample_submission.csv"},
-           std::pair{&*new_test, public_dir / "test.csv"},
+           std::pair{&new_test, public_dir / "test.csv"},
            std::pair{&new_train, public_dir / "train.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   std::error_code error;
   fs::create_directories(public_dir / "images", error);
-  for (const std::string& id : *old_ids) {
+  for (const std::string& id : old_ids) {
     const std::string to = new_ids.at(id) + ".jpg";
     if (!error) {
       fs::copy_file(raw / "images" / (id + ".jpg"), public_dir / "images" / to,

@@ -21,8 +21,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -138,12 +139,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     const std::string image = rng.Hex(16) + ".jpg";
     const std::string& labels = kLabelSets[rng.Categorical(kLabelSetWeights)];
     csv.Row({image, labels});
-    absl::StatusOr<std::string> jpeg =
-        EncodeJpeg({kSize, kSize, DrawLeaf(rng, labels)}, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "train_images" / image, *jpeg); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string jpeg,
+                     (EncodeJpeg({kSize, kSize, DrawLeaf(rng, labels)}, kJpegQuality)));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_images" / image, jpeg));
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());
 }

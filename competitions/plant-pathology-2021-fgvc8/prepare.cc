@@ -13,10 +13,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -30,11 +31,10 @@ absl::Status CheckFailed(std::string_view message) {
 // The `image` column as file names directly inside train_images/ (upstream
 // joins them to a path; anything else would reach outside that folder).
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  absl::StatusOr<const Column*> images = table.Get("image");
-  if (!images.ok()) return images.status();
+  ASSIGN_OR_RETURN(const Column* images, table.Get("image"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (*images)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(*images)->cells[row]);
+  for (size_t row = 0; row < (images)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(images)->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -77,29 +77,23 @@ absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& nam
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.2;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
 
   Table submission = answers;
-  if (absl::Status s = SetConstantColumn(submission, "labels", std::string("healthy")); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(submission, "labels", std::string("healthy")));
   if (new_train.Find("image") == nullptr || new_train.Find("labels") == nullptr) {
     return CheckFailed("Train DataFrame must have 'image' and 'labels' columns");
   }
-  absl::StatusOr<std::vector<std::string>> train_images = ImageNames(new_train);
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<std::vector<std::string>> test_images = ImageNames(answers);
-  if (!test_images.ok()) return test_images.status();
-  const std::set<std::string> train_set(train_images->begin(), train_images->end());
-  for (const std::string& image : *test_images) {
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(answers));
+  const std::set<std::string> train_set(train_images.begin(), train_images.end());
+  for (const std::string& image : test_images) {
     if (train_set.contains(image)) {
       return CheckFailed(absl::StrCat("new_train and answers should not share any image (",
                                       image, ")"));
@@ -111,13 +105,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
            std::pair{&new_train, public_dir / "train.csv"},
            std::pair{static_cast<const Table*>(&submission), public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  if (absl::Status s = CopyImages(raw, *train_images, public_dir / "train_images", "Public train");
-      !s.ok()) {
-    return s;
-  }
-  return CopyImages(raw, *test_images, public_dir / "test_images", "Public test");
+  RETURN_IF_ERROR(CopyImages(raw, train_images, public_dir / "train_images", "Public train"));
+  return CopyImages(raw, test_images, public_dir / "test_images", "Public test");
 }
 
 MLEBENCH_REGISTER_PREPARER(

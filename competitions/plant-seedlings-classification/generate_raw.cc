@@ -19,8 +19,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -97,10 +98,9 @@ std::vector<uint8_t> DrawSeedling(SyntheticRng& rng, const Species& species) {
 }
 
 absl::Status WriteImage(SyntheticRng& rng, const Species& species, const fs::path& path) {
-  absl::StatusOr<std::string> png =
-      EncodePng({kSize, kSize, PngColor::kRgb, DrawSeedling(rng, species)});
-  if (!png.ok()) return png.status();
-  return WriteStringToFile(path, *png);
+  ASSIGN_OR_RETURN(std::string png,
+                   (EncodePng({kSize, kSize, PngColor::kRgb, DrawSeedling(rng, species)})));
+  return WriteStringToFile(path, png);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -117,21 +117,14 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   for (const Species& s : kSpecies) fs::create_directories(raw_dir / "train" / s.name);
   for (int i = 0; i < kNumTrain; ++i) {
     const Species& species = kSpecies[rng.Categorical(frequencies)];
-    if (absl::Status s =
-            WriteImage(image_rng, species, raw_dir / "train" / species.name / new_file());
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteImage(image_rng, species, raw_dir / "train" / species.name / new_file()));
   }
   fs::create_directories(raw_dir / "test");
   std::vector<std::string> test_files;
   for (int i = 0; i < kNumTest; ++i) {
     test_files.push_back(new_file());
-    if (absl::Status s = WriteImage(image_rng, kSpecies[rng.Categorical(frequencies)],
-                                    raw_dir / "test" / test_files.back());
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteImage(image_rng, kSpecies[rng.Categorical(frequencies)],
+                               raw_dir / "test" / test_files.back()));
   }
   std::sort(test_files.begin(), test_files.end());  // Kaggle lists them sorted
   CsvTextBuilder sample;

@@ -15,10 +15,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -48,13 +49,11 @@ absl::StatusOr<std::vector<std::string>> SortedEntries(const fs::path& dir) {
 // create_dataframe_from_directory(raw/train): columns file and species.
 absl::StatusOr<Table> ListImages(const fs::path& train_dir) {
   Column files{"file", Dtype::kObject, {}}, species{"species", Dtype::kObject, {}};
-  absl::StatusOr<std::vector<std::string>> labels = SortedEntries(train_dir);
-  if (!labels.ok()) return labels.status();
-  for (const std::string& label : *labels) {
+  ASSIGN_OR_RETURN(std::vector<std::string> labels, SortedEntries(train_dir));
+  for (const std::string& label : labels) {
     if (!fs::is_directory(train_dir / label)) continue;
-    absl::StatusOr<std::vector<std::string>> names = SortedEntries(train_dir / label);
-    if (!names.ok()) return names.status();
-    for (const std::string& name : *names) {
+    ASSIGN_OR_RETURN(std::vector<std::string> names, SortedEntries(train_dir / label));
+    for (const std::string& name : names) {
       if (!name.ends_with(".png")) continue;
       files.cells.push_back(name);
       species.cells.push_back(label);
@@ -109,19 +108,15 @@ absl::Status Copy(const fs::path& from, const fs::path& to) {
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   const fs::path train_dir = raw / "train";
-  absl::StatusOr<Table> old_train = ListImages(train_dir);
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ListImages(train_dir));
   TrainTestSplitOptions options;
   options.test_size = 0.14;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& train = split->train;
-  const Table& test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& train = split.train;
+  const Table& test = split.test;
   Table sample = test;
-  if (absl::Status s = SetConstantColumn(sample, "species", std::string("Sugar beet")); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample, "species", std::string("Sugar beet")));
 
   // Upstream's checks, before anything is written.
   std::set<std::string> train_files;
@@ -131,30 +126,20 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return CheckFailed("new_train and answers should not share any image");
     }
   }
-  if (absl::Status s = CheckGlobCounts(train, test); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckGlobCounts(train, test));
 
-  if (absl::Status s = WriteCsvFile(test, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(test, (private_dir / "answers.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sample_submission.csv").string()));
   std::error_code error;
   fs::create_directories(public_dir / "test", error);
   fs::create_directories(public_dir / "train", error);
   for (size_t row = 0; row < train.num_rows(); ++row) {
     const std::string species = Text(train, "species", row), file = Text(train, "file", row);
-    if (absl::Status s = Copy(train_dir / species / file, public_dir / "train" / species / file);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Copy(train_dir / species / file, public_dir / "train" / species / file));
   }
   for (size_t row = 0; row < test.num_rows(); ++row) {
     const std::string species = Text(test, "species", row), file = Text(test, "file", row);
-    if (absl::Status s = Copy(train_dir / species / file, public_dir / "test" / file); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(Copy(train_dir / species / file, public_dir / "test" / file));
   }
   return absl::OkStatus();
 }

@@ -20,8 +20,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -177,8 +178,8 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     test.EndRow();
     sample.Int(id).Float(0.5).Float(0.5).EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "test.csv", test.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test.csv", test.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

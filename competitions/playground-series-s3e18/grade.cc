@@ -16,12 +16,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "base/python_float.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -92,8 +93,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       return InvalidSubmission("Submission DataFrame must contain 'EC1' and 'EC2' columns.");
     }
   }
-  absl::StatusOr<SortedAnswers> sorted_answers = PrepareAnswers(answers);
-  if (!sorted_answers.ok()) return sorted_answers.status();
+  ASSIGN_OR_RETURN(SortedAnswers sorted_answers, PrepareAnswers(answers));
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission(absl::StrCat("Submission must be the same length as the answers (",
                                           submission.num_rows(), " rows instead of ",
@@ -108,7 +108,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column& answer_ids = *answers.Find(kIdColumn);
   for (size_t i = 0; i < order->size(); ++i) {
     const Cell& ours = id->cells[(*order)[i]];
-    const Cell& theirs = answer_ids.cells[sorted_answers->order[i]];
+    const Cell& theirs = answer_ids.cells[sorted_answers.order[i]];
     if (!CellsEqual(ours, theirs)) {
       return InvalidSubmission(absl::StrCat(
           "Submission and answers have mismatched 'id' columns (after sorting, row ", i, " has id ",
@@ -130,7 +130,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
   absl::StatusOr<double> score =
-      MacroRocAucScore({sorted_answers->y_true, order->size(), kTargets.size()},
+      MacroRocAucScore({sorted_answers.y_true, order->size(), kTargets.size()},
                        {y_score, order->size(), kTargets.size()});
   if (!score.ok()) {
     // The labels were checked above: what roc_auc_score rejects (NaN or

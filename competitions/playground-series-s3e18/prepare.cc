@@ -11,11 +11,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -42,37 +43,34 @@ Table KeepColumns(const Table& table, const std::vector<std::string>& keep) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
 
   Table sample_submission = new_test;
   for (const char* target : {"EC1", "EC2"}) {
-    if (absl::Status s = SetConstantColumn(sample_submission, target, 0.5); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, target, 0.5));
   }
   sample_submission = KeepColumns(sample_submission, {"id", "EC1", "EC2"});
-  absl::StatusOr<Table> public_test =
-      DropColumns(new_test, {"EC1", "EC2", "EC3", "EC4", "EC5", "EC6"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(Table public_test,
+                   (DropColumns(new_test, {"EC1", "EC2", "EC3", "EC4", "EC5", "EC6"})));
 
   // Upstream's checks (it runs them after writing; we run them first so that
   // bad input leaves no output).
-  if (public_test->num_columns() != 32) {
+  if (public_test.num_columns() != 32) {
     return CheckFailed(absl::StrCat("Public test set should have 32 columns (it has ",
-                                    public_test->num_columns(), ")"));
+                                    public_test.num_columns(), ")"));
   }
   if (new_train.num_columns() != 38) {
     return CheckFailed(absl::StrCat("Public train set should have 38 columns (it has ",
                                     new_train.num_columns(), ")"));
   }
-  if (new_train.num_rows() + new_test.num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return CheckFailed("Length of new_train and new_test should equal length of old_train");
   }
 
@@ -80,9 +78,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
            CsvOutput{&new_test, private_dir / "test.csv"},
            CsvOutput{&new_train, public_dir / "train.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -19,8 +19,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -68,11 +69,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       }
       readings.EndRow();
     }
-    if (absl::Status s = WriteStringToFile(raw_dir / "train" / absl::StrCat(id, ".csv"),
-                                           readings.text());
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteStringToFile(raw_dir / "train" / absl::StrCat(id, ".csv"), readings.text()));
   }
   return WriteStringToFile(raw_dir / "train.csv", train.text());
 }

@@ -12,11 +12,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -34,12 +35,11 @@ absl::Status CheckFailed(std::string_view message) {
 // each naming a file directly in raw/train/ (anything else would reach
 // outside it).
 absl::StatusOr<std::vector<std::string>> SegmentFileStems(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get(kIdColumn);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> stems;
-  stems.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const Cell& cell = (*ids)->cells[row];
+  stems.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const Cell& cell = (ids)->cells[row];
     std::string stem = PythonStr(cell);
     if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
         stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
@@ -77,30 +77,23 @@ absl::StatusOr<size_t> CopySegments(const fs::path& raw, const std::vector<std::
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& answers = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& answers = split.test;
   Table sample_submission = answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, kTargetColumn, Cell(int64_t{0}));
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, kTargetColumn, Cell(int64_t{0})));
 
   // Upstream's checks, in its order (the length ones hold by construction).
-  absl::StatusOr<std::vector<std::string>> train_stems = SegmentFileStems(new_train);
-  if (!train_stems.ok()) return train_stems.status();
-  absl::StatusOr<std::vector<std::string>> test_stems = SegmentFileStems(answers);
-  if (!test_stems.ok()) return test_stems.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_stems, SegmentFileStems(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_stems, SegmentFileStems(answers));
   // `isin` compares values; ids with equal values have equal str() here
   // except for 1 vs 1.0 in one float column, where str() is the same too.
-  const std::set<std::string> test_stem_set(test_stems->begin(), test_stems->end());
-  for (const std::string& stem : *train_stems) {
+  const std::set<std::string> test_stem_set(test_stems.begin(), test_stems.end());
+  for (const std::string& stem : train_stems) {
     if (test_stem_set.contains(stem)) {
       return CheckFailed("No segment_id should be in both train and answers");
     }
@@ -111,25 +104,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("new_train should have columns 'segment_id' and 'time_to_eruption'");
   }
 
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train.csv").string()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<size_t> train_files = CopySegments(raw, *train_stems, public_dir / "train");
-  if (!train_files.ok()) return train_files.status();
-  absl::StatusOr<size_t> test_files = CopySegments(raw, *test_stems, public_dir / "test");
-  if (!test_files.ok()) return test_files.status();
-  if (*train_files != new_train.num_rows()) {
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  ASSIGN_OR_RETURN(size_t train_files, CopySegments(raw, train_stems, public_dir / "train"));
+  ASSIGN_OR_RETURN(size_t test_files, CopySegments(raw, test_stems, public_dir / "test"));
+  if (train_files != new_train.num_rows()) {
     return CheckFailed("Public train should have the same number of files as new_train");
   }
-  if (*test_files != answers.num_rows()) {
+  if (test_files != answers.num_rows()) {
     return CheckFailed("Public test should have the same number of files as answers");
   }
   return absl::OkStatus();

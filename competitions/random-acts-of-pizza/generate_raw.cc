@@ -23,8 +23,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/python_json.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "pycompat/python_json.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -283,9 +284,8 @@ JsonValue MakeRequest(SyntheticRng& rng, std::set<std::string>& ids) {
 }
 
 absl::Status WriteRequests(const std::filesystem::path& path, std::vector<JsonValue> requests) {
-  absl::StatusOr<std::string> text = DumpJson(JsonValue::Array(std::move(requests)), 4);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(JsonValue::Array(std::move(requests)), 4));
+  return WriteStringToFile(path, text);
 }
 
 absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
@@ -300,7 +300,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     for (const std::string& field : kTestFields) unlabelled.Set(field, *request.Find(field));
     test.push_back(std::move(unlabelled));
   }
-  if (absl::Status s = WriteRequests(raw_dir / "train.json", std::move(train)); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteRequests(raw_dir / "train.json", std::move(train)));
   return WriteRequests(raw_dir / "test.json", std::move(test));
 }
 

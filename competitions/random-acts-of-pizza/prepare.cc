@@ -17,13 +17,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_json.h"
-#include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "competitions/common/zip_archive.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/zip_archive.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -61,9 +62,8 @@ absl::Status WriteFile(const fs::path& path, const std::string& bytes) {
 // `json.load(open(raw / name))`, which upstream then indexes as a list of
 // dicts: anything else fails there (IndexError, AttributeError, ...).
 absl::StatusOr<std::vector<JsonValue>> LoadRequests(const fs::path& raw, const std::string& name) {
-  absl::StatusOr<std::string> bytes = ReadFile(raw / name);
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<JsonValue> document = ParseJson(*bytes);
+  ASSIGN_OR_RETURN(std::string bytes, ReadFile(raw / name));
+  absl::StatusOr<JsonValue> document = ParseJson(bytes);
   if (!document.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(name, ": ", document.status().message()));
   }
@@ -140,38 +140,33 @@ bool HasLoneSurrogate(std::string_view text) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<std::vector<JsonValue>> old_train = LoadRequests(raw, "train.json");
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<JsonValue>> old_test = LoadRequests(raw, "test.json");
-  if (!old_test.ok()) return old_test.status();
+  ASSIGN_OR_RETURN(std::vector<JsonValue> old_train, LoadRequests(raw, "train.json"));
+  ASSIGN_OR_RETURN(std::vector<JsonValue> old_test, LoadRequests(raw, "test.json"));
 
-  const size_t total = old_train->size() + old_test->size();
+  const size_t total = old_train.size() + old_test.size();
   if (total == 0) return absl::InvalidArgumentError("train.json and test.json hold no requests");
-  const double test_ratio = static_cast<double>(old_test->size()) / static_cast<double>(total);
+  const double test_ratio = static_cast<double>(old_test.size()) / static_cast<double>(total);
 
-  absl::StatusOr<std::vector<std::string>> all_fields = CommonFields(*old_train, "train.json");
-  if (!all_fields.ok()) return all_fields.status();
-  absl::StatusOr<std::vector<std::string>> test_fields = CommonFields(*old_test, "test.json");
-  if (!test_fields.ok()) return test_fields.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> all_fields, CommonFields(old_train, "train.json"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_fields, CommonFields(old_test, "test.json"));
 
   TrainTestSplitOptions options;
   options.test_size = test_ratio;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(old_train->size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(old_train.size()), options));
 
   JsonValue new_train = JsonValue::Array();
-  for (int64_t i : split->train_indices) new_train.items.push_back((*old_train)[i]);
+  for (int64_t i : split.train_indices) new_train.items.push_back((old_train)[i]);
   JsonValue new_test_without_labels = JsonValue::Array();
   Column ids{kId, Dtype::kObject, {}};
   Column outcomes{kLabel, Dtype::kInt64, {}};
-  for (int64_t i : split->test_indices) {
-    const JsonValue& sample = (*old_train)[i];
+  for (int64_t i : split.test_indices) {
+    const JsonValue& sample = (old_train)[i];
     const size_t row = new_test_without_labels.items.size();
     // Only the fields of Kaggle's test set, in their order there.
     JsonValue unlabelled = JsonValue::Object();
-    for (const std::string& field : *test_fields) {
+    for (const std::string& field : test_fields) {
       const JsonValue* value = sample.Find(field);
       if (value == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -193,38 +188,27 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       return absl::InvalidArgumentError(
           absl::StrCat("train.json request ", i, ": '", kId, "' must be a (Unicode) string"));
     }
-    absl::StatusOr<int64_t> received = PythonInt(*outcome, row);
-    if (!received.ok()) return received.status();
+    ASSIGN_OR_RETURN(int64_t received, PythonInt(*outcome, row));
     ids.cells.push_back(id->text);
-    outcomes.cells.push_back(*received);
+    outcomes.cells.push_back(received);
   }
   const Table answers({std::move(ids), std::move(outcomes)});
   Table sample_submission = answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, kLabel, int64_t{0}); !s.ok()) return s;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, kLabel, int64_t{0}));
 
-  absl::StatusOr<std::string> train_json = DumpJson(new_train, 4);
-  if (!train_json.ok()) return train_json.status();
-  absl::StatusOr<std::string> test_json = DumpJson(new_test_without_labels, 4);
-  if (!test_json.ok()) return test_json.status();
+  ASSIGN_OR_RETURN(std::string train_json, DumpJson(new_train, 4));
+  ASSIGN_OR_RETURN(std::string test_json, DumpJson(new_test_without_labels, 4));
 
   // Upstream's length and column checks hold by construction here.
-  if (absl::Status s = WriteFile(public_dir / "train.json", *train_json); !s.ok()) return s;
-  if (absl::Status s = WriteFile(public_dir / "test.json", *test_json); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteFile(public_dir / "train.json", train_json));
+  RETURN_IF_ERROR(WriteFile(public_dir / "test.json", test_json));
   // shutil.make_archive(public / "train", "zip", public, "train.json"): one
   // entry, named train.json, at the archive root.
-  if (absl::Status s = WriteZip(public_dir / "train.zip",
-                                {ZipEntry::FromBytes("train.json", *std::move(train_json))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteZip(public_dir / "test.zip",
-                                {ZipEntry::FromBytes("test.json", *std::move(test_json))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteZip(public_dir / "train.zip",
+                           {ZipEntry::FromBytes("train.json", std::move(train_json))}));
+  RETURN_IF_ERROR(
+      WriteZip(public_dir / "test.zip", {ZipEntry::FromBytes("test.json", std::move(test_json))}));
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sampleSubmission.csv").string());
 }
 

@@ -29,8 +29,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -190,13 +191,10 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     train.String(uid);
     for (int label : labels) train.Int(label);
     train.String(rng.Choice(patients)).EndRow();
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(film.ToImage(rng, 16.0), kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(raw_dir / "train" / (uid + ".jpg"), *jpeg); !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(film.ToImage(rng, 16.0), kJpegQuality));
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train" / (uid + ".jpg"), jpeg));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train.text()));
   return WriteStringToFile(raw_dir / "train_annotations.csv", annotations.text());
 }
 

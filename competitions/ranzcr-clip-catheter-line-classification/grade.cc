@@ -19,11 +19,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
 #include "pycompat/numpy_sum.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -52,11 +53,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   std::vector<double> aucs;
   for (std::string_view name : kClasses) {
-    absl::StatusOr<AurocInputs> inputs = PrepareForAurocMetric(submission, answers, kIdColumn, name);
-    if (!inputs.ok()) return inputs.status();
+    ASSIGN_OR_RETURN(AurocInputs inputs,
+                     PrepareForAurocMetric(submission, answers, kIdColumn, name));
     // The answers' labels were checked above, so what roc_auc_score still
     // rejects (NaN scores) is the submission's.
-    absl::StatusOr<double> auc = RocAucScore(inputs->y_true, inputs->y_score);
+    absl::StatusOr<double> auc = RocAucScore(inputs.y_true, inputs.y_score);
     if (!auc.ok()) {
       return InvalidSubmission(absl::StrCat("roc_auc_score rejects `", std::string(name),
                                             "`: ", auc.status().message()));

@@ -14,10 +14,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -38,12 +39,11 @@ absl::Status CheckFailed(std::string_view message) {
 // The id column as text naming an image "<id>.jpg" directly in raw/train/
 // (upstream joins it to a path; anything else would reach outside it).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::string_view file) {
-  absl::StatusOr<const Column*> ids = table.Get(kIdColumn);
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(file), " row ", row, ": '",
@@ -85,56 +85,46 @@ absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
 
-  absl::StatusOr<Table> old_annotations = ReadCsvFile((raw / "train_annotations.csv").string());
-  if (!old_annotations.ok()) return old_annotations.status();
-  absl::StatusOr<const Column*> annotation_ids = old_annotations->Get(kIdColumn);
-  if (!annotation_ids.ok()) return annotation_ids.status();
-  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train, "train.csv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(new_test, "train.csv");
-  if (!test_ids.ok()) return test_ids.status();
+  ASSIGN_OR_RETURN(Table old_annotations, ReadCsvFile((raw / "train_annotations.csv").string()));
+  ASSIGN_OR_RETURN(const Column* annotation_ids, old_annotations.Get(kIdColumn));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, ImageIds(new_train, "train.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, ImageIds(new_test, "train.csv"));
   // Series.isin: text ids match text ids only.
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
   std::vector<int64_t> kept_annotations;
-  for (size_t row = 0; row < (*annotation_ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*annotation_ids)->cells[row]);
+  for (size_t row = 0; row < (annotation_ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(annotation_ids)->cells[row]);
     if (id != nullptr && train_id_set.contains(*id)) kept_annotations.push_back(row);
   }
-  absl::StatusOr<Table> new_annotations = TakeRows(*old_annotations, kept_annotations);
-  if (!new_annotations.ok()) return new_annotations.status();
+  ASSIGN_OR_RETURN(Table new_annotations, TakeRows(old_annotations, kept_annotations));
 
-  if (absl::Status s = CopyImages(raw, *train_ids, public_dir / "train", "train"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImages(raw, *test_ids, public_dir / "test", "test"); !s.ok()) return s;
+  RETURN_IF_ERROR(CopyImages(raw, train_ids, public_dir / "train", "train"));
+  RETURN_IF_ERROR(CopyImages(raw, test_ids, public_dir / "test", "test"));
 
   std::vector<std::string> submission_columns = {std::string(kIdColumn)};
   submission_columns.insert(submission_columns.end(), kClasses.begin(), kClasses.end());
-  absl::StatusOr<Table> sample_submission = SelectColumns(new_test, submission_columns);
-  if (!sample_submission.ok()) return sample_submission.status();
+  ASSIGN_OR_RETURN(Table sample_submission, SelectColumns(new_test, submission_columns));
   for (const std::string& name : kClasses) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, name, int64_t{0}); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, name, int64_t{0}));
   }
 
   for (const auto& [table, path] : {
            std::pair{&new_train, public_dir / "train.csv"},
-           std::pair{static_cast<const Table*>(&*new_annotations), public_dir / "train_annotations.csv"},
+           std::pair{static_cast<const Table*>(&new_annotations),
+                     public_dir / "train_annotations.csv"},
            std::pair{&new_test, private_dir / "test.csv"},
-           std::pair{static_cast<const Table*>(&*sample_submission), public_dir / "sample_submission.csv"},
+           std::pair{static_cast<const Table*>(&sample_submission),
+                     public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -23,9 +23,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -87,13 +88,12 @@ absl::Status WriteStudy(SyntheticRng& rng, const fs::path& raw, const Study& stu
         mask.push_back(x >= 4 && x < 12 ? static_cast<uint8_t>(vertebra + 1) : 0);
       }
     }
-    absl::StatusOr<std::string> bytes = EncodeDicom(image);
-    if (!bytes.ok()) return bytes.status();
+    ASSIGN_OR_RETURN(std::string bytes, EncodeDicom(image));
     const fs::path dir = raw / "train_images" / study.uid;
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
-    if (absl::Status s = WriteStringToFile(dir / absl::StrCat(n, ".dcm"), *bytes); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(dir / absl::StrCat(n, ".dcm"), bytes));
   }
   if (!segmented) return absl::OkStatus();
   std::error_code error;
@@ -141,7 +141,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
             .EndRow();
       }
     }
-    if (absl::Status s = WriteStudy(rng, raw_dir, study, i % 3 == 0); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStudy(rng, raw_dir, study, i % 3 == 0));
   }
   CsvTextBuilder test, sample;
   test.Row({"row_id", "StudyInstanceUID", "prediction_type"});
@@ -155,7 +155,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
                                       {"train_bounding_boxes.csv", &boxes},
                                       {"test.csv", &test},
                                       {"sample_submission.csv", &sample}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, builder->text()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, builder->text()));
   }
   return absl::OkStatus();
 }

@@ -15,11 +15,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/classification/weighted_multilabel_log_loss.h"
 #include "grading/metrics/matrix_view.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/classification/weighted_multilabel_log_loss.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -103,8 +104,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(
         absl::StrCat("cannot sort the submission by row_id: ", submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answers_order.ok()) return answers_order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortValuesOrder(*answers.Find(kIdColumn)));
   const Column& submitted_ids = *submission.Find(kIdColumn);
   const Column& answer_ids = *answers.Find(kIdColumn);
   if (submitted_ids.cells.size() != answer_ids.cells.size()) {
@@ -115,7 +115,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::vector<std::string> ids;
   std::vector<double> sorted_pred, sorted_true;
   for (size_t row = 0; row < answer_ids.cells.size(); ++row) {
-    const Cell& id = answer_ids.cells[(*answers_order)[row]];
+    const Cell& id = answer_ids.cells[(answers_order)[row]];
     if (!CellsEqual(submitted_ids.cells[(*submission_order)[row]], id)) {
       return InvalidSubmission("Submission should contain same ids as answers.");
     }
@@ -123,7 +123,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     if (text == nullptr) return absl::FailedPreconditionError("answers' row_id values must be text");
     ids.push_back(*text);
     sorted_pred.push_back(submitted[(*submission_order)[row]]);
-    sorted_true.push_back(labels[(*answers_order)[row]]);
+    sorted_true.push_back(labels[(answers_order)[row]]);
   }
   size_t studies = 0;
   absl::StatusOr<std::vector<double>> y_true = Unmelt(ids, sorted_true, studies);

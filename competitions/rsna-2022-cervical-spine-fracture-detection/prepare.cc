@@ -21,11 +21,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_random.h"
-#include "competitions/common/table_ops.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/table_ops.h"
+#include "pycompat/python_random.h"
 
 namespace mlebench {
 namespace {
@@ -133,18 +134,14 @@ size_t CountEntries(const fs::path& dir, std::string_view extension) {
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   PythonRandom rng(0);
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<std::string>> train_study_ids = StudyIds(*old_train, "train.csv");
-  if (!train_study_ids.ok()) return train_study_ids.status();
-  const int64_t num_train_samples = RoundedTenth(old_train->num_rows());
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_study_ids, StudyIds(old_train, "train.csv"));
+  const int64_t num_train_samples = RoundedTenth(old_train.num_rows());
 
-  absl::StatusOr<Table> old_bboxes = ReadCsvFile((raw / "train_bounding_boxes.csv").string());
-  if (!old_bboxes.ok()) return old_bboxes.status();
-  absl::StatusOr<std::vector<std::string>> bbox_rows_ids =
-      StudyIds(*old_bboxes, "train_bounding_boxes.csv");
-  if (!bbox_rows_ids.ok()) return bbox_rows_ids.status();
-  const std::set<std::string> bbox_set(bbox_rows_ids->begin(), bbox_rows_ids->end());
+  ASSIGN_OR_RETURN(Table old_bboxes, ReadCsvFile((raw / "train_bounding_boxes.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> bbox_rows_ids,
+                   StudyIds(old_bboxes, "train_bounding_boxes.csv"));
+  const std::set<std::string> bbox_set(bbox_rows_ids.begin(), bbox_rows_ids.end());
   const std::vector<std::string> old_bbox_ids(bbox_set.begin(), bbox_set.end());
   const int64_t new_num_bbox_ids = RoundedTenth(old_bbox_ids.size());
 
@@ -170,106 +167,89 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const std::set<std::string> overlap_set(old_overlap_ids.begin(), old_overlap_ids.end());
   const int64_t new_num_overlap = RoundedTenth(old_overlap_ids.size());
 
-  absl::StatusOr<std::vector<std::string>> new_overlap_ids = rng.Sample(old_overlap_ids, new_num_overlap);
-  if (!new_overlap_ids.ok()) return new_overlap_ids.status();
-  std::vector<std::string> new_bbox_ids = *new_overlap_ids, new_segmentation_ids = *new_overlap_ids,
-                           new_train_ids = *new_overlap_ids;
+  ASSIGN_OR_RETURN(std::vector<std::string> new_overlap_ids,
+                   rng.Sample(old_overlap_ids, new_num_overlap));
+  std::vector<std::string> new_bbox_ids = new_overlap_ids, new_segmentation_ids = new_overlap_ids,
+                           new_train_ids = new_overlap_ids;
   std::vector<std::string> pool;
   for (const std::string& id : old_segmentation_ids) {
     if (!overlap_set.count(id)) pool.push_back(id);
   }
-  absl::StatusOr<std::vector<std::string>> more_segmentations =
-      rng.Sample(pool, new_num_segmentation_ids - new_num_overlap);
-  if (!more_segmentations.ok()) return more_segmentations.status();
-  new_segmentation_ids.insert(new_segmentation_ids.end(), more_segmentations->begin(),
-                              more_segmentations->end());
-  new_train_ids.insert(new_train_ids.end(), more_segmentations->begin(), more_segmentations->end());
+  ASSIGN_OR_RETURN(std::vector<std::string> more_segmentations,
+                   rng.Sample(pool, new_num_segmentation_ids - new_num_overlap));
+  new_segmentation_ids.insert(new_segmentation_ids.end(), more_segmentations.begin(),
+                              more_segmentations.end());
+  new_train_ids.insert(new_train_ids.end(), more_segmentations.begin(), more_segmentations.end());
   pool.clear();
   for (const std::string& id : old_bbox_ids) {
     if (!overlap_set.count(id)) pool.push_back(id);
   }
-  absl::StatusOr<std::vector<std::string>> more_bboxes = rng.Sample(pool, new_num_bbox_ids - new_num_overlap);
-  if (!more_bboxes.ok()) return more_bboxes.status();
-  new_bbox_ids.insert(new_bbox_ids.end(), more_bboxes->begin(), more_bboxes->end());
-  new_train_ids.insert(new_train_ids.end(), more_bboxes->begin(), more_bboxes->end());
+  ASSIGN_OR_RETURN(std::vector<std::string> more_bboxes,
+                   rng.Sample(pool, new_num_bbox_ids - new_num_overlap));
+  new_bbox_ids.insert(new_bbox_ids.end(), more_bboxes.begin(), more_bboxes.end());
+  new_train_ids.insert(new_train_ids.end(), more_bboxes.begin(), more_bboxes.end());
   pool.clear();
   {
     const std::set<std::string> chosen(new_train_ids.begin(), new_train_ids.end());
-    for (const std::string& id : *train_study_ids) {
+    for (const std::string& id : train_study_ids) {
       if (!chosen.count(id)) pool.push_back(id);
     }
   }
-  absl::StatusOr<std::vector<std::string>> rest =
-      rng.Sample(pool, num_train_samples - static_cast<int64_t>(new_train_ids.size()));
-  if (!rest.ok()) return rest.status();
-  new_train_ids.insert(new_train_ids.end(), rest->begin(), rest->end());
+  ASSIGN_OR_RETURN(
+      std::vector<std::string> rest,
+      rng.Sample(pool, num_train_samples - static_cast<int64_t>(new_train_ids.size())));
+  new_train_ids.insert(new_train_ids.end(), rest.begin(), rest.end());
 
   const std::set<std::string> train_set(new_train_ids.begin(), new_train_ids.end());
-  absl::StatusOr<Table> train = TakeRows(*old_train, RowsWhere(*train_study_ids, train_set, true));
-  if (!train.ok()) return train.status();
-  if (absl::Status s = WriteCsvFile(*train, (public_dir / "train.csv").string()); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table train, TakeRows(old_train, RowsWhere(train_study_ids, train_set, true)));
+  RETURN_IF_ERROR(WriteCsvFile(train, (public_dir / "train.csv").string()));
   const std::set<std::string> bbox_chosen(new_bbox_ids.begin(), new_bbox_ids.end());
-  absl::StatusOr<Table> train_bboxes =
-      TakeRows(*old_bboxes, RowsWhere(*bbox_rows_ids, bbox_chosen, true));
-  if (!train_bboxes.ok()) return train_bboxes.status();
-  if (absl::Status s = WriteCsvFile(*train_bboxes, (public_dir / "train_bounding_boxes.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table train_bboxes,
+                   TakeRows(old_bboxes, RowsWhere(bbox_rows_ids, bbox_chosen, true)));
+  RETURN_IF_ERROR(WriteCsvFile(train_bboxes, (public_dir / "train_bounding_boxes.csv").string()));
 
-  absl::StatusOr<Table> held_out = TakeRows(*old_train, RowsWhere(*train_study_ids, train_set, false));
-  if (!held_out.ok()) return held_out.status();
-  absl::StatusOr<Table> answers = Melt(*held_out);
-  if (!answers.ok()) return answers.status();
+  ASSIGN_OR_RETURN(Table held_out,
+                   TakeRows(old_train, RowsWhere(train_study_ids, train_set, false)));
+  ASSIGN_OR_RETURN(Table answers, Melt(held_out));
   Column row_ids{.name = "row_id", .dtype = Dtype::kObject};
-  for (size_t row = 0; row < answers->num_rows(); ++row) {
-    row_ids.cells.emplace_back(absl::StrCat(std::get<std::string>(answers->columns()[0].cells[row]),
-                                            "_",
-                                            std::get<std::string>(answers->columns()[1].cells[row])));
+  for (size_t row = 0; row < answers.num_rows(); ++row) {
+    row_ids.cells.emplace_back(
+        absl::StrCat(std::get<std::string>(answers.columns()[0].cells[row]), "_",
+                     std::get<std::string>(answers.columns()[1].cells[row])));
   }
-  answers->mutable_columns().push_back(std::move(row_ids));
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
+  answers.mutable_columns().push_back(std::move(row_ids));
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(answers, {"row_id", "fractured"})));
+  if (answers.num_rows() > 0) {
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, "fractured", 0.5));
   }
-  absl::StatusOr<Table> sample_submission = SelectColumns(*answers, {"row_id", "fractured"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (answers->num_rows() > 0) {
-    if (absl::Status s = SetConstantColumn(*sample_submission, "fractured", 0.5); !s.ok()) return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(*sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<Table> public_test = DropColumns(*answers, {"fractured"});
-  if (!public_test.ok()) return public_test.status();
-  if (absl::Status s = WriteCsvFile(*public_test, (public_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(answers, {"fractured"})));
+  RETURN_IF_ERROR(WriteCsvFile(public_test, (public_dir / "test.csv").string()));
 
   // Upstream's checks, in its order.
   std::vector<std::string> test_studies;
   {
     std::set<std::string> seen;
-    for (const Cell& cell : answers->columns()[0].cells) {
+    for (const Cell& cell : answers.columns()[0].cells) {
       if (seen.insert(std::get<std::string>(cell)).second) test_studies.push_back(std::get<std::string>(cell));
     }
   }
-  if (test_studies.size() * 8 != answers->num_rows()) {
+  if (test_studies.size() * 8 != answers.num_rows()) {
     return CheckFailed("Melting failed, incorrect length");
   }
-  if (train->ColumnNames() != std::vector<std::string>{kStudy, "patient_overall", "C1", "C2", "C3",
-                                                       "C4", "C5", "C6", "C7"}) {
+  if (train.ColumnNames() != std::vector<std::string>{kStudy, "patient_overall", "C1", "C2", "C3",
+                                                      "C4", "C5", "C6", "C7"}) {
     return CheckFailed("Train columns are wrong");
   }
-  if (train_bboxes->ColumnNames() !=
+  if (train_bboxes.ColumnNames() !=
       std::vector<std::string>{kStudy, "x", "y", "width", "height", "slice_number"}) {
     return CheckFailed("Bounding box columns are wrong");
   }
-  if (static_cast<int64_t>(new_train_ids.size()) != RoundedTenth(old_train->num_rows())) {
+  if (static_cast<int64_t>(new_train_ids.size()) != RoundedTenth(old_train.num_rows())) {
     return CheckFailed("Incorrect number of training samples.");
   }
-  if (train->num_rows() + test_studies.size() != old_train->num_rows()) {
+  if (train.num_rows() + test_studies.size() != old_train.num_rows()) {
     return CheckFailed(
         "Incorrect number of training samples. New train and test splits don't sum to the length "
         "of the original train set.");
@@ -282,22 +262,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     if (error) return absl::InternalError(absl::StrCat("cannot copy segmentation ", id, ": ", error.message()));
   }
   fs::create_directories(public_dir / "train_images", error);
-  for (const Cell& cell : train->Find(kStudy)->cells) {
+  for (const Cell& cell : train.Find(kStudy)->cells) {
     const std::string& id = std::get<std::string>(cell);
-    if (absl::Status s = CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id));
   }
   fs::create_directories(public_dir / "test_images", error);
   for (const std::string& id : test_studies) {
-    if (absl::Status s = CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id));
   }
   if (CountEntries(public_dir / "segmentations", ".nii") != new_segmentation_ids.size()) {
     return CheckFailed("Incorrect number of segmentations copied");
   }
-  if (CountEntries(public_dir / "train_images", "") != train->num_rows()) {
+  if (CountEntries(public_dir / "train_images", "") != train.num_rows()) {
     return CheckFailed("Incorrect number of train images copied");
   }
   if (CountEntries(public_dir / "test_images", "") != test_studies.size()) {

@@ -18,9 +18,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -79,13 +80,12 @@ absl::Status WriteImage(SyntheticRng& rng, const fs::path& dir, const Image& ima
   dicom.rows = kSize;
   dicom.columns = kSize;
   dicom.pixels = DrawMammogram(rng, image.laterality == "L", cancer);
-  absl::StatusOr<std::string> bytes = EncodeDicom(dicom);
-  if (!bytes.ok()) return bytes.status();
+  ASSIGN_OR_RETURN(std::string bytes, EncodeDicom(dicom));
   const fs::path patient_dir = dir / absl::StrCat(image.patient_id);
   std::error_code error;
   fs::create_directories(patient_dir, error);
   if (error) return absl::InternalError(absl::StrCat("cannot create ", patient_dir.string()));
-  return WriteStringToFile(patient_dir / absl::StrCat(image.image_id, ".dcm"), *bytes);
+  return WriteStringToFile(patient_dir / absl::StrCat(image.image_id, ".dcm"), bytes);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -143,11 +143,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
           train.Missing();
         }
         train.Int(machine).Bool(biopsy && !cancer).EndRow();
-        if (absl::Status s =
-                WriteImage(images_rng, raw_dir / "train_images", image, study_uid, cancer);
-            !s.ok()) {
-          return s;
-        }
+        RETURN_IF_ERROR(WriteImage(images_rng, raw_dir / "train_images", image, study_uid, cancer));
       }
     }
   }
@@ -165,10 +161,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
       const Image image{test_patient, new_image_id(), side, view};
       test.Int(2).Int(test_patient).Int(image.image_id).String(side).String(view).Int(81).Int(0)
           .Int(21).String(absl::StrCat(test_patient, "_", side)).EndRow();
-      if (absl::Status s = WriteImage(images_rng, raw_dir / "test_images", image, study_uid, cancer);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(WriteImage(images_rng, raw_dir / "test_images", image, study_uid, cancer));
     }
     sample.String(absl::StrCat(test_patient, "_", side)).Float(0.021).EndRow();
   }
@@ -176,7 +169,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
        {std::pair<const char*, const std::string*>{"train.csv", &train.text()},
         {"test.csv", &test.text()},
         {"sample_submission.csv", &sample.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

@@ -8,10 +8,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
-#include "pycompat/pandas_ops.h"
-#include "grading/metrics/classification/probabilistic_f1.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "grading/grader.h"
+#include "grading/metrics/classification/probabilistic_f1.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -21,10 +22,9 @@ constexpr char kTargetColumn[] = "cancer";
 
 // `table.sort_values(by=prediction_id)[column]`.
 absl::StatusOr<std::vector<Column>> SortedById(const Table& table) {
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*table.Find(kIdColumn));
-  if (!order.ok()) return order.status();
-  return std::vector<Column>{TakeCells(*table.Find(kIdColumn), *order),
-                             TakeCells(*table.Find(kTargetColumn), *order)};
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*table.Find(kIdColumn)));
+  return std::vector<Column>{TakeCells(*table.Find(kIdColumn), order),
+                             TakeCells(*table.Find(kTargetColumn), order)};
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
@@ -47,17 +47,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("cannot sort the submission by ", kIdColumn, ": ",
                                           sorted_submission.status().message()));
   }
-  absl::StatusOr<std::vector<Column>> sorted_answers = SortedById(answers);
-  if (!sorted_answers.ok()) return sorted_answers.status();
+  ASSIGN_OR_RETURN(std::vector<Column> sorted_answers, SortedById(answers));
   const Column& submitted_ids = (*sorted_submission)[0];
-  const Column& answer_ids = (*sorted_answers)[0];
+  const Column& answer_ids = (sorted_answers)[0];
   for (size_t row = 0; row < answer_ids.cells.size(); ++row) {
     if (!CellsEqual(submitted_ids.cells[row], answer_ids.cells[row])) {
       return InvalidSubmission(absl::StrCat(kIdColumn, " not aligned: the submission's ids differ "
                                             "from the answers' (missing, extra or repeated ids)"));
     }
   }
-  const Column& labels = (*sorted_answers)[1];
+  const Column& labels = (sorted_answers)[1];
   bool any_positive = false;
   for (const Cell& label : labels.cells) {
     any_positive = any_positive || (!IsMissing(label) && NumericValue(label).value_or(0) != 0);

@@ -19,14 +19,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -113,20 +114,18 @@ absl::Status CopyImages(const fs::path& raw, const Table& table,
   const Column& patient_ids = *table.Find("patient_id");
   const Column& image_ids = *table.Find("image_id");
   for (size_t row = 0; row < table.num_rows(); ++row) {
-    absl::StatusOr<std::string> patient = PathName(patient_ids.cells[row], "patient_id");
-    if (!patient.ok()) return patient.status();
-    absl::StatusOr<std::string> image = PathName(image_ids.cells[row], "image_id");
-    if (!image.ok()) return image.status();
-    const std::string file = absl::StrCat(*image, ".dcm");
-    const fs::path source = raw / "train_images" / *patient / file;
+    ASSIGN_OR_RETURN(std::string patient, PathName(patient_ids.cells[row], "patient_id"));
+    ASSIGN_OR_RETURN(std::string image, PathName(image_ids.cells[row], "image_id"));
+    const std::string file = absl::StrCat(image, ".dcm");
+    const fs::path source = raw / "train_images" / patient / file;
     if (!fs::is_regular_file(source)) {
       return absl::NotFoundError(
-          absl::StrCat("raw data has no image train_images/", *patient, "/", file));
+          absl::StrCat("raw data has no image train_images/", patient, "/", file));
     }
-    fs::copy_file(source, dest / *patient / file, fs::copy_options::overwrite_existing, error);
+    fs::copy_file(source, dest / patient / file, fs::copy_options::overwrite_existing, error);
     if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train_images/", *patient, "/", file,
-                                              ": ", error.message()));
+      return absl::InternalError(
+          absl::StrCat("cannot copy train_images/", patient, "/", file, ": ", error.message()));
     }
   }
   size_t count = 0;
@@ -141,29 +140,27 @@ absl::Status CopyImages(const fs::path& raw, const Table& table,
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   std::vector<std::string> answer_columns(TestColumns().begin(), TestColumns().end() - 1);
   answer_columns.push_back("cancer");
   for (const std::string& name : answer_columns) {
-    if (absl::StatusOr<const Column*> column = old_train->Get(name); !column.ok()) {
+    if (absl::StatusOr<const Column*> column = old_train.Get(name); !column.ok()) {
       return column.status();
     }
   }
 
   // patient_ids = old_train["patient_id"].unique(), in order of appearance.
-  const Column& patient_column = *old_train->Find("patient_id");
+  const Column& patient_column = *old_train.Find("patient_id");
   std::vector<Cell> patient_ids;
   std::vector<std::string> patient_names;
   std::map<PatientKey, size_t> patient_index;
   std::vector<size_t> row_patient;
   for (const Cell& cell : patient_column.cells) {
-    absl::StatusOr<std::string> name = PathName(cell, "patient_id");
-    if (!name.ok()) return name.status();
+    ASSIGN_OR_RETURN(std::string name, PathName(cell, "patient_id"));
     auto [it, inserted] = patient_index.try_emplace(KeyOf(cell), patient_ids.size());
     if (inserted) {
       patient_ids.push_back(cell);
-      patient_names.push_back(*name);
+      patient_names.push_back(name);
     }
     row_patient.push_back(it->second);
   }
@@ -171,33 +168,27 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 42;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(patient_ids.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(patient_ids.size()), options));
   std::vector<bool> in_test(patient_ids.size(), false);
-  for (int64_t index : split->test_indices) in_test[index] = true;
+  for (int64_t index : split.test_indices) in_test[index] = true;
   std::vector<std::string> train_patients, test_patients;
-  for (int64_t index : split->train_indices) train_patients.push_back(patient_names[index]);
-  for (int64_t index : split->test_indices) test_patients.push_back(patient_names[index]);
+  for (int64_t index : split.train_indices) train_patients.push_back(patient_names[index]);
+  for (int64_t index : split.test_indices) test_patients.push_back(patient_names[index]);
   std::vector<int64_t> train_rows, test_rows;
   for (size_t row = 0; row < row_patient.size(); ++row) {
     (in_test[row_patient[row]] ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
   }
 
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> test_rows_table = TakeRows(*old_train, test_rows);
-  if (!test_rows_table.ok()) return test_rows_table.status();
-  absl::StatusOr<Table> answers = SelectColumns(*test_rows_table, answer_columns);
-  if (!answers.ok()) return answers.status();
-  if (absl::Status s = WriteCsvFile(*new_train, (public_dir / "train.csv").string()); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table test_rows_table, TakeRows(old_train, test_rows));
+  ASSIGN_OR_RETURN(Table answers, SelectColumns(test_rows_table, answer_columns));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
 
   // answers["prediction_id"] = answers["patient_id"].astype(str) + "_" + answers["laterality"]
   Column prediction_ids{.name = "prediction_id", .dtype = Dtype::kObject};
-  const Column& laterality = *answers->Find("laterality");
-  for (size_t row = 0; row < answers->num_rows(); ++row) {
+  const Column& laterality = *answers.Find("laterality");
+  for (size_t row = 0; row < answers.num_rows(); ++row) {
     const std::string* side = std::get_if<std::string>(&laterality.cells[row]);
     if (side == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -205,43 +196,26 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
           "' is not text, so pandas cannot append it to the prediction id"));
     }
     prediction_ids.cells.emplace_back(
-        absl::StrCat(PythonStr(answers->Find("patient_id")->cells[row]), "_", *side));
+        absl::StrCat(PythonStr(answers.Find("patient_id")->cells[row]), "_", *side));
   }
-  answers->mutable_columns().push_back(prediction_ids);
-  absl::StatusOr<Table> new_test_without_labels = DropColumns(*answers, {"cancer"});
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  if (absl::Status s =
-          WriteCsvFile(*new_test_without_labels, (public_dir / "test.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  answers.mutable_columns().push_back(prediction_ids);
+  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(answers, {"cancer"})));
+  RETURN_IF_ERROR(WriteCsvFile(new_test_without_labels, (public_dir / "test.csv").string()));
 
-  const Table per_breast = FirstPerPredictionId(prediction_ids, *answers->Find("cancer"));
-  if (absl::Status s = WriteCsvFile(per_breast, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<double> cancer_rate = PandasMean(*new_train->Find("cancer"));
-  if (!cancer_rate.ok()) return cancer_rate.status();
+  const Table per_breast = FirstPerPredictionId(prediction_ids, *answers.Find("cancer"));
+  RETURN_IF_ERROR(WriteCsvFile(per_breast, (private_dir / "answers.csv").string()));
+  ASSIGN_OR_RETURN(double cancer_rate, PandasMean(*new_train.Find("cancer")));
   Table sample_submission = per_breast;
-  if (absl::Status s = SetConstantColumn(sample_submission, "cancer", *cancer_rate); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (per_breast.num_rows() == new_test_without_labels->num_rows()) {
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "cancer", cancer_rate));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  if (per_breast.num_rows() == new_test_without_labels.num_rows()) {
     return CheckFailed("new_test and new_test_without_labels should have different number of rows");
   }
 
-  if (absl::Status s = CopyImages(raw, *new_train, train_patients, public_dir / "train_images",
-                                  "Number of images in train_images should be equal to the "
-                                  "number of rows in new_train");
-      !s.ok()) {
-    return s;
-  }
-  return CopyImages(raw, *new_test_without_labels, test_patients, public_dir / "test_images",
+  RETURN_IF_ERROR(CopyImages(raw, new_train, train_patients, public_dir / "train_images",
+                             "Number of images in train_images should be equal to the "
+                             "number of rows in new_train"));
+  return CopyImages(raw, new_test_without_labels, test_patients, public_dir / "test_images",
                     "Number of images in test_images should be equal to the number of rows in "
                     "new_test_without_labels");
 }

@@ -17,9 +17,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -79,13 +80,9 @@ absl::Status WriteCase(SyntheticRng& rng, const fs::path& case_dir, const std::s
       image.rows = kSize;
       image.columns = kSize;
       image.pixels = DrawSlice(rng, std::string(series) == "FLAIR", methylated, cx, cy, radius);
-      absl::StatusOr<std::string> bytes = EncodeDicom(image);
-      if (!bytes.ok()) return bytes.status();
-      if (absl::Status s =
-              WriteStringToFile(case_dir / series / absl::StrCat("Image-", n, ".dcm"), *bytes);
-          !s.ok()) {
-        return s;
-      }
+      ASSIGN_OR_RETURN(std::string bytes, EncodeDicom(image));
+      RETURN_IF_ERROR(
+          WriteStringToFile(case_dir / series / absl::StrCat("Image-", n, ".dcm"), bytes));
     }
   }
   return absl::OkStatus();
@@ -110,21 +107,15 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   for (const std::string& id : train_ids) {
     const bool methylated = ids_rng.Bernoulli(kMethylatedRate);
     labels.String(id).Int(methylated ? 1 : 0).EndRow();
-    if (absl::Status s = WriteCase(images_rng, raw_dir / "train" / id, id, methylated); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteCase(images_rng, raw_dir / "train" / id, id, methylated));
   }
   sample.Row({"BraTS21ID", "MGMT_value"});
   for (const std::string& id : test_ids) {
     sample.String(id).Float(0.5).EndRow();
     const bool methylated = ids_rng.Bernoulli(kMethylatedRate);
-    if (absl::Status s = WriteCase(images_rng, raw_dir / "test" / id, id, methylated); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteCase(images_rng, raw_dir / "test" / id, id, methylated));
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train_labels.csv", labels.text()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_labels.csv", labels.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

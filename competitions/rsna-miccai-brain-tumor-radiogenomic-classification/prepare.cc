@@ -11,10 +11,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -29,10 +30,9 @@ absl::Status CheckFailed(std::string_view message) {
 // rejects a label column that is not all integers (a missing or fractional
 // value, text).
 absl::Status CheckIntegerLabels(const Table& table) {
-  absl::StatusOr<const Column*> labels = table.Get("MGMT_value");
-  if (!labels.ok()) return labels.status();
-  for (size_t row = 0; row < (*labels)->cells.size(); ++row) {
-    if (!std::holds_alternative<int64_t>((*labels)->cells[row])) {
+  ASSIGN_OR_RETURN(const Column* labels, table.Get("MGMT_value"));
+  for (size_t row = 0; row < (labels)->cells.size(); ++row) {
+    if (!std::holds_alternative<int64_t>((labels)->cells[row])) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train_labels.csv row ", row, ": MGMT_value must be an integer, as upstream reads it "
           "with dtype int"));
@@ -45,12 +45,11 @@ absl::Status CheckIntegerLabels(const Table& table) {
 // raw/train (upstream joins it to a path; anything else would reach
 // outside it or is not a name at all).
 absl::StatusOr<std::vector<std::string>> CaseIds(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("BraTS21ID");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("BraTS21ID"));
   std::vector<std::string> names;
-  names.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  names.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -100,42 +99,28 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& /*scratch*/) {
   CsvReadOptions read_options;
   read_options.string_columns = {"BraTS21ID"};
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train_labels.csv").string(), read_options);
-  if (!old_train.ok()) return old_train.status();
-  if (absl::Status s = CheckIntegerLabels(*old_train); !s.ok()) return s;
-  if (absl::StatusOr<const Column*> ids = old_train->Get("BraTS21ID"); !ids.ok()) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train_labels.csv").string(), read_options));
+  RETURN_IF_ERROR(CheckIntegerLabels(old_train));
+  if (absl::StatusOr<const Column*> ids = old_train.Get("BraTS21ID"); !ids.ok()) {
     return ids.status();
   }
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
 
-  absl::StatusOr<std::vector<std::string>> train_ids = CaseIds(new_train);
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = CaseIds(new_test);
-  if (!test_ids.ok()) return test_ids.status();
-  if (absl::Status s = CopyCases(raw / "train", *train_ids, public_dir / "train", "train");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyCases(raw / "train", *test_ids, public_dir / "test", "test"); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, CaseIds(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, CaseIds(new_test));
+  RETURN_IF_ERROR(CopyCases(raw / "train", train_ids, public_dir / "train", "train"));
+  RETURN_IF_ERROR(CopyCases(raw / "train", test_ids, public_dir / "test", "test"));
 
   Table sample_submission = new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "MGMT_value", 0.5); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train_labels.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "MGMT_value", 0.5));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train_labels.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

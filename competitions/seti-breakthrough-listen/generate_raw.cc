@@ -20,8 +20,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/npy_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -91,15 +92,13 @@ absl::StatusOr<Labelled> WriteSnippets(SyntheticRng& rng, std::set<std::string>&
   for (int i = 0; i < count; ++i) {
     const std::string id = NewId(rng, used);
     const bool target = rng.Bernoulli(kTargetRate);
-    absl::StatusOr<std::string> npy = EncodeFloatNpy(
-        {kCadences, kTimes, kChannels}, DrawSnippet(rng, target), NpyFloatType::kFloat16);
-    if (!npy.ok()) return npy.status();
+    ASSIGN_OR_RETURN(std::string npy,
+                     (EncodeFloatNpy({kCadences, kTimes, kChannels}, DrawSnippet(rng, target),
+                                     NpyFloatType::kFloat16)));
     std::error_code error;
     fs::create_directories(dir / id.substr(0, 1), error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", dir.string()));
-    if (absl::Status s = WriteStringToFile(dir / id.substr(0, 1) / (id + ".npy"), *npy); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(dir / id.substr(0, 1) / (id + ".npy"), npy));
     out.ids.push_back(id);
     out.targets.push_back(target);
   }
@@ -119,26 +118,17 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   const SyntheticRng root(seed);
   SyntheticRng train_rng = root.Fork(1), test_rng = root.Fork(2), old_rng = root.Fork(3);
   std::set<std::string> used;
-  absl::StatusOr<Labelled> train = WriteSnippets(train_rng, used, kNumTrain, raw_dir / "train");
-  if (!train.ok()) return train.status();
-  absl::StatusOr<Labelled> test = WriteSnippets(test_rng, used, kNumTest, raw_dir / "test");
-  if (!test.ok()) return test.status();
+  ASSIGN_OR_RETURN(Labelled train, WriteSnippets(train_rng, used, kNumTrain, raw_dir / "train"));
+  ASSIGN_OR_RETURN(Labelled test, WriteSnippets(test_rng, used, kNumTest, raw_dir / "test"));
   const fs::path leaky = raw_dir / "old_leaky_data";
-  absl::StatusOr<Labelled> old = WriteSnippets(old_rng, used, kNumOld, leaky / "train_old");
-  if (!old.ok()) return old.status();
+  ASSIGN_OR_RETURN(Labelled old, WriteSnippets(old_rng, used, kNumOld, leaky / "train_old"));
 
   CsvTextBuilder sample;
   sample.Row({"id", "target"});
-  for (const std::string& id : test->ids) sample.String(id).Float(0.5).EndRow();
-  if (absl::Status s = WriteStringToFile(raw_dir / "train_labels.csv", LabelsCsv(*train));
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
-      !s.ok()) {
-    return s;
-  }
-  return WriteStringToFile(leaky / "train_labels_old.csv", LabelsCsv(*old));
+  for (const std::string& id : test.ids) sample.String(id).Float(0.5).EndRow();
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train_labels.csv", LabelsCsv(train)));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "sample_submission.csv", sample.text()));
+  return WriteStringToFile(leaky / "train_labels_old.csv", LabelsCsv(old));
 }
 
 MLEBENCH_REGISTER_SYNTHETIC(SyntheticDataset{.id = MLEBENCH_COMPETITION_ID,

@@ -10,10 +10,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -28,11 +29,10 @@ absl::Status CheckFailed(std::string_view message) {
 // folder. Upstream takes `id[0]`, which fails on a non-text id; a path
 // separator or "."/".." would reach outside the data folders.
 absl::StatusOr<std::vector<std::string>> SnippetIds(const Table& table, std::string_view what) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -85,35 +85,31 @@ absl::Status CopySnippets(const fs::path& raw, const std::vector<std::string>& i
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train_labels.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train_labels.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
-  absl::StatusOr<std::vector<std::string>> train_ids = SnippetIds(new_train, "train_labels.csv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = SnippetIds(new_test, "train_labels.csv");
-  if (!test_ids.ok()) return test_ids.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, SnippetIds(new_train, "train_labels.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, SnippetIds(new_test, "train_labels.csv"));
   Table sample_submission = new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "target", 0.5); !s.ok()) return s;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "target", 0.5));
 
   // Upstream's checks, run before anything is written. Upstream counts the
   // copied files by name, so a repeated id gives fewer files than rows.
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
-  const std::set<std::string> test_id_set(test_ids->begin(), test_ids->end());
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
+  const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
   for (const std::string& id : test_id_set) {
     if (train_id_set.count(id) > 0) {
       return CheckFailed("There are overlapping IDs in train and test sets.");
     }
   }
-  if (train_id_set.size() != train_ids->size()) {
+  if (train_id_set.size() != train_ids.size()) {
     return CheckFailed("Number of train files does not match the number of train records.");
   }
-  if (test_id_set.size() != test_ids->size()) {
+  if (test_id_set.size() != test_ids.size()) {
     return CheckFailed("Number of test files does not match the number of test records.");
   }
   const fs::path leaky = raw / "old_leaky_data";
@@ -121,21 +117,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return absl::NotFoundError("raw data has no folder old_leaky_data/");
   }
 
-  if (absl::Status s = WriteCsvFile(new_train, (public_dir / "train_labels.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(new_test, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train_labels.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
   std::error_code error;
   fs::copy(leaky, public_dir / "old_leaky_data",
            fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
   if (error) {
     return absl::InternalError(absl::StrCat("cannot copy old_leaky_data/: ", error.message()));
   }
-  if (absl::Status s = CopySnippets(raw, *train_ids, public_dir / "train"); !s.ok()) return s;
-  if (absl::Status s = CopySnippets(raw, *test_ids, public_dir / "test"); !s.ok()) return s;
+  RETURN_IF_ERROR(CopySnippets(raw, train_ids, public_dir / "train"));
+  RETURN_IF_ERROR(CopySnippets(raw, test_ids, public_dir / "test"));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

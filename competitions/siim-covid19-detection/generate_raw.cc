@@ -21,9 +21,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -161,13 +162,9 @@ absl::StatusOr<std::vector<ImageRow>> WriteStudy(SyntheticRng& rng, std::set<std
     image.rows = kSize;
     image.columns = kSize;
     image.pixels = DrawFilm(rng, row.boxes);
-    absl::StatusOr<std::string> bytes = EncodeDicom(image);
-    if (!bytes.ok()) return bytes.status();
-    if (absl::Status s =
-            WriteStringToFile(split_dir / study.id / series / absl::StrCat(row.id, ".dcm"), *bytes);
-        !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string bytes, EncodeDicom(image));
+    RETURN_IF_ERROR(
+        WriteStringToFile(split_dir / study.id / series / absl::StrCat(row.id, ".dcm"), bytes));
     rows.push_back(std::move(row));
   }
   return rows;
@@ -198,10 +195,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     studies_csv.String(study.id + "_study");
     for (int k = 0; k < 4; ++k) studies_csv.Int(k == study.label ? 1 : 0);
     studies_csv.EndRow();
-    absl::StatusOr<std::vector<ImageRow>> rows =
-        WriteStudy(films_rng, used, raw_dir / "train", study);
-    if (!rows.ok()) return rows.status();
-    train_images.insert(train_images.end(), rows->begin(), rows->end());
+    ASSIGN_OR_RETURN(std::vector<ImageRow> rows,
+                     WriteStudy(films_rng, used, raw_dir / "train", study));
+    train_images.insert(train_images.end(), rows.begin(), rows.end());
   }
   std::sort(train_images.begin(), train_images.end(),
             [](const ImageRow& a, const ImageRow& b) { return a.id < b.id; });
@@ -223,10 +219,9 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::vector<ImageRow> test_images;
   for (const Study& study : test) {
     sample_csv.String(study.id + "_study").String("negative 1 0 0 1 1").EndRow();
-    absl::StatusOr<std::vector<ImageRow>> rows =
-        WriteStudy(films_rng, used, raw_dir / "test", study);
-    if (!rows.ok()) return rows.status();
-    test_images.insert(test_images.end(), rows->begin(), rows->end());
+    ASSIGN_OR_RETURN(std::vector<ImageRow> rows,
+                     WriteStudy(films_rng, used, raw_dir / "test", study));
+    test_images.insert(test_images.end(), rows.begin(), rows.end());
   }
   for (const ImageRow& row : test_images) {
     sample_csv.String(row.id + "_image").String("none 1 0 0 1 1").EndRow();
@@ -236,7 +231,7 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
        {std::pair<const char*, const std::string*>{"train_study_level.csv", &studies_csv.text()},
         {"train_image_level.csv", &images_csv.text()},
         {"sample_submission.csv", &sample_csv.text()}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

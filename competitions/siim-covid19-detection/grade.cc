@@ -9,13 +9,14 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/metrics/vision/box_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -80,19 +81,15 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
-  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
-                                           *orders, "Submission and answers must have the same ids");
-      !s.ok()) {
-    return s;
-  }
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders->submission);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders->answers);
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                                      "Submission and answers must have the same ids"));
+  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders.submission);
+  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders.answers);
 
-  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders->submission);
-  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders->answers);
+  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders.submission);
+  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders.answers);
   std::vector<std::vector<LabeledBox>> predicted_boxes, true_boxes;
   for (size_t i = 0; i < predictions.cells.size(); ++i) {
     absl::StatusOr<std::vector<LabeledBox>> boxes = ParsePredictionString(predictions.cells[i]);

@@ -15,11 +15,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -156,78 +157,53 @@ Table IdPredictionTable(std::vector<Cell> ids, std::vector<Cell> predictions) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> studies = ReadCsvFile((raw / "train_study_level.csv").string());
-  if (!studies.ok()) return studies.status();
+  ASSIGN_OR_RETURN(Table studies, ReadCsvFile((raw / "train_study_level.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*studies, options);
-  if (!split.ok()) return split.status();
-  absl::StatusOr<Table> train_studies = SortedBy(split->train, "id", "train_study_level.csv");
-  if (!train_studies.ok()) return train_studies.status();
-  absl::StatusOr<Table> test_studies = SortedBy(split->test, "id", "train_study_level.csv");
-  if (!test_studies.ok()) return test_studies.status();
-  if (absl::Status s =
-          WriteCsvFile(*train_studies, (public_dir / "train_study_level.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(studies, options));
+  ASSIGN_OR_RETURN(Table train_studies, SortedBy(split.train, "id", "train_study_level.csv"));
+  ASSIGN_OR_RETURN(Table test_studies, SortedBy(split.test, "id", "train_study_level.csv"));
+  RETURN_IF_ERROR(WriteCsvFile(train_studies, (public_dir / "train_study_level.csv").string()));
 
-  absl::StatusOr<Table> images = ReadCsvFile((raw / "train_image_level.csv").string());
-  if (!images.ok()) return images.status();
-  absl::StatusOr<std::vector<std::string>> image_studies =
-      TextCells(*images, "StudyInstanceUID", "train_image_level.csv");
-  if (!image_studies.ok()) return image_studies.status();
-  absl::StatusOr<std::vector<std::string>> train_ids =
-      TextCells(*train_studies, "id", "train_study_level.csv");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids =
-      TextCells(*test_studies, "id", "train_study_level.csv");
-  if (!test_ids.ok()) return test_ids.status();
-  absl::StatusOr<Table> train_images =
-      SortedBy(ImagesOfStudies(*images, *image_studies, *train_ids), "id", "train_image_level.csv");
-  if (!train_images.ok()) return train_images.status();
-  absl::StatusOr<Table> test_images =
-      SortedBy(ImagesOfStudies(*images, *image_studies, *test_ids), "id", "train_image_level.csv");
-  if (!test_images.ok()) return test_images.status();
-  if (train_images->num_rows() + test_images->num_rows() != images->num_rows()) {
-    return CheckFailed(absl::StrCat("Expected ", images->num_rows(), " images"));
+  ASSIGN_OR_RETURN(Table images, ReadCsvFile((raw / "train_image_level.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> image_studies,
+                   TextCells(images, "StudyInstanceUID", "train_image_level.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids,
+                   TextCells(train_studies, "id", "train_study_level.csv"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids,
+                   TextCells(test_studies, "id", "train_study_level.csv"));
+  ASSIGN_OR_RETURN(Table train_images, SortedBy(ImagesOfStudies(images, image_studies, train_ids),
+                                                "id", "train_image_level.csv"));
+  ASSIGN_OR_RETURN(Table test_images, SortedBy(ImagesOfStudies(images, image_studies, test_ids),
+                                               "id", "train_image_level.csv"));
+  if (train_images.num_rows() + test_images.num_rows() != images.num_rows()) {
+    return CheckFailed(absl::StrCat("Expected ", images.num_rows(), " images"));
   }
-  if (absl::Status s = WriteCsvFile(*train_images, (public_dir / "train_image_level.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(train_images, (public_dir / "train_image_level.csv").string()));
 
-  if (absl::Status s = CopyStudies(raw / "train", *train_ids, public_dir / "train"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyStudies(raw / "train", *test_ids, public_dir / "test"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyStudies(raw / "train", train_ids, public_dir / "train"));
+  RETURN_IF_ERROR(CopyStudies(raw / "train", test_ids, public_dir / "test"));
 
   std::vector<Cell> ids, truths, samples;
-  for (size_t row = 0; row < test_ids->size(); ++row) {
-    absl::StatusOr<std::string> label = StudyLabel(*test_studies, row);
-    if (!label.ok()) return label.status();
-    ids.push_back((*test_ids)[row]);
-    truths.push_back(absl::StrCat(*label, " 1 0 0 1 1"));
+  for (size_t row = 0; row < test_ids.size(); ++row) {
+    ASSIGN_OR_RETURN(std::string label, StudyLabel(test_studies, row));
+    ids.push_back((test_ids)[row]);
+    truths.push_back(absl::StrCat(label, " 1 0 0 1 1"));
     samples.push_back(std::string("negative 1 0 0 1 1"));
   }
-  const Column* image_ids = test_images->Find("id");
-  absl::StatusOr<const Column*> image_labels = test_images->Get("label");
+  const Column* image_ids = test_images.Find("id");
+  absl::StatusOr<const Column*> image_labels = test_images.Get("label");
   if (!image_labels.ok()) {
     return absl::NotFoundError("train_image_level.csv has no 'label' column");
   }
-  for (size_t row = 0; row < test_images->num_rows(); ++row) {
+  for (size_t row = 0; row < test_images.num_rows(); ++row) {
     ids.push_back(image_ids->cells[row]);
     truths.push_back((*image_labels)->cells[row]);
     samples.push_back(std::string("none 1 0 0 1 1"));
   }
-  if (absl::Status s = WriteCsvFile(IdPredictionTable(ids, std::move(truths)),
-                                    (private_dir / "test.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteCsvFile(IdPredictionTable(ids, std::move(truths)), (private_dir / "test.csv").string()));
   return WriteCsvFile(IdPredictionTable(std::move(ids), std::move(samples)),
                       (public_dir / "sample_submission.csv").string());
 }

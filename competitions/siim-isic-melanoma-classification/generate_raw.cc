@@ -25,10 +25,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/tfrecord.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -113,7 +114,7 @@ absl::Status WriteSplit(SyntheticRng& rng, const fs::path& raw, bool train, int 
                         CsvTextBuilder* sample) {
   const std::string split = train ? "train" : "test";
   for (const fs::path& dir : {raw / split, raw / "jpeg" / split, raw / "tfrecords"}) {
-    if (absl::Status s = MakeDirs(dir); !s.ok()) return s;
+    RETURN_IF_ERROR(MakeDirs(dir));
   }
   // Rows of train.csv are sorted by name, shards hold a shuffled mix.
   std::vector<Lesion> lesions;
@@ -136,18 +137,11 @@ absl::Status WriteSplit(SyntheticRng& rng, const fs::path& raw, bool train, int 
   for (size_t i = 0; i < lesions.size(); ++i) {
     const Lesion& lesion = lesions[i];
     const std::string patient = absl::StrFormat("IP_%07d", rng.UniformInt(int64_t{0}, int64_t{9999999}));
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(lesion.image, kJpegQuality);
-    if (!jpeg.ok()) return jpeg.status();
-    jpegs[i] = *jpeg;
-    absl::StatusOr<std::string> dicom = EncodeDicom(ToDicom(rng, lesion, patient));
-    if (!dicom.ok()) return dicom.status();
-    if (absl::Status s = WriteStringToFile(raw / split / (lesion.name + ".dcm"), *dicom); !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteStringToFile(raw / "jpeg" / split / (lesion.name + ".jpg"), *jpeg);
-        !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(lesion.image, kJpegQuality));
+    jpegs[i] = jpeg;
+    ASSIGN_OR_RETURN(std::string dicom, EncodeDicom(ToDicom(rng, lesion, patient)));
+    RETURN_IF_ERROR(WriteStringToFile(raw / split / (lesion.name + ".dcm"), dicom));
+    RETURN_IF_ERROR(WriteStringToFile(raw / "jpeg" / split / (lesion.name + ".jpg"), jpeg));
     csv.String(lesion.name).String(patient);
     if (rng.Bernoulli(0.03)) {
       csv.Missing();
@@ -186,10 +180,7 @@ absl::Status WriteSplit(SyntheticRng& rng, const fs::path& raw, bool train, int 
     const std::string file =
         train ? absl::StrFormat("train%02d-%d.tfrec", s, s == kTrainShards - 1 ? 2061 : 2071)
               : absl::StrFormat("test%02d-%d.tfrec", s, per_shard);
-    if (absl::Status st = WriteStringToFile(raw / "tfrecords" / file, WriteTfRecords(records));
-        !st.ok()) {
-      return st;
-    }
+    RETURN_IF_ERROR(WriteStringToFile(raw / "tfrecords" / file, WriteTfRecords(records)));
   }
   return absl::OkStatus();
 }
@@ -203,18 +194,12 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
                  "diagnosis", "benign_malignant", "target"});
   test_csv.Row({"image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge"});
   sample.Row({"image_name", "target"});
-  if (absl::Status s = WriteSplit(train_rng, raw_dir, true, kTrainShards, kPerTrainShard,
-                                  used_numbers, train_csv, nullptr);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteSplit(test_rng, raw_dir, false, kTestShards, kPerTestShard,
-                                  used_numbers, test_csv, &sample);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train_csv.text()); !s.ok()) return s;
-  if (absl::Status s = WriteStringToFile(raw_dir / "test.csv", test_csv.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteSplit(train_rng, raw_dir, true, kTrainShards, kPerTrainShard, used_numbers,
+                             train_csv, nullptr));
+  RETURN_IF_ERROR(WriteSplit(test_rng, raw_dir, false, kTestShards, kPerTestShard, used_numbers,
+                             test_csv, &sample));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train_csv.text()));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "test.csv", test_csv.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

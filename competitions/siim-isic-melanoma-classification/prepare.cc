@@ -20,11 +20,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/tfrecord.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -60,9 +61,8 @@ absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
 
 // The image_name values of every record in the shard.
 absl::StatusOr<std::vector<std::string>> ShardIds(const fs::path& shard) {
-  absl::StatusOr<std::string> bytes = ReadWholeFile(shard);
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<std::vector<std::string>> records = ReadTfRecords(*bytes);
+  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(shard));
+  absl::StatusOr<std::vector<std::string>> records = ReadTfRecords(bytes);
   if (!records.ok()) {
     return absl::DataLossError(
         absl::StrCat(shard.filename().string(), ": ", records.status().message()));
@@ -82,11 +82,10 @@ absl::StatusOr<std::vector<std::string>> ShardIds(const fs::path& shard) {
 // The image names of `table` as file name stems: text naming a file directly
 // inside a folder (upstream builds paths from them).
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  absl::StatusOr<const Column*> names = table.Get("image_name");
-  if (!names.ok()) return names.status();
+  ASSIGN_OR_RETURN(const Column* names, table.Get("image_name"));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(*names)->cells[row]);
+  for (size_t row = 0; row < (names)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(names)->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -135,69 +134,52 @@ size_t CountFiles(const fs::path& dir, std::string_view suffix) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   std::set<std::string> test_ids;
   for (const char* shard : kTestShards) {
-    absl::StatusOr<std::vector<std::string>> ids = ShardIds(raw / "tfrecords" / shard);
-    if (!ids.ok()) return ids.status();
-    test_ids.insert(ids->begin(), ids->end());
+    ASSIGN_OR_RETURN(std::vector<std::string> ids, ShardIds(raw / "tfrecords" / shard));
+    test_ids.insert(ids.begin(), ids.end());
   }
 
   // `old_train["image_name"].isin(test_ids)`: only text can equal the ids.
-  absl::StatusOr<const Column*> names = old_train->Get("image_name");
-  if (!names.ok()) return names.status();
+  ASSIGN_OR_RETURN(const Column* names, old_train.Get("image_name"));
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < (*names)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(*names)->cells[row]);
+  for (size_t row = 0; row < (names)->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&(names)->cells[row]);
     (name != nullptr && test_ids.count(*name) > 0 ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> test_rows_table = TakeRows(*old_train, test_rows);
-  if (!test_rows_table.ok()) return test_rows_table.status();
-  absl::StatusOr<Table> new_test_without_labels = SelectColumns(*test_rows_table, kTestColumns);
-  if (!new_test_without_labels.ok()) return new_test_without_labels.status();
-  absl::StatusOr<Table> new_test = SelectColumns(*test_rows_table, {"image_name", "target"});
-  if (!new_test.ok()) return new_test.status();
-  Table sample_submission = *new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "target", int64_t{0}); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table test_rows_table, TakeRows(old_train, test_rows));
+  ASSIGN_OR_RETURN(Table new_test_without_labels, SelectColumns(test_rows_table, kTestColumns));
+  ASSIGN_OR_RETURN(Table new_test, (SelectColumns(test_rows_table, {"image_name", "target"})));
+  Table sample_submission = new_test;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "target", int64_t{0}));
   // Upstream's column checks (it runs them last; they do not depend on files).
-  if (new_train->ColumnNames() != kTrainColumns) return CheckFailed("new_train columns mismatch");
+  if (new_train.ColumnNames() != kTrainColumns) return CheckFailed("new_train columns mismatch");
 
-  absl::StatusOr<std::vector<std::string>> train_names = ImageNames(*new_train);
-  if (!train_names.ok()) return train_names.status();
-  absl::StatusOr<std::vector<std::string>> test_names = ImageNames(*new_test);
-  if (!test_names.ok()) return test_names.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> train_names, ImageNames(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_names, ImageNames(new_test));
 
   for (const auto& [table, path] :
-       {std::pair{&*new_train, public_dir / "train.csv"},
-        std::pair{&*new_test_without_labels, public_dir / "test.csv"},
+       {std::pair{&new_train, public_dir / "train.csv"},
+        std::pair{&new_test_without_labels, public_dir / "test.csv"},
         std::pair{&sample_submission, public_dir / "sample_submission.csv"},
-        std::pair{&*new_test, private_dir / "test.csv"}}) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+        std::pair{&new_test, private_dir / "test.csv"}}) {
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
 
   // DICOMs and JPEGs, all from Kaggle's train folders.
   for (const auto& [names_of_split, split] :
-       {std::pair{&*train_names, "train"}, std::pair{&*test_names, "test"}}) {
-    if (absl::Status s = MakeDirs(public_dir / split); !s.ok()) return s;
-    if (absl::Status s = MakeDirs(public_dir / "jpeg" / split); !s.ok()) return s;
+       {std::pair{&train_names, "train"}, std::pair{&test_names, "test"}}) {
+    RETURN_IF_ERROR(MakeDirs(public_dir / split));
+    RETURN_IF_ERROR(MakeDirs(public_dir / "jpeg" / split));
     for (const std::string& name : *names_of_split) {
-      if (absl::Status s = CopyFile(raw / "train" / (name + ".dcm"),
-                                    public_dir / split / (name + ".dcm"));
-          !s.ok()) {
-        return s;
-      }
-      if (absl::Status s = CopyFile(raw / "jpeg" / "train" / (name + ".jpg"),
-                                    public_dir / "jpeg" / split / (name + ".jpg"));
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(
+          CopyFile(raw / "train" / (name + ".dcm"), public_dir / split / (name + ".dcm")));
+      RETURN_IF_ERROR(CopyFile(raw / "jpeg" / "train" / (name + ".jpg"),
+                               public_dir / "jpeg" / split / (name + ".jpg")));
     }
   }
 
@@ -215,7 +197,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   if (error) return absl::NotFoundError("cannot list raw/tfrecords");
   std::sort(shards.begin(), shards.end());
   const fs::path tfrecords = public_dir / "tfrecords";
-  if (absl::Status s = MakeDirs(tfrecords); !s.ok()) return s;
+  RETURN_IF_ERROR(MakeDirs(tfrecords));
   int train_count = 0, test_count = 0;
   for (const std::string& shard : shards) {
     // file.stem.split("-")[1]: the text between the first and second "-"
@@ -232,24 +214,24 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const bool is_test = shard == kTestShards[0] || shard == kTestShards[1];
     const std::string target = absl::StrFormat("%s%02d-%s.tfrec", is_test ? "test" : "train",
                                                is_test ? test_count++ : train_count++, record_count);
-    if (absl::Status s = CopyFile(raw / "tfrecords" / shard, tfrecords / target); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyFile(raw / "tfrecords" / shard, tfrecords / target));
   }
 
   // Upstream's remaining checks.
-  if (CountFiles(public_dir / "train", ".dcm") != train_names->size()) {
+  if (CountFiles(public_dir / "train", ".dcm") != train_names.size()) {
     return CheckFailed("Train DICOM count mismatch");
   }
-  if (CountFiles(public_dir / "test", ".dcm") != test_names->size()) {
+  if (CountFiles(public_dir / "test", ".dcm") != test_names.size()) {
     return CheckFailed("Test DICOM count mismatch");
   }
-  if (CountFiles(public_dir / "jpeg" / "train", ".jpg") != train_names->size()) {
+  if (CountFiles(public_dir / "jpeg" / "train", ".jpg") != train_names.size()) {
     return CheckFailed("Train JPEG count mismatch");
   }
-  if (CountFiles(public_dir / "jpeg" / "test", ".jpg") != test_names->size()) {
+  if (CountFiles(public_dir / "jpeg" / "test", ".jpg") != test_names.size()) {
     return CheckFailed("Test JPEG count mismatch");
   }
-  const std::set<std::string> train_set(train_names->begin(), train_names->end());
-  for (const std::string& name : *test_names) {
+  const std::set<std::string> train_set(train_names.begin(), train_names.end());
+  for (const std::string& name : test_names) {
     if (train_set.count(name) > 0) return CheckFailed("Train/Test overlap");
   }
   return absl::OkStatus();

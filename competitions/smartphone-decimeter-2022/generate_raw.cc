@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -80,8 +81,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
         absl::StrAppendFormat(&gnss, "Raw,%d,%.3f,%.3f,%.3f\n", t, x + rng.Normal(0, 3),
                               y + rng.Normal(0, 3), z + rng.Normal(0, 3));
       }
-      if (absl::Status s = WriteStringToFile(dir / "ground_truth.csv", truth); !s.ok()) return s;
-      if (absl::Status s = WriteStringToFile(dir / "device_gnss.csv", gnss); !s.ok()) return s;
+      RETURN_IF_ERROR(WriteStringToFile(dir / "ground_truth.csv", truth));
+      RETURN_IF_ERROR(WriteStringToFile(dir / "device_gnss.csv", gnss));
     }
   }
   fs::create_directories(raw_dir / "metadata", error);

@@ -16,10 +16,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/regression/haversine.h"
 #include "pycompat/numpy_sum.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -116,9 +117,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       return InvalidSubmission(
           "LatitudeDegrees and LongitudeDegrees must be numbers (np.deg2rad rejects text)");
     }
-    absl::StatusOr<double> score = TripHaversineScore(*pred_lat, *pred_lng, *true_lat, *true_lng);
-    if (!score.ok()) return score.status();
-    scores.push_back(*score);
+    ASSIGN_OR_RETURN(double score, TripHaversineScore(*pred_lat, *pred_lng, *true_lat, *true_lng));
+    scores.push_back(score);
   }
   return NumpyMean(scores);
 }

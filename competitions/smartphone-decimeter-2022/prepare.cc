@@ -21,10 +21,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -145,19 +146,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   std::set<std::string> date_set;
   for (const std::string& id : old_train_ids) {
-    absl::StatusOr<std::string> date = DriveDate(id);
-    if (!date.ok()) return date.status();
-    date_set.insert(*date);
+    ASSIGN_OR_RETURN(std::string date, DriveDate(id));
+    date_set.insert(date);
   }
   const std::vector<std::string> dates(date_set.begin(), date_set.end());
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(static_cast<int64_t>(dates.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(dates.size()), options));
   std::set<std::string> train_dates, test_dates;
-  for (int64_t i : split->train_indices) train_dates.insert(dates[i]);
-  for (int64_t i : split->test_indices) test_dates.insert(dates[i]);
+  for (int64_t i : split.train_indices) train_dates.insert(dates[i]);
+  for (int64_t i : split.test_indices) test_dates.insert(dates[i]);
   if (train_dates.empty()) return CheckFailed("the new train set has no date");
   if (test_dates.empty()) return CheckFailed("the new test set has no date");
 
@@ -172,44 +172,41 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
 
   for (const std::string& id : train_ids) {
-    if (absl::Status s = CopyTree(raw / "train" / id, public_dir / "train" / id); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyTree(raw / "train" / id, public_dir / "train" / id));
   }
   for (const std::string& id : test_ids) {
-    if (absl::Status s = CopyTree(raw / "train" / id, public_dir / "test" / id); !s.ok()) return s;
+    RETURN_IF_ERROR(CopyTree(raw / "train" / id, public_dir / "test" / id));
   }
 
-  absl::StatusOr<std::vector<fs::path>> truth_files = GroundTruthFiles(public_dir / "test");
-  if (!truth_files.ok()) return truth_files.status();
+  ASSIGN_OR_RETURN(std::vector<fs::path> truth_files, GroundTruthFiles(public_dir / "test"));
   const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
   std::vector<Table> parts;
-  for (const fs::path& file : *truth_files) {
+  for (const fs::path& file : truth_files) {
     const std::string drive = file.parent_path().parent_path().filename().string();
     const std::string phone = file.parent_path().filename().string();
     if (!test_id_set.count(drive)) {
       return CheckFailed(absl::StrCat("drive '", drive, "' is not a new test drive"));
     }
-    absl::StatusOr<Table> truth = ReadCsvFile(file.string());
-    if (!truth.ok()) return truth.status();
-    if (truth->num_columns() > 0) {
-      if (absl::Status s = SetConstantColumn(*truth, "tripId", absl::StrCat(drive, "-", phone)); !s.ok()) return s;
+    ASSIGN_OR_RETURN(Table truth, ReadCsvFile(file.string()));
+    if (truth.num_columns() > 0) {
+      RETURN_IF_ERROR(SetConstantColumn(truth, "tripId", absl::StrCat(drive, "-", phone)));
     }
     absl::StatusOr<Table> selected =
-        SelectColumns(*truth, {"tripId", "UnixTimeMillis", "LatitudeDegrees", "LongitudeDegrees"});
+        SelectColumns(truth, {"tripId", "UnixTimeMillis", "LatitudeDegrees", "LongitudeDegrees"});
     if (!selected.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(file.lexically_relative(public_dir).string(), ": ", selected.status().message()));
     }
     parts.push_back(*std::move(selected));
   }
-  absl::StatusOr<Table> new_test = ConcatRows(parts);
-  if (!new_test.ok()) return new_test.status();
-  if (absl::Status s = WriteCsvFile(*new_test, (private_dir / "test.csv").string()); !s.ok()) return s;
-  for (const fs::path& file : *truth_files) fs::remove(file, error);
+  ASSIGN_OR_RETURN(Table new_test, ConcatRows(parts));
+  RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
+  for (const fs::path& file : truth_files) fs::remove(file, error);
 
-  if (absl::Status s = CopyTree(raw / "metadata", public_dir / "metadata"); !s.ok()) return s;
+  RETURN_IF_ERROR(CopyTree(raw / "metadata", public_dir / "metadata"));
 
   std::set<std::string> journeys;
-  for (const Cell& cell : new_test->Find("tripId")->cells) {
+  for (const Cell& cell : new_test.Find("tripId")->cells) {
     std::vector<std::string> pieces = absl::StrSplit(std::get<std::string>(cell), '-');
     pieces.pop_back();
     journeys.insert(absl::StrJoin(pieces, "-"));
@@ -219,16 +216,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                                     journeys.size()));
   }
 
-  Table sample_submission = *new_test;
-  if (absl::Status s = SetConstantColumn(sample_submission, "LatitudeDegrees", 37.904611315634504); !s.ok()) return s;
-  if (absl::Status s = SetConstantColumn(sample_submission, "LongitudeDegrees", -86.48107806249548); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()); !s.ok()) {
-    return s;
-  }
+  Table sample_submission = new_test;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "LatitudeDegrees", 37.904611315634504));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "LongitudeDegrees", -86.48107806249548));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
-  absl::StatusOr<std::vector<fs::path>> train_truth = GroundTruthFiles(public_dir / "train");
-  if (!train_truth.ok()) return train_truth.status();
-  if (train_truth->size() < train_ids.size()) {
+  ASSIGN_OR_RETURN(std::vector<fs::path> train_truth, GroundTruthFiles(public_dir / "train"));
+  if (train_truth.size() < train_ids.size()) {
     return CheckFailed("fewer ground_truth.csv files in public/train than train drives");
   }
   return absl::OkStatus();

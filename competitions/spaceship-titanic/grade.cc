@@ -3,22 +3,22 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  absl::StatusOr<AccuracyInputs> inputs =
-      PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Transported",
-                               /*id_column=*/"PassengerId");
-  if (!inputs.ok()) return inputs.status();
+  ASSIGN_OR_RETURN(AccuracyInputs inputs,
+                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Transported",
+                                            /*id_column=*/"PassengerId"));
   // The answers' labels are checked above, so sklearn's objections (e.g.
   // "yes"/"no" strings against boolean answers) are the submission's.
-  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("accuracy_score rejects `Transported`: ", score.status().message()));

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
@@ -176,16 +177,9 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     sample.EndRow();
   }
 
-  if (absl::Status s =
-          WriteZip(raw_dir / "train.zip", {ZipEntry::FromBytes("train.csv", train.text())});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          WriteZip(raw_dir / "test.zip", {ZipEntry::FromBytes("test.csv", test.text())});
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(
+      WriteZip(raw_dir / "train.zip", {ZipEntry::FromBytes("train.csv", train.text())}));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "test.zip", {ZipEntry::FromBytes("test.csv", test.text())}));
   return WriteZip(raw_dir / "sample_submission.zip",
                   {ZipEntry::FromBytes("sample_submission.csv", sample.text())});
 }

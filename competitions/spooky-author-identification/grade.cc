@@ -12,12 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
-#include "grading/metrics/probability_rows.h"
-#include "grading/metrics/metric_inputs.h"
-#include "pycompat/pandas_ops.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
 #include "base/typed_table.h"
+#include "grading/grader.h"
+#include "grading/metrics/metric_inputs.h"
+#include "grading/metrics/probability_rows.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -52,7 +53,7 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
         "Submission shape (", submission.num_rows(), ", ", submission.num_columns(),
         ") does not match answers shape (", answers.num_rows(), ", ", answers.num_columns(), ")."));
   }
-  if (absl::Status s = CheckProbabilities(submission); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckProbabilities(submission));
 
   return OneHotLogLossAlignedOnIds(submission, answers, kIdColumn);
 }

@@ -2,18 +2,19 @@
 // labelled train.csv inside Kaggle's train.zip; answers and sample
 // submission are one-hot tables over the three authors.
 #include <filesystem>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -37,41 +38,33 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
                      const std::filesystem::path& scratch) {
   // Upstream extracts into raw/; we leave raw/ untouched and use scratch/.
   const std::filesystem::path extracted = scratch / "train_zip";
-  if (absl::Status s = ExtractZip(raw / "train.zip", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train.zip", extracted));
   if (!std::filesystem::is_regular_file(extracted / "train.csv")) {
     return absl::NotFoundError(
         absl::StrCat((raw / "train.zip").string(), " holds no train.csv at its root"));
   }
-  absl::StatusOr<Table> old_train = ReadCsvFile((extracted / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((extracted / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  absl::StatusOr<Table> public_test = DropColumns(split->test, {"author"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(split.test, {"author"})));
 
-  absl::StatusOr<Table> labels = DropColumns(split->test, {"text"});
-  if (!labels.ok()) return labels.status();
-  absl::StatusOr<Table> answers = DfToOneHot(*labels, "id", "author", Classes());
-  if (!answers.ok()) return answers.status();
-  Table sample_submission = *answers;
+  ASSIGN_OR_RETURN(Table labels, (DropColumns(split.test, {"text"})));
+  ASSIGN_OR_RETURN(Table answers, DfToOneHot(labels, "id", "author", Classes()));
+  Table sample_submission = answers;
   for (size_t i = 0; i < Classes().size(); ++i) {
-    if (absl::Status s = SetConstantColumn(sample_submission, Classes()[i], kSampleProbabilities[i]);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(SetConstantColumn(sample_submission, Classes()[i], kSampleProbabilities[i]));
   }
 
   for (const auto& [table, path] : {
-           CsvOutput{&split->train, public_dir / "train.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
+           CsvOutput{&split.train, public_dir / "train.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
-           CsvOutput{&*answers, private_dir / "test.csv"},
+           CsvOutput{&answers, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -119,7 +120,7 @@ absl::Status GenerateRaw(const fs::path& raw_dir, uint64_t seed) {
   }
   for (const auto& [name, text] : {std::pair{"train.json", &train}, std::pair{"test.json", &test},
                                    std::pair{"sample_submission.csv", &sample}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, *text));
   }
   return absl::OkStatus();
 }

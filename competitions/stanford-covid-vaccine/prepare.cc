@@ -37,12 +37,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
+#include "competitions/common/preparer.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/pandas_json.h"
-#include "competitions/common/preparer.h"
 #include "pycompat/python_json.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -110,12 +111,10 @@ absl::Status ConvertNumericColumn(JsonFrame& frame, size_t column) {
   }
   bool all_whole = true;
   for (auto& row : frame.rows) {
-    absl::StatusOr<double> value = NumberOf(row[column]);
-    if (!value.ok()) return value.status();
-    row[column] = JsonValue::Float(*value);
+    ASSIGN_OR_RETURN(double value, NumberOf(row[column]));
+    row[column] = JsonValue::Float(value);
     // astype("int64") then equality: whole values inside int64's range.
-    all_whole &= std::isfinite(*value) && std::trunc(*value) == *value &&
-                 std::fabs(*value) < 9.2e18;
+    all_whole &= std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < 9.2e18;
   }
   if (all_whole) {
     for (auto& row : frame.rows) row[column] = JsonValue::Int(static_cast<int64_t>(row[column].number));
@@ -124,15 +123,14 @@ absl::Status ConvertNumericColumn(JsonFrame& frame, size_t column) {
 }
 
 absl::StatusOr<JsonFrame> ReadJsonLines(const fs::path& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   JsonFrame frame;
   std::vector<std::string> first_keys;
   size_t start = 0, line_number = 0;
-  while (start <= text->size()) {
-    size_t end = text->find('\n', start);
-    if (end == std::string::npos) end = text->size();
-    std::string_view line(text->data() + start, end - start);
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
     start = end + 1;
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
@@ -165,7 +163,7 @@ absl::StatusOr<JsonFrame> ReadJsonLines(const fs::path& path) {
     frame.rows.push_back(std::move(row));
   }
   for (size_t c = 0; c < frame.columns.size(); ++c) {
-    if (absl::Status s = ConvertNumericColumn(frame, c); !s.ok()) return s;
+    RETURN_IF_ERROR(ConvertNumericColumn(frame, c));
   }
   return frame;
 }
@@ -197,21 +195,17 @@ Cell FixedCell(double value) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
                      const fs::path& private_dir, const fs::path& /*scratch*/) {
-  absl::StatusOr<JsonFrame> train = ReadJsonLines(raw / "train.json");
-  if (!train.ok()) return train.status();
-  absl::StatusOr<JsonFrame> old_test = ReadJsonLines(raw / "test.json");
-  if (!old_test.ok()) return old_test.status();
-  absl::StatusOr<Table> old_sample = ReadCsvFile((raw / "sample_submission.csv").string());
-  if (!old_sample.ok()) return old_sample.status();
+  ASSIGN_OR_RETURN(JsonFrame train, ReadJsonLines(raw / "train.json"));
+  ASSIGN_OR_RETURN(JsonFrame old_test, ReadJsonLines(raw / "test.json"));
+  ASSIGN_OR_RETURN(Table old_sample, ReadCsvFile((raw / "sample_submission.csv").string()));
 
-  absl::StatusOr<size_t> sn_filter = RequireColumn(*train, "SN_filter", "train.json");
-  if (!sn_filter.ok()) return sn_filter.status();
-  const size_t n_rows = train->rows.size();
+  ASSIGN_OR_RETURN(size_t sn_filter, RequireColumn(train, "SN_filter", "train.json"));
+  const size_t n_rows = train.rows.size();
   const size_t n_test = static_cast<size_t>(static_cast<double>(n_rows) * 0.1);
 
   std::vector<size_t> candidates;
   for (size_t r = 0; r < n_rows; ++r) {
-    const JsonValue& value = train->rows[r][*sn_filter];
+    const JsonValue& value = train.rows[r][sn_filter];
     if (value.type == JsonValue::Type::kBool) {
       if (value.boolean) candidates.push_back(r);
       continue;
@@ -234,14 +228,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
 
   std::vector<size_t> target_columns;
   for (std::string_view name : kTargets) {
-    absl::StatusOr<size_t> c = RequireColumn(*train, name, "train.json");
-    if (!c.ok()) return c.status();
-    target_columns.push_back(*c);
+    ASSIGN_OR_RETURN(size_t c, RequireColumn(train, name, "train.json"));
+    target_columns.push_back(c);
   }
-  absl::StatusOr<size_t> id_column = RequireColumn(*train, "id", "train.json");
-  absl::StatusOr<size_t> scored_column = RequireColumn(*train, "seq_scored", "train.json");
-  absl::StatusOr<size_t> length_column = RequireColumn(*train, "seq_length", "train.json");
-  absl::StatusOr<size_t> index_column = RequireColumn(*train, "index", "train.json");
+  absl::StatusOr<size_t> id_column = RequireColumn(train, "id", "train.json");
+  absl::StatusOr<size_t> scored_column = RequireColumn(train, "seq_scored", "train.json");
+  absl::StatusOr<size_t> length_column = RequireColumn(train, "seq_length", "train.json");
+  absl::StatusOr<size_t> index_column = RequireColumn(train, "index", "train.json");
   for (const auto* s : {&id_column, &scored_column, &length_column, &index_column}) {
     if (!s->ok()) return s->status();
   }
@@ -255,12 +248,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
   for (size_t r = 0; r < n_rows; ++r) (is_test[r] ? test_rows : train_rows).push_back(r);
   int64_t first_length = 0;
   for (size_t r : test_rows) {
-    const std::vector<JsonValue>& row = train->rows[r];
-    absl::StatusOr<int64_t> n = IntCell(row[*scored_column], "seq_scored");
-    if (!n.ok()) return n.status();
-    absl::StatusOr<int64_t> k = IntCell(row[*length_column], "seq_length");
-    if (!k.ok()) return k.status();
-    if (r == test_rows.front()) first_length = *k;
+    const std::vector<JsonValue>& row = train.rows[r];
+    ASSIGN_OR_RETURN(int64_t n, IntCell(row[*scored_column], "seq_scored"));
+    ASSIGN_OR_RETURN(int64_t k, IntCell(row[*length_column], "seq_length"));
+    if (r == test_rows.front()) first_length = k;
     std::string id;
     if (row[*id_column].type == JsonValue::Type::kString || row[*id_column].type == JsonValue::Type::kInt) {
       id = row[*id_column].text;
@@ -269,12 +260,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
     }
     for (size_t t = 0; t < target_columns.size(); ++t) {
       const JsonValue& list = row[target_columns[t]];
-      if (!list.is_array() || static_cast<int64_t>(list.items.size()) != *n) {
+      if (!list.is_array() || static_cast<int64_t>(list.items.size()) != n) {
         return absl::InvalidArgumentError(absl::StrCat(
             "assertion failed: ", std::string(kTargets[t]), " of ", id, " must be a list of seq_scored values"));
       }
     }
-    for (int64_t j = 0; j < *n; ++j) {
+    for (int64_t j = 0; j < n; ++j) {
       ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
       for (size_t t = 0; t < target_columns.size(); ++t) {
         absl::StatusOr<double> value = NumberOf(row[target_columns[t]].items[j]);
@@ -283,11 +274,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
       }
       keep.cells.push_back(Cell(true));
     }
-    if (!(*n < *k)) {
+    if (!(n < k)) {
       return absl::InvalidArgumentError(
           absl::StrCat("assertion failed: seq_scored < seq_length for ", id));
     }
-    for (int64_t j = *n; j < *k; ++j) {
+    for (int64_t j = n; j < k; ++j) {
       ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
       for (Column& column : targets) column.cells.push_back(FixedCell(0.0));
       keep.cells.push_back(Cell(false));
@@ -295,18 +286,17 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
   }
 
   // Sanity checks of upstream, before writing anything.
-  std::vector<std::string> test_columns = old_test->columns;
+  std::vector<std::string> test_columns = old_test.columns;
   std::vector<size_t> test_column_indices;
   for (const std::string& name : test_columns) {
-    absl::StatusOr<size_t> c = RequireColumn(*train, name, "train.json (test.json's columns)");
-    if (!c.ok()) return c.status();
-    test_column_indices.push_back(*c);
+    ASSIGN_OR_RETURN(size_t c, RequireColumn(train, name, "train.json (test.json's columns)"));
+    test_column_indices.push_back(c);
   }
-  if (!old_test->ColumnIndex("index").has_value()) {
+  if (!old_test.ColumnIndex("index").has_value()) {
     return absl::InvalidArgumentError("assertion failed: test.json must have an index column");
   }
   for (std::string_view name : kTargets) {
-    if (old_test->ColumnIndex(name).has_value()) {
+    if (old_test.ColumnIndex(name).has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "assertion failed: test.json must not hold the target ", std::string(name)));
     }
@@ -314,7 +304,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
   {
     std::set<std::string> expected = {"id_seqpos"};
     for (std::string_view name : kTargets) expected.insert(std::string(name));
-    std::vector<std::string> names = old_sample->ColumnNames();
+    std::vector<std::string> names = old_sample.ColumnNames();
     if (std::set<std::string>(names.begin(), names.end()) != expected) {
       return absl::InvalidArgumentError(
           "assertion failed: sample_submission.csv must have columns id_seqpos and the five "
@@ -331,28 +321,25 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
   std::vector<Column> answer_columns = {ids};
   for (const Column& column : targets) answer_columns.push_back(column);
   answer_columns.push_back(keep);
-  if (absl::Status s = WriteCsvFile(Table(answer_columns), (private_dir / "test.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(Table(answer_columns), (private_dir / "test.csv").string()));
 
   // public/train.json and public/test.json, `index` renumbered.
   std::vector<std::vector<JsonValue>> train_out;
   for (size_t r : train_rows) {
-    std::vector<JsonValue> row = train->rows[r];
+    std::vector<JsonValue> row = train.rows[r];
     row[*index_column] = JsonValue::Int(static_cast<int64_t>(train_out.size()));
     train_out.push_back(std::move(row));
   }
-  const size_t test_index_position = *old_test->ColumnIndex("index");
+  const size_t test_index_position = *old_test.ColumnIndex("index");
   std::vector<std::vector<JsonValue>> test_out;
   for (size_t r : test_rows) {
     std::vector<JsonValue> row;
-    for (size_t c : test_column_indices) row.push_back(train->rows[r][c]);
+    for (size_t c : test_column_indices) row.push_back(train.rows[r][c]);
     row[test_index_position] = JsonValue::Int(static_cast<int64_t>(test_out.size()));
     test_out.push_back(std::move(row));
   }
   for (const auto& [name, text] :
-       {std::pair{"train.json", PandasToJsonRecordsLines(train->columns, train_out)},
+       {std::pair{"train.json", PandasToJsonRecordsLines(train.columns, train_out)},
         std::pair{"test.json", PandasToJsonRecordsLines(test_columns, test_out)}}) {
     std::ofstream out(public_dir / name, std::ios::binary);
     out << text;

@@ -17,8 +17,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "pycompat/python_json.h"
+#include "base/status_macros.h"
 #include "competitions/common/seven_zip.h"
+#include "pycompat/python_json.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -88,20 +89,12 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     test.items.push_back(Sample(test_rng, id, test_rng.Bernoulli(kIcebergRate), false));
     sample_submission.String(id).Float(0.5).EndRow();
   }
-  absl::StatusOr<std::string> train_json = DumpJson(train);
-  if (!train_json.ok()) return train_json.status();
-  absl::StatusOr<std::string> test_json = DumpJson(test);
-  if (!test_json.ok()) return test_json.status();
-  if (absl::Status s = Write7z(raw_dir / "train.json.7z",
-                               {SevenZipEntry::FromBytes("data/processed/train.json", *train_json)});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = Write7z(raw_dir / "test.json.7z",
-                               {SevenZipEntry::FromBytes("data/processed/test.json", *test_json)});
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(std::string train_json, DumpJson(train));
+  ASSIGN_OR_RETURN(std::string test_json, DumpJson(test));
+  RETURN_IF_ERROR(Write7z(raw_dir / "train.json.7z",
+                          {SevenZipEntry::FromBytes("data/processed/train.json", train_json)}));
+  RETURN_IF_ERROR(Write7z(raw_dir / "test.json.7z",
+                          {SevenZipEntry::FromBytes("data/processed/test.json", test_json)}));
   return Write7z(raw_dir / "sample_submission.csv.7z",
                  {SevenZipEntry::FromBytes("sample_submission.csv", sample_submission.text())});
 }

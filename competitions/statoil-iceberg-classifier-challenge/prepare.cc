@@ -24,12 +24,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/preparer.h"
-#include "pycompat/python_json.h"
-#include "competitions/common/seven_zip.h"
-#include "pycompat/train_test_split.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
+#include "competitions/common/seven_zip.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -205,43 +206,37 @@ absl::Status WriteFile(const fs::path& path, std::string_view bytes) {
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
   const fs::path extracted = scratch / "extracted";
-  if (absl::Status s = Extract7z(raw / "train.json.7z", extracted); !s.ok()) return s;
-  if (absl::Status s = Extract7z(raw / "test.json.7z", extracted); !s.ok()) return s;
+  RETURN_IF_ERROR(Extract7z(raw / "train.json.7z", extracted));
+  RETURN_IF_ERROR(Extract7z(raw / "test.json.7z", extracted));
 
   // Kaggle's test.json: only its field names matter (upstream checks that
   // every sample has the same ones and keeps those in the new test).
   std::vector<std::string> test_fields;
   {
-    absl::StatusOr<std::string> text = ReadWholeFile(extracted / "data/processed/test.json");
-    if (!text.ok()) return text.status();
-    absl::StatusOr<std::vector<std::string_view>> items = SplitArrayItems(*text, "test.json");
-    if (!items.ok()) return items.status();
+    ASSIGN_OR_RETURN(std::string text, ReadWholeFile(extracted / "data/processed/test.json"));
+    ASSIGN_OR_RETURN(std::vector<std::string_view> items, SplitArrayItems(text, "test.json"));
     std::set<std::string> field_set;
-    for (size_t i = 0; i < items->size(); ++i) {
-      absl::StatusOr<JsonValue> sample = ParseSample((*items)[i], "test.json", i);
-      if (!sample.ok()) return sample.status();
+    for (size_t i = 0; i < items.size(); ++i) {
+      ASSIGN_OR_RETURN(JsonValue sample, ParseSample((items)[i], "test.json", i));
       if (i == 0) {
-        test_fields = Keys(*sample);
-        field_set = KeySet(*sample);
-      } else if (KeySet(*sample) != field_set) {
+        test_fields = Keys(sample);
+        field_set = KeySet(sample);
+      } else if (KeySet(sample) != field_set) {
         return CheckFailed("Inconsistent fields in test set");
       }
     }
   }
 
-  absl::StatusOr<std::string> train_text = ReadWholeFile(extracted / "data/processed/train.json");
-  if (!train_text.ok()) return train_text.status();
-  absl::StatusOr<std::vector<std::string_view>> items = SplitArrayItems(*train_text, "train.json");
-  if (!items.ok()) return items.status();
-  const size_t n = items->size();
+  ASSIGN_OR_RETURN(std::string train_text, ReadWholeFile(extracted / "data/processed/train.json"));
+  ASSIGN_OR_RETURN(std::vector<std::string_view> items, SplitArrayItems(train_text, "train.json"));
+  const size_t n = items.size();
 
   TrainTestSplitOptions options;
   options.test_size = 0.2;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split = TrainTestSplitIndices(static_cast<int64_t>(n), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitIndices(static_cast<int64_t>(n), options));
   std::vector<bool> in_test(n, false);
-  for (int64_t i : split->test_indices) in_test[i] = true;
+  for (int64_t i : split.test_indices) in_test[i] = true;
 
   // Each sample as json.dump writes it into its split's list; ids and labels
   // of all samples.
@@ -250,21 +245,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<int64_t> labels(n, 0);
   std::set<std::string> all_fields;
   for (size_t i = 0; i < n; ++i) {
-    absl::StatusOr<JsonValue> sample = ParseSample((*items)[i], "train.json", i);
-    if (!sample.ok()) return sample.status();
+    ASSIGN_OR_RETURN(JsonValue sample, ParseSample((items)[i], "train.json", i));
     if (i == 0) {
-      all_fields = KeySet(*sample);
-    } else if (KeySet(*sample) != all_fields) {
+      all_fields = KeySet(sample);
+    } else if (KeySet(sample) != all_fields) {
       return CheckFailed("Inconsistent fields in train set");
     }
-    const JsonValue* id = sample->Find("id");
+    const JsonValue* id = sample.Find("id");
     if (id == nullptr) return absl::InvalidArgumentError("train.json samples have no 'id'");
-    absl::StatusOr<Cell> id_cell = IdCell(*id);
-    if (!id_cell.ok()) return id_cell.status();
-    ids[i] = *std::move(id_cell);
+    ASSIGN_OR_RETURN(Cell id_cell, IdCell(*id));
+    ids[i] = std::move(id_cell);
     absl::StatusOr<std::string> text;
     if (in_test[i]) {
-      const JsonValue* label = sample->Find("is_iceberg");
+      const JsonValue* label = sample.Find("is_iceberg");
       if (label == nullptr) {
         return absl::InvalidArgumentError("train.json samples have no 'is_iceberg'");
       }
@@ -276,7 +269,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       labels[i] = *value;
       JsonValue without_labels = JsonValue::Object();
       for (const std::string& field : test_fields) {
-        const JsonValue* value_of_field = sample->Find(field);
+        const JsonValue* value_of_field = sample.Find(field);
         if (value_of_field == nullptr) {
           return absl::InvalidArgumentError(absl::StrCat(
               "train.json samples lack the test field '", field, "'"));
@@ -285,7 +278,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       }
       text = DumpJson(without_labels);
     } else {
-      text = DumpJson(*sample);
+      text = DumpJson(sample);
     }
     if (!text.ok()) return text.status();
     dumped[i] = *std::move(text);
@@ -293,8 +286,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   // Upstream's checks on ids (it runs them last; we do before writing).
   std::set<std::string> train_ids;
-  for (int64_t i : split->train_indices) train_ids.insert(IdKey(ids[i]));
-  for (int64_t i : split->test_indices) {
+  for (int64_t i : split.train_indices) train_ids.insert(IdKey(ids[i]));
+  for (int64_t i : split.test_indices) {
     if (train_ids.count(IdKey(ids[i])) > 0) {
       return CheckFailed("Train and test ids should not overlap");
     }
@@ -314,7 +307,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // int64 and one of strings, or of both, is object).
   Column id_column{"id", Dtype::kInt64, {}};
   Column label_column{"is_iceberg", Dtype::kInt64, {}};
-  for (int64_t i : split->test_indices) {
+  for (int64_t i : split.test_indices) {
     if (std::holds_alternative<std::string>(ids[i])) id_column.dtype = Dtype::kObject;
     id_column.cells.push_back(ids[i]);
     label_column.cells.push_back(Cell(int64_t{labels[i]}));
@@ -323,21 +316,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   Column half{"is_iceberg", Dtype::kFloat64, std::vector<Cell>(label_column.cells.size(), 0.5)};
   Table sample_submission({id_column, half});
 
-  if (absl::Status s = Write7z(public_dir / "train.json.7z",
-                               {SevenZipEntry::FromBytes("train.json", join(split->train_indices))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = Write7z(public_dir / "test.json.7z",
-                               {SevenZipEntry::FromBytes("test.json", join(split->test_indices))});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "test.csv").string()); !s.ok()) return s;
+  RETURN_IF_ERROR(Write7z(public_dir / "train.json.7z",
+                          {SevenZipEntry::FromBytes("train.json", join(split.train_indices))}));
+  RETURN_IF_ERROR(Write7z(public_dir / "test.json.7z",
+                          {SevenZipEntry::FromBytes("test.json", join(split.test_indices))}));
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   const std::string sample_csv = WriteCsvString(sample_submission);
-  if (absl::Status s = WriteFile(private_dir / "sample_submission.csv", sample_csv); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteFile(private_dir / "sample_submission.csv", sample_csv));
   return Write7z(public_dir / "sample_submission.csv.7z",
                  {SevenZipEntry::FromBytes("sample_submission.csv", sample_csv)});
 }

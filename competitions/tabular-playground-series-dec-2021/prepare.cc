@@ -13,11 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -79,37 +80,29 @@ absl::Status CheckIdsDisjoint(const Column& train_ids, const Column& test_ids) {
 absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
                      const std::filesystem::path& private_dir,
                      const std::filesystem::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
 
   // Every output is built and upstream's checks run before any file is
   // written, so bad raw data leaves no partial output behind. (The length
   // checks upstream makes hold by construction of the split.)
-  absl::StatusOr<Table> public_test = DropColumns(split->test, {"Cover_Type"});
-  if (!public_test.ok()) return public_test.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(split->test, {"Id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "Cover_Type", int64_t{2}); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<const Column*> train_ids = split->train.Get("Id");
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<const Column*> test_ids = split->test.Get("Id");
-  if (!test_ids.ok()) return test_ids.status();
-  if (absl::Status s = CheckIdsDisjoint(**train_ids, **test_ids); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(split.test, {"Cover_Type"})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(split.test, {"Id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "Cover_Type", int64_t{2}));
+  ASSIGN_OR_RETURN(const Column* train_ids, split.train.Get("Id"));
+  ASSIGN_OR_RETURN(const Column* test_ids, split.test.Get("Id"));
+  RETURN_IF_ERROR(CheckIdsDisjoint(*train_ids, *test_ids));
 
   for (const auto& [table, path] : {
-           CsvOutput{&split->train, public_dir / "train.csv"},
-           CsvOutput{&split->test, private_dir / "test.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&split.train, public_dir / "train.csv"},
+           CsvOutput{&split.test, private_dir / "test.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -31,8 +31,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -176,7 +177,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   }
   for (const auto& [name, csv] : {std::pair{"train.csv", &train}, std::pair{"test.csv", &test},
                                   std::pair{"sample_submission.csv", &sample}}) {
-    if (absl::Status s = WriteStringToFile(raw_dir / name, csv->text()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(raw_dir / name, csv->text()));
   }
   return absl::OkStatus();
 }

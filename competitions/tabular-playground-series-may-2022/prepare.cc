@@ -13,11 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -45,39 +46,33 @@ absl::Status RenumberIds(Table& table, int64_t first) {
 absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::path& public_dir,
                      const std::filesystem::path& private_dir,
                      const std::filesystem::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   TrainTestSplitOptions options;
   options.test_size = kTestRows;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  Table& new_train = split->train;
-  Table& new_test = split->test;
-  if (absl::Status s = RenumberIds(new_train, 0); !s.ok()) return s;
-  if (absl::Status s = RenumberIds(new_test, static_cast<int64_t>(new_train.num_rows())); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  Table& new_train = split.train;
+  Table& new_test = split.test;
+  RETURN_IF_ERROR(RenumberIds(new_train, 0));
+  RETURN_IF_ERROR(RenumberIds(new_test, static_cast<int64_t>(new_train.num_rows())));
 
   // Every output is built before any is written, so a missing column leaves
   // no partial output behind. Upstream's closing checks (lengths, columns,
   // disjoint ids) hold by construction: the split keeps every column and
   // row once, and the renumbered ids are two consecutive ranges.
-  absl::StatusOr<Table> public_test = DropColumns(new_test, {"target"});
-  if (!public_test.ok()) return public_test.status();
-  absl::StatusOr<Table> gold_submission = SelectColumns(new_test, {"id", "target"});
-  if (!gold_submission.ok()) return gold_submission.status();
-  Table sample_submission = *gold_submission;
-  if (absl::Status s = SetConstantColumn(sample_submission, "target", 0.5); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(new_test, {"target"})));
+  ASSIGN_OR_RETURN(Table gold_submission, (SelectColumns(new_test, {"id", "target"})));
+  Table sample_submission = gold_submission;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "target", 0.5));
 
   for (const auto& [table, path] : {
            CsvOutput{&new_train, public_dir / "train.csv"},
            CsvOutput{&new_test, private_dir / "test.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
-           CsvOutput{&*gold_submission, private_dir / "gold_submission.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
+           CsvOutput{&gold_submission, private_dir / "gold_submission.csv"},
            CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

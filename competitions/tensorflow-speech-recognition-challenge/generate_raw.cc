@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "competitions/common/seven_zip.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
@@ -96,10 +97,9 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
       const std::string name =
           absl::StrCat(speakers[speaker], "_nohash_", rng.UniformInt(0, 3), ".wav");
       if (!names.insert(name).second) continue;
-      absl::StatusOr<std::string> wav = Utterance(rng, word, shifts[speaker]);
-      if (!wav.ok()) return wav.status();
+      ASSIGN_OR_RETURN(std::string wav, Utterance(rng, word, shifts[speaker]));
       const std::string relative = absl::StrCat(kWords[word], "/", name);
-      train.push_back(SevenZipEntry::FromBytes("train/audio/" + relative, *std::move(wav)));
+      train.push_back(SevenZipEntry::FromBytes("train/audio/" + relative, std::move(wav)));
       // Kaggle's suggested validation and test subsets (upstream ignores them).
       const double u = rng.Uniform();
       if (u < 0.1) absl::StrAppend(&validation_list, relative, "\n");
@@ -107,11 +107,10 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     }
   }
   for (const bool pink : {false, true}) {
-    absl::StatusOr<std::string> wav = Noise(rng, pink);
-    if (!wav.ok()) return wav.status();
+    ASSIGN_OR_RETURN(std::string wav, Noise(rng, pink));
     train.push_back(SevenZipEntry::FromBytes(
         absl::StrCat("train/audio/_background_noise_/", pink ? "pink" : "white", "_noise.wav"),
-        *std::move(wav)));
+        std::move(wav)));
   }
   train.push_back(SevenZipEntry::FromBytes("train/audio/_background_noise_/README.md",
                                            "Synthetic background noise recordings.\n"));
@@ -126,16 +125,16 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   sample.Row({"fname", "label"});
   for (const std::string& hex : test_names) {
     const int speaker = static_cast<int>(test_rng.UniformInt(0, kNumSpeakers - 1));
-    absl::StatusOr<std::string> wav = Utterance(
-        test_rng, static_cast<int>(test_rng.UniformInt(0, kNumWords - 1)), shifts[speaker]);
-    if (!wav.ok()) return wav.status();
+    ASSIGN_OR_RETURN(std::string wav,
+                     Utterance(test_rng, static_cast<int>(test_rng.UniformInt(0, kNumWords - 1)),
+                               shifts[speaker]));
     const std::string name = absl::StrCat("clip_", hex, ".wav");
-    test.push_back(SevenZipEntry::FromBytes("test/audio/" + name, *std::move(wav)));
+    test.push_back(SevenZipEntry::FromBytes("test/audio/" + name, std::move(wav)));
     sample.String(name).String("silence").EndRow();
   }
 
-  if (absl::Status s = Write7z(raw_dir / "train.7z", std::move(train)); !s.ok()) return s;
-  if (absl::Status s = Write7z(raw_dir / "test.7z", std::move(test)); !s.ok()) return s;
+  RETURN_IF_ERROR(Write7z(raw_dir / "train.7z", std::move(train)));
+  RETURN_IF_ERROR(Write7z(raw_dir / "test.7z", std::move(test)));
   return Write7z(raw_dir / "sample_submission.7z",
                  {SevenZipEntry::FromBytes("sample_submission.csv", sample.text())});
 }

@@ -14,11 +14,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/seven_zip.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -95,39 +96,34 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& scratch) {
   // Upstream extracts train.7z into raw/; we extract into scratch/.
   const fs::path extracted = scratch / "raw";
-  if (absl::Status s = Extract7z(raw / "train.7z", extracted); !s.ok()) return s;
-  absl::StatusOr<std::vector<AudioFile>> audio_files =
-      FindAudioFiles(extracted / "train" / "audio");
-  if (!audio_files.ok()) return audio_files.status();
-  if (audio_files->empty()) {
+  RETURN_IF_ERROR(Extract7z(raw / "train.7z", extracted));
+  ASSIGN_OR_RETURN(std::vector<AudioFile> audio_files,
+                   FindAudioFiles(extracted / "train" / "audio"));
+  if (audio_files.empty()) {
     return absl::InvalidArgumentError("train.7z holds no .wav files under train/audio/");
   }
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(audio_files->size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(audio_files.size()), options));
 
   const fs::path train_audio = public_dir / "train" / "audio";
   const fs::path test_audio = public_dir / "test" / "audio";
-  if (absl::Status s = MakeDirectories(test_audio); !s.ok()) return s;
-  for (int64_t index : split->train_indices) {
-    const AudioFile& file = (*audio_files)[index];
-    if (absl::Status s = MakeDirectories(train_audio / file.label); !s.ok()) return s;
-    if (absl::Status s = Copy(file.path, train_audio / file.label / file.path.filename());
-        !s.ok()) {
-      return s;
-    }
+  RETURN_IF_ERROR(MakeDirectories(test_audio));
+  for (int64_t index : split.train_indices) {
+    const AudioFile& file = (audio_files)[index];
+    RETURN_IF_ERROR(MakeDirectories(train_audio / file.label));
+    RETURN_IF_ERROR(Copy(file.path, train_audio / file.label / file.path.filename()));
   }
 
   // Test clips are renamed: file names repeat across label folders.
   std::vector<Cell> fnames, labels, silence;
-  for (size_t i = 0; i < split->test_indices.size(); ++i) {
-    const AudioFile& file = (*audio_files)[split->test_indices[i]];
+  for (size_t i = 0; i < split.test_indices.size(); ++i) {
+    const AudioFile& file = (audio_files)[split.test_indices[i]];
     std::string new_name = absl::StrFormat("clip_%08d.wav", i);
-    if (absl::Status s = Copy(file.path, test_audio / new_name); !s.ok()) return s;
+    RETURN_IF_ERROR(Copy(file.path, test_audio / new_name));
     fnames.emplace_back(std::move(new_name));
     labels.emplace_back(file.label);
     silence.emplace_back(std::string("silence"));
@@ -135,12 +131,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const Table test({TextColumn("fname", fnames), TextColumn("label", std::move(labels))});
   const Table sample_submission(
       {TextColumn("fname", std::move(fnames)), TextColumn("label", std::move(silence))});
-  if (absl::Status s = WriteCsvFile(test, (private_dir / "test.csv").string()); !s.ok()) return s;
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(test, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
   // Upstream's closing check.
   size_t num_test_files = 0;

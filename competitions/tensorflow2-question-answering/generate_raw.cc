@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -144,12 +145,8 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     test += doc.test_json;
     absl::StrAppend(&sample, doc.example_id, "_long,\n", doc.example_id, "_short,\n");
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "simplified-nq-train.jsonl", train); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteStringToFile(raw_dir / "simplified-nq-test.jsonl", test); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "simplified-nq-train.jsonl", train));
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "simplified-nq-test.jsonl", test));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample);
 }
 

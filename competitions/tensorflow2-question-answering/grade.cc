@@ -21,11 +21,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/python_json.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
+#include "pycompat/python_json.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -117,23 +118,19 @@ absl::StatusOr<ValidAnswers> ParseAnnotation(const std::string& annotations_json
   const JsonValue& annotation = annotations->items[0];
   ValidAnswers valid;
   const JsonValue* long_answer = annotation.Find("long_answer");
-  absl::StatusOr<int64_t> long_start = TokenIndex(long_answer, "start_token");
-  if (!long_start.ok()) return long_start.status();
-  if (*long_start != -1) {
-    absl::StatusOr<int64_t> long_end = TokenIndex(long_answer, "end_token");
-    if (!long_end.ok()) return long_end.status();
-    valid.long_answers.push_back(std::pair(*long_start, *long_end));
+  ASSIGN_OR_RETURN(int64_t long_start, TokenIndex(long_answer, "start_token"));
+  if (long_start != -1) {
+    ASSIGN_OR_RETURN(int64_t long_end, TokenIndex(long_answer, "end_token"));
+    valid.long_answers.push_back(std::pair(long_start, long_end));
   }
   const JsonValue* short_answers = annotation.Find("short_answers");
   if (short_answers == nullptr || !short_answers->is_array()) {
     return absl::InternalError("answers: annotation lacks a 'short_answers' list");
   }
   for (const JsonValue& short_answer : short_answers->items) {
-    absl::StatusOr<int64_t> start = TokenIndex(&short_answer, "start_token");
-    if (!start.ok()) return start.status();
-    absl::StatusOr<int64_t> end = TokenIndex(&short_answer, "end_token");
-    if (!end.ok()) return end.status();
-    valid.short_answers.push_back(std::pair(*start, *end));
+    ASSIGN_OR_RETURN(int64_t start, TokenIndex(&short_answer, "start_token"));
+    ASSIGN_OR_RETURN(int64_t end, TokenIndex(&short_answer, "end_token"));
+    valid.short_answers.push_back(std::pair(start, end));
   }
   const JsonValue* yes_no = annotation.Find("yes_no_answer");
   if (yes_no == nullptr || yes_no->type != JsonValue::Type::kString) {
@@ -238,9 +235,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         return InvalidSubmission(
             absl::StrCat("KeyError: '", example_id, "' (from example_id '", id, "')"));
       }
-      absl::StatusOr<ValidAnswers> valid = ParseAnnotation(annotation->second);
-      if (!valid.ok()) return valid.status();
-      found = parsed.emplace(example_id, *std::move(valid)).first;
+      ASSIGN_OR_RETURN(ValidAnswers valid, ParseAnnotation(annotation->second));
+      found = parsed.emplace(example_id, std::move(valid)).first;
     }
     const std::vector<Answer>& valid =
         is_long ? found->second.long_answers : found->second.short_answers;

@@ -16,12 +16,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/pandas_json.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
+#include "pycompat/pandas_json.h"
 #include "pycompat/python_json.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -151,20 +152,16 @@ absl::Status AddGoldRows(const std::string& example_id, const JsonValue& annotat
     }
     short_text = yes_no->text;
   } else if (!short_answers->items.empty()) {
-    absl::StatusOr<std::string> start = TokenText(&short_answers->items[0], "start_token");
-    if (!start.ok()) return start.status();
-    absl::StatusOr<std::string> end = TokenText(&short_answers->items[0], "end_token");
-    if (!end.ok()) return end.status();
-    short_text = absl::StrCat(*start, ":", *end);
+    ASSIGN_OR_RETURN(std::string start, TokenText(&short_answers->items[0], "start_token"));
+    ASSIGN_OR_RETURN(std::string end, TokenText(&short_answers->items[0], "end_token"));
+    short_text = absl::StrCat(start, ":", end);
   }
   gold.push_back({example_id + "_short", short_text});
-  absl::StatusOr<std::string> long_start = TokenText(long_answer, "start_token");
-  if (!long_start.ok()) return long_start.status();
+  ASSIGN_OR_RETURN(std::string long_start, TokenText(long_answer, "start_token"));
   std::string long_text;
-  if (*long_start != "-1") {
-    absl::StatusOr<std::string> long_end = TokenText(long_answer, "end_token");
-    if (!long_end.ok()) return long_end.status();
-    long_text = absl::StrCat(*long_start, ":", *long_end);
+  if (long_start != "-1") {
+    ASSIGN_OR_RETURN(std::string long_end, TokenText(long_answer, "end_token"));
+    long_text = absl::StrCat(long_start, ":", long_end);
   }
   gold.push_back({example_id + "_long", long_text});
   return absl::OkStatus();
@@ -206,21 +203,19 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
     const int64_t first_line = n_lines;
     n_lines += static_cast<int64_t>(lines.size());
 
-    absl::StatusOr<Frame> frame = ParseChunk(lines, first_line);
-    if (!frame.ok()) return frame.status();
-    if (absl::Status s = ExampleIdsToText(*frame); !s.ok()) return s;
+    ASSIGN_OR_RETURN(Frame frame, ParseChunk(lines, first_line));
+    RETURN_IF_ERROR(ExampleIdsToText(frame));
     TrainTestSplitOptions options;
     options.test_size = 0.1;
     options.random_state = 0;
-    absl::StatusOr<TrainTestIndices> split =
-        TrainTestSplitIndices(static_cast<int64_t>(frame->rows.size()), options);
-    if (!split.ok()) return split.status();
+    ASSIGN_OR_RETURN(TrainTestIndices split,
+                     TrainTestSplitIndices(static_cast<int64_t>(frame.rows.size()), options));
 
     std::vector<std::string> kept_columns;
     std::vector<int> kept;
     for (std::string_view name :
          {"example_id", "question_text", "document_text", "long_answer_candidates"}) {
-      const int index = ColumnIndex(*frame, name);
+      const int index = ColumnIndex(frame, name);
       if (index < 0) {
         return absl::InvalidArgumentError(
             absl::StrCat(kTrainFile, ": no column ", std::string(name)));
@@ -228,45 +223,34 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
       kept_columns.emplace_back(name);
       kept.push_back(index);
     }
-    const int annotations = ColumnIndex(*frame, "annotations");
+    const int annotations = ColumnIndex(frame, "annotations");
     if (annotations < 0) {
       return absl::InvalidArgumentError(absl::StrCat(kTrainFile, ": no column annotations"));
     }
-    const int example_id = ColumnIndex(*frame, "example_id");
+    const int example_id = ColumnIndex(frame, "example_id");
 
     std::vector<std::vector<JsonValue>> train_rows;
     std::vector<std::vector<JsonValue>> test_rows;
     std::vector<std::vector<JsonValue>> unlabelled_rows;
-    for (int64_t i : split->train_indices) train_rows.push_back(frame->rows[i]);
-    for (int64_t i : split->test_indices) {
-      const std::vector<JsonValue>& row = frame->rows[i];
+    for (int64_t i : split.train_indices) train_rows.push_back(frame.rows[i]);
+    for (int64_t i : split.test_indices) {
+      const std::vector<JsonValue>& row = frame.rows[i];
       test_rows.push_back(row);
       std::vector<JsonValue>& unlabelled = unlabelled_rows.emplace_back();
       for (int index : kept) unlabelled.push_back(row[index]);
     }
-    if (absl::Status s =
-            Append(public_dir / kTrainFile, PandasToJsonRecordsLines(frame->columns, train_rows));
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s =
-            Append(private_dir / "test.jsonl", PandasToJsonRecordsLines(frame->columns, test_rows));
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = Append(public_dir / "simplified-nq-test.jsonl",
-                                PandasToJsonRecordsLines(kept_columns, unlabelled_rows));
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        Append(public_dir / kTrainFile, PandasToJsonRecordsLines(frame.columns, train_rows)));
+    RETURN_IF_ERROR(
+        Append(private_dir / "test.jsonl", PandasToJsonRecordsLines(frame.columns, test_rows)));
+    RETURN_IF_ERROR(Append(public_dir / "simplified-nq-test.jsonl",
+                           PandasToJsonRecordsLines(kept_columns, unlabelled_rows)));
     n_train += static_cast<int64_t>(train_rows.size());
     n_test += static_cast<int64_t>(test_rows.size());
     // The gold rows, in test order (upstream builds them after the loop from
     // the concatenated test chunks; the order is the same).
     for (const auto& row : test_rows) {
-      if (absl::Status s = AddGoldRows(row[example_id].text, row[annotations], gold); !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(AddGoldRows(row[example_id].text, row[annotations], gold));
     }
   }
   if (n_test == 0) {
@@ -277,11 +261,8 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
     return absl::FailedPreconditionError(absl::StrCat(
         "split ", n_train, " + ", n_test, " rows, but ", kTrainFile, " has ", n_lines, " lines"));
   }
-  if (absl::Status s = WriteCsvFile(SubmissionTable(gold, /*blank=*/false),
-                                    (private_dir / "gold_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(SubmissionTable(gold, /*blank=*/false),
+                               (private_dir / "gold_submission.csv").string()));
   return WriteCsvFile(SubmissionTable(gold, /*blank=*/true),
                       (public_dir / "sample_submission.csv").string());
 }

@@ -19,10 +19,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -94,17 +95,15 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   std::vector<ZipEntry> masks = {ZipEntry::Directory(dir + "train/masks/")};
   for (const std::string& id : train_ids) {
     const Scene scene = DrawScene(train_rng, train_rng.Bernoulli(kSaltRate));
-    absl::StatusOr<std::string> rle = EncodeRle(scene.mask, kSize, kSize, PixelOrder::kColumnMajor);
-    if (!rle.ok()) return rle.status();
-    train_csv.String(id).String(*rle).EndRow();
-    absl::StatusOr<std::string> image = Png(scene.image);
-    if (!image.ok()) return image.status();
+    ASSIGN_OR_RETURN(std::string rle,
+                     EncodeRle(scene.mask, kSize, kSize, PixelOrder::kColumnMajor));
+    train_csv.String(id).String(rle).EndRow();
+    ASSIGN_OR_RETURN(std::string image, Png(scene.image));
     std::vector<uint8_t> mask_pixels(scene.mask);
     for (uint8_t& v : mask_pixels) v *= 255;
-    absl::StatusOr<std::string> mask = Png(mask_pixels);
-    if (!mask.ok()) return mask.status();
-    images.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "train/images/", id, ".png"), *image));
-    masks.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "train/masks/", id, ".png"), *mask));
+    ASSIGN_OR_RETURN(std::string mask, Png(mask_pixels));
+    images.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "train/images/", id, ".png"), image));
+    masks.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "train/masks/", id, ".png"), mask));
   }
   entries.push_back(ZipEntry::FromBytes(dir + "train.csv", train_csv.text()));
   entries.insert(entries.end(), images.begin(), images.end());
@@ -112,10 +111,9 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   entries.push_back(ZipEntry::Directory(dir + "test/"));
   entries.push_back(ZipEntry::Directory(dir + "test/images/"));
   for (const std::string& id : test_ids) {
-    absl::StatusOr<std::string> image =
-        Png(DrawScene(test_rng, test_rng.Bernoulli(kSaltRate)).image);
-    if (!image.ok()) return image.status();
-    entries.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "test/images/", id, ".png"), *image));
+    ASSIGN_OR_RETURN(std::string image,
+                     Png(DrawScene(test_rng, test_rng.Bernoulli(kSaltRate)).image));
+    entries.push_back(ZipEntry::FromBytes(absl::StrCat(dir, "test/images/", id, ".png"), image));
   }
 
   // Kaggle's depths.csv lists train and test ids together, unsorted.
@@ -126,7 +124,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
   for (const std::string& id : depth_ids) {
     depths.String(id).Int(depth_rng.UniformInt(int64_t{51}, int64_t{959})).EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "depths.csv", depths.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "depths.csv", depths.text()));
   return WriteZip(raw_dir / "competition_data.zip", entries);
 }
 

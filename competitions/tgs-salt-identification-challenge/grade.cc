@@ -12,12 +12,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/iou_threshold_precision.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
-#include "grading/metrics/vision/run_length_encoding.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -56,11 +57,10 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SortedRows(cons
   Column filled_ids = *ids;
   for (Cell& cell : filled_ids.cells) cell = TextOrEmpty(cell);
   filled_ids.dtype = Dtype::kObject;
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(filled_ids);
-  if (!order.ok()) return order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(filled_ids));
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.reserve(order->size());
-  for (size_t row : *order) {
+  rows.reserve(order.size());
+  for (size_t row : order) {
     rows.emplace_back(TextOrEmpty(filled_ids.cells[row]), TextOrEmpty(masks->cells[row]));
   }
   return rows;
@@ -119,9 +119,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
           absl::StrCat("answers' rle_mask of id ", (*expected)[i].first,
                        " does not decode: ", truth.status().message()));
     }
-    absl::StatusOr<double> score = IouThresholdPrecision(*truth, predicted_masks[i]);
-    if (!score.ok()) return score.status();
-    scores.push_back(*score);
+    ASSIGN_OR_RETURN(double score, IouThresholdPrecision(*truth, predicted_masks[i]));
+    scores.push_back(score);
   }
   return NumpyMean(scores);
 }

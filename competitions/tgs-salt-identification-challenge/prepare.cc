@@ -10,12 +10,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
 #include "pycompat/pandas_ops.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -40,11 +41,10 @@ bool AllText(const Table& table) {
 // The `id` column's values, which must be text that names a file inside a
 // folder (upstream matches them against image file stems).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr || id->empty() ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -57,18 +57,15 @@ absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
 
 // `table.sort_values(by="id")`.
 absl::StatusOr<Table> SortedById(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(**ids);
-  if (!order.ok()) return order.status();
-  const std::vector<int64_t> rows(order->begin(), order->end());
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*ids));
+  const std::vector<int64_t> rows(order.begin(), order.end());
   return TakeRows(table, rows);
 }
 
 absl::Status WriteSortedById(const Table& table, const fs::path& path) {
-  absl::StatusOr<Table> sorted = SortedById(table);
-  if (!sorted.ok()) return sorted.status();
-  return WriteCsvFile(*sorted, path.string());
+  ASSIGN_OR_RETURN(Table sorted, SortedById(table));
+  return WriteCsvFile(sorted, path.string());
 }
 
 absl::Status CopyImages(const fs::path& from, const fs::path& to,
@@ -91,29 +88,25 @@ absl::Status CopyImages(const fs::path& from, const fs::path& to,
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
   // Upstream extracts into raw/; we extract into scratch/.
-  if (absl::Status s = ExtractZip(raw / "competition_data.zip", scratch); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "competition_data.zip", scratch));
   const fs::path data = scratch / "competition_data";
-  absl::StatusOr<Table> old_train = ReadCsvFile((data / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((data / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.25;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  const Table& new_train = split->train;
-  const Table& new_test = split->test;
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  const Table& new_train = split.train;
+  const Table& new_test = split.test;
 
   // Upstream's checks, run before anything is written.
   if (!AllText(new_train) || !AllText(new_test)) {
     return CheckFailed("Not all elements in the DataFrame are strings!");
   }
-  absl::StatusOr<std::vector<std::string>> train_ids = ImageIds(new_train);
-  if (!train_ids.ok()) return train_ids.status();
-  absl::StatusOr<std::vector<std::string>> test_ids = ImageIds(new_test);
-  if (!test_ids.ok()) return test_ids.status();
-  const std::set<std::string> train_id_set(train_ids->begin(), train_ids->end());
-  const std::set<std::string> test_id_set(test_ids->begin(), test_ids->end());
+  ASSIGN_OR_RETURN(std::vector<std::string> train_ids, ImageIds(new_train));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_ids, ImageIds(new_test));
+  const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
+  const std::set<std::string> test_id_set(test_ids.begin(), test_ids.end());
   for (const std::string& id : test_id_set) {
     if (train_id_set.count(id) > 0) {
       return CheckFailed("`id` is not disjoint between train and test sets");
@@ -128,7 +121,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     if (it->path().extension() == ".png") ++image_count;
   }
   if (error) return absl::NotFoundError("competition_data.zip has no train/images folder");
-  if (image_count != old_train->num_rows()) {
+  if (image_count != old_train.num_rows()) {
     return CheckFailed(
         "The number of images in the old train set doesn't match the number of training images!");
   }
@@ -140,43 +133,25 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("Some images were lost when creating the new train and test sets!");
   }
 
-  absl::StatusOr<Table> sample_submission = DropColumns(new_test, {"rle_mask"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "rle_mask", std::string("1 1"));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table sample_submission, (DropColumns(new_test, {"rle_mask"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "rle_mask", std::string("1 1")));
 
-  absl::StatusOr<Table> old_depths = ReadCsvFile((raw / "depths.csv").string());
-  if (!old_depths.ok()) return old_depths.status();
-  absl::StatusOr<const Column*> depth_ids = old_depths->Get("id");
-  if (!depth_ids.ok()) return depth_ids.status();
+  ASSIGN_OR_RETURN(Table old_depths, ReadCsvFile((raw / "depths.csv").string()));
+  ASSIGN_OR_RETURN(const Column* depth_ids, old_depths.Get("id"));
   std::vector<int64_t> train_depth_rows;
-  for (size_t row = 0; row < (*depth_ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*depth_ids)->cells[row]);
+  for (size_t row = 0; row < (depth_ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(depth_ids)->cells[row]);
     if (id != nullptr && train_id_set.count(*id) > 0) train_depth_rows.push_back(row);
   }
-  absl::StatusOr<Table> new_depths = TakeRows(*old_depths, train_depth_rows);
-  if (!new_depths.ok()) return new_depths.status();
+  ASSIGN_OR_RETURN(Table new_depths, TakeRows(old_depths, train_depth_rows));
 
-  if (absl::Status s = WriteSortedById(new_train, public_dir / "train.csv"); !s.ok()) return s;
-  if (absl::Status s = WriteSortedById(new_test, private_dir / "test.csv"); !s.ok()) return s;
-  if (absl::Status s = CopyImages(images, public_dir / "train" / "images", *train_ids); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s =
-          CopyImages(data / "train" / "masks", public_dir / "train" / "masks", *train_ids);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImages(images, public_dir / "test" / "images", *test_ids); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteSortedById(*sample_submission, public_dir / "sample_submission.csv");
-      !s.ok()) {
-    return s;
-  }
-  return WriteSortedById(*new_depths, public_dir / "depths.csv");
+  RETURN_IF_ERROR(WriteSortedById(new_train, public_dir / "train.csv"));
+  RETURN_IF_ERROR(WriteSortedById(new_test, private_dir / "test.csv"));
+  RETURN_IF_ERROR(CopyImages(images, public_dir / "train" / "images", train_ids));
+  RETURN_IF_ERROR(CopyImages(data / "train" / "masks", public_dir / "train" / "masks", train_ids));
+  RETURN_IF_ERROR(CopyImages(images, public_dir / "test" / "images", test_ids));
+  RETURN_IF_ERROR(WriteSortedById(sample_submission, public_dir / "sample_submission.csv"));
+  return WriteSortedById(new_depths, public_dir / "depths.csv");
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,

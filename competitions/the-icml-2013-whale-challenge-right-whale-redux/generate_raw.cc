@@ -21,10 +21,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/aiff_writer.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -105,27 +106,25 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
 
   std::vector<ZipEntry> train_entries = {ZipEntry::Directory("train2/")};
   for (size_t idx = 0; idx < train.size(); ++idx) {
-    absl::StatusOr<std::string> aiff =
-        EncodeAiffMono16(DrawClip(train_rng, train[idx].call), kSampleRate);
-    if (!aiff.ok()) return aiff.status();
+    ASSIGN_OR_RETURN(std::string aiff,
+                     EncodeAiffMono16(DrawClip(train_rng, train[idx].call), kSampleRate));
     train_entries.push_back(
         ZipEntry::FromBytes(absl::StrCat("train2/", train[idx].prefix, "TRAIN", idx, "_",
                                          train[idx].call ? 1 : 0, ".aif"),
-                            *std::move(aiff)));
+                            std::move(aiff)));
   }
   std::vector<ZipEntry> test_entries = {ZipEntry::Directory("test2/")};
   CsvTextBuilder sample;
   sample.Row({"clip", "probability"});
   for (size_t idx = 0; idx < test.size(); ++idx) {
-    absl::StatusOr<std::string> aiff =
-        EncodeAiffMono16(DrawClip(test_rng, test[idx].call), kSampleRate);
-    if (!aiff.ok()) return aiff.status();
+    ASSIGN_OR_RETURN(std::string aiff,
+                     EncodeAiffMono16(DrawClip(test_rng, test[idx].call), kSampleRate));
     const std::string name = absl::StrCat(test[idx].prefix, "Test", idx, ".aif");
-    test_entries.push_back(ZipEntry::FromBytes("test2/" + name, *std::move(aiff)));
+    test_entries.push_back(ZipEntry::FromBytes("test2/" + name, std::move(aiff)));
     sample.String(name).Int(0).EndRow();
   }
-  if (absl::Status s = WriteZip(raw_dir / "train2.zip", train_entries); !s.ok()) return s;
-  if (absl::Status s = WriteZip(raw_dir / "test2.zip", test_entries); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteZip(raw_dir / "train2.zip", train_entries));
+  RETURN_IF_ERROR(WriteZip(raw_dir / "test2.zip", test_entries));
   return WriteStringToFile(raw_dir / "sampleSubmission.csv", sample.text());
 }
 

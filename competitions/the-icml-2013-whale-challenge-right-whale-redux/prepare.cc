@@ -14,11 +14,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "competitions/common/zip_archive.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -80,7 +81,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& scratch) {
   // Upstream unpacks into raw/; we unpack into scratch/ and leave raw alone.
   const fs::path unpacked = scratch / "train2_zip";
-  if (absl::Status s = ExtractZip(raw / "train2.zip", unpacked); !s.ok()) return s;
+  RETURN_IF_ERROR(ExtractZip(raw / "train2.zip", unpacked));
   const fs::path clip_dir = unpacked / "train2";
   if (!fs::is_directory(clip_dir)) {
     return absl::NotFoundError("train2.zip has no folder train2/");
@@ -149,18 +150,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const Table answers({Column{"clip", Dtype::kObject, answer_clips},
                        Column{"probability", Dtype::kInt64, answer_labels}});
   Table sample_submission = answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, "probability", int64_t{0}); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteClips(public_dir / "train2.zip", "train2", train_clips); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteClips(public_dir / "test2.zip", "test2", test_clips); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "test.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "probability", int64_t{0}));
+  RETURN_IF_ERROR(WriteClips(public_dir / "train2.zip", "train2", train_clips));
+  RETURN_IF_ERROR(WriteClips(public_dir / "test2.zip", "test2", test_clips));
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sampleSubmission.csv").string());
 }
 

@@ -9,12 +9,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/metrics/text/jaccard.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/sorted_id_pairing.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -49,18 +50,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     }
   }
 
-  absl::StatusOr<SortedIdOrders> orders =
-      SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn));
-  if (!orders.ok()) return orders.status();
-  if (absl::Status s = CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn),
-                                           *orders, "Submission and answers DataFrames must have the same textID values");
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(SortedIdOrders orders,
+                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
+  RETURN_IF_ERROR(
+      CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
+                          "Submission and answers DataFrames must have the same textID values"));
 
   const std::vector<std::string> predictions =
-      Labels(TakeCells(*submission.Find(kTextColumn), orders->submission));
-  const std::vector<std::string> truths = Labels(TakeCells(*answers.Find(kTextColumn), orders->answers));
+      Labels(TakeCells(*submission.Find(kTextColumn), orders.submission));
+  const std::vector<std::string> truths =
+      Labels(TakeCells(*answers.Find(kTextColumn), orders.answers));
   for (const std::string& truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
       return absl::FailedPreconditionError("answers are malformed: selected_text is not UTF-8");

@@ -7,11 +7,12 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -23,31 +24,25 @@ using CsvOutput = std::pair<const Table*, fs::path>;
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestTables> split = TrainTestSplitTable(*old_train, options);
-  if (!split.ok()) return split.status();
-  absl::StatusOr<Table> public_test = DropColumns(split->test, {"score"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(TrainTestTables split, TrainTestSplitTable(old_train, options));
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(split.test, {"score"})));
 
   // `new_test.copy()[["id", "score"]]` with score set to the int 0.
-  absl::StatusOr<Table> sample_submission = SelectColumns(split->test, {"id", "score"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "score", Cell(int64_t{0})); !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(split.test, {"id", "score"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "score", Cell(int64_t{0})));
 
   for (const auto& [table, path] : {
-           CsvOutput{&split->train, public_dir / "train.csv"},
-           CsvOutput{&split->test, private_dir / "test.csv"},
-           CsvOutput{&*public_test, public_dir / "test.csv"},
-           CsvOutput{&*sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&split.train, public_dir / "train.csv"},
+           CsvOutput{&split.test, private_dir / "test.csv"},
+           CsvOutput{&public_test, public_dir / "test.csv"},
+           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

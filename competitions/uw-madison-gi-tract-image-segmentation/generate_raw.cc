@@ -20,9 +20,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -86,23 +87,18 @@ absl::Status WriteDay(SyntheticRng& rng, const fs::path& day_dir, const std::str
       }
     }
     const std::string number = absl::StrFormat("%04d", slice + 1);
-    absl::StatusOr<std::string> png = EncodePng(PngImage{width, height, PngColor::kGray, pixels});
-    if (!png.ok()) return png.status();
-    if (absl::Status s = WriteStringToFile(
-            scans / absl::StrCat("slice_", number, "_", width, "_", height, "_1.50_1.50.png"),
-            *png);
-        !s.ok()) {
-      return s;
-    }
+    ASSIGN_OR_RETURN(std::string png,
+                     (EncodePng(PngImage{width, height, PngColor::kGray, pixels})));
+    RETURN_IF_ERROR(WriteStringToFile(
+        scans / absl::StrCat("slice_", number, "_", width, "_", height, "_1.50_1.50.png"), png));
     for (int organ = 0; organ < 3; ++organ) {
-      absl::StatusOr<std::string> rle =
-          EncodeRle(masks[organ], height, width, PixelOrder::kRowMajor);
-      if (!rle.ok()) return rle.status();
+      ASSIGN_OR_RETURN(std::string rle,
+                       EncodeRle(masks[organ], height, width, PixelOrder::kRowMajor));
       csv.String(absl::StrCat(day_id, "_slice_", number)).String(kOrgans[organ].name);
-      if (rle->empty()) {
+      if (rle.empty()) {
         csv.Missing();
       } else {
-        csv.String(*rle);
+        csv.String(rle);
       }
       csv.EndRow();
     }
@@ -135,11 +131,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     // Days in numeric order (prepare.py sorts them by number, not as text).
     for (int64_t day : days) {
       const std::string day_id = absl::StrCat(case_id, "_day", day);
-      if (absl::Status s =
-              WriteDay(rng, raw_dir / "train" / case_id / day_id, day_id, width, height, csv);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(
+          WriteDay(rng, raw_dir / "train" / case_id / day_id, day_id, width, height, csv));
     }
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());

@@ -14,9 +14,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/dice_hausdorff.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -76,10 +77,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (ids == nullptr || rles == nullptr || submission.Find("class") == nullptr) {
     return InvalidSubmission("the submission must have the columns id, class and predicted");
   }
-  absl::StatusOr<std::vector<int64_t>> answer_heights = IntegerCells(*heights);
-  if (!answer_heights.ok()) return answer_heights.status();
-  absl::StatusOr<std::vector<int64_t>> answer_widths = IntegerCells(*widths);
-  if (!answer_widths.ok()) return answer_widths.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> answer_heights, IntegerCells(*heights));
+  ASSIGN_OR_RETURN(std::vector<int64_t> answer_widths, IntegerCells(*widths));
 
   // Only the submission rows that zip() pairs with answer rows are decoded
   // and grouped; the rest are never looked at.
@@ -90,12 +89,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("predicted must be run-length encoded text: ",
                                           submission_rles.status().message()));
   }
-  absl::StatusOr<std::vector<std::string>> answer_rles =
-      TextCells(*answer_rle_column, answers.num_rows(), /*missing_is_empty=*/true);
-  if (!answer_rles.ok()) return answer_rles.status();
-  absl::StatusOr<std::vector<std::string>> answer_ids =
-      TextCells(*answer_id_column, answers.num_rows(), /*missing_is_empty=*/false);
-  if (!answer_ids.ok()) return answer_ids.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> answer_rles,
+                   TextCells(*answer_rle_column, answers.num_rows(), /*missing_is_empty=*/true));
+  ASSIGN_OR_RETURN(std::vector<std::string> answer_ids,
+                   TextCells(*answer_id_column, answers.num_rows(), /*missing_is_empty=*/false));
   absl::StatusOr<std::vector<std::string>> submission_ids =
       TextCells(*ids, paired, /*missing_is_empty=*/false);
   if (!submission_ids.ok()) {
@@ -103,8 +100,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("every id must be text: ", submission_ids.status().message()));
   }
 
-  absl::StatusOr<double> score = DiceHausdorffScore(*submission_ids, *submission_rles, *answer_ids,
-                                                    *answer_rles, *answer_heights, *answer_widths);
+  absl::StatusOr<double> score = DiceHausdorffScore(*submission_ids, *submission_rles, answer_ids,
+                                                    answer_rles, answer_heights, answer_widths);
   if (!score.ok() && absl::StartsWith(score.status().message(), "submission")) {
     return InvalidSubmission(std::string(score.status().message()));
   }

@@ -16,12 +16,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_int.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -55,12 +56,11 @@ struct SliceRow {
 };
 
 absl::StatusOr<std::vector<SliceRow>> SliceRows(const Table& table) {
-  absl::StatusOr<const Column*> ids = table.Get("id");
-  if (!ids.ok()) return ids.status();
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<SliceRow> rows;
-  rows.reserve((*ids)->cells.size());
-  for (size_t row = 0; row < (*ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(*ids)->cells[row]);
+  rows.reserve((ids)->cells.size());
+  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
     if (id == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row + 1, ": id is not text"));
@@ -159,11 +159,9 @@ absl::StatusOr<std::pair<int64_t, int64_t>> ImageSize(const fs::path& train_dir,
     return absl::InvalidArgumentError(
         absl::StrCat("image name ", matches[0].filename().string(), " holds no width and height"));
   }
-  absl::StatusOr<int64_t> width = PythonIntFromString(fields[2]);
-  if (!width.ok()) return width.status();
-  absl::StatusOr<int64_t> height = PythonIntFromString(fields[3]);
-  if (!height.ok()) return height.status();
-  return std::make_pair(*width, *height);
+  ASSIGN_OR_RETURN(int64_t width, PythonIntFromString(fields[2]));
+  ASSIGN_OR_RETURN(int64_t height, PythonIntFromString(fields[3]));
+  return std::make_pair(width, height);
 }
 
 absl::StatusOr<Table> Rows(const Table& table, const std::vector<SliceRow>& rows, bool test) {
@@ -181,26 +179,23 @@ void RenameSegmentation(Table& table) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<SliceRow>> rows = SliceRows(*old_train);
-  if (!rows.ok()) return rows.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<SliceRow> rows, SliceRows(old_train));
 
   // Split the cases, in order of first appearance.
   std::vector<std::string> unique_cases;
   std::set<std::string> seen;
-  for (const SliceRow& row : *rows) {
+  for (const SliceRow& row : rows) {
     if (seen.insert(row.case_id).second) unique_cases.push_back(row.case_id);
   }
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 42;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(unique_cases.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(unique_cases.size()), options));
   std::set<std::string> test_cases;
-  for (int64_t i : split->test_indices) test_cases.insert(unique_cases[i]);
-  if (absl::Status s = AssignSets(*rows, test_cases); !s.ok()) return s;
+  for (int64_t i : split.test_indices) test_cases.insert(unique_cases[i]);
+  RETURN_IF_ERROR(AssignSets(rows, test_cases));
 
   // Copy each case to its side, then move the test days of train cases.
   const fs::path old_train_dir = raw / "train";
@@ -224,7 +219,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
           absl::StrCat("cannot copy ", source.string(), ": ", error.message()));
     }
   }
-  for (const SliceRow& row : *rows) {
+  for (const SliceRow& row : rows) {
     if (!row.test) continue;
     const fs::path source = new_train_dir / row.case_id / row.DayFolder();
     if (!fs::exists(source)) continue;
@@ -234,25 +229,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     if (error) return absl::InternalError(absl::StrCat("cannot move ", source.string()));
   }
 
-  if (absl::Status s = VerifyDirectorySync(*rows, false, new_train_dir, new_test_dir); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = VerifyDirectorySync(*rows, true, new_test_dir, new_train_dir); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(VerifyDirectorySync(rows, false, new_train_dir, new_test_dir));
+  RETURN_IF_ERROR(VerifyDirectorySync(rows, true, new_test_dir, new_train_dir));
 
-  absl::StatusOr<Table> new_train = Rows(*old_train, *rows, false);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = Rows(*old_train, *rows, true);
-  if (!new_test.ok()) return new_test.status();
-  if (new_test->num_rows() == 0) {
+  ASSIGN_OR_RETURN(Table new_train, Rows(old_train, rows, false));
+  ASSIGN_OR_RETURN(Table new_test, Rows(old_train, rows, true));
+  if (new_test.num_rows() == 0) {
     // Upstream never creates the size columns, and dropping them fails.
     return CheckFailed("the test set is empty");
   }
   // `new_test.loc[row, "image_width"] = width` creates float64 columns.
   Column widths{"image_width", Dtype::kFloat64, {}};
   Column heights{"image_height", Dtype::kFloat64, {}};
-  for (const SliceRow& row : *rows) {
+  for (const SliceRow& row : rows) {
     if (!row.test) continue;
     absl::StatusOr<std::pair<int64_t, int64_t>> size = ImageSize(old_train_dir, row);
     if (!size.ok()) return size.status();
@@ -260,35 +249,30 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     heights.cells.push_back(static_cast<double>(size->second));
   }
   for (Column* column : {&widths, &heights}) {
-    if (new_test->Find(column->name) != nullptr) {
-      *new_test->FindMutable(column->name) = std::move(*column);
+    if (new_test.Find(column->name) != nullptr) {
+      *new_test.FindMutable(column->name) = std::move(*column);
     } else {
-      new_test->mutable_columns().push_back(std::move(*column));
+      new_test.mutable_columns().push_back(std::move(*column));
     }
   }
 
-  absl::StatusOr<Table> sample_submission = DropColumns(*new_test, {"image_height", "image_width"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s =
-          SetConstantColumn(*sample_submission, "segmentation", std::string("1 1 5 2"));
-      !s.ok()) {
-    return s;
-  }
-  RenameSegmentation(*sample_submission);
-  RenameSegmentation(*new_test);
-  absl::StatusOr<Table> public_test =
-      DropColumns(*new_test, {"predicted", "image_width", "image_height"});
-  if (!public_test.ok()) return public_test.status();
+  ASSIGN_OR_RETURN(Table sample_submission,
+                   (DropColumns(new_test, {"image_height", "image_width"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "segmentation", std::string("1 1 5 2")));
+  RenameSegmentation(sample_submission);
+  RenameSegmentation(new_test);
+  ASSIGN_OR_RETURN(Table public_test,
+                   (DropColumns(new_test, {"predicted", "image_width", "image_height"})));
 
-  if (public_test->num_columns() != 2) return CheckFailed("Public test should have 2 columns.");
-  if (new_train->num_columns() != 3) return CheckFailed("Public train should have 3 columns.");
+  if (public_test.num_columns() != 2) return CheckFailed("Public test should have 2 columns.");
+  if (new_train.num_columns() != 3) return CheckFailed("Public train should have 3 columns.");
 
   for (const auto& [table, path] : std::vector<std::pair<const Table*, fs::path>>{
-           {&*sample_submission, public_dir / "sample_submission.csv"},
-           {&*new_test, private_dir / "test.csv"},
-           {&*new_train, public_dir / "train.csv"},
-           {&*public_test, public_dir / "test.csv"}}) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+           {&sample_submission, public_dir / "sample_submission.csv"},
+           {&new_test, private_dir / "test.csv"},
+           {&new_train, public_dir / "train.csv"},
+           {&public_test, public_dir / "test.csv"}}) {
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   return absl::OkStatus();
 }

@@ -21,10 +21,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -112,16 +113,15 @@ void RenumberIds(Table& table) {
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  if (absl::Status s = ApplyUpstreamDtypes(*old_train); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  RETURN_IF_ERROR(ApplyUpstreamDtypes(old_train));
   for (std::string_view name : {"id", "breath_id", "pressure"}) {
-    if (absl::Status s = old_train->Get(name).status(); !s.ok()) return s;
+    RETURN_IF_ERROR(old_train.Get(name).status());
   }
 
   // groupby("breath_id"): groups in key order, each its rows in file order.
   std::map<int64_t, std::vector<int64_t>> groups;
-  const Column& breath_ids = *old_train->Find("breath_id");
+  const Column& breath_ids = *old_train.Find("breath_id");
   for (size_t row = 0; row < breath_ids.cells.size(); ++row) {
     groups[std::get<int64_t>(breath_ids.cells[row])].push_back(static_cast<int64_t>(row));
   }
@@ -131,9 +131,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
   const auto flatten = [&](const std::vector<int64_t>& group_indices) {
     std::vector<int64_t> rows;
     for (int64_t g : group_indices) {
@@ -141,40 +140,33 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
     return rows;
   };
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, flatten(split->train_indices));
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> new_test = TakeRows(*old_train, flatten(split->test_indices));
-  if (!new_test.ok()) return new_test.status();
-  RenumberIds(*new_train);
-  RenumberIds(*new_test);
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, flatten(split.train_indices)));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, flatten(split.test_indices)));
+  RenumberIds(new_train);
+  RenumberIds(new_test);
 
-  absl::StatusOr<Table> public_test = DropColumns(*new_test, {"pressure"});
-  if (!public_test.ok()) return public_test.status();
-  absl::StatusOr<Table> sample_submission = SelectColumns(*public_test, {"id"});
-  if (!sample_submission.ok()) return sample_submission.status();
-  if (absl::Status s = SetConstantColumn(*sample_submission, "pressure", Cell(int64_t{0}));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Table public_test, (DropColumns(new_test, {"pressure"})));
+  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(public_test, {"id"})));
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "pressure", Cell(int64_t{0})));
 
   for (const auto& [table, path] : {
-           std::pair{&*new_train, public_dir / "train.csv"},
-           std::pair{&*public_test, public_dir / "test.csv"},
-           std::pair{&*sample_submission, public_dir / "sample_submission.csv"},
-           std::pair{&*new_test, private_dir / "test.csv"},
+           std::pair{&new_train, public_dir / "train.csv"},
+           std::pair{&public_test, public_dir / "test.csv"},
+           std::pair{&sample_submission, public_dir / "sample_submission.csv"},
+           std::pair{&new_test, private_dir / "test.csv"},
        }) {
-    if (absl::Status s = WriteCsvFile(WithFloatFormat(*table), path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(WithFloatFormat(*table), path.string()));
   }
 
   // Upstream's checks (disjoint breaths and the row counts hold by
   // construction).
-  if (public_test->num_columns() != 7) {
+  if (public_test.num_columns() != 7) {
     return CheckFailed(absl::StrCat("Expected 7 columns in new_test_without_labels, but got ",
-                                    public_test->num_columns()));
+                                    public_test.num_columns()));
   }
-  if (new_train->num_columns() != 8) {
+  if (new_train.num_columns() != 8) {
     return CheckFailed(
-        absl::StrCat("Expected 8 columns in new_train, but got ", new_train->num_columns()));
+        absl::StrCat("Expected 8 columns in new_train, but got ", new_train.num_columns()));
   }
   return absl::OkStatus();
 }

@@ -18,9 +18,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/png_writer.h"
 #include "testdata/common/rng.h"
@@ -34,9 +35,8 @@ constexpr int kLayers = 6;
 
 absl::Status WritePng(const std::filesystem::path& path, int width, int height,
                       std::vector<uint8_t> gray) {
-  absl::StatusOr<std::string> png = EncodePng(PngImage{width, height, PngColor::kGray, gray});
-  if (!png.ok()) return png.status();
-  return WriteStringToFile(path, *png);
+  ASSIGN_OR_RETURN(std::string png, (EncodePng(PngImage{width, height, PngColor::kGray, gray})));
+  return WriteStringToFile(path, png);
 }
 
 absl::Status WriteFragment(const std::filesystem::path& dir, int number, SyntheticRng& rng) {
@@ -69,10 +69,9 @@ absl::Status WriteFragment(const std::filesystem::path& dir, int number, Synthet
       const uint8_t v = static_cast<uint8_t>(std::clamp(std::round(value), 0.0, 255.0));
       for (int c = 0; c < 3; ++c) image.pixels[i * 3 + c] = v;
     }
-    absl::StatusOr<std::string> tiff = EncodeTiff(image);
-    if (!tiff.ok()) return tiff.status();
+    ASSIGN_OR_RETURN(std::string tiff, EncodeTiff(image));
     const std::string name = absl::StrFormat("%02d.tif", layer);
-    if (absl::Status s = WriteStringToFile(dir / "surface_volume" / name, *tiff); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(dir / "surface_volume" / name, tiff));
   }
   std::vector<uint8_t> labels(n), ir(n), papyrus(n, 255);
   for (int i = 0; i < n; ++i) {
@@ -80,14 +79,13 @@ absl::Status WriteFragment(const std::filesystem::path& dir, int number, Synthet
     ir[i] = static_cast<uint8_t>(
         std::clamp(std::round(rng.Uniform(60, 80) - (ink[i] ? 30 : 0)), 0.0, 255.0));
   }
-  if (absl::Status s = WritePng(dir / "inklabels.png", width, height, labels); !s.ok()) return s;
-  if (absl::Status s = WritePng(dir / "ir.png", width, height, ir); !s.ok()) return s;
-  if (absl::Status s = WritePng(dir / "mask.png", width, height, papyrus); !s.ok()) return s;
-  absl::StatusOr<std::string> rle = EncodeRle(ink, height, width, PixelOrder::kRowMajor);
-  if (!rle.ok()) return rle.status();
+  RETURN_IF_ERROR(WritePng(dir / "inklabels.png", width, height, labels));
+  RETURN_IF_ERROR(WritePng(dir / "ir.png", width, height, ir));
+  RETURN_IF_ERROR(WritePng(dir / "mask.png", width, height, papyrus));
+  ASSIGN_OR_RETURN(std::string rle, EncodeRle(ink, height, width, PixelOrder::kRowMajor));
   CsvTextBuilder csv;
   csv.Row({"Id", "Predicted"});
-  csv.Int(number).String(*rle).EndRow();
+  csv.Int(number).String(rle).EndRow();
   return WriteStringToFile(dir / "inklabels_rle.csv", csv.text());
 }
 
@@ -97,7 +95,7 @@ absl::Status Generate(const std::filesystem::path& raw_dir, uint64_t seed) {
     SyntheticRng rng = root.Fork(number);
     const std::filesystem::path dir = raw_dir / "train" / absl::StrCat(number);
     std::filesystem::create_directories(dir);
-    if (absl::Status s = WriteFragment(dir, number, rng); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteFragment(dir, number, rng));
   }
   return absl::OkStatus();
 }

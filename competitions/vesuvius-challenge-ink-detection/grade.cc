@@ -13,13 +13,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
+#include "grading/metrics/vision/run_length_encoding.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "grading/metrics/vision/run_length_encoding.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -82,14 +83,12 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       return absl::InvalidArgumentError(
           absl::StrCat("answers row ", row, ": Predicted is not text"));
     }
-    absl::StatusOr<int64_t> width = Size(answers.Find("width")->cells[row], "width");
-    if (!width.ok()) return width.status();
-    absl::StatusOr<int64_t> height = Size(answers.Find("height")->cells[row], "height");
-    if (!height.ok()) return height.status();
-    if (*height != 0 && *width > INT64_MAX / *height) {
+    ASSIGN_OR_RETURN(int64_t width, Size(answers.Find("width")->cells[row], "width"));
+    ASSIGN_OR_RETURN(int64_t height, Size(answers.Find("height")->cells[row], "height"));
+    if (height != 0 && width > INT64_MAX / height) {
       return absl::InvalidArgumentError("answers' image size overflows");
     }
-    const int64_t pixel_count = *width * *height;
+    const int64_t pixel_count = width * height;
     absl::StatusOr<PixelRuns> predicted = DecodeRle(*rle, pixel_count);
     if (!predicted.ok()) {
       return InvalidSubmission(
@@ -103,9 +102,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     const LabelCounts ink{.true_positives = CountOverlap(*predicted, *truth),
                           .predicted = CountSetPixels(*predicted),
                           .actual = CountSetPixels(*truth)};
-    absl::StatusOr<PrecisionRecallFScore> score = PrecisionRecallFScoreFromCounts({ink}, options);
-    if (!score.ok()) return score.status();
-    scores.push_back(score->f_score);
+    ASSIGN_OR_RETURN(PrecisionRecallFScore score,
+                     (PrecisionRecallFScoreFromCounts({ink}, options)));
+    scores.push_back(score.f_score);
   }
   return NumpyMean(scores);
 }

@@ -12,9 +12,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "base/csv.h"
 
 namespace mlebench {
 namespace {
@@ -69,11 +70,10 @@ absl::Status CopyTree(const fs::path& from, const fs::path& to) {
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   const fs::path fragment = raw / "train" / "3";
-  absl::StatusOr<Table> inklabels = ReadCsvFile((fragment / "inklabels_rle.csv").string());
-  if (!inklabels.ok()) return inklabels.status();
-  if (inklabels->num_rows() != 1) {
+  ASSIGN_OR_RETURN(Table inklabels, ReadCsvFile((fragment / "inklabels_rle.csv").string()));
+  if (inklabels.num_rows() != 1) {
     return CheckFailed(absl::StrCat("Expected a single row in `inklabels_rle.csv`, got ",
-                                    inklabels->num_rows(), " rows."));
+                                    inklabels.num_rows(), " rows."));
   }
   if (!fs::is_regular_file(fragment / "ir.png")) {
     return CheckFailed("Expected image file at train/3/ir.png, but it does not exist.");
@@ -83,11 +83,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (const auto& [name, value] : {std::pair<std::string, Cell>{"width", size->first},
                                     {"height", size->second},
                                     {"Id", std::string("a")}}) {
-    if (absl::Status s = SetConstantColumn(*inklabels, name, value); !s.ok()) return s;
+    RETURN_IF_ERROR(SetConstantColumn(inklabels, name, value));
   }
-  absl::StatusOr<Table> gold = DropColumns(*inklabels, {"width", "height"});
-  if (!gold.ok()) return gold.status();
-  if (inklabels->Find("Predicted") == nullptr) {
+  ASSIGN_OR_RETURN(Table gold, (DropColumns(inklabels, {"width", "height"})));
+  if (inklabels.Find("Predicted") == nullptr) {
     return CheckFailed("Expected column `Predicted` in `inklabels_rle.csv`.");
   }
 
@@ -110,16 +109,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   if (error) return absl::InternalError("cannot list train/3");
 
-  if (absl::Status s = CopyTree(raw / "train" / "1", public_dir / "train" / "1"); !s.ok()) return s;
-  if (absl::Status s = CopyTree(raw / "train" / "2", public_dir / "train" / "2"); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(*inklabels, (private_dir / "inklabels_rle.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = WriteCsvFile(*gold, (private_dir / "gold_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyTree(raw / "train" / "1", public_dir / "train" / "1"));
+  RETURN_IF_ERROR(CopyTree(raw / "train" / "2", public_dir / "train" / "2"));
+  RETURN_IF_ERROR(WriteCsvFile(inklabels, (private_dir / "inklabels_rle.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(gold, (private_dir / "gold_submission.csv").string()));
   const fs::path test_dir = public_dir / "test" / "a";
   for (const fs::path& relative : test_files) {
     fs::create_directories((test_dir / relative).parent_path(), error);
@@ -129,11 +122,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   const Table sample_submission({Column{"Id", Dtype::kObject, {std::string("a")}},
                                  Column{"Predicted", Dtype::kObject, {std::string("1 1 5 1")}}});
-  if (absl::Status s =
-          WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
   // Upstream's counts of files and folders.
   for (const char* train : {"1", "2"}) {

@@ -21,9 +21,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/dicom_writer.h"
-#include "base/files.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
@@ -101,9 +102,8 @@ absl::Status WriteImage(SyntheticRng& rng, const fs::path& path, const ImageTrut
   dicom.rows = kSize;
   dicom.columns = kSize;
   dicom.pixels = DrawPixels(rng, truth);
-  absl::StatusOr<std::string> bytes = EncodeDicom(dicom);
-  if (!bytes.ok()) return bytes.status();
-  return WriteStringToFile(path, *bytes);
+  ASSIGN_OR_RETURN(std::string bytes, EncodeDicom(dicom));
+  return WriteStringToFile(path, bytes);
 }
 
 absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
@@ -125,11 +125,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   std::vector<Line> lines;
   for (int i = 0; i < kNumTrainImages; ++i) {
     const ImageTruth truth = DrawTruth(rng);
-    if (absl::Status s =
-            WriteImage(images_rng, raw_dir / "train" / absl::StrCat(truth.id, ".dicom"), truth);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteImage(images_rng, raw_dir / "train" / absl::StrCat(truth.id, ".dicom"), truth));
     if (truth.findings.empty()) {
       for (int r = 0, readers = static_cast<int>(rng.UniformInt(int64_t{1}, int64_t{2}));
            r < readers; ++r) {
@@ -173,14 +170,11 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   sample.Row({"image_id", "PredictionString"});
   for (int i = 0; i < kNumTestImages; ++i) {
     const ImageTruth truth = DrawTruth(rng);
-    if (absl::Status s =
-            WriteImage(images_rng, raw_dir / "test" / absl::StrCat(truth.id, ".dicom"), truth);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(
+        WriteImage(images_rng, raw_dir / "test" / absl::StrCat(truth.id, ".dicom"), truth));
     sample.String(truth.id).String("14 1 0 0 1 1").EndRow();
   }
-  if (absl::Status s = WriteStringToFile(raw_dir / "train.csv", train.text()); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteStringToFile(raw_dir / "train.csv", train.text()));
   return WriteStringToFile(raw_dir / "sample_submission.csv", sample.text());
 }
 

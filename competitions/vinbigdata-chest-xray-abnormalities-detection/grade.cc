@@ -16,11 +16,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/vision/box_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -91,17 +92,15 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     for (size_t row : rows_of_image[image]) {
       CocoBox box;
       box.image = static_cast<int64_t>(image);
-      absl::StatusOr<double> class_id =
-          AnswerNumber(answers.Find("class_id")->cells[row], "class_id");
-      if (!class_id.ok()) return class_id.status();
-      if (*class_id != std::trunc(*class_id))
+      ASSIGN_OR_RETURN(double class_id,
+                       AnswerNumber(answers.Find("class_id")->cells[row], "class_id"));
+      if (class_id != std::trunc(class_id))
         return absl::InternalError("answers: class_id must be whole");
-      box.category = static_cast<int64_t>(*class_id);
+      box.category = static_cast<int64_t>(class_id);
       int k = 0;
       for (const char* name : {"x_min", "y_min", "x_max", "y_max"}) {
-        absl::StatusOr<double> value = AnswerNumber(answers.Find(name)->cells[row], name);
-        if (!value.ok()) return value.status();
-        box.bbox[k++] = *value;
+        ASSIGN_OR_RETURN(double value, AnswerNumber(answers.Find(name)->cells[row], name));
+        box.bbox[k++] = value;
       }
       box.area = (box.bbox[2] - box.bbox[0]) * (box.bbox[3] - box.bbox[1]);
       truths.push_back(box);

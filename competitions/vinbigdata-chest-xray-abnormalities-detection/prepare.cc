@@ -22,12 +22,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "base/csv.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -118,14 +119,13 @@ absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   for (const char* name : {"image_id", "class_id", "x_min", "y_min", "x_max", "y_max"}) {
-    if (absl::StatusOr<const Column*> column = old_train->Get(name); !column.ok()) {
+    if (absl::StatusOr<const Column*> column = old_train.Get(name); !column.ok()) {
       return column.status();
     }
   }
-  const Column& class_column = *old_train->Find("class_id");
+  const Column& class_column = *old_train.Find("class_id");
   if (class_column.dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError(
         "train.csv: class_id must be whole numbers with none missing");
@@ -137,27 +137,25 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<std::string> unique_ids;
   std::map<std::string, size_t> id_index;
   std::vector<size_t> row_image;
-  for (size_t row = 0; row < old_train->num_rows(); ++row) {
-    absl::StatusOr<std::string> id = ImageId(old_train->Find("image_id")->cells[row]);
-    if (!id.ok()) return id.status();
-    auto [it, inserted] = id_index.try_emplace(*id, unique_ids.size());
-    if (inserted) unique_ids.push_back(*id);
+  for (size_t row = 0; row < old_train.num_rows(); ++row) {
+    ASSIGN_OR_RETURN(std::string id, ImageId(old_train.Find("image_id")->cells[row]));
+    auto [it, inserted] = id_index.try_emplace(id, unique_ids.size());
+    if (inserted) unique_ids.push_back(id);
     row_image.push_back(it->second);
-    row_ids.push_back(*id);
+    row_ids.push_back(id);
     row_classes.push_back(std::get<int64_t>(class_column.cells[row]));
   }
 
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> split =
-      TrainTestSplitIndices(static_cast<int64_t>(unique_ids.size()), options);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(unique_ids.size()), options));
   std::vector<bool> in_test(unique_ids.size(), false);
-  for (int64_t index : split->test_indices) in_test[index] = true;
+  for (int64_t index : split.test_indices) in_test[index] = true;
   std::vector<std::string> train_ids, test_ids;
-  for (int64_t index : split->train_indices) train_ids.push_back(unique_ids[index]);
-  for (int64_t index : split->test_indices) test_ids.push_back(unique_ids[index]);
+  for (int64_t index : split.train_indices) train_ids.push_back(unique_ids[index]);
+  for (int64_t index : split.test_indices) test_ids.push_back(unique_ids[index]);
   std::vector<int64_t> train_rows, test_rows;
   for (size_t row = 0; row < row_image.size(); ++row) {
     (in_test[row_image[row]] ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
@@ -171,17 +169,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         absl::StrCat("Expected ", kExpectedTestSize, " test image_ids, got ", test_ids.size()));
   }
 
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> test_table = TakeRows(*old_train, test_rows);
-  if (!test_table.ok()) return test_table.status();
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table test_table, TakeRows(old_train, test_rows));
   std::vector<std::string> test_row_ids;
   std::vector<int64_t> test_row_classes;
   for (int64_t row : test_rows) {
     test_row_ids.push_back(row_ids[row]);
     test_row_classes.push_back(row_classes[row]);
   }
-  Table answers = FirstPerImageAndClass(*test_table, test_row_ids, test_row_classes);
+  Table answers = FirstPerImageAndClass(test_table, test_row_ids, test_row_classes);
 
   // answers.fillna(0): a float column gets 0.0, any other gets the int 0.
   for (Column& column : answers.mutable_columns()) {
@@ -232,18 +228,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const Table sample_submission({std::move(sample_ids), std::move(sample_strings)});
 
   for (const auto& [table, path] : std::vector<std::pair<const Table*, fs::path>>{
-           {&*new_train, public_dir / "train.csv"},
+           {&new_train, public_dir / "train.csv"},
            {&sample_submission, public_dir / "sample_submission.csv"},
            {&answers, private_dir / "answers.csv"},
            {&gold, private_dir / "gold_submission.csv"}}) {
-    if (absl::Status s = WriteCsvFile(*table, path.string()); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
 
-  if (absl::Status s = CopyImages(raw, train_ids, public_dir / "train",
-                                  absl::StrCat("Expected ", train_ids.size(), " train files"));
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CopyImages(raw, train_ids, public_dir / "train",
+                             absl::StrCat("Expected ", train_ids.size(), " train files")));
   return CopyImages(raw, test_ids, public_dir / "test",
                     absl::StrCat("Expected ", test_ids.size(), " test files"));
 }

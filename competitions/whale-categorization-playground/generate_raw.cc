@@ -18,8 +18,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
@@ -105,9 +106,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
   CsvTextBuilder csv;
   csv.Row({"Image", "Id"});
   for (const Photo& photo : photos) {
-    absl::StatusOr<std::string> jpeg = EncodeJpeg(DrawFluke(rng, photo.pattern), 85);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteStringToFile(train_dir / photo.image, *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(DrawFluke(rng, photo.pattern), 85));
+    RETURN_IF_ERROR(WriteStringToFile(train_dir / photo.image, jpeg));
     csv.String(photo.image).String(photo.whale).EndRow();
   }
   return WriteStringToFile(raw_dir / "train.csv", csv.text());

@@ -14,12 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_random.h"
+#include "base/csv.h"
+#include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
 #include "pycompat/numpy_default_rng.h"
-#include "base/csv.h"
+#include "pycompat/numpy_random.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -38,12 +39,11 @@ absl::Status CheckFailed(std::string_view message) {
 
 // A column of text cells, or an error naming the column.
 absl::StatusOr<std::vector<std::string>> TextColumn(const Table& table, std::string_view name) {
-  absl::StatusOr<const Column*> column = table.Get(name);
-  if (!column.ok()) return column.status();
+  ASSIGN_OR_RETURN(const Column* column, table.Get(name));
   std::vector<std::string> texts;
-  texts.reserve((*column)->cells.size());
-  for (size_t row = 0; row < (*column)->cells.size(); ++row) {
-    const std::string* text = std::get_if<std::string>(&(*column)->cells[row]);
+  texts.reserve((column)->cells.size());
+  for (size_t row = 0; row < (column)->cells.size(); ++row) {
+    const std::string* text = std::get_if<std::string>(&(column)->cells[row]);
     if (text == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("train.csv row ", row, ": '", std::string(name),
                                                      "' must be text, got a missing or other value"));
@@ -86,11 +86,10 @@ absl::StatusOr<std::vector<Split>> AssignSplits(const std::vector<std::string>& 
   TrainTestSplitOptions options;
   options.test_size = kTestSize;
   options.random_state = 0;
-  absl::StatusOr<TrainTestIndices> rest =
-      TrainTestSplitIndices(static_cast<int64_t>(remaining.size()), options);
-  if (!rest.ok()) return rest.status();
-  for (int64_t i : rest->train_indices) split[remaining[i]] = Split::kTrain;
-  for (int64_t i : rest->test_indices) split[remaining[i]] = Split::kTest;
+  ASSIGN_OR_RETURN(TrainTestIndices rest,
+                   TrainTestSplitIndices(static_cast<int64_t>(remaining.size()), options));
+  for (int64_t i : rest.train_indices) split[remaining[i]] = Split::kTrain;
+  for (int64_t i : rest.test_indices) split[remaining[i]] = Split::kTest;
   return split;
 }
 
@@ -128,42 +127,34 @@ absl::Status CopyImages(const std::vector<std::string>& images, const fs::path& 
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
-  absl::StatusOr<Table> old_train = ReadCsvFile((raw / "train.csv").string());
-  if (!old_train.ok()) return old_train.status();
-  absl::StatusOr<std::vector<std::string>> images = TextColumn(*old_train, "Image");
-  if (!images.ok()) return images.status();
-  absl::StatusOr<std::vector<std::string>> whale_ids = TextColumn(*old_train, "Id");
-  if (!whale_ids.ok()) return whale_ids.status();
-  for (const std::string& image : *images) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> images, TextColumn(old_train, "Image"));
+  ASSIGN_OR_RETURN(std::vector<std::string> whale_ids, TextColumn(old_train, "Id"));
+  for (const std::string& image : images) {
     if (!IsPlainName(image)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'Image' must be an image file name, got '", image, "'"));
     }
   }
-  if (old_train->num_columns() != 2) return CheckFailed("Train should have exactly 2 columns");
+  if (old_train.num_columns() != 2) return CheckFailed("Train should have exactly 2 columns");
 
-  absl::StatusOr<std::vector<Split>> split = AssignSplits(*whale_ids);
-  if (!split.ok()) return split.status();
+  ASSIGN_OR_RETURN(std::vector<Split> split, AssignSplits(whale_ids));
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < split->size(); ++row) {
-    ((*split)[row] == Split::kTrain ? train_rows : test_rows).push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < split.size(); ++row) {
+    ((split)[row] == Split::kTrain ? train_rows : test_rows).push_back(static_cast<int64_t>(row));
   }
-  absl::StatusOr<Table> new_train = TakeRows(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> answers = TakeRows(*old_train, test_rows);
-  if (!answers.ok()) return answers.status();
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table answers, TakeRows(old_train, test_rows));
 
   std::set<std::string> train_whales;
-  for (int64_t row : train_rows) train_whales.insert((*whale_ids)[row]);
+  for (int64_t row : train_rows) train_whales.insert((whale_ids)[row]);
   bool has_new_whale = false;
-  for (Cell& id : answers->FindMutable("Id")->cells) {
+  for (Cell& id : answers.FindMutable("Id")->cells) {
     if (train_whales.count(std::get<std::string>(id)) == 0) id = std::string(kNewWhale);
     has_new_whale = has_new_whale || std::get<std::string>(id) == kNewWhale;
   }
-  Table sample_submission = *answers;
-  if (absl::Status s = SetConstantColumn(sample_submission, "Id", std::string(kSampleIds)); !s.ok()) {
-    return s;
-  }
+  Table sample_submission = answers;
+  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "Id", std::string(kSampleIds)));
 
   // Upstream's checks that can fail (it runs the file checks after copying;
   // we run them first so that bad input leaves no output).
@@ -171,8 +162,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("Answers should contain at least some values with 'new_whale' in the 'Id' column");
   }
   std::vector<std::string> train_images, test_images;
-  for (int64_t row : train_rows) train_images.push_back((*images)[row]);
-  for (int64_t row : test_rows) test_images.push_back((*images)[row]);
+  for (int64_t row : train_rows) train_images.push_back((images)[row]);
+  for (int64_t row : test_rows) test_images.push_back((images)[row]);
   if (!EveryRowHasItsOwnJpeg(train_images)) {
     return CheckFailed("Train dir should have the same number of images as the length of train set");
   }
@@ -180,13 +171,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return CheckFailed("Test dir should have the same number of images as the length of test set");
   }
 
-  if (absl::Status s = WriteCsvFile(*answers, (private_dir / "test.csv").string()); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(*new_train, (public_dir / "train.csv").string()); !s.ok()) return s;
-  if (absl::Status s = WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CopyImages(test_images, raw / "train", public_dir / "test"); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
+  RETURN_IF_ERROR(CopyImages(test_images, raw / "train", public_dir / "test"));
   return CopyImages(train_images, raw / "train", public_dir / "train");
 }
 

@@ -13,14 +13,15 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/parallel.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/classification/log_loss.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
-#include "base/parallel.h"
-#include "base/python_float.h"
 
 namespace mlebench {
 namespace {
@@ -65,16 +66,13 @@ bool SameTextIdsInOrder(const TypedColumn& id, const TypedColumn& answers_id) {
 absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id,
                                   bool same_ids) {
   if (same_ids) {  // one sort serves both
-    absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(id);
-    if (!order.ok()) return order.status();
-    IdOrders orders{*order, *std::move(order)};
+    ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(id));
+    IdOrders orders{order, std::move(order)};
     return orders;
   }
-  absl::StatusOr<std::vector<size_t>> submission_order = SortOrBlame(id, true);
-  if (!submission_order.ok()) return submission_order.status();
-  absl::StatusOr<std::vector<size_t>> answers_order = SortOrBlame(answers_id, false);
-  if (!answers_order.ok()) return answers_order.status();
-  return IdOrders{*std::move(submission_order), *std::move(answers_order)};
+  ASSIGN_OR_RETURN(std::vector<size_t> submission_order, SortOrBlame(id, true));
+  ASSIGN_OR_RETURN(std::vector<size_t> answers_order, SortOrBlame(answers_id, false));
+  return IdOrders{std::move(submission_order), std::move(answers_order)};
 }
 
 // Whether the ids are equal row by row once sorted (`(a.values !=
@@ -185,14 +183,13 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
 
   const TypedColumn id_view = TypedColumn::CellsView(*id);
   const TypedColumn answers_id_view = TypedColumn::CellsView(*answers_id);
-  absl::StatusOr<IdOrders> orders = SortBoth(id_view, answers_id_view, /*same_ids=*/false);
-  if (!orders.ok()) return orders.status();
-  if (!SortedIdsEqual(id_view, answers_id_view, *orders)) {
+  ASSIGN_OR_RETURN(IdOrders orders, SortBoth(id_view, answers_id_view, /*same_ids=*/false));
+  if (!SortedIdsEqual(id_view, answers_id_view, orders)) {
     return InvalidSubmission(
         absl::StrCat("Submission and Answers `", std::string(id_column), "`'s do not match"));
   }
-  return AccuracyInputs{TakeCells(*answers_target, orders->answers),
-                        TakeCells(*target, orders->submission)};
+  return AccuracyInputs{TakeCells(*answers_target, orders.answers),
+                        TakeCells(*target, orders.submission)};
 }
 
 absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,
@@ -287,9 +284,8 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
   if (SameTextIdsInOrder(*id, *answers_id)) {
     return AurocInputs{std::move(y_true), std::move(scores)};
   }
-  absl::StatusOr<IdOrders> orders = SortBoth(*id, *answers_id, /*same_ids=*/false);
-  if (!orders.ok()) return orders.status();
-  if (!SortedIdsEqual(*id, *answers_id, *orders)) {
+  ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, /*same_ids=*/false));
+  if (!SortedIdsEqual(*id, *answers_id, orders)) {
     return InvalidSubmission(absl::StrCat("Submission and answers should have the same ",
                                           std::string(id_column), " values"));
   }
@@ -297,8 +293,8 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
   AurocInputs inputs;
   inputs.y_true.reserve(y_true.size());
   inputs.y_score.reserve(scores.size());
-  for (size_t i : orders->answers) inputs.y_true.push_back(y_true[i]);
-  for (size_t i : orders->submission) inputs.y_score.push_back(scores[i]);
+  for (size_t i : orders.answers) inputs.y_true.push_back(y_true[i]);
+  for (size_t i : orders.submission) inputs.y_score.push_back(scores[i]);
   return inputs;
 }
 
@@ -361,10 +357,9 @@ absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submissio
 absl::Status PairOnIds(std::string_view id_column, PairedOneHotTables& paired) {
   const TypedColumn& id = *paired.id;
   const TypedColumn& answers_id = *paired.answers_id;
-  absl::StatusOr<IdOrders> orders = SortBoth(id, answers_id, paired.same_ids);
-  if (!orders.ok()) return orders.status();
+  ASSIGN_OR_RETURN(IdOrders orders, SortBoth(id, answers_id, paired.same_ids));
   // Python's list ==: the lengths must match too.
-  if (!paired.same_ids && !SortedIdsEqual(id, answers_id, *orders)) {
+  if (!paired.same_ids && !SortedIdsEqual(id, answers_id, orders)) {
     std::string capitalized(id_column);
     if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(capitalized[0]);
     return InvalidSubmission(absl::StrCat(
@@ -372,7 +367,7 @@ absl::Status PairOnIds(std::string_view id_column, PairedOneHotTables& paired) {
         "Number of mismatched ", capitalized, "s: ", SymmetricDifferenceSize(id, answers_id),
         ". Ensure both DataFrames have the same ", capitalized, "s."));
   }
-  paired.orders = *std::move(orders);
+  paired.orders = std::move(orders);
   if (paired.answer_columns.empty()) return BadAnswers("no class columns besides the id column");
   return absl::OkStatus();
 }
@@ -555,47 +550,44 @@ absl::StatusOr<LogLossInputs> GatherLogLossInputs(const PairedOneHotTables& pair
 absl::StatusOr<LogLossInputs> OneHotTablesToLogLossInputs(const TypedTable& submission,
                                                           const TypedTable& answers,
                                                           std::string_view id_column) {
-  absl::StatusOr<PairedOneHotTables> paired = FindOneHotColumns(submission, answers, id_column);
-  if (!paired.ok()) return paired.status();
-  if (absl::Status s = PairOnIds(id_column, *paired); !s.ok()) return s;
-  return GatherLogLossInputs(*paired);
+  ASSIGN_OR_RETURN(PairedOneHotTables paired, FindOneHotColumns(submission, answers, id_column));
+  RETURN_IF_ERROR(PairOnIds(id_column, paired));
+  return GatherLogLossInputs(paired);
 }
 
 absl::StatusOr<double> OneHotLogLossAlignedOnIds(const TypedTable& submission,
                                                  const TypedTable& answers,
                                                  std::string_view id_column) {
-  absl::StatusOr<PairedOneHotTables> paired = FindOneHotColumns(submission, answers, id_column);
-  if (!paired.ok()) return paired.status();
+  ASSIGN_OR_RETURN(PairedOneHotTables paired, FindOneHotColumns(submission, answers, id_column));
   // Rows that pair with themselves: their losses, in file order, are
   // computed on one thread while the ids are sorted on another (only the
   // summation needs the id order).
   std::optional<std::vector<double>> losses;
   absl::Status paired_on_ids;
-  if (paired->same_ids) {
-    const size_t rows = paired->id->size();
+  if (paired.same_ids) {
+    const size_t rows = paired.id->size();
     const auto self = [](size_t r) { return r; };
     const bool overlap = rows >= kRowsForAThread;
     RunInParallel(overlap ? 2 : 1, [&](size_t k) {
       if (k == 0) {
-        paired_on_ids = PairOnIds(id_column, *paired);
+        paired_on_ids = PairOnIds(id_column, paired);
       } else {
-        losses = OneHotRowLosses(*paired, rows, self, self, /*threads=*/1);
+        losses = OneHotRowLosses(paired, rows, self, self, /*threads=*/1);
       }
     });
     if (!paired_on_ids.ok()) return paired_on_ids;
-    if (!overlap) losses = OneHotRowLosses(*paired, rows, self, self, /*threads=*/1);
-    if (losses.has_value()) return MeanInOrder(*losses, paired->orders.answers);
+    if (!overlap) losses = OneHotRowLosses(paired, rows, self, self, /*threads=*/1);
+    if (losses.has_value()) return MeanInOrder(*losses, paired.orders.answers);
   } else {
-    if (absl::Status s = PairOnIds(id_column, *paired); !s.ok()) return s;
-    const IdOrders& orders = paired->orders;
+    RETURN_IF_ERROR(PairOnIds(id_column, paired));
+    const IdOrders& orders = paired.orders;
     losses = OneHotRowLosses(
-        *paired, orders.answers.size(), [&](size_t r) { return orders.answers[r]; },
+        paired, orders.answers.size(), [&](size_t r) { return orders.answers[r]; },
         [&](size_t r) { return orders.submission[r]; }, /*threads=*/2);
     if (losses.has_value()) return NumpyMean(*losses);
   }
-  absl::StatusOr<LogLossInputs> inputs = GatherLogLossInputs(*paired);
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
+  ASSIGN_OR_RETURN(LogLossInputs inputs, GatherLogLossInputs(paired));
+  absl::StatusOr<double> score = LogLoss(inputs.true_view(), inputs.pred_view());
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("log_loss rejects the submission: ", score.status().message()));

@@ -7,8 +7,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/object_float_cast.h"
+#include "base/status_macros.h"
 #include "grading/metrics/sklearn_checks.h"
+#include "pycompat/object_float_cast.h"
 
 namespace mlebench {
 namespace {
@@ -62,14 +63,13 @@ absl::StatusOr<RegressionTarget> ToRegressionTarget(const Column& column) {
 }
 
 absl::Status CheckRegressionValues(absl::Span<const double> values) {
-  if (absl::Status s = AssertAllFinite(values, ""); !s.ok()) return s;
+  RETURN_IF_ERROR(AssertAllFinite(values, ""));
   return CheckNonEmpty(values.size(), 1, /*one_dimensional=*/true);
 }
 
 absl::StatusOr<RegressionTarget> CheckRegressionTarget(const Column& column) {
-  absl::StatusOr<RegressionTarget> target = ToRegressionTarget(column);
-  if (!target.ok()) return target.status();
-  if (absl::Status s = CheckRegressionValues(target->values); !s.ok()) return s;
+  ASSIGN_OR_RETURN(RegressionTarget target, ToRegressionTarget(column));
+  RETURN_IF_ERROR(CheckRegressionValues(target.values));
   return target;
 }
 

@@ -14,14 +14,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
+#include "grading/grader.h"
 #include "grading/metrics/classification/log_loss.h"
-#include "grading/metrics/ranking/map_at_k.h"
 #include "grading/metrics/metric_inputs.h"
-#include "pycompat/pandas_ops.h"
 #include "grading/metrics/probability_rows.h"
+#include "grading/metrics/ranking/map_at_k.h"
 #include "gtest/gtest.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -227,9 +228,8 @@ TEST(TypedColumnsTest, OneHotLogLossAgreesWithMatricesAndLogLoss) {
     }
     const Both a = Read(answers), s = Read(submission);
     absl::StatusOr<double> expected = [&]() -> absl::StatusOr<double> {
-      absl::StatusOr<LogLossInputs> inputs = OneHotTablesToLogLossInputs(s.cells, a.cells, "id");
-      if (!inputs.ok()) return inputs.status();
-      absl::StatusOr<double> score = LogLoss(inputs->true_view(), inputs->pred_view());
+      ASSIGN_OR_RETURN(LogLossInputs inputs, OneHotTablesToLogLossInputs(s.cells, a.cells, "id"));
+      absl::StatusOr<double> score = LogLoss(inputs.true_view(), inputs.pred_view());
       if (!score.ok()) {
         return InvalidSubmission(
             absl::StrCat("log_loss rejects the submission: ", score.status().message()));

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -87,12 +88,12 @@ absl::StatusOr<std::string> EncodeDicom(const DicomImage& image) {
                                   std::pair{"SOP instance UID", &image.sop_instance_uid},
                                   std::pair{"study instance UID", &image.study_instance_uid},
                                   std::pair{"series instance UID", &image.series_instance_uid}}) {
-    if (absl::Status s = CheckUid(what, *uid); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckUid(what, *uid));
   }
   for (const auto& [what, text] : {std::pair{"modality", &image.modality},
                                    std::pair{"patient ID", &image.patient_id},
                                    std::pair{"series description", &image.series_description}}) {
-    if (absl::Status s = CheckText(what, *text); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckText(what, *text));
   }
   if (image.modality.empty() || image.modality.size() > 16) {
     return absl::InvalidArgumentError(

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/command_line.h"
+#include "base/status_macros.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {
@@ -21,14 +22,13 @@ namespace {
 namespace fs = std::filesystem;
 
 absl::Status Run(const std::vector<std::string>& args) {
-  absl::StatusOr<CommandLine> cl = ParseCommandLine(args, {"competition", "seed", "out"});
-  if (!cl.ok()) return cl.status();
-  if (!cl->positional.empty() || !cl->after_dash_dash.empty()) {
+  ASSIGN_OR_RETURN(CommandLine cl, (ParseCommandLine(args, {"competition", "seed", "out"})));
+  if (!cl.positional.empty() || !cl.after_dash_dash.empty()) {
     return absl::InvalidArgumentError("unexpected positional arguments");
   }
-  if (absl::Status s = RequireFlags(*cl, {"competition", "seed", "out"}); !s.ok()) return s;
+  RETURN_IF_ERROR(RequireFlags(cl, {"competition", "seed", "out"}));
 
-  const std::string id = cl->Get("competition");
+  const std::string id = cl.Get("competition");
   const SyntheticDataset* dataset = SyntheticRegistry::Find(id);
   if (dataset == nullptr) {
     std::vector<std::string> known;
@@ -38,12 +38,12 @@ absl::Status Run(const std::vector<std::string>& args) {
                      "' in this binary (it has: ", absl::StrJoin(known, ", "), ")"));
   }
   uint64_t seed = 0;
-  if (!absl::SimpleAtoi(cl->Get("seed"), &seed)) {
+  if (!absl::SimpleAtoi(cl.Get("seed"), &seed)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--seed must be a non-negative integer, not '", cl->Get("seed"), "'"));
+        absl::StrCat("--seed must be a non-negative integer, not '", cl.Get("seed"), "'"));
   }
 
-  const fs::path out = cl->Get("out");
+  const fs::path out = cl.Get("out");
   std::error_code ec;
   if (fs::exists(fs::symlink_status(out, ec))) {
     if (!fs::is_directory(out, ec)) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "testdata/common/test_util.h"
 
 namespace mlebench::testing {
@@ -44,11 +45,10 @@ absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
                                                           std::vector<std::string> argv) {
   std::vector<std::string> wrapped = {"/usr/bin/env"};
   if (kernels == NumpyKernels::kBaseline) {
-    absl::StatusOr<std::vector<std::string>> features = NumpyDispatchedFeatures();
-    if (!features.ok()) return features.status();
+    ASSIGN_OR_RETURN(std::vector<std::string> features, NumpyDispatchedFeatures());
     // A numpy that dispatches nothing runs its baseline anyway.
-    if (!features->empty()) {
-      wrapped.push_back(absl::StrCat(kVariable, "=", absl::StrJoin(*features, " ")));
+    if (!features.empty()) {
+      wrapped.push_back(absl::StrCat(kVariable, "=", absl::StrJoin(features, " ")));
     }
   }
   for (std::string& word : argv) wrapped.push_back(std::move(word));
@@ -61,11 +61,10 @@ absl::Status RunNumpyReference(NumpyKernels kernels, const std::string& script,
   for (std::string& arg : args) argv.push_back(std::move(arg));
   const char* seed = seed_variable != nullptr ? std::getenv(seed_variable) : nullptr;
   if (seed != nullptr) argv.push_back(seed);
-  absl::StatusOr<std::vector<std::string>> command = WithNumpyKernels(kernels, std::move(argv));
-  if (!command.ok()) return command.status();
-  const CommandResult result = RunCommand(*command);
+  ASSIGN_OR_RETURN(std::vector<std::string> command, WithNumpyKernels(kernels, std::move(argv)));
+  const CommandResult result = RunCommand(command);
   if (result.exit_code != 0) {
-    return absl::InternalError(absl::StrCat(absl::StrJoin(*command, " "), " exited with ",
+    return absl::InternalError(absl::StrCat(absl::StrJoin(command, " "), " exited with ",
                                             result.exit_code, ":\n", result.output));
   }
   return absl::OkStatus();

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
+#include "base/status_macros.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench::testing {
@@ -87,20 +88,17 @@ absl::StatusOr<fs::path> GenerateSynthetic(std::string_view id, uint64_t seed) {
     return absl::NotFoundError(absl::StrCat("no generator '", std::string(id), "' linked"));
   }
   const fs::path dir = NewTempDir(absl::StrCat(std::string(id), "_seed", seed));
-  if (absl::Status s = dataset->generate(dir, seed); !s.ok()) return s;
+  RETURN_IF_ERROR(dataset->generate(dir, seed));
   return dir;
 }
 
 absl::StatusOr<std::map<std::string, std::string>> DeterministicSyntheticTree(std::string_view id) {
-  absl::StatusOr<std::filesystem::path> a = GenerateSynthetic(id, 0);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<std::filesystem::path> b = GenerateSynthetic(id, 0);
-  if (!b.ok()) return b.status();
-  absl::StatusOr<std::filesystem::path> c = GenerateSynthetic(id, 1);
-  if (!c.ok()) return c.status();
-  std::map<std::string, std::string> tree = ReadTree(*a);
-  const std::map<std::string, std::string> again = ReadTree(*b);
-  const std::map<std::string, std::string> other = ReadTree(*c);
+  ASSIGN_OR_RETURN(std::filesystem::path a, GenerateSynthetic(id, 0));
+  ASSIGN_OR_RETURN(std::filesystem::path b, GenerateSynthetic(id, 0));
+  ASSIGN_OR_RETURN(std::filesystem::path c, GenerateSynthetic(id, 1));
+  std::map<std::string, std::string> tree = ReadTree(a);
+  const std::map<std::string, std::string> again = ReadTree(b);
+  const std::map<std::string, std::string> other = ReadTree(c);
   if (tree.empty()) return absl::InternalError("the generator wrote no files");
   if (again != tree) {
     for (const auto& [name, bytes] : tree) {

@@ -12,12 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
 #include "pycompat/train_test_split.h"
-#include "base/csv.h"
-#include "base/table.h"
-#include "base/files.h"
 
 namespace mlebench {
 namespace {
@@ -54,9 +55,8 @@ void SortKeys(JsonValue& value) {
 
 absl::Status WriteSortedJson(JsonValue value, const fs::path& path) {
   SortKeys(value);
-  absl::StatusOr<std::string> text = DumpJson(value, /*indent=*/4);
-  if (!text.ok()) return text.status();
-  return WriteStringToFile(path, *text);
+  ASSIGN_OR_RETURN(std::string text, DumpJson(value, /*indent=*/4));
+  return WriteStringToFile(path, text);
 }
 
 // A relative path that stays inside the folder it is joined to.
@@ -169,10 +169,9 @@ absl::StatusOr<CategoryGroups> GroupByCategory(const JsonValue& annotations,
       return CheckFailed(
           absl::StrCat("Mismatching image_id in annotation and image at position ", i));
     }
-    absl::StatusOr<int64_t> category = CategoryId(annotation);
-    if (!category.ok()) return category.status();
-    auto [it, inserted] = groups.items.try_emplace(*category);
-    if (inserted) groups.order.push_back(*category);
+    ASSIGN_OR_RETURN(int64_t category, CategoryId(annotation));
+    auto [it, inserted] = groups.items.try_emplace(category);
+    if (inserted) groups.order.push_back(category);
     it->second.push_back({&annotation, &image});
   }
   return groups;
@@ -195,11 +194,10 @@ absl::StatusOr<CategorySplit> SplitCategories(const CategoryGroups& groups, doub
       TrainTestSplitOptions options;
       options.test_size = test_size;
       options.random_state = 0;
-      absl::StatusOr<TrainTestIndices> indices =
-          TrainTestSplitIndices(static_cast<int64_t>(n), options);
-      if (!indices.ok()) return indices.status();
-      for (int64_t i : indices->train_indices) train.push_back(items[static_cast<size_t>(i)]);
-      for (int64_t i : indices->test_indices) test.push_back(items[static_cast<size_t>(i)]);
+      ASSIGN_OR_RETURN(TrainTestIndices indices,
+                       TrainTestSplitIndices(static_cast<int64_t>(n), options));
+      for (int64_t i : indices.train_indices) train.push_back(items[static_cast<size_t>(i)]);
+      for (int64_t i : indices.test_indices) test.push_back(items[static_cast<size_t>(i)]);
     }
   }
   return split;
@@ -211,10 +209,9 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
   const fs::path public_train = public_dir / layout.data_dir / "train";
   const fs::path public_test = public_dir / layout.data_dir / "test";
 
-  absl::StatusOr<std::string> bytes = ReadFileToString(raw_train / "metadata.json");
-  if (!bytes.ok()) return bytes.status();
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw_train / "metadata.json"));
   absl::StatusOr<JsonValue> parsed =
-      ParseJson(layout.latin1_metadata ? Latin1ToUtf8(*bytes) : *bytes);
+      ParseJson(layout.latin1_metadata ? Latin1ToUtf8(bytes) : bytes);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "train/metadata.json: ", std::string(parsed.status().message())));
@@ -228,14 +225,12 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
         "train/metadata.json must be an object with 'annotations' and 'images' lists");
   }
 
-  absl::StatusOr<CategoryGroups> groups =
-      GroupByCategory(*annotations, *images, "id", "train/metadata.json");
-  if (!groups.ok()) return groups.status();
-  const std::vector<int64_t>& category_order = groups->order;
-  absl::StatusOr<CategorySplit> split = SplitCategories(*groups, 0.2);
-  if (!split.ok()) return split.status();
-  std::map<int64_t, std::vector<Item>>& train_by_category = split->train;
-  std::map<int64_t, std::vector<Item>>& test_by_category = split->test;
+  ASSIGN_OR_RETURN(CategoryGroups groups,
+                   GroupByCategory(*annotations, *images, "id", "train/metadata.json"));
+  const std::vector<int64_t>& category_order = groups.order;
+  ASSIGN_OR_RETURN(CategorySplit split, SplitCategories(groups, 0.2));
+  std::map<int64_t, std::vector<Item>>& train_by_category = split.train;
+  std::map<int64_t, std::vector<Item>>& test_by_category = split.test;
 
   // Train: the raw metadata with the train annotations and images.
   JsonValue new_train = old_train;
@@ -250,19 +245,14 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
     for (const Item& item : train_by_category[category]) {
       train_annotations.items.push_back(*item.annotation);
       train_images.items.push_back(*item.image);
-      absl::StatusOr<std::string> file_name = FileName(*item.image);
-      if (!file_name.ok()) return file_name.status();
-      if (absl::Status s = CopyImage(raw_train / *file_name, public_train / *file_name); !s.ok()) {
-        return s;
-      }
+      ASSIGN_OR_RETURN(std::string file_name, FileName(*item.image));
+      RETURN_IF_ERROR(CopyImage(raw_train / file_name, public_train / file_name));
     }
   }
   const size_t train_count = train_images.items.size();
   new_train.Set("annotations", std::move(train_annotations));
   new_train.Set("images", std::move(train_images));
-  if (absl::Status s = WriteSortedJson(new_train, public_train / "metadata.json"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteSortedJson(new_train, public_train / "metadata.json"));
   if (CountJpgs(public_train / "images") != static_cast<int64_t>(train_count)) {
     return CheckFailed(absl::StrCat("Mismatching number of images in train_images, got ",
                                     CountJpgs(public_train / "images")));
@@ -302,17 +292,13 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
     JsonValue annotation = *item.annotation;
     annotation.Set("image_id", JsonValue::String(new_id));
     JsonValue image = *item.image;
-    absl::StatusOr<std::string> file_name = FileName(image);
-    if (!file_name.ok()) return file_name.status();
+    ASSIGN_OR_RETURN(std::string file_name, FileName(image));
     image.Set("id", JsonValue::String(new_id));
     image.Set("file_name", JsonValue::String(new_file_name));
-    if (absl::Status s = CopyImage(raw_train / *file_name, public_test / new_file_name); !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> category = CategoryId(annotation);
-    if (!category.ok()) return category.status();
+    RETURN_IF_ERROR(CopyImage(raw_train / file_name, public_test / new_file_name));
+    ASSIGN_OR_RETURN(int64_t category, CategoryId(annotation));
     ids.push_back(new_id);
-    categories.push_back(*category);
+    categories.push_back(category);
     test_annotations.items.push_back(std::move(annotation));
     test_images.items.push_back(std::move(image));
   }
@@ -334,10 +320,7 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
     for (const JsonMember& member : new_test.members) {
       if (member.key != "annotations") public_test_metadata.members.push_back(member);
     }
-    if (absl::Status s = WriteSortedJson(public_test_metadata, public_test / "metadata.json");
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteSortedJson(public_test_metadata, public_test / "metadata.json"));
   }
   if (CountJpgs(public_test / "images") != static_cast<int64_t>(test_count)) {
     return CheckFailed(absl::StrCat("Mismatching number of images in test_images, got ",
@@ -357,17 +340,14 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
                        Column{"Predicted", Dtype::kInt64, std::move(categories)}});
   const Table sample({Column{"Id", Dtype::kObject, ids},
                       Column{"Predicted", Dtype::kInt64, std::vector<Cell>(ids.size(), int64_t{0})}});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
 }
 
 absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_dir,
                                   const fs::path& private_dir) {
-  absl::StatusOr<std::string> bytes = ReadFileToString(raw / "train_metadata.json");
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<JsonValue> parsed = ParseJson(*bytes);
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / "train_metadata.json"));
+  absl::StatusOr<JsonValue> parsed = ParseJson(bytes);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("train_metadata.json: ", std::string(parsed.status().message())));
@@ -381,16 +361,15 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
         "train_metadata.json must be an object with 'annotations' and 'images' lists");
   }
 
-  absl::StatusOr<CategoryGroups> groups =
-      GroupByCategory(*annotations, *images, "image_id", "train_metadata.json");
-  if (!groups.ok()) return groups.status();
-  const std::vector<int64_t>& category_order = groups->order;
+  ASSIGN_OR_RETURN(CategoryGroups groups,
+                   GroupByCategory(*annotations, *images, "image_id", "train_metadata.json"));
+  const std::vector<int64_t>& category_order = groups.order;
 
   // Every category is split 80:20 (sklearn raises for a single image).
   std::map<int64_t, std::vector<Item>> train_by_category;
   std::map<int64_t, std::vector<Item>> test_by_category;
   for (int64_t category : category_order) {
-    const std::vector<Item>& items = groups->items.at(category);
+    const std::vector<Item>& items = groups.items.at(category);
     TrainTestSplitOptions options;
     options.test_size = 0.2;
     options.random_state = 0;
@@ -425,8 +404,7 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
     for (size_t idx = 0; idx < items.size(); ++idx) {
       const std::string new_id = absl::StrFormat("%05d__%03d", category, idx + 1);
       const std::string new_file_name = absl::StrCat(subdir, "/", new_id, ".jpg");
-      absl::StatusOr<std::string> file_name = FileName(*items[idx].image);
-      if (!file_name.ok()) return file_name.status();
+      ASSIGN_OR_RETURN(std::string file_name, FileName(*items[idx].image));
       JsonValue annotation = *items[idx].annotation;
       annotation.Set("image_id", JsonValue::String(new_id));
       JsonValue image = *items[idx].image;
@@ -434,19 +412,14 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
       image.Set("file_name", JsonValue::String(new_file_name));
       train_annotations.items.push_back(std::move(annotation));
       train_images.items.push_back(std::move(image));
-      if (absl::Status s = CopyImage(raw / "train_images" / *file_name,
-                                     public_dir / "train_images" / new_file_name);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(
+          CopyImage(raw / "train_images" / file_name, public_dir / "train_images" / new_file_name));
     }
   }
   const size_t train_count = train_images.items.size();
   new_train.Set("annotations", std::move(train_annotations));
   new_train.Set("images", std::move(train_images));
-  if (absl::Status s = WriteSortedJson(new_train, public_dir / "train_metadata.json"); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteSortedJson(new_train, public_dir / "train_metadata.json"));
   if (CountJpgs(public_dir / "train_images") != static_cast<int64_t>(train_count)) {
     return CheckFailed(absl::StrCat("Expected ", train_count, " images in train_images, but found",
                                     CountJpgs(public_dir / "train_images")));
@@ -465,27 +438,19 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
     const Item& item = test_items[idx];
     const std::string new_id = absl::StrCat(idx);
     const std::string new_file_name = absl::StrFormat("%03d/test-%06d.jpg", idx / 1000, idx);
-    absl::StatusOr<std::string> file_name = FileName(*item.image);
-    if (!file_name.ok()) return file_name.status();
+    ASSIGN_OR_RETURN(std::string file_name, FileName(*item.image));
     JsonValue image = *item.image;
     image.Set("image_id", JsonValue::String(new_id));
     image.Set("file_name", JsonValue::String(new_file_name));
-    if (absl::Status s = CopyImage(raw / "train_images" / *file_name,
-                                   public_dir / "test_images" / new_file_name);
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> category = CategoryId(*item.annotation);
-    if (!category.ok()) return category.status();
+    RETURN_IF_ERROR(
+        CopyImage(raw / "train_images" / file_name, public_dir / "test_images" / new_file_name));
+    ASSIGN_OR_RETURN(int64_t category, CategoryId(*item.annotation));
     ids.push_back(new_id);
-    categories.push_back(*category);
+    categories.push_back(category);
     test_images.items.push_back(std::move(image));
   }
   const size_t test_count = test_images.items.size();
-  if (absl::Status s = WriteSortedJson(std::move(test_images), public_dir / "test_metadata.json");
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteSortedJson(std::move(test_images), public_dir / "test_metadata.json"));
   if (CountJpgs(public_dir / "test_images") != static_cast<int64_t>(test_count)) {
     return CheckFailed(absl::StrCat("Expected ", test_count, " images in test_images, but found",
                                     CountJpgs(public_dir / "test_images")));
@@ -505,9 +470,7 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
   const Table sample(
       {Column{"Id", Dtype::kObject, ids},
        Column{"Predicted", Dtype::kInt64, std::vector<Cell>(ids.size(), int64_t{42})}});
-  if (absl::Status s = WriteCsvFile(answers, (private_dir / "answers.csv").string()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample, (public_dir / "sample_submission.csv").string());
 }
 

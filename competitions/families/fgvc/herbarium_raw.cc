@@ -10,8 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "pycompat/python_json.h"
 #include "base/files.h"
+#include "base/status_macros.h"
+#include "pycompat/python_json.h"
 #include "testdata/common/jpeg_writer.h"
 #include "testdata/common/rng.h"
 
@@ -132,10 +133,9 @@ absl::Status WriteHerbariumRaw(const HerbariumRawLayout& layout, const fs::path&
     const int64_t category = kCategoryIds[item.category];
     const std::string file_name =
         absl::StrFormat("images/%03d/%02d/%d.jpg", category / 100, category % 100, item.id);
-    absl::StatusOr<std::string> jpeg =
-        Specimen(rng, colours[item.category], stripes[item.category]);
-    if (!jpeg.ok()) return jpeg.status();
-    if (absl::Status s = WriteFile(root / "train" / file_name, *jpeg); !s.ok()) return s;
+    ASSIGN_OR_RETURN(std::string jpeg,
+                     Specimen(rng, colours[item.category], stripes[item.category]));
+    RETURN_IF_ERROR(WriteFile(root / "train" / file_name, jpeg));
 
     JsonValue annotation = JsonValue::Object();
     annotation.Set("category_id", JsonValue::Int(category));
@@ -166,19 +166,17 @@ absl::Status WriteHerbariumRaw(const HerbariumRawLayout& layout, const fs::path&
   train.Set("info", Info(year));
   train.Set("licenses", Licenses());
   train.Set(layout.group_key, std::move(groups));
-  absl::StatusOr<std::string> train_json = Dump(train, layout.latin1_names);
-  if (!train_json.ok()) return train_json.status();
-  if (absl::Status s = WriteFile(root / "train" / "metadata.json", *train_json); !s.ok()) return s;
+  ASSIGN_OR_RETURN(std::string train_json, Dump(train, layout.latin1_names));
+  RETURN_IF_ERROR(WriteFile(root / "train" / "metadata.json", train_json));
 
   // Kaggle's unlabelled test set (upstream's prepare does not use it).
   JsonValue test_images = JsonValue::Array();
   std::string sample = "Id,Predicted\n";
   for (int i = 0; i < kTestImages; ++i) {
     const size_t c = rng.UniformInt(uint64_t{num_categories});
-    absl::StatusOr<std::string> jpeg = Specimen(rng, colours[c], stripes[c]);
-    if (!jpeg.ok()) return jpeg.status();
+    ASSIGN_OR_RETURN(std::string jpeg, Specimen(rng, colours[c], stripes[c]));
     const std::string file_name = absl::StrFormat("images/%03d/%d.jpg", i / 1000, i);
-    if (absl::Status s = WriteFile(root / "test" / file_name, *jpeg); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteFile(root / "test" / file_name, jpeg));
     JsonValue image = JsonValue::Object();
     image.Set("file_name", JsonValue::String(file_name));
     image.Set("height", JsonValue::Int(kSize));
@@ -192,9 +190,8 @@ absl::Status WriteHerbariumRaw(const HerbariumRawLayout& layout, const fs::path&
   test.Set("images", std::move(test_images));
   test.Set("info", Info(year));
   test.Set("licenses", Licenses());
-  absl::StatusOr<std::string> test_json = Dump(test, layout.latin1_names);
-  if (!test_json.ok()) return test_json.status();
-  if (absl::Status s = WriteFile(root / "test" / "metadata.json", *test_json); !s.ok()) return s;
+  ASSIGN_OR_RETURN(std::string test_json, Dump(test, layout.latin1_names));
+  RETURN_IF_ERROR(WriteFile(root / "test" / "metadata.json", test_json));
   return WriteFile(raw_dir / "sample_submission.csv", sample);
 }
 
@@ -253,11 +250,8 @@ absl::Status WriteHerbarium2022Raw(const fs::path& raw_dir, uint64_t seed) {
       const std::string image_id = absl::StrFormat("%05d__%03d", category, n);
       const std::string file_name =
           absl::StrFormat("%03d/%02d/%s.jpg", category / 100, category % 100, image_id);
-      absl::StatusOr<std::string> jpeg = Specimen(rng, colours[c], stripes[c]);
-      if (!jpeg.ok()) return jpeg.status();
-      if (absl::Status s = WriteFile(raw_dir / "train_images" / file_name, *jpeg); !s.ok()) {
-        return s;
-      }
+      ASSIGN_OR_RETURN(std::string jpeg, Specimen(rng, colours[c], stripes[c]));
+      RETURN_IF_ERROR(WriteFile(raw_dir / "train_images" / file_name, jpeg));
       JsonValue annotation = JsonValue::Object();
       annotation.Set("category_id", JsonValue::Int(category));
       annotation.Set("genus_id", JsonValue::Int(static_cast<int64_t>(c % kGenera)));
@@ -279,19 +273,17 @@ absl::Status WriteHerbarium2022Raw(const fs::path& raw_dir, uint64_t seed) {
   train.Set("images", std::move(images));
   train.Set("institutions", std::move(institutions));
   train.Set("licenses", Licenses());
-  absl::StatusOr<std::string> train_json = Dump(train, /*latin1=*/false);
-  if (!train_json.ok()) return train_json.status();
-  if (absl::Status s = WriteFile(raw_dir / "train_metadata.json", *train_json); !s.ok()) return s;
+  ASSIGN_OR_RETURN(std::string train_json, Dump(train, /*latin1=*/false));
+  RETURN_IF_ERROR(WriteFile(raw_dir / "train_metadata.json", train_json));
 
   // Kaggle's unlabelled test set (upstream's prepare does not use it).
   JsonValue test_images = JsonValue::Array();
   std::string sample = "Id,Predicted\n";
   for (int i = 0; i < kTestImages; ++i) {
     const size_t c = rng.UniformInt(uint64_t{num_categories});
-    absl::StatusOr<std::string> jpeg = Specimen(rng, colours[c], stripes[c]);
-    if (!jpeg.ok()) return jpeg.status();
+    ASSIGN_OR_RETURN(std::string jpeg, Specimen(rng, colours[c], stripes[c]));
     const std::string file_name = absl::StrFormat("%03d/test-%06d.jpg", i / 1000, i);
-    if (absl::Status s = WriteFile(raw_dir / "test_images" / file_name, *jpeg); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteFile(raw_dir / "test_images" / file_name, jpeg));
     JsonValue image = JsonValue::Object();
     image.Set("file_name", JsonValue::String(file_name));
     image.Set("image_id", JsonValue::String(absl::StrCat(i)));
@@ -299,9 +291,8 @@ absl::Status WriteHerbarium2022Raw(const fs::path& raw_dir, uint64_t seed) {
     test_images.items.push_back(std::move(image));
     absl::StrAppend(&sample, i, ",42\n");
   }
-  absl::StatusOr<std::string> test_json = Dump(test_images, /*latin1=*/false);
-  if (!test_json.ok()) return test_json.status();
-  if (absl::Status s = WriteFile(raw_dir / "test_metadata.json", *test_json); !s.ok()) return s;
+  ASSIGN_OR_RETURN(std::string test_json, Dump(test_images, /*latin1=*/false));
+  RETURN_IF_ERROR(WriteFile(raw_dir / "test_metadata.json", test_json));
   return WriteFile(raw_dir / "sample_submission.csv", sample);
 }
 

@@ -12,15 +12,16 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/table_ops.h"
-#include "pycompat/train_test_split.h"
-#include "competitions/common/zip_archive.h"
 #include "base/csv.h"
+#include "base/files.h"
+#include "base/python_float.h"
+#include "base/status_macros.h"
+#include "competitions/common/table_ops.h"
+#include "competitions/common/zip_archive.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
-#include "base/python_float.h"
-#include "base/files.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
@@ -90,10 +91,9 @@ absl::Status CheckRawColumns(const Table& train, const std::string& source) {
 // The rows of one part of the split, with sentence ids renumbered 0, 1, ...
 // in order of first appearance (upstream's enumerate over .unique()).
 absl::StatusOr<Table> PartWithNewSentenceIds(const Table& train, const std::vector<int64_t>& rows) {
-  absl::StatusOr<Table> part = TakeRows(train, rows);
-  if (!part.ok()) return part.status();
+  ASSIGN_OR_RETURN(Table part, TakeRows(train, rows));
   std::unordered_map<int64_t, int64_t> new_ids;
-  for (Cell& cell : part->FindMutable("sentence_id")->cells) {
+  for (Cell& cell : part.FindMutable("sentence_id")->cells) {
     const int64_t old_id = std::get<int64_t>(cell);
     const auto [it, inserted] = new_ids.emplace(old_id, static_cast<int64_t>(new_ids.size()));
     cell = it->second;
@@ -129,10 +129,9 @@ absl::StatusOr<double> GradeTextNormalization(const Table& submission, const Tab
   Table answers_text = answers;
   ColumnAsTypeStr(submission_text, kTargetColumn);
   ColumnAsTypeStr(answers_text, kTargetColumn);
-  absl::StatusOr<AccuracyInputs> inputs =
-      PrepareForAccuracyMetric(submission_text, answers_text, kTargetColumn, kIdColumn);
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<double> score = AccuracyScore(inputs->y_true, inputs->y_pred);
+  ASSIGN_OR_RETURN(AccuracyInputs inputs, PrepareForAccuracyMetric(submission_text, answers_text,
+                                                                   kTargetColumn, kIdColumn));
+  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("accuracy_score rejects the submission: ", score.status().message()));
@@ -169,20 +168,19 @@ absl::Status PrepareTextNormalization(std::string_view language, const fs::path&
   // Upstream extracts all three archives (into raw/; we use scratch/).
   const fs::path extracted = scratch / "extracted";
   for (const std::string& name : {test_name, train_name, sample_name}) {
-    if (absl::Status s = ExtractZip(raw / (name + ".zip"), extracted); !s.ok()) return s;
+    RETURN_IF_ERROR(ExtractZip(raw / (name + ".zip"), extracted));
   }
   const fs::path train_csv = extracted / train_name;
   if (!fs::is_regular_file(train_csv)) {
     return absl::NotFoundError(absl::StrCat((raw / (train_name + ".zip")).string(), " holds no ",
                                             train_name, " at its root"));
   }
-  absl::StatusOr<Table> old_train = ReadCsvFile(train_csv.string());
-  if (!old_train.ok()) return old_train.status();
-  if (absl::Status s = CheckRawColumns(*old_train, train_name); !s.ok()) return s;
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile(train_csv.string()));
+  RETURN_IF_ERROR(CheckRawColumns(old_train, train_name));
 
   // Split the unique sentence ids (in order of appearance), then take every
   // row of each part in file order.
-  const std::vector<Cell>& sentence_ids = old_train->Find("sentence_id")->cells;
+  const std::vector<Cell>& sentence_ids = old_train.Find("sentence_id")->cells;
   std::unordered_map<int64_t, size_t> unique_index;
   std::vector<size_t> row_sentence(sentence_ids.size());
   for (size_t row = 0; row < sentence_ids.size(); ++row) {
@@ -207,18 +205,15 @@ absl::Status PrepareTextNormalization(std::string_view language, const fs::path&
     (in_test[row_sentence[row]] ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
   }
 
-  absl::StatusOr<Table> new_train = PartWithNewSentenceIds(*old_train, train_rows);
-  if (!new_train.ok()) return new_train.status();
-  absl::StatusOr<Table> test_part = PartWithNewSentenceIds(*old_train, test_rows);
-  if (!test_part.ok()) return test_part.status();
-  absl::StatusOr<Table> new_test = DropColumns(*test_part, {"after", "class"});
-  if (!new_test.ok()) return new_test.status();
-  const Column id = IdColumn(*test_part);
-  const Table answers({id, *test_part->Find("after")});
-  const Table sample_submission({id, Renamed(*test_part->Find("before"), kTargetColumn)});
+  ASSIGN_OR_RETURN(Table new_train, PartWithNewSentenceIds(old_train, train_rows));
+  ASSIGN_OR_RETURN(Table test_part, PartWithNewSentenceIds(old_train, test_rows));
+  ASSIGN_OR_RETURN(Table new_test, (DropColumns(test_part, {"after", "class"})));
+  const Column id = IdColumn(test_part);
+  const Table answers({id, *test_part.Find("after")});
+  const Table sample_submission({id, Renamed(*test_part.Find("before"), kTargetColumn)});
 
   // Upstream's row-count assert (disjointness holds by construction).
-  if (new_train->num_rows() + new_test->num_rows() != old_train->num_rows()) {
+  if (new_train.num_rows() + new_test.num_rows() != old_train.num_rows()) {
     return absl::InternalError("new train and test sets do not sum to the old train set");
   }
 
@@ -237,18 +232,15 @@ absl::Status PrepareTextNormalization(std::string_view language, const fs::path&
   };
   // Private files are plain CSVs; public ones each sit alone in a zip.
   for (const auto& [name, bytes] : private_files) {
-    if (absl::Status s = WriteStringToFile(private_dir / name, bytes); !s.ok()) return s;
+    RETURN_IF_ERROR(WriteStringToFile(private_dir / name, bytes));
   }
   const std::pair<std::string, std::string> public_files[] = {
-      {train_name, WriteCsvQuoteNonnumeric(*new_train)},
-      {test_name, WriteCsvQuoteNonnumeric(*new_test)},
+      {train_name, WriteCsvQuoteNonnumeric(new_train)},
+      {test_name, WriteCsvQuoteNonnumeric(new_test)},
       {sample_name, sample_csv},
   };
   for (const auto& [name, bytes] : public_files) {
-    if (absl::Status s = WriteZip(public_dir / (name + ".zip"), {ZipEntry::FromBytes(name, bytes)});
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteZip(public_dir / (name + ".zip"), {ZipEntry::FromBytes(name, bytes)}));
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "competitions/common/zip_archive.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/rng.h"
@@ -138,10 +139,7 @@ absl::Status GenerateTextNormalizationRaw(const TextNormalizationLanguage& langu
       {p + "_sample_submission_2.csv", &sample},
   };
   for (const auto& [name, csv] : files) {
-    if (absl::Status s = WriteZip(raw_dir / (name + ".zip"), {ZipEntry::FromBytes(name, csv->text())});
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(WriteZip(raw_dir / (name + ".zip"), {ZipEntry::FromBytes(name, csv->text())}));
   }
   return absl::OkStatus();
 }

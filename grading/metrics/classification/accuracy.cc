@@ -9,8 +9,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pycompat/pandas_ops.h"
+#include "base/status_macros.h"
 #include "grading/metrics/sklearn_checks.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
@@ -69,7 +70,7 @@ absl::StatusOr<TargetType> TypeOfFloatColumn(const Column& y, std::string_view i
   bool all_integral = true;
   for (double v : values) all_integral = all_integral && IsNumpyIntegral(v);
   if (!all_integral) {
-    if (absl::Status finite = AssertAllFinite(values, input_name); !finite.ok()) return finite;
+    RETURN_IF_ERROR(AssertAllFinite(values, input_name));
     return TargetType::kContinuous;
   }
   FewDistinct<double> distinct;
@@ -125,31 +126,27 @@ absl::StatusOr<TargetType> TypeOfTarget(const Column& y, std::string_view input_
 
 absl::StatusOr<double> AccuracyScore(const Column& y_true, const Column& y_pred) {
   // sklearn's _check_targets, in its order.
-  if (absl::Status s = CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<TargetType> type_true = TypeOfTarget(y_true, "y_true");
-  if (!type_true.ok()) return type_true.status();
-  absl::StatusOr<TargetType> type_pred = TypeOfTarget(y_pred, "y_pred");
-  if (!type_pred.ok()) return type_pred.status();
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()));
+  ASSIGN_OR_RETURN(TargetType type_true, TypeOfTarget(y_true, "y_true"));
+  ASSIGN_OR_RETURN(TargetType type_pred, TypeOfTarget(y_pred, "y_pred"));
 
   auto is_label_type = [](TargetType t) {
     return t == TargetType::kBinary || t == TargetType::kMulticlass;
   };
-  if (*type_true != *type_pred && !(is_label_type(*type_true) && is_label_type(*type_pred))) {
+  if (type_true != type_pred && !(is_label_type(type_true) && is_label_type(type_pred))) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Classification metrics can't handle a mix of ", std::string(TargetTypeName(*type_true)),
-        " and ", std::string(TargetTypeName(*type_pred)), " targets"));
+        "Classification metrics can't handle a mix of ", std::string(TargetTypeName(type_true)),
+        " and ", std::string(TargetTypeName(type_pred)), " targets"));
   }
-  if (!is_label_type(*type_true)) {
+  if (!is_label_type(type_true)) {
     return absl::InvalidArgumentError(
-        absl::StrCat(std::string(TargetTypeName(*type_true)), " is not supported"));
+        absl::StrCat(std::string(TargetTypeName(type_true)), " is not supported"));
   }
   // Both binary: np.union1d(y_true, y_pred) sorts the concatenation, which
   // fails when one side is strings (object) and the other numbers.
   const bool true_is_text = y_true.dtype == Dtype::kObject;
   const bool pred_is_text = y_pred.dtype == Dtype::kObject;
-  if (*type_true == TargetType::kBinary && *type_pred == TargetType::kBinary &&
+  if (type_true == TargetType::kBinary && type_pred == TargetType::kBinary &&
       true_is_text != pred_is_text && !y_true.cells.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Labels in y_true and y_pred should be of the same type. Got ",

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "pycompat/numpy_sum.h"
-#include "grading/metrics/sklearn_checks.h"
-#include "pycompat/internal/radix_sort.h"
 #include "base/parallel.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
+#include "grading/metrics/sklearn_checks.h"
+#include "pycompat/internal/radix_sort.h"
+#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 namespace {
@@ -29,7 +30,7 @@ absl::StatusOr<TrueLabels> ClassifyTrue(absl::Span<const double> y_true) {
   bool integral = true;
   for (double v : y_true) integral &= IsNumpyIntegral(v);
   if (!integral) {
-    if (absl::Status s = AssertAllFinite(y_true, "y_true"); !s.ok()) return s;
+    RETURN_IF_ERROR(AssertAllFinite(y_true, "y_true"));
     labels.kind = TrueLabels::kContinuous;
     return labels;
   }
@@ -191,9 +192,7 @@ double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
 }
 
 absl::Status CheckScores(absl::Span<const double> y_score) {
-  if (absl::Status s = CheckNonEmpty(y_score.size(), 1, /*one_dimensional=*/true); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CheckNonEmpty(y_score.size(), 1, /*one_dimensional=*/true));
   return AssertAllFinite(y_score, "");
 }
 
@@ -212,7 +211,7 @@ absl::StatusOr<IndicatorLabels> ClassifyIndicator(MatrixView y_true) {
   IndicatorLabels labels;
   for (double v : y_true.values) labels.integral = labels.integral && IsNumpyIntegral(v);
   if (!labels.integral) {
-    if (absl::Status s = AssertAllFinite(y_true.values, "y_true"); !s.ok()) return s;
+    RETURN_IF_ERROR(AssertAllFinite(y_true.values, "y_true"));
   }
   double seen[2] = {0.0, 0.0};
   for (double v : y_true.values) {
@@ -261,23 +260,21 @@ absl::Status CheckIndicatorColumn(MatrixView y_true, size_t c, const IndicatorLa
 }  // namespace
 
 absl::Status CheckRocAucTrue(absl::Span<const double> y_true) {
-  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
-  if (!labels.ok()) return labels.status();
-  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
-  return CheckTrueKind(*labels);
+  ASSIGN_OR_RETURN(TrueLabels labels, ClassifyTrue(y_true));
+  RETURN_IF_ERROR(CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true));
+  return CheckTrueKind(labels);
 }
 
 absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
                                    absl::Span<const double> y_score) {
-  absl::StatusOr<TrueLabels> labels = ClassifyTrue(y_true);
-  if (!labels.ok()) return labels.status();
-  if (absl::Status s = CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true); !s.ok()) return s;
-  if (absl::Status s = CheckScores(y_score); !s.ok()) return s;
-  if (absl::Status s = CheckTrueKind(*labels); !s.ok()) return s;
-  if (absl::Status s = CheckConsistentLength(y_true.size(), y_score.size()); !s.ok()) return s;
+  ASSIGN_OR_RETURN(TrueLabels labels, ClassifyTrue(y_true));
+  RETURN_IF_ERROR(CheckNonEmpty(y_true.size(), 1, /*one_dimensional=*/true));
+  RETURN_IF_ERROR(CheckScores(y_score));
+  RETURN_IF_ERROR(CheckTrueKind(labels));
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.size(), y_score.size()));
 
   size_t num_pos = 0;
-  for (double v : y_true) num_pos += v == labels->high;
+  for (double v : y_true) num_pos += v == labels.high;
   std::vector<uint64_t> pos(num_pos);
   std::vector<uint64_t> neg(y_true.size() - num_pos);
   // Without a branch on the (random) label: each key goes to the end of the
@@ -285,7 +282,7 @@ absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
   uint64_t* const lists[2] = {neg.data(), pos.data()};
   size_t ends[2] = {0, 0};
   for (size_t i = 0; i < y_true.size(); ++i) {
-    const size_t positive = y_true[i] == labels->high;
+    const size_t positive = y_true[i] == labels.high;
     lists[positive][ends[positive]++] = OrderedKey(y_score[i]);
   }
   return SklearnRocAuc(pos, neg);
@@ -297,12 +294,11 @@ absl::Status CheckMacroRocAucTrue(MatrixView y_true) {
   }
   if (y_true.cols == 1) return CheckRocAucTrue(y_true.values);
   if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
-  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
-  if (!labels.ok()) return labels.status();
-  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
-  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
+  ASSIGN_OR_RETURN(IndicatorLabels labels, ClassifyIndicator(y_true));
+  RETURN_IF_ERROR(CheckNonEmpty(y_true.rows, y_true.cols, false));
+  RETURN_IF_ERROR(CheckIndicatorKind(labels));
   for (size_t c = 0; c < y_true.cols; ++c) {
-    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckIndicatorColumn(y_true, c, labels));
   }
   return absl::OkStatus();
 }
@@ -315,13 +311,12 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
   // A matrix without columns is not even a target type; check_array rejects it.
   if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
 
-  absl::StatusOr<IndicatorLabels> labels = ClassifyIndicator(y_true);
-  if (!labels.ok()) return labels.status();
-  if (absl::Status s = CheckNonEmpty(y_true.rows, y_true.cols, false); !s.ok()) return s;
-  if (absl::Status s = CheckNonEmpty(y_score.rows, y_score.cols, false); !s.ok()) return s;
-  if (absl::Status s = AssertAllFinite(y_score.values, ""); !s.ok()) return s;
-  if (absl::Status s = CheckIndicatorKind(*labels); !s.ok()) return s;
-  if (absl::Status s = CheckConsistentLength(y_true.rows, y_score.rows); !s.ok()) return s;
+  ASSIGN_OR_RETURN(IndicatorLabels labels, ClassifyIndicator(y_true));
+  RETURN_IF_ERROR(CheckNonEmpty(y_true.rows, y_true.cols, false));
+  RETURN_IF_ERROR(CheckNonEmpty(y_score.rows, y_score.cols, false));
+  RETURN_IF_ERROR(AssertAllFinite(y_score.values, ""));
+  RETURN_IF_ERROR(CheckIndicatorKind(labels));
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.rows, y_score.rows));
   // sklearn scores y_score's columns only; we reject fewer columns outright.
   if (y_true.cols > y_score.cols) {
     return absl::InvalidArgumentError(
@@ -338,11 +333,11 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
       return absl::InvalidArgumentError(absl::StrCat(
           "index ", c, " is out of bounds for axis 1 with size ", y_true.cols));
     }
-    if (absl::Status s = CheckIndicatorColumn(y_true, c, *labels); !s.ok()) return s;
+    RETURN_IF_ERROR(CheckIndicatorColumn(y_true, c, labels));
     pos.clear();
     neg.clear();
     for (size_t r = 0; r < y_true.rows; ++r) {
-      (y_true.at(r, c) == labels->high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
+      (y_true.at(r, c) == labels.high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
     }
     per_column.push_back(SklearnRocAuc(pos, neg));
   }

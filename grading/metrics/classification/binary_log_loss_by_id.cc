@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/log_loss.h"
 #include "pycompat/pandas_ops.h"
@@ -16,11 +17,10 @@ namespace {
 
 // A column's values in `sort_values(id)` order of its table.
 absl::StatusOr<std::vector<double>> ValuesInIdOrder(const Column& ids, const Column& values) {
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(ids);
-  if (!order.ok()) return order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(ids));
   std::vector<double> sorted;
-  sorted.reserve(order->size());
-  for (size_t row : *order) sorted.push_back(*NumericValue(values.cells[row]));
+  sorted.reserve(order.size());
+  for (size_t row : order) sorted.push_back(*NumericValue(values.cells[row]));
   return sorted;
 }
 

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -88,7 +89,7 @@ template <typename Label>
 absl::StatusOr<PrecisionRecallFScore> ScoreMulticlass(const std::vector<Label>& y_true,
                                                       const std::vector<Label>& y_pred,
                                                       const FScoreOptions& options) {
-  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOptions(options));
   if (y_true.size() != y_pred.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Found input variables with inconsistent numbers of samples: [", y_true.size(), ", ",
@@ -122,7 +123,7 @@ absl::StatusOr<PrecisionRecallFScore> ScoreMulticlass(const std::vector<Label>& 
 
 absl::StatusOr<PrecisionRecallFScore> PrecisionRecallFScoreFromCounts(
     absl::Span<const LabelCounts> per_label, const FScoreOptions& options) {
-  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOptions(options));
   for (size_t i = 0; i < per_label.size(); ++i) {
     const LabelCounts& c = per_label[i];
     if (c.true_positives < 0 || c.true_positives > c.predicted ||
@@ -169,24 +170,22 @@ absl::StatusOr<PrecisionRecallFScore> MulticlassPrecisionRecallFScore(
 absl::StatusOr<double> MulticlassFScore(const std::vector<std::string>& y_true,
                                         const std::vector<std::string>& y_pred,
                                         const FScoreOptions& options) {
-  absl::StatusOr<PrecisionRecallFScore> s = ScoreMulticlass(y_true, y_pred, options);
-  if (!s.ok()) return s.status();
-  return s->f_score;
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass(y_true, y_pred, options));
+  return s.f_score;
 }
 
 absl::StatusOr<double> MulticlassFScore(const std::vector<int64_t>& y_true,
                                         const std::vector<int64_t>& y_pred,
                                         const FScoreOptions& options) {
-  absl::StatusOr<PrecisionRecallFScore> s = ScoreMulticlass(y_true, y_pred, options);
-  if (!s.ok()) return s.status();
-  return s->f_score;
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass(y_true, y_pred, options));
+  return s.f_score;
 }
 
 absl::StatusOr<PrecisionRecallFScore> MultilabelPrecisionRecallFScore(
     const std::vector<std::vector<std::string>>& y_true,
     const std::vector<std::vector<std::string>>& y_pred, const std::vector<std::string>& classes,
     const FScoreOptions& options) {
-  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOptions(options));
   if (y_true.size() != y_pred.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Found input variables with inconsistent numbers of samples: [", y_true.size(), ", ",
@@ -247,10 +246,9 @@ absl::StatusOr<double> MultilabelFScore(const std::vector<std::vector<std::strin
                                         const std::vector<std::vector<std::string>>& y_pred,
                                         const std::vector<std::string>& classes,
                                         const FScoreOptions& options) {
-  absl::StatusOr<PrecisionRecallFScore> s =
-      MultilabelPrecisionRecallFScore(y_true, y_pred, classes, options);
-  if (!s.ok()) return s.status();
-  return s->f_score;
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s,
+                   MultilabelPrecisionRecallFScore(y_true, y_pred, classes, options));
+  return s.f_score;
 }
 
 }  // namespace mlebench

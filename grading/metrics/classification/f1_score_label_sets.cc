@@ -9,11 +9,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
-#include "base/table.h"
 
 namespace mlebench {
 namespace {
@@ -26,12 +27,11 @@ absl::Status BadAnswers(std::string_view reason) {
 // The label sets of `table` in row order `order`.
 absl::StatusOr<std::vector<std::vector<std::string>>> OrderedLabelSets(
     const Table& table, std::string_view labels, const std::vector<size_t>& order) {
-  absl::StatusOr<std::vector<std::vector<std::string>>> rows =
-      SplitLabelColumn(*table.Find(labels));
-  if (!rows.ok()) return rows.status();
+  ASSIGN_OR_RETURN(std::vector<std::vector<std::string>> rows,
+                   SplitLabelColumn(*table.Find(labels)));
   std::vector<std::vector<std::string>> ordered;
   ordered.reserve(order.size());
-  for (size_t row : order) ordered.push_back(std::move((*rows)[row]));
+  for (size_t row : order) ordered.push_back(std::move((rows)[row]));
   return ordered;
 }
 

@@ -8,9 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "pycompat/numpy_sum.h"
-#include "grading/metrics/sklearn_checks.h"
 #include "base/python_float.h"
+#include "base/status_macros.h"
+#include "grading/metrics/sklearn_checks.h"
+#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 namespace {
@@ -66,7 +67,7 @@ absl::StatusOr<BinarizedLabels> Binarize(const MatrixView& y_true) {
       return out;
     }
     if (!integral) {
-      if (absl::Status s = AssertAllFinite(values, "y"); !s.ok()) return s;
+      RETURN_IF_ERROR(AssertAllFinite(values, "y"));
     }
     return absl::InvalidArgumentError(
         "Multioutput target data is not supported with label binarization");
@@ -74,7 +75,7 @@ absl::StatusOr<BinarizedLabels> Binarize(const MatrixView& y_true) {
 
   // A column of labels.
   if (!integral) {
-    if (absl::Status s = AssertAllFinite(values, "y"); !s.ok()) return s;
+    RETURN_IF_ERROR(AssertAllFinite(values, "y"));
     return absl::InvalidArgumentError("Unknown label type: continuous (non-integral) labels");
   }
   out.classes.assign(values.begin(), values.end());
@@ -102,25 +103,22 @@ absl::StatusOr<double> LogLossImpl(const MatrixView& y_true, const MatrixView& y
     return absl::InvalidArgumentError("matrix values do not match its rows * cols");
   }
   // check_array(y_pred).
-  if (absl::Status s = CheckNonEmpty(y_pred.rows, y_pred.cols, y_pred_one_dimensional); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = AssertAllFinite(y_pred.values, ""); !s.ok()) return s;
-  if (absl::Status s = CheckConsistentLength(y_pred.rows, y_true.rows); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckNonEmpty(y_pred.rows, y_pred.cols, y_pred_one_dimensional));
+  RETURN_IF_ERROR(AssertAllFinite(y_pred.values, ""));
+  RETURN_IF_ERROR(CheckConsistentLength(y_pred.rows, y_true.rows));
   if (y_true.cols == 0) return CheckNonEmpty(y_true.rows, 0, /*one_dimensional=*/false);
 
-  absl::StatusOr<BinarizedLabels> labels = Binarize(y_true);
-  if (!labels.ok()) return labels.status();
+  ASSIGN_OR_RETURN(BinarizedLabels labels, Binarize(y_true));
 
   const bool positive_only = y_pred.cols == 1;  // [1 - p, p]
   const size_t pred_columns = positive_only ? 2 : y_pred.cols;
-  if (labels->num_columns != pred_columns) {
+  if (labels.num_columns != pred_columns) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "y_true and y_pred contain different number of classes ", labels->num_columns, ", ",
+        "y_true and y_pred contain different number of classes ", labels.num_columns, ", ",
         pred_columns,
         ". Please provide the true labels explicitly through the labels argument. Classes found "
         "in y_true: ",
-        LabelsRepr(labels->classes)));
+        LabelsRepr(labels.classes)));
   }
 
   // Per-row losses, summed as np.mean does (block by block, so memory stays
@@ -132,7 +130,7 @@ absl::StatusOr<double> LogLossImpl(const MatrixView& y_true, const MatrixView& y
     for (size_t c = 0; c < k; ++c) {
       const double p =
           positive_only ? (c == 0 ? 1.0 - y_pred.at(r, 0) : y_pred.at(r, 0)) : y_pred.at(r, c);
-      row_terms[c] = LogLossTerm(labels->value(r, c), p);
+      row_terms[c] = LogLossTerm(labels.value(r, c), p);
     }
     total.Add(-NumpySum(row_terms));
   }

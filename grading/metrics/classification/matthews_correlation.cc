@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "pycompat/pandas_ops.h"
 
@@ -32,8 +33,7 @@ absl::StatusOr<double> MatthewsCorrCoef(const Column& y_true, const Column& y_pr
   // AccuracyScore runs sklearn's _check_targets, which matthews_corrcoef
   // shares; its NaN result for empty inputs is an error here (sklearn's
   // confusion matrix of nothing).
-  absl::StatusOr<double> checked = AccuracyScore(y_true, y_pred);
-  if (!checked.ok()) return checked.status();
+  ASSIGN_OR_RETURN(double checked, AccuracyScore(y_true, y_pred));
   const size_t n = y_true.cells.size();
   if (n == 0) return absl::InvalidArgumentError("matthews_corrcoef of empty inputs");
   std::map<LabelKey, size_t> labels;

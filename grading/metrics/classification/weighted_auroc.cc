@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "pycompat/numpy_sum.h"
 
@@ -120,9 +121,8 @@ absl::StatusOr<double> AlaskaWeightedAuc(absl::Span<const double> y_true,
     xs.push_back(1);
     ys.push_back(y_max);
     for (double& y : ys) y -= y_min;
-    absl::StatusOr<double> area = SklearnAuc(xs, ys);
-    if (!area.ok()) return area.status();
-    metric += *area * kWeights[band];
+    ASSIGN_OR_RETURN(double area, SklearnAuc(xs, ys));
+    metric += area * kWeights[band];
   }
   const double normalization = (kTprThresholds[1] - kTprThresholds[0]) * kWeights[0] +
                                (kTprThresholds[2] - kTprThresholds[1]) * kWeights[1];

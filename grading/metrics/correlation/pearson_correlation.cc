@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -87,11 +88,9 @@ absl::StatusOr<double> PearsonCorrelation(absl::Span<const double> x, absl::Span
 }
 
 absl::StatusOr<double> PearsonCorrelation(const Column& x, const Column& y) {
-  absl::StatusOr<std::vector<double>> x_values = ToFloat64(x);
-  if (!x_values.ok()) return x_values.status();
-  absl::StatusOr<std::vector<double>> y_values = ToFloat64(y);
-  if (!y_values.ok()) return y_values.status();
-  return PearsonCorrelation(*x_values, *y_values);
+  ASSIGN_OR_RETURN(std::vector<double> x_values, ToFloat64(x));
+  ASSIGN_OR_RETURN(std::vector<double> y_values, ToFloat64(y));
+  return PearsonCorrelation(x_values, y_values);
 }
 
 }  // namespace mlebench

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -75,16 +76,14 @@ absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2
                      y2.cells.size(), "]"));
   }
   if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
-  absl::StatusOr<std::vector<Label>> labels1 = Labels(y1);
-  if (!labels1.ok()) return labels1.status();
-  absl::StatusOr<std::vector<Label>> labels2 = Labels(y2);
-  if (!labels2.ok()) return labels2.status();
-  if ((*labels1)[0].index() != (*labels2)[0].index()) {
+  ASSIGN_OR_RETURN(std::vector<Label> labels1, Labels(y1));
+  ASSIGN_OR_RETURN(std::vector<Label> labels2, Labels(y2));
+  if ((labels1)[0].index() != (labels2)[0].index()) {
     return absl::InvalidArgumentError("Mix of label input types (string and number)");
   }
 
-  std::vector<Label> classes = *labels1;
-  classes.insert(classes.end(), labels2->begin(), labels2->end());
+  std::vector<Label> classes = labels1;
+  classes.insert(classes.end(), labels2.begin(), labels2.end());
   std::sort(classes.begin(), classes.end());
   classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
   const size_t k = classes.size();
@@ -95,7 +94,7 @@ absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2
 
   std::vector<int64_t> confusion(k * k, 0);
   for (size_t i = 0; i < n; ++i) {
-    ++confusion[index_of((*labels1)[i]) * k + index_of((*labels2)[i])];
+    ++confusion[index_of((labels1)[i]) * k + index_of((labels2)[i])];
   }
   std::vector<int64_t> column_sums(k, 0), row_sums(k, 0);
   for (size_t r = 0; r < k; ++r) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -118,11 +119,9 @@ absl::StatusOr<double> Spearman(const std::vector<RankKey>& x, const std::vector
   if (x.size() <= 1) return kNaN;
   if (IsConstant(x) || IsConstant(y)) return kNaN;
   if (StackContainsNaN(x, y, stacked_float64)) return kNaN;
-  absl::StatusOr<std::vector<double>> rx = AverageRanks(x);
-  if (!rx.ok()) return rx.status();
-  absl::StatusOr<std::vector<double>> ry = AverageRanks(y);
-  if (!ry.ok()) return ry.status();
-  return RankCorrelation(*rx, *ry);
+  ASSIGN_OR_RETURN(std::vector<double> rx, AverageRanks(x));
+  ASSIGN_OR_RETURN(std::vector<double> ry, AverageRanks(y));
+  return RankCorrelation(rx, ry);
 }
 
 std::vector<RankKey> NumberKeys(absl::Span<const double> values) {

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
@@ -75,14 +76,11 @@ absl::StatusOr<double> TripHaversineScore(absl::Span<const double> pred_lat,
                                           absl::Span<const double> pred_lng,
                                           absl::Span<const double> true_lat,
                                           absl::Span<const double> true_lng) {
-  absl::StatusOr<std::vector<double>> distances =
-      HaversineDistancesMeters(pred_lat, pred_lng, true_lat, true_lng);
-  if (!distances.ok()) return distances.status();
-  absl::StatusOr<double> p50 = NumpyQuantileLinear(*distances, 0.50);
-  if (!p50.ok()) return p50.status();
-  absl::StatusOr<double> p95 = NumpyQuantileLinear(*distances, 0.95);
-  if (!p95.ok()) return p95.status();
-  return (*p50 + *p95) / 2;  // np.mean of two values
+  ASSIGN_OR_RETURN(std::vector<double> distances,
+                   HaversineDistancesMeters(pred_lat, pred_lng, true_lat, true_lng));
+  ASSIGN_OR_RETURN(double p50, NumpyQuantileLinear(distances, 0.50));
+  ASSIGN_OR_RETURN(double p95, NumpyQuantileLinear(distances, 0.95));
+  return (p50 + p95) / 2;  // np.mean of two values
 }
 
 }  // namespace mlebench

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -96,8 +97,8 @@ absl::StatusOr<double> KlDivergenceScore(const Table& solution, const Table& sub
                                                    " rows but submission has ",
                                                    submission.num_rows()));
   }
-  if (absl::Status s = VerifyValidProbabilities(solution, "solution"); !s.ok()) return s;
-  if (absl::Status s = VerifyValidProbabilities(submission, "submission"); !s.ok()) return s;
+  RETURN_IF_ERROR(VerifyValidProbabilities(solution, "solution"));
+  RETURN_IF_ERROR(VerifyValidProbabilities(submission, "submission"));
 
   const size_t num_rows = solution.num_rows();
   std::vector<double> row_losses(num_rows);

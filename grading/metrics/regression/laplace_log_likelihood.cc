@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 
 namespace mlebench {
@@ -33,12 +34,10 @@ double NumpyMinimum(double a, double b) { return std::isnan(a) || a <= b ? a : b
 absl::StatusOr<double> LaplaceLogLikelihood(absl::Span<const double> actual,
                                             absl::Span<const double> predicted,
                                             absl::Span<const double> confidence) {
-  absl::StatusOr<size_t> delta_size = Broadcast(actual.size(), predicted.size());
-  if (!delta_size.ok()) return delta_size.status();
-  absl::StatusOr<size_t> size = Broadcast(*delta_size, confidence.size());
-  if (!size.ok()) return size.status();
+  ASSIGN_OR_RETURN(size_t delta_size, Broadcast(actual.size(), predicted.size()));
+  ASSIGN_OR_RETURN(size_t size, Broadcast(delta_size, confidence.size()));
   const double sqrt2 = std::sqrt(2.0);
-  std::vector<double> metric(*size);
+  std::vector<double> metric(size);
   for (size_t i = 0; i < metric.size(); ++i) {
     const double sd = NumpyMaximum(At(confidence, i), 70.0);
     const double delta = NumpyMinimum(std::fabs(At(actual, i) - At(predicted, i)), 1000.0);

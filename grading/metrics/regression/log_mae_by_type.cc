@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/regression/mean_absolute_error.h"
 #include "pycompat/numpy_sum.h"
 
@@ -38,9 +39,8 @@ absl::StatusOr<double> LogMaeByType(const Column& types, const Column& y_true,
       group_true.cells.push_back(y_true.cells[row]);
       group_pred.cells.push_back(y_pred.cells[row]);
     }
-    absl::StatusOr<double> mae = MeanAbsoluteError(group_true, group_pred);
-    if (!mae.ok()) return mae.status();
-    logs.push_back(std::log(*mae));  // log(0) = -inf, as np.log
+    ASSIGN_OR_RETURN(double mae, MeanAbsoluteError(group_true, group_pred));
+    logs.push_back(std::log(mae));  // log(0) = -inf, as np.log
   }
   return NumpyMean(logs);
 }

@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "pycompat/numpy_sum.h"
+#include "base/status_macros.h"
 #include "grading/metrics/regression_target.h"
 #include "grading/metrics/sklearn_checks.h"
+#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 namespace {
@@ -43,9 +44,9 @@ std::vector<double> IntegerAbsoluteErrors(const Column& y_true, const Column& y_
 
 absl::StatusOr<double> MeanAbsoluteError(absl::Span<const double> y_true,
                                          absl::Span<const double> y_pred) {
-  if (absl::Status s = CheckConsistentLength(y_true.size(), y_pred.size()); !s.ok()) return s;
-  if (absl::Status s = CheckRegressionValues(y_true); !s.ok()) return s;
-  if (absl::Status s = CheckRegressionValues(y_pred); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.size(), y_pred.size()));
+  RETURN_IF_ERROR(CheckRegressionValues(y_true));
+  RETURN_IF_ERROR(CheckRegressionValues(y_pred));
   std::vector<double> errors(y_true.size());
   for (size_t i = 0; i < errors.size(); ++i) errors[i] = std::fabs(y_pred[i] - y_true[i]);
   // np.average over axis 0 of the (n, 1) errors, then the uniform average of
@@ -54,14 +55,10 @@ absl::StatusOr<double> MeanAbsoluteError(absl::Span<const double> y_true,
 }
 
 absl::StatusOr<double> MeanAbsoluteError(const Column& y_true, const Column& y_pred) {
-  if (absl::Status s = CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<RegressionTarget> true_values = CheckRegressionTarget(y_true);
-  if (!true_values.ok()) return true_values.status();
-  absl::StatusOr<RegressionTarget> pred_values = CheckRegressionTarget(y_pred);
-  if (!pred_values.ok()) return pred_values.status();
-  if (true_values->is_bool && pred_values->is_bool) {
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()));
+  ASSIGN_OR_RETURN(RegressionTarget true_values, CheckRegressionTarget(y_true));
+  ASSIGN_OR_RETURN(RegressionTarget pred_values, CheckRegressionTarget(y_pred));
+  if (true_values.is_bool && pred_values.is_bool) {
     return absl::InvalidArgumentError(
         "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
         "`^` operator, or the logical_xor function instead.");
@@ -69,7 +66,7 @@ absl::StatusOr<double> MeanAbsoluteError(const Column& y_true, const Column& y_p
   if (StaysInteger(y_true) && StaysInteger(y_pred)) {
     return NumpyMean(IntegerAbsoluteErrors(y_true, y_pred));
   }
-  return MeanAbsoluteError(true_values->values, pred_values->values);
+  return MeanAbsoluteError(true_values.values, pred_values.values);
 }
 
 }  // namespace mlebench

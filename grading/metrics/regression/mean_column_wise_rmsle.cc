@@ -2,6 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/regression/rmsle.h"
 
 namespace mlebench {
@@ -16,9 +17,8 @@ absl::StatusOr<double> MeanColumnWiseRmsle(absl::Span<const Column* const> y_tru
   }
   double sum = 0.0;
   for (size_t i = 0; i < y_true.size(); ++i) {
-    absl::StatusOr<double> column_rmsle = RootMeanSquaredLogError(*y_true[i], *y_pred[i]);
-    if (!column_rmsle.ok()) return column_rmsle.status();
-    sum += *column_rmsle;
+    ASSIGN_OR_RETURN(double column_rmsle, RootMeanSquaredLogError(*y_true[i], *y_pred[i]));
+    sum += column_rmsle;
   }
   return sum / static_cast<double>(y_true.size());
 }

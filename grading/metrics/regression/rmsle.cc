@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "grading/metrics/regression_target.h"
+#include "base/status_macros.h"
 #include "grading/metrics/regression/rmse.h"
+#include "grading/metrics/regression_target.h"
 #include "grading/metrics/sklearn_checks.h"
 
 namespace mlebench {
@@ -48,21 +49,17 @@ absl::StatusOr<double> RmsleOfCheckedTargets(const RegressionTarget& y_true,
 }  // namespace
 
 absl::StatusOr<double> RootMeanSquaredLogError(const Column& y_true, const Column& y_pred) {
-  if (absl::Status s = CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<RegressionTarget> true_target = CheckRegressionTarget(y_true);
-  if (!true_target.ok()) return true_target.status();
-  absl::StatusOr<RegressionTarget> pred_target = CheckRegressionTarget(y_pred);
-  if (!pred_target.ok()) return pred_target.status();
-  return RmsleOfCheckedTargets(*true_target, *pred_target);
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.cells.size(), y_pred.cells.size()));
+  ASSIGN_OR_RETURN(RegressionTarget true_target, CheckRegressionTarget(y_true));
+  ASSIGN_OR_RETURN(RegressionTarget pred_target, CheckRegressionTarget(y_pred));
+  return RmsleOfCheckedTargets(true_target, pred_target);
 }
 
 absl::StatusOr<double> RootMeanSquaredLogError(absl::Span<const double> y_true,
                                                absl::Span<const double> y_pred) {
-  if (absl::Status s = CheckConsistentLength(y_true.size(), y_pred.size()); !s.ok()) return s;
-  if (absl::Status s = CheckRegressionValues(y_true); !s.ok()) return s;
-  if (absl::Status s = CheckRegressionValues(y_pred); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckConsistentLength(y_true.size(), y_pred.size()));
+  RETURN_IF_ERROR(CheckRegressionValues(y_true));
+  RETURN_IF_ERROR(CheckRegressionValues(y_pred));
   return RmsleOfCheckedTargets(
       RegressionTarget{std::vector<double>(y_true.begin(), y_true.end()), false},
       RegressionTarget{std::vector<double>(y_pred.begin(), y_pred.end()), false});

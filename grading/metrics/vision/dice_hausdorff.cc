@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/vision/dice.h"
 #include "pycompat/numpy_sum.h"
 
@@ -274,20 +275,18 @@ absl::StatusOr<double> DiceHausdorffScore(const std::vector<std::string>& submis
     }
   }
   const size_t paired = std::min(submission_rles.size(), answer_count);
-  absl::StatusOr<std::vector<SliceMask>> submission_masks =
-      DecodeAll(submission_rles, answer_heights, answer_widths, paired, "submission");
-  if (!submission_masks.ok()) return submission_masks.status();
-  absl::StatusOr<std::vector<SliceMask>> answer_masks =
-      DecodeAll(answer_rles, answer_heights, answer_widths, answer_count, "answers");
-  if (!answer_masks.ok()) return answer_masks.status();
+  ASSIGN_OR_RETURN(std::vector<SliceMask> submission_masks,
+                   DecodeAll(submission_rles, answer_heights, answer_widths, paired, "submission"));
+  ASSIGN_OR_RETURN(std::vector<SliceMask> answer_masks,
+                   DecodeAll(answer_rles, answer_heights, answer_widths, answer_count, "answers"));
 
   absl::StatusOr<std::vector<MaskVolume>> submission_days =
-      GroupMasksByDay(*submission_masks, submission_ids);
+      GroupMasksByDay(submission_masks, submission_ids);
   if (!submission_days.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("submission: ", std::string(submission_days.status().message())));
   }
-  absl::StatusOr<std::vector<MaskVolume>> answer_days = GroupMasksByDay(*answer_masks, answer_ids);
+  absl::StatusOr<std::vector<MaskVolume>> answer_days = GroupMasksByDay(answer_masks, answer_ids);
   if (!answer_days.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("answers: ", std::string(answer_days.status().message())));
@@ -297,7 +296,7 @@ absl::StatusOr<double> DiceHausdorffScore(const std::vector<std::string>& submis
   dices.reserve(paired);
   for (size_t i = 0; i < paired; ++i) {
     // Row i of both sides has answer row i's shape, so this cannot fail.
-    dices.push_back(*DiceCoefficient((*submission_masks)[i].runs, (*answer_masks)[i].runs, kNaN));
+    dices.push_back(*DiceCoefficient((submission_masks)[i].runs, (answer_masks)[i].runs, kNaN));
   }
   std::vector<double> distances;
   const size_t day_pairs = std::min(submission_days->size(), answer_days->size());

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/object_float_cast.h"
 
 namespace mlebench {
@@ -59,9 +60,8 @@ absl::StatusOr<KuzushijiCounts> ScoreKuzushijiPage(const std::optional<std::stri
   for (size_t i = 0; i < truth_tokens.size(); i += 5) {
     double v[4];
     for (int k = 0; k < 4; ++k) {
-      absl::StatusOr<double> parsed = ParseNumber(truth_tokens[i + 1 + k]);
-      if (!parsed.ok()) return parsed.status();
-      v[k] = *parsed;
+      ASSIGN_OR_RETURN(double parsed, ParseNumber(truth_tokens[i + 1 + k]));
+      v[k] = parsed;
     }
     // xmax = xmin + width, ymax = ymin + height, as upstream adds them.
     boxes.push_back(Box{truth_tokens[i], v[0], v[0] + v[2], v[1], v[1] + v[3]});
@@ -75,14 +75,12 @@ absl::StatusOr<KuzushijiCounts> ScoreKuzushijiPage(const std::optional<std::stri
   std::vector<Point> points;
   // numpy parses every X before any Y; either failure raises the same way.
   for (size_t i = 0; i < pred_tokens.size(); i += 3) {
-    absl::StatusOr<double> x = ParseNumber(pred_tokens[i + 1]);
-    if (!x.ok()) return x.status();
-    points.push_back(Point{pred_tokens[i], *x, 0});
+    ASSIGN_OR_RETURN(double x, ParseNumber(pred_tokens[i + 1]));
+    points.push_back(Point{pred_tokens[i], x, 0});
   }
   for (size_t i = 0; i < pred_tokens.size(); i += 3) {
-    absl::StatusOr<double> y = ParseNumber(pred_tokens[i + 2]);
-    if (!y.ok()) return y.status();
-    points[i / 3].y = *y;
+    ASSIGN_OR_RETURN(double y, ParseNumber(pred_tokens[i + 2]));
+    points[i / 3].y = y;
   }
   std::vector<bool> unused(points.size(), true);
   int64_t remaining = static_cast<int64_t>(points.size());

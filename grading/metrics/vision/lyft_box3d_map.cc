@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/python_list_sort.h"
@@ -340,9 +341,8 @@ absl::StatusOr<std::array<double, 10>> LyftSampleAveragePrecisions(const LyftSam
       std::vector<double> ious;
       ious.reserve(truths.size());
       for (const GroundBox& truth : truths) {
-        absl::StatusOr<double> iou = Iou(*box, truth, geos);
-        if (!iou.ok()) return iou.status();
-        ious.push_back(*iou);
+        ASSIGN_OR_RETURN(double iou, Iou(*box, truth, geos));
+        ious.push_back(iou);
       }
       ranked.push_back(Best(ious));
     }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "grading/metrics/testing/diff_test_text.h"
 #include "grading/metrics/vision/lyft_box3d_map.h"
 #include "gtest/gtest.h"
@@ -28,11 +29,9 @@ std::string RowText(const std::string& token) { return testing::Unhex(token.subs
 absl::StatusOr<double> Grade(const std::vector<std::pair<std::string, std::string>>& rows) {
   std::vector<LyftSample> samples;
   for (const auto& [answer, submission] : rows) {
-    absl::StatusOr<std::vector<LyftBox>> truths = ParseLyftPredictionString(answer);
-    if (!truths.ok()) return truths.status();
-    absl::StatusOr<std::vector<LyftBox>> predictions = ParseLyftPredictionString(submission);
-    if (!predictions.ok()) return predictions.status();
-    samples.push_back(LyftSample{*std::move(truths), *std::move(predictions)});
+    ASSIGN_OR_RETURN(std::vector<LyftBox> truths, ParseLyftPredictionString(answer));
+    ASSIGN_OR_RETURN(std::vector<LyftBox> predictions, ParseLyftPredictionString(submission));
+    samples.push_back(LyftSample{std::move(truths), std::move(predictions)});
   }
   return LyftMeanAveragePrecision(samples);
 }

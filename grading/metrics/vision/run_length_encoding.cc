@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "pycompat/python_str.h"
 
 namespace mlebench {
@@ -82,9 +83,8 @@ absl::StatusOr<PixelRuns> DecodeRle(std::string_view rle, int64_t pixel_count) {
   std::vector<int64_t> values;
   values.reserve(tokens.size());
   for (const std::u32string& token : tokens) {
-    absl::StatusOr<int64_t> value = ParsePythonInt(token);
-    if (!value.ok()) return value.status();
-    values.push_back(*value);
+    ASSIGN_OR_RETURN(int64_t value, ParsePythonInt(token));
+    values.push_back(value);
   }
   PixelRuns mask;
   mask.pixel_count = pixel_count;
@@ -179,9 +179,7 @@ int64_t RowMajorIndex(int64_t k, int64_t height, int64_t width, PixelOrder order
 
 absl::StatusOr<std::vector<uint8_t>> RunsToDenseMask(const PixelRuns& runs, int64_t height,
                                                      int64_t width, PixelOrder order) {
-  if (absl::Status status = CheckSize(runs.pixel_count, height, width); !status.ok()) {
-    return status;
-  }
+  RETURN_IF_ERROR(CheckSize(runs.pixel_count, height, width));
   std::vector<uint8_t> mask(runs.pixel_count, 0);
   for (const auto& [begin, end] : runs.runs) {
     for (int64_t k = begin; k < end; ++k) mask[RowMajorIndex(k, height, width, order)] = 1;
@@ -191,10 +189,7 @@ absl::StatusOr<std::vector<uint8_t>> RunsToDenseMask(const PixelRuns& runs, int6
 
 absl::StatusOr<std::string> EncodeRle(const std::vector<uint8_t>& row_major_mask, int64_t height,
                                       int64_t width, PixelOrder order) {
-  if (absl::Status status = CheckSize(static_cast<int64_t>(row_major_mask.size()), height, width);
-      !status.ok()) {
-    return status;
-  }
+  RETURN_IF_ERROR(CheckSize(static_cast<int64_t>(row_major_mask.size()), height, width));
   std::string rle;
   const int64_t n = static_cast<int64_t>(row_major_mask.size());
   int64_t k = 0;
