@@ -45,6 +45,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/runner.h"
+#include "base/command_line.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -90,56 +91,28 @@ struct Flags {
 };
 
 absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
-  constexpr absl::string_view kValueFlags[] = {
-      "competition", "public",         "description", "agent",      "time_limit_s",
-      "seed",        "submission_out", "log_out",     "record_out", "workspace",
-      "grace_s",     "isolation",      "network",     "bwrap",      "sample_submission",
-      "sandbox_entry", "allowed_roots", "source_tree_marker", "forbidden_roots",
-      "resource_limits", "memory_bytes", "pids", "cpus", "max_submission_bytes",
-      "max_log_bytes", "workspace_quota_bytes"};
-  std::map<std::string, std::string> values;
+  ASSIGN_OR_RETURN(
+      CommandLine cl,
+      ParseCommandLine(
+          std::vector<std::string>(argv + 1, argv + argc),
+          {"competition", "public", "description", "agent", "time_limit_s", "seed",
+           "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
+           "network", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
+           "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
+           "cpus", "max_submission_bytes", "max_log_bytes", "workspace_quota_bytes"},
+          {"keep_workspace", "link_public"}));
+  if (!cl.positional.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unexpected argument '", cl.positional.front(), "'"));
+  }
+  RETURN_IF_ERROR(RequireFlags(cl, {"competition", "public", "description", "agent",
+                                    "time_limit_s", "seed", "submission_out", "log_out",
+                                    "record_out"}));
+  std::map<std::string, std::string, std::less<>>& values = cl.flags;
   Flags flags;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--") {
-      flags.run.agent_args.assign(argv + i + 1, argv + argc);
-      break;
-    }
-    if (arg == "--keep_workspace") {
-      flags.run.keep_workspace = true;
-      continue;
-    }
-    if (arg == "--link_public") {
-      flags.run.link_public = true;
-      continue;
-    }
-    if (arg.substr(0, 2) != "--") {
-      return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", arg, "'"));
-    }
-    arg.remove_prefix(2);
-    std::string name(arg.substr(0, arg.find('=')));
-    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), name) == std::end(kValueFlags)) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
-    }
-    std::string value;
-    if (arg.find('=') != absl::string_view::npos) {
-      value = std::string(arg.substr(arg.find('=') + 1));
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("flag --", name, " needs a value"));
-    }
-    if (!values.emplace(name, value).second) {
-      return absl::InvalidArgumentError(absl::StrCat("flag --", name, " given twice"));
-    }
-  }
-  for (absl::string_view required :
-       {"competition", "public", "description", "agent", "time_limit_s", "seed", "submission_out",
-        "log_out", "record_out"}) {
-    if (!values.contains(std::string(required))) {
-      return absl::InvalidArgumentError(absl::StrCat("missing flag --", required));
-    }
-  }
+  flags.run.agent_args = cl.after_dash_dash;
+  flags.run.keep_workspace = cl.Has("keep_workspace");
+  flags.run.link_public = cl.Has("link_public");
   RunOptions& run = flags.run;
   run.competition_id = values["competition"];
   run.public_dir = values["public"];

@@ -43,10 +43,14 @@
 #include "agent_runner/processes.h"
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
+#include "agent_runner/internal/child_process.h"
+#include "base/json_text.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
+
+using namespace runner_internal;  // NOLINT: the runner's own child processes
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -55,9 +59,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kMaxTimeLimitS = 10'000'000;  // ~115 days
 constexpr double kMaxGraceS = 3600;
 
-absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error) {
-  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));
-}
 
 absl::Status FsError(absl::string_view what, const fs::path& path, const std::error_code& ec) {
   return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", ec.message()));
@@ -326,316 +327,6 @@ class WorkspaceCleanup {
   fs::path workspace_;
   bool keep_;
 };
-
-// ---------------------------------------------------------------------------
-// Process management
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
-  ~FileDescriptor() { Close(); }
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
-    if (this != &other) {
-      Close();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  int get() const { return fd_; }
-  void Close() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
-
-// Writes "run_agent: cannot execute the agent (errno N)" using only
-// async-signal-safe calls, for the child between fork and exec.
-void WriteExecFailure(int fd, int error) {
-  char digits[16];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + error % 10);
-    error /= 10;
-  } while (error > 0 && n < 15);
-  constexpr char kPrefix[] = "run_agent: cannot execute the agent (errno ";
-  ssize_t ignored = write(fd, kPrefix, sizeof(kPrefix) - 1);
-  while (n > 0) ignored = write(fd, &digits[--n], 1);
-  ignored = write(fd, ")\n", 2);
-  (void)ignored;
-}
-
-// The agent's log: everything it writes (through a pipe) up to a cap, and
-// the runner's own notes, which are always kept. Only the runner holds the
-// file, so an agent cannot truncate or rewrite it (reopening /dev/stdout gives
-// it the pipe again).
-class LogSink {
- public:
-  LogSink(int fd, int64_t cap) : fd_(fd), cap_(cap) {}
-
-  void Agent(const char* data, size_t size) {
-    const int64_t room = std::max<int64_t>(cap_ - written_, 0);
-    const size_t kept = static_cast<size_t>(std::min<int64_t>(room, static_cast<int64_t>(size)));
-    WriteAll(data, kept);
-    written_ += static_cast<int64_t>(kept);
-    dropped_ += static_cast<int64_t>(size - kept);
-  }
-  void Note(absl::string_view text) { WriteAll(text.data(), text.size()); }
-  // Says how much was dropped, if anything; once, at the end.
-  void Finish() {
-    if (dropped_ > 0) {
-      Note(absl::StrCat("run_agent: the log was cut at ", cap_, " bytes of agent output; ",
-                        dropped_, " more bytes were dropped\n"));
-    }
-  }
-  bool truncated() const { return dropped_ > 0; }
-
- private:
-  void WriteAll(const char* data, size_t size) {
-    while (size > 0) {
-      const ssize_t n = write(fd_, data, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;  // a full disk loses log text, never the run
-      data += n;
-      size -= static_cast<size_t>(n);
-    }
-  }
-
-  int fd_;
-  int64_t cap_;
-  int64_t written_ = 0;
-  int64_t dropped_ = 0;
-};
-
-// Moves what is in the pipe to the log; false at end of file.
-bool DrainPipe(int pipe_fd, LogSink& log) {
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = read(pipe_fd, buffer, sizeof(buffer));
-    if (n > 0) {
-      log.Agent(buffer, static_cast<size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    return n < 0;  // 0: every writer is gone; EAGAIN: nothing more for now
-  }
-}
-
-enum class WaitResult { kExited, kDeadline, kOverQuota };
-
-// Waits until `pid` has exited (without reaping it, so that its process group
-// id stays reserved), `deadline` passes, or `over_quota` (asked every
-// kQuotaCheckInterval) says so, copying the agent's output from `pipe_fd`
-// (non-blocking; -1: none) to `log` meanwhile. Sleeps in poll() on a pidfd
-// and the pipe; where pidfds are missing, in short naps.
-constexpr auto kQuotaCheckInterval = std::chrono::seconds(2);
-
-WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
-                       LogSink* log, const std::function<bool()>& over_quota) {
-  Clock::time_point next_quota_check = Clock::now() + kQuotaCheckInterval;
-  bool pipe_open = pipe_fd >= 0;
-  for (;;) {
-    if (pipe_open) pipe_open = DrainPipe(pipe_fd, *log);
-    siginfo_t info;
-    std::memset(&info, 0, sizeof(info));
-    if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
-      return WaitResult::kExited;
-    }
-    Clock::time_point now = Clock::now();
-    if (over_quota && now >= next_quota_check) {
-      if (over_quota()) return WaitResult::kOverQuota;
-      now = Clock::now();
-      next_quota_check = now + kQuotaCheckInterval;
-    }
-    if (now >= deadline) return WaitResult::kDeadline;
-    Clock::time_point wake = deadline;
-    if (over_quota) wake = std::min(wake, next_quota_check);
-    const auto remaining_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
-    const int timeout_ms = static_cast<int>(std::clamp<int64_t>(remaining_ms, 1, 1'000'000));
-    if (pidfd >= 0) {
-      struct pollfd fds[2] = {{pidfd, POLLIN, 0}, {pipe_fd, POLLIN, 0}};
-      poll(fds, pipe_open ? 2 : 1, timeout_ms);
-    } else {
-      usleep(static_cast<useconds_t>(std::min(timeout_ms, 10)) * 1000);
-    }
-  }
-}
-
-void KillAndReapAllChildren() {
-  for (;;) {
-    const std::vector<pid_t> children = ChildrenOf(getpid());
-    if (children.empty()) return;
-    for (pid_t child : children) kill(child, SIGKILL);
-    for (pid_t child : children) {
-      while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    }
-  }
-}
-
-// How to start a child process and when to end it.
-struct ChildSpec {
-  std::vector<std::string> argv;  // argv[0] is the executable's absolute path
-  std::vector<std::string> env;
-  fs::path cwd;
-  // Receives stdout and stderr (stdin is /dev/null): either `output_fd`
-  // directly, or, with `log`, a pipe the runner copies into it.
-  int output_fd = -1;
-  LogSink* log = nullptr;
-  // The owner the pipe is given, so that an agent running as another user
-  // can reopen /dev/stdout and /dev/stderr (tee /dev/stderr, > /dev/stdout).
-  std::optional<std::pair<uid_t, gid_t>> pipe_owner;
-  int inherited_fd = -1;  // a descriptor the child keeps (bwrap's --args), or -1
-  // argv runs bwrap with BwrapOptions: the child gets a session of its own
-  // (no controlling terminal), and the deadline's SIGTERM goes to the
-  // processes inside the sandbox rather than to bwrap, which would end the
-  // sandbox at once.
-  bool sandboxed = false;
-  // The child joins it before exec; whatever is left in it is killed at the
-  // end.
-  const AgentCgroup* cgroup = nullptr;
-  // Asked every few seconds; true stops the child as the deadline would.
-  std::function<bool()> over_quota;
-  int64_t time_limit_s = 0;
-  double grace_s = 0;
-  bool kill_all_children = false;
-};
-
-struct ChildOutcome {
-  int wait_status = 0;
-  bool timed_out = false;
-  bool over_quota = false;
-  double duration_s = 0;
-};
-
-// Runs the child in its own process group, enforces the time limit and kills
-// the whole group when the main process ends.
-absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
-  // Everything the child needs is prepared before fork(): after it, only
-  // async-signal-safe calls are allowed.
-  std::vector<char*> argv_ptrs;
-  for (const std::string& arg : spec.argv) argv_ptrs.push_back(const_cast<char*>(arg.c_str()));
-  argv_ptrs.push_back(nullptr);
-  std::vector<char*> env_ptrs;
-  for (const std::string& var : spec.env) env_ptrs.push_back(const_cast<char*>(var.c_str()));
-  env_ptrs.push_back(nullptr);
-  const std::string cwd_string = spec.cwd.string();
-  const int inherited_fd = spec.inherited_fd;
-  FileDescriptor dev_null(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (dev_null.get() < 0) return ErrnoError("cannot open", "/dev/null", errno);
-  FileDescriptor output_read;
-  FileDescriptor output_write;
-  int output_fd = spec.output_fd;
-  if (spec.log != nullptr) {
-    int output_pipe[2];
-    if (pipe2(output_pipe, O_CLOEXEC) != 0) {
-      return ErrnoError("cannot create a pipe for", spec.argv[0], errno);
-    }
-    output_read = FileDescriptor(output_pipe[0]);
-    output_write = FileDescriptor(output_pipe[1]);
-    fcntl(output_read.get(), F_SETFL, O_NONBLOCK);
-    output_fd = output_write.get();
-    if (spec.pipe_owner.has_value() &&
-        fchown(output_write.get(), spec.pipe_owner->first, spec.pipe_owner->second) != 0) {
-      return ErrnoError("cannot hand over", "the agent's output pipe", errno);
-    }
-  }
-  // The child closes its end once its process group exists; until then
-  // kill(-pid) could miss it.
-  int started_pipe[2];
-  if (pipe2(started_pipe, O_CLOEXEC) != 0)
-    return ErrnoError("cannot create a pipe for", spec.argv[0], errno);
-  FileDescriptor started_read(started_pipe[0]);
-  FileDescriptor started_write(started_pipe[1]);
-  const AgentCgroup* cgroup = spec.cgroup;
-
-  const Clock::time_point start = Clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) return ErrnoError("cannot fork to run", spec.argv[0], errno);
-  if (pid == 0) {
-    if (spec.sandboxed) {
-      setsid();
-    } else {
-      setpgid(0, 0);
-    }
-    // Start from default signal handling whatever the runner inherited:
-    // ignored signals would otherwise stay ignored across exec.
-    sigset_t all;
-    sigemptyset(&all);
-    sigprocmask(SIG_SETMASK, &all, nullptr);
-    for (int sig = 1; sig < NSIG; ++sig) {
-      if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
-    }
-    if (dup2(dev_null.get(), STDIN_FILENO) < 0 || dup2(output_fd, STDOUT_FILENO) < 0 ||
-        dup2(output_fd, STDERR_FILENO) < 0) {
-      _exit(127);
-    }
-    if (cgroup != nullptr && !cgroup->JoinFromChild()) {
-      constexpr char kMessage[] = "run_agent: cannot join the agent's cgroup\n";
-      ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
-      (void)ignored;
-      _exit(127);
-    }
-    // Best effort (the runner's own fds are O_CLOEXEC anyway); this also
-    // closes the started pipe.
-    if (inherited_fd >= 0) {
-      fcntl(inherited_fd, F_SETFD, 0);
-      if (inherited_fd > 3) close_range(3, static_cast<unsigned>(inherited_fd) - 1, 0);
-      close_range(static_cast<unsigned>(inherited_fd) + 1, ~0U, 0);
-    } else {
-      close_range(3, ~0U, 0);
-    }
-    if (chdir(cwd_string.c_str()) != 0) {
-      WriteExecFailure(STDERR_FILENO, errno);
-      _exit(127);
-    }
-    execve(argv_ptrs[0], argv_ptrs.data(), env_ptrs.data());
-    WriteExecFailure(STDERR_FILENO, errno);
-    _exit(127);
-  }
-  started_write.Close();
-  output_write.Close();
-  char ignored;
-  while (read(started_read.get(), &ignored, 1) < 0 && errno == EINTR) {
-  }
-  FileDescriptor pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
-  if (pidfd.get() >= 0) fcntl(pidfd.get(), F_SETFD, FD_CLOEXEC);
-
-  ChildOutcome outcome;
-  WaitResult waited = WaitForExit(pid, pidfd.get(), start + std::chrono::seconds(spec.time_limit_s),
-                                  output_read.get(), spec.log, spec.over_quota);
-  if (waited != WaitResult::kExited) {
-    outcome.timed_out = waited == WaitResult::kDeadline;
-    outcome.over_quota = waited == WaitResult::kOverQuota;
-    if (spec.sandboxed) {
-      SignalSandboxedProcesses(pid, SIGTERM);
-    } else {
-      kill(-pid, SIGTERM);
-    }
-    const auto grace =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.grace_s));
-    WaitForExit(pid, pidfd.get(), Clock::now() + grace, output_read.get(), spec.log, {});
-  }
-  // The main process is a zombie or still running, so the group id is still
-  // ours: kill whatever is left of the group (daemons, stragglers; under
-  // bwrap, the sandbox's init, whose death ends every process inside).
-  kill(-pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return ErrnoError("cannot wait for", spec.argv[0], errno);
-  }
-  outcome.wait_status = status;
-  outcome.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
-  if (cgroup != nullptr) cgroup->KillAll();
-  if (spec.kill_all_children) KillAndReapAllChildren();
-  // What the agent wrote before it ended; a writer that outlived it (only
-  // possible without bwrap and kill_all_children) cannot hold the run up.
-  if (output_read.get() >= 0) DrainPipe(output_read.get(), *spec.log);
-  return outcome;
-}
 
 // ---------------------------------------------------------------------------
 // Isolation
@@ -1032,36 +723,6 @@ absl::StatusOr<std::optional<int64_t>> CollectSubmission(const fs::path& workspa
   return copied;
 }
 
-void AppendJsonString(std::string& out, absl::string_view text) {
-  out.push_back('"');
-  for (const unsigned char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", c);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
-}
-
 std::string JsonOptionalInt(const std::optional<int>& value) {
   return value.has_value() ? absl::StrCat(*value) : "null";
 }
@@ -1176,9 +837,9 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
 
 std::string RunRecordToJson(const RunRecord& record) {
   std::string json = "{\"competition_id\": ";
-  AppendJsonString(json, record.competition_id);
+  json += JsonString(record.competition_id);
   json += ", \"agent\": ";
-  AppendJsonString(json, record.agent);
+  json += JsonString(record.agent);
   absl::StrAppend(&json, ", \"seed\": ", record.seed,
                   ", \"exit_code\": ", JsonOptionalInt(record.exit_code),
                   ", \"signal\": ", JsonOptionalInt(record.signal),

@@ -37,17 +37,22 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
       name = name.substr(0, eq);
       has_value = true;
     }
+    if (cl.flags.count(name)) {
+      return absl::InvalidArgumentError(absl::StrCat("flag --", name, " given twice"));
+    }
     if (switches.count(name)) {
-      if (has_value) return absl::InvalidArgumentError(absl::StrCat("--", name, " takes no value"));
+      if (has_value) {
+        return absl::InvalidArgumentError(absl::StrCat("flag --", name, " takes no value"));
+      }
       cl.flags[name] = "true";
       continue;
     }
     if (!value_flags.count(name)) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag: ", a));
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
     }
     if (!has_value) {
       if (i + 1 >= args.size()) {
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+        return absl::InvalidArgumentError(absl::StrCat("flag --", name, " needs a value"));
       }
       value = args[++i];
     }
@@ -58,7 +63,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
 
 absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>& names) {
   for (const std::string& n : names) {
-    if (!cl.Has(n)) return absl::InvalidArgumentError(absl::StrCat("missing required flag --", n));
+    if (!cl.Has(n)) return absl::InvalidArgumentError(absl::StrCat("missing flag --", n));
   }
   return absl::OkStatus();
 }

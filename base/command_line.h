@@ -14,7 +14,9 @@ namespace mlebench {
 // Parsed command line of the project's small tools: `--name value` or
 // `--name=value` flags, bare `--name` for the names declared as switches,
 // positional arguments, and everything after `--` kept verbatim. Unknown
-// flags are an error, so that a typo never silently changes behaviour.
+// flags and flags given twice are errors ("unknown flag --x", "flag --x given
+// twice", "flag --x needs a value"), so that a typo never silently changes
+// behaviour.
 struct CommandLine {
   std::map<std::string, std::string, std::less<>> flags;
   std::vector<std::string> positional;
@@ -29,7 +31,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
                                              const std::set<std::string, std::less<>>& value_flags,
                                              const std::set<std::string, std::less<>>& switches = {});
 
-// Checks that every flag in `names` was given.
+// Checks that every flag in `names` was given ("missing flag --x").
 absl::Status RequireFlags(const CommandLine& cl, const std::vector<std::string>& names);
 
 // Sets glibc's malloc up for a short process that reads large files once:

@@ -18,12 +18,17 @@ TEST(ParseCommandLine, FlagsSwitchesPositionalsAndDashDash) {
 }
 
 TEST(ParseCommandLine, ErrorsAreSpecific) {
-  EXPECT_FALSE(ParseCommandLine({"--typo", "1"}, {"a"}).ok());
-  EXPECT_FALSE(ParseCommandLine({"--a"}, {"a"}).ok());
-  EXPECT_FALSE(ParseCommandLine({"--v=1"}, {}, {"v"}).ok());
+  const auto message = [](const absl::StatusOr<CommandLine>& cl) {
+    return cl.ok() ? std::string("ok") : std::string(cl.status().message());
+  };
+  EXPECT_EQ(message(ParseCommandLine({"--typo", "1"}, {"a"})), "unknown flag --typo");
+  EXPECT_EQ(message(ParseCommandLine({"--a"}, {"a"})), "flag --a needs a value");
+  EXPECT_EQ(message(ParseCommandLine({"--v=1"}, {}, {"v"})), "flag --v takes no value");
+  EXPECT_EQ(message(ParseCommandLine({"--a", "1", "--a=2"}, {"a"})), "flag --a given twice");
+  EXPECT_EQ(message(ParseCommandLine({"--v", "--v"}, {}, {"v"})), "flag --v given twice");
   auto cl = ParseCommandLine({"--a", "1"}, {"a", "b"});
   ASSERT_TRUE(cl.ok());
-  EXPECT_FALSE(RequireFlags(*cl, {"a", "b"}).ok());
+  EXPECT_EQ(RequireFlags(*cl, {"a", "b"}).message(), "missing flag --b");
   EXPECT_TRUE(RequireFlags(*cl, {"a"}).ok());
 }
 

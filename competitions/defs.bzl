@@ -56,8 +56,9 @@ _PREPARER_DEPS = [
 ]
 _PREPARE_TEST_DEPS = [
     ":preparer",
+    "//base/testing:test_util",
     "//competitions/common:prepare_test_util",
-    "//testdata/common:test_util",
+    "//testdata/common:synthetic_test_util",
     "@com_google_googletest//:gtest_main",
 ]
 _GENERATOR_DEPS = [
@@ -67,14 +68,15 @@ _GENERATOR_DEPS = [
 ]
 _GENERATE_RAW_TEST_DEPS = [
     ":generator",
-    "//testdata/common:test_util",
+    "//base/testing:test_util",
+    "//testdata/common:synthetic_test_util",
     "@com_google_googletest//:gtest_main",
 ]
 
-# The competition's own libraries are linked into the all-competition tools
-# (//competitions:all_competitions) and read by the tools' tests; nothing else
-# may depend on them.
-_LIBRARY_VISIBILITY = ["//competitions:__pkg__", "//tools:__pkg__"]
+# The competition's own libraries and binaries are linked into the
+# all-competition tools (//competitions:all_competitions) and used by the
+# tools' tests; nothing else may depend on them.
+_LIBRARY_VISIBILITY = ["//competitions:__pkg__", "//tools:__subpackages__"]
 
 def _id_define(competition_id):
     return ['MLEBENCH_COMPETITION_ID=\\"%s\\"' % competition_id]
@@ -91,6 +93,7 @@ def mle_competition(
         generator = {},
         generate_raw_test = {},
         description = "description.md",
+        synthetic_seed = 0,
         leaderboard = None,
         sample_submission = None,
         tags = [],
@@ -126,6 +129,8 @@ def mle_competition(
       generator: more attributes of generator (e.g. copts).
       generate_raw_test: more attributes of generate_raw_test.
       description: the task description in our own words (Markdown).
+      synthetic_seed: the generator's seed for `raw` (the same seed gives
+        byte-identical data).
       leaderboard: optional upstream leaderboard.csv for thresholds.
       sample_submission: the sample submission's path inside public/, for the
         few competitions where upstream's table points elsewhere (e.g. to
@@ -197,9 +202,26 @@ def mle_competition(
         local_defines = defines,
         **generate_raw_test
     )
-    cc_binary(name = "grade", deps = [":grader", "//grading:grade_main"])
-    cc_binary(name = "prepare", deps = [":preparer", "//competitions/common:prepare_main"])
-    cc_binary(name = "raw_generator", deps = [":generator", "//testdata/common:generate_main"])
+    native.filegroup(
+        name = "sources",
+        srcs = native.glob(["*.cc", "*.h"]),
+        visibility = ["//tools:__pkg__"],
+    )
+    cc_binary(
+        name = "grade",
+        deps = [":grader", "//grading:grade_main"],
+        visibility = _LIBRARY_VISIBILITY,
+    )
+    cc_binary(
+        name = "prepare",
+        deps = [":preparer", "//competitions/common:prepare_main"],
+        visibility = _LIBRARY_VISIBILITY,
+    )
+    cc_binary(
+        name = "raw_generator",
+        deps = [":generator", "//testdata/common:generate_main"],
+        visibility = _LIBRARY_VISIBILITY,
+    )
 
     # The raw download holds every label, the held-out answers included: only
     # this package and the tools' tests may depend on it, never an agent.
@@ -207,6 +229,7 @@ def mle_competition(
         name = "raw",
         competition_id = name,
         generator = ":raw_generator",
+        seed = synthetic_seed,
         visibility = ["//tools:__pkg__"],
     )
 

@@ -37,23 +37,14 @@ absl::Status Run(const std::vector<std::string>& args) {
   if (grader == nullptr) {
     return absl::NotFoundError(absl::StrCat("no grader registered for '", id, "' in this binary"));
   }
-  MedalThresholds thresholds;
-  ReportContext context;
-  if (cl.Has("leaderboard")) {
-    ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(cl.Get("leaderboard")));
-    thresholds = t;
-    context.thresholds_source = "leaderboard";
-  } else if (cl.Has("thresholds_csv")) {
-    ASSIGN_OR_RETURN(auto table, ReadThresholdsTable(cl.Get("thresholds_csv")));
-    auto it = table.find(id);
-    if (it == table.end()) {
-      return absl::NotFoundError(absl::StrCat("no medal thresholds for '", id, "'"));
-    }
-    thresholds = it->second;
-    context.thresholds_source = "embedded";
-  } else {
+  if (!cl.Has("leaderboard") && !cl.Has("thresholds_csv")) {
     return absl::InvalidArgumentError("one of --thresholds_csv or --leaderboard is required");
   }
+  ASSIGN_OR_RETURN(ChosenThresholds chosen,
+                   ChooseThresholds(id, cl.Get("leaderboard"), cl.Get("thresholds_csv")));
+  const MedalThresholds& thresholds = chosen.thresholds;
+  ReportContext context;
+  context.thresholds_source = chosen.source;
   context.agent = cl.Get("agent");
   if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
     return absl::InvalidArgumentError("--seed must be an integer");

@@ -12,6 +12,7 @@
 #include "base/json_lines.h"
 #include "base/table.h"
 #include "base/typed_table.h"
+#include "grading/outcome.h"
 
 namespace mlebench {
 
@@ -28,11 +29,6 @@ using GradeFn = absl::StatusOr<double> (*)(const Table& submission, const Table&
 // large submissions.
 using TypedGradeFn = absl::StatusOr<double> (*)(const TypedTable& submission,
                                                 const TypedTable& answers);
-
-// An invalid-submission status: InvalidArgumentError tagged with a payload so
-// that it cannot be confused with an internal InvalidArgumentError.
-absl::Status InvalidSubmission(std::string_view reason);
-bool IsInvalidSubmission(const absl::Status& status);
 
 // The format of a competition's answers file.
 enum class AnswersFormat {

@@ -166,4 +166,20 @@ MedalResult RankScore(std::optional<double> score, const MedalThresholds& t) {
   return r;
 }
 
+absl::StatusOr<ChosenThresholds> ChooseThresholds(std::string_view competition_id,
+                                                  const std::string& leaderboard_csv,
+                                                  const std::string& thresholds_csv) {
+  if (!leaderboard_csv.empty()) {
+    ASSIGN_OR_RETURN(MedalThresholds thresholds, ThresholdsFromLeaderboardFile(leaderboard_csv));
+    return ChosenThresholds{thresholds, "leaderboard"};
+  }
+  ASSIGN_OR_RETURN(auto table, ReadThresholdsTable(thresholds_csv));
+  auto it = table.find(competition_id);
+  if (it == table.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("no medal thresholds for '", std::string(competition_id), "'"));
+  }
+  return ChosenThresholds{it->second, "embedded"};
+}
+
 }  // namespace mlebench

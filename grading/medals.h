@@ -43,6 +43,18 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string&
 absl::StatusOr<std::map<std::string, MedalThresholds, std::less<>>> ReadThresholdsTable(
     const std::string& path);
 
+// The thresholds one grade uses and where they come from: upstream's
+// leaderboard.csv when `leaderboard_csv` is not empty (source "leaderboard"),
+// else the competition's row of the embedded table `thresholds_csv` (source
+// "embedded"; NotFound when the table has no row for it).
+struct ChosenThresholds {
+  MedalThresholds thresholds;
+  std::string source;
+};
+absl::StatusOr<ChosenThresholds> ChooseThresholds(std::string_view competition_id,
+                                                  const std::string& leaderboard_csv,
+                                                  const std::string& thresholds_csv);
+
 struct MedalResult {
   bool gold = false;
   bool silver = false;

@@ -6,9 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

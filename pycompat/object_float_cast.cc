@@ -10,6 +10,7 @@
 #include <string>
 #include <variant>
 
+#include "base/utf8.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -42,32 +43,13 @@ int NonAsciiDigit(char32_t c) {
   return c - zero < 10 ? static_cast<int>(c - zero) : -1;
 }
 
-// Decodes one UTF-8 sequence at text[i], advancing i; nullopt if malformed.
-std::optional<char32_t> DecodeUtf8(std::string_view text, size_t& i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  int length = lead < 0x80           ? 1
-               : (lead >> 5) == 0x6  ? 2
-               : (lead >> 4) == 0xE  ? 3
-               : (lead >> 3) == 0x1E ? 4
-                                     : 0;
-  if (length == 0 || i + length > text.size()) return std::nullopt;
-  char32_t c = length == 1 ? lead : lead & (0x7F >> length);
-  for (int k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return std::nullopt;
-    c = (c << 6) | (byte(i + k) & 0x3F);
-  }
-  i += length;
-  return c;
-}
-
 // CPython's _PyUnicode_TransformDecimalAndSpaceToASCII: nullopt where it
 // would write '?' (which no number contains) or the text is not UTF-8.
 std::optional<std::string> ToAsciiDigitsAndSpaces(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
-    std::optional<char32_t> c = DecodeUtf8(text, i);
+    std::optional<char32_t> c = DecodeUtf8At(text, i);
     if (!c.has_value()) return std::nullopt;
     if (*c < 127) {
       out.push_back(static_cast<char>(*c));

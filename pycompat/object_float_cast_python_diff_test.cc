@@ -11,9 +11,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "pycompat/object_float_cast.h"
+#include "base/testing/diff_test_text.h"
 #include "gtest/gtest.h"
+#include "pycompat/object_float_cast.h"
 
 namespace mlebench {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 #include "pycompat/pandas_json.h"
 #include "pycompat/python_json.h"
-#include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

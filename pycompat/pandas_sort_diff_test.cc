@@ -26,11 +26,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "pycompat/pandas_ops.h"
+#include "base/rng.h"
 #include "base/table.h"
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {

@@ -15,8 +15,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/json_text.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
+#include "base/utf8.h"
 
 namespace mlebench {
 namespace {
@@ -31,11 +33,13 @@ constexpr std::string_view kEscapedChars = "\"\\/\b\f\n\r\t";
 
 bool IsContinuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
-// Decodes one UTF-8 sequence at data[pos]; with `allow_surrogates`, also the
+// Decodes one UTF-8 sequence at data[pos] as base/utf8.h does, but with
+// Python's reasons for a failure (its UnicodeDecodeError text); with
+// `allow_surrogates`, also the
 // 3-byte encodings of U+D800..U+DFFF. Returns the code point and advances
 // `pos`, or nullopt (and leaves `pos`) for an invalid sequence; `bad_byte`
 // then tells where decoding failed and `reason` why, in Python's words.
-std::optional<uint32_t> DecodeUtf8(std::string_view data, size_t& pos, bool allow_surrogates,
+std::optional<uint32_t> DecodePythonUtf8(std::string_view data, size_t& pos, bool allow_surrogates,
                                    size_t* bad_byte = nullptr, const char** reason = nullptr) {
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(data[i]); };
   const unsigned char lead = byte(pos);
@@ -284,24 +288,6 @@ class Parser {
   }
 
   // Generalised UTF-8: surrogates get their 3-byte form.
-  static void AppendUtf8(uint32_t code, std::string& out) {
-    if (code < 0x80) {
-      out.push_back(static_cast<char>(code));
-    } else if (code < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    } else if (code < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (code >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    }
-  }
-
   absl::StatusOr<JsonValue> ParseObject(int depth) {
     ++pos_;  // '{'
     JsonValue object = JsonValue::Object();
@@ -367,7 +353,7 @@ absl::Status CheckUtf8(std::string_view data) {
   while (pos < data.size()) {
     size_t bad = 0;
     const char* reason = "";
-    if (!DecodeUtf8(data, pos, /*allow_surrogates=*/false, &bad, &reason).has_value()) {
+    if (!DecodePythonUtf8(data, pos, /*allow_surrogates=*/false, &bad, &reason).has_value()) {
       return absl::InvalidArgumentError(
           absl::StrFormat("'utf-8' codec can't decode byte 0x%02x in position %d: %s",
                           static_cast<unsigned char>(data[bad]), bad, reason));
@@ -385,44 +371,6 @@ bool IsCanonicalInt(std::string_view text) {
   }
   if (digits.size() > 1 && digits[0] == '0') return false;
   return !(text[0] == '-' && digits == "0");
-}
-
-absl::Status AppendString(std::string_view text, std::string& out) {
-  out.push_back('"');
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[pos]);
-    if (byte < 0x80) {
-      ++pos;
-      // Python writes '/' as is, the other one-letter escapes as escapes.
-      if (const size_t k = kEscapedChars.find(static_cast<char>(byte));
-          byte != '/' && k != std::string_view::npos) {
-        out.push_back('\\');
-        out.push_back(kEscapeLetters[k]);
-        continue;
-      }
-      if (byte < 0x20 || byte == 0x7F) {
-        absl::StrAppendFormat(&out, "\\u%04x", byte);
-      } else {
-        out.push_back(static_cast<char>(byte));
-      }
-      continue;
-    }
-    const size_t start = pos;
-    std::optional<uint32_t> code = DecodeUtf8(text, pos, /*allow_surrogates=*/true);
-    if (!code.has_value()) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "JSON string holds invalid UTF-8 (byte 0x%02x at offset %d)", byte, start));
-    }
-    if (*code >= 0x10000) {
-      const uint32_t v = *code - 0x10000;
-      absl::StrAppendFormat(&out, "\\u%04x\\u%04x", 0xD800 | (v >> 10), 0xDC00 | (v & 0x3FF));
-    } else {
-      absl::StrAppendFormat(&out, "\\u%04x", *code);
-    }
-  }
-  out.push_back('"');
-  return absl::OkStatus();
 }
 
 class Dumper {
@@ -454,7 +402,7 @@ class Dumper {
         }
         return absl::OkStatus();
       case JsonValue::Type::kString:
-        return AppendString(value.text, out);
+        return AppendJsonString(value.text, out, InvalidUtf8::kReject);
       case JsonValue::Type::kArray:
         if (value.items.empty()) {
           out += "[]";
@@ -476,7 +424,7 @@ class Dumper {
         out.push_back('{');
         for (size_t i = 0; i < value.members.size(); ++i) {
           Separate(i == 0, level + 1, out);
-          RETURN_IF_ERROR(AppendString(value.members[i].key, out));
+          RETURN_IF_ERROR(AppendJsonString(value.members[i].key, out, InvalidUtf8::kReject));
           out += ": ";
           RETURN_IF_ERROR(Append(value.members[i].value, level + 1, out));
         }

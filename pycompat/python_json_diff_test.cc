@@ -8,10 +8,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "pycompat/python_json.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
+#include "pycompat/python_json.h"
 
 namespace mlebench {
 namespace {

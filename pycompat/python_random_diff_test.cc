@@ -15,11 +15,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 #include "pycompat/python_random.h"
 #include "pycompat/reference_cases.h"
-#include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

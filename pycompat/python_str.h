@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/utf8.h"
 #include "base/table.h"
 
 namespace mlebench {
@@ -20,13 +21,7 @@ std::string PythonStr(const Cell& cell);
 // Unicode data comes from python_str_data.inc, which
 // python_str_data_gen.py writes with /usr/bin/python3.
 
-// The code points of `utf8`, decoded strictly as Python's UTF-8 codec does
-// (pandas reads CSVs with it): nullopt for invalid bytes, overlong forms,
-// surrogates and values above U+10FFFF.
-std::optional<std::u32string> DecodeUtf8(std::string_view utf8);
-
-// UTF-8 bytes of code points (all valid scalar values).
-std::string EncodeUtf8(std::u32string_view text);
+// (DecodeUtf8 and EncodeUtf8, which these take and give, are base/utf8.h's.)
 
 // `text.lower()`: full lower-case mappings (U+0130 becomes two code points)
 // and the Final_Sigma rule for U+03A3 (a capital sigma after a cased letter,

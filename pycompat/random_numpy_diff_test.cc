@@ -16,12 +16,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "pycompat/numpy_random.h"
-#include "pycompat/train_test_split.h"
-#include "pycompat/reference_cases.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
+#include "pycompat/numpy_random.h"
+#include "pycompat/reference_cases.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {

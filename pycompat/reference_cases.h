@@ -16,9 +16,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 
 namespace mlebench::testing {
 

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
-#include "competitions/common/table_ops.h"
+#include "base/table_ops.h"
 #include "pycompat/numpy_random.h"
 
 namespace mlebench {

@@ -63,20 +63,26 @@ grep -q "must be one of none, valid, median, bronze, silver, gold" "$logs/0-bad-
 echo "ok: step 0: a bad gating policy fails the build with a clear message"
 
 # An agent whose dependencies reach the answers fails the analysis: through
-# visibility (prepared data, raw data) or the aspect on the agent (anything
-# under //competitions or //testdata, however indirect).
-for refused in "uses_prepared_data:is not visible from target" \
-               "uses_raw_data:is not visible from target" \
-               "uses_grader:is in the dependencies of the agent" \
-               "uses_generator_indirectly:is in the dependencies of the agent"; do
+# visibility (prepared data, raw data, a grader) or, for agents declared where
+# visibility allows it (//tools), the aspect on the agent (anything under
+# //competitions or //testdata, however indirect).
+for refused in "cheating:uses_prepared_data:is not visible from target" \
+               "cheating:uses_raw_data:is not visible from target" \
+               "cheating:uses_grader:is not visible from target" \
+               "tools:uses_grader:is in the dependencies of the agent" \
+               "tools:uses_generator_indirectly:is in the dependencies of the agent"; do
+  where="${refused%%:*}"
+  refused="${refused#*:}"
+  package=//agent_runner/testing/cheating
+  [ "$where" = tools ] && package=//tools/testing/cheating
   agent="${refused%%:*}"
   if "${NESTED_BAZEL[@]}" --batch build --nobuild //competitions/spaceship-titanic \
-      --//agent_runner:agent=//agent_runner/testing/cheating:"$agent" \
-      >"$logs/0-$agent.out" 2>&1; then
+      --//agent_runner:agent="$package:$agent" \
+      >"$logs/0-$where-$agent.out" 2>&1; then
     echo "FAIL: the cheating agent $agent was accepted" >&2; exit 1
   fi
-  grep -qF "${refused#*:}" "$logs/0-$agent.out" || {
-    cat "$logs/0-$agent.out"; echo "FAIL: no clear message for $agent" >&2; exit 1; }
+  grep -qF "${refused#*:}" "$logs/0-$where-$agent.out" || {
+    cat "$logs/0-$where-$agent.out"; echo "FAIL: no clear message for $agent" >&2; exit 1; }
   echo "ok: step 0: the cheating agent $agent fails the analysis"
 done
 
@@ -94,9 +100,9 @@ bazel_run 3-new-agent-seed --//agent_runner:seed=7
 expect 3-new-agent-seed "Running agent" "$n"
 expect 3-new-agent-seed "Grading" 0
 
-sed -i 's/competition_id = "spaceship-titanic",/competition_id = "spaceship-titanic",\n    seed = 1,/' \
+sed -i 's/^mle_competition($/mle_competition(\n    synthetic_seed = 1,/' \
   competitions/spaceship-titanic/BUILD.bazel
-grep -q 'seed = 1' competitions/spaceship-titanic/BUILD.bazel
+grep -q 'synthetic_seed = 1' competitions/spaceship-titanic/BUILD.bazel
 bazel_run 4-one-dataset-changed --//agent_runner:seed=7
 expect 4-one-dataset-changed "Preparing synthetic data for spaceship-titanic" 1
 expect 4-one-dataset-changed "Preparing" 1

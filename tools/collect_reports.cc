@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
 #include "base/status_macros.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 
 namespace mlebench {
 namespace {

@@ -282,21 +282,14 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
         "Dataset for competition `", id, "` is not prepared (no ", answers.string(),
         "). Run `mlebench prepare -c ", id, " --data-dir ", data_dir.string(), "` first."));
   }
-  MedalThresholds thresholds;
+  ASSIGN_OR_RETURN(std::string embedded, Runfile("grading/medal_thresholds.csv"));
+  ASSIGN_OR_RETURN(
+      ChosenThresholds chosen,
+      ChooseThresholds(id, cl.Has("leaderboard") ? UserPath(cl.Get("leaderboard")).string() : "",
+                       embedded));
+  const MedalThresholds& thresholds = chosen.thresholds;
   ReportContext context;
-  context.dataset = "kaggle";
-  if (cl.Has("leaderboard")) {
-    ASSIGN_OR_RETURN(auto t,
-                     ThresholdsFromLeaderboardFile(UserPath(cl.Get("leaderboard")).string()));
-    thresholds = t;
-    context.thresholds_source = "leaderboard";
-  } else {
-    ASSIGN_OR_RETURN(std::string path, Runfile("grading/medal_thresholds.csv"));
-    ASSIGN_OR_RETURN(auto all, ReadThresholdsTable(path));
-    auto it = all.find(id);
-    if (it == all.end()) return absl::NotFoundError(absl::StrCat("no thresholds for ", id));
-    thresholds = it->second;
-  }
+  context.thresholds_source = chosen.source;
   context.dataset = PreparedDataset(CompetitionDataDir(data_dir, id));
   context.agent = cl.Get("agent");
   if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {

@@ -197,7 +197,7 @@ expect_stderr "cannot read no-such-file.txt"
 run 1 "$MLEBENCH" prepare -c "$SPACESHIP" --data-dir bad --synthetic --raw "$T/raw-copy"
 expect_stderr "--synthetic and --raw exclude each other"
 run 1 "$MLEBENCH" prepare -c "$SPACESHIP" --data-dir bad --bogus
-expect_stderr "unknown flag: --bogus"
+expect_stderr "unknown flag --bogus"
 run 1 "$MLEBENCH" frobnicate
 expect_stderr "unknown command 'frobnicate'"
 

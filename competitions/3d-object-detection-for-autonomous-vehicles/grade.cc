@@ -50,22 +50,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.Find(kPredictionColumn) == nullptr) {
     return InvalidSubmission("Submission must have a 'PredictionString' column");
   }
-  for (std::string_view name : {kIdColumn, kPredictionColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  ASSIGN_OR_RETURN(IdPairedRows paired,
+                   PairRowsById(submission, answers, kIdColumn, kPredictionColumn,
+                                "Submission and answers must have the same ids"));
+  const Column& submission_ids = paired.submission_ids;
+  const Column& answer_ids = paired.answer_ids;
 
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                                      "Submission and answers must have the same ids"));
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders.submission);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders.answers);
-
-  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders.submission);
-  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders.answers);
+  const Column& predictions = paired.submission_values;
+  const Column& truths = paired.answer_values;
   std::vector<LyftSample> samples(predictions.cells.size());
   for (size_t i = 0; i < predictions.cells.size(); ++i) {
     absl::StatusOr<std::vector<LyftBox>> boxes =
@@ -83,9 +75,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     absl::StatusOr<std::vector<LyftBox>> boxes =
         ParseCell(truths.cells[i], /*missing_is_empty=*/false);
     if (!boxes.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "answers are malformed: the PredictionString of Id '", PythonStr(answer_ids.cells[i]),
-          "' ", std::string(boxes.status().message())));
+      return MalformedAnswers(absl::StrCat("the PredictionString of Id '",
+                                           PythonStr(answer_ids.cells[i]), "' ",
+                                           std::string(boxes.status().message())));
     }
     samples[i].truths = *std::move(boxes);
   }
@@ -93,8 +85,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // Errors name the sample by its index in sorted-Id order.
   absl::StatusOr<double> score = LyftMeanAveragePrecision(samples);
   if (score.status().code() == absl::StatusCode::kFailedPrecondition) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(score.status().message())));
+    return MalformedAnswers(std::string(score.status().message()));
   }
   if (!score.ok()) {
     return InvalidSubmission(absl::StrCat("mean average precision cannot be computed: ",

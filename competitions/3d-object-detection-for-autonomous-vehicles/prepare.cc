@@ -36,8 +36,8 @@
 #include "base/python_float.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_json.h"
 #include "pycompat/train_test_split.h"
 
@@ -49,11 +49,6 @@ namespace fs = std::filesystem;
 // Lyft's sample_data.json is about 100 MB; refuse what cannot be a table.
 constexpr uintmax_t kMaxJsonBytes = uintmax_t{4} << 30;
 constexpr char kMapFile[] = "map_raster_palo_alto.png";
-
-// Upstream's `assert`s.
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // --- Python value identity -------------------------------------------------
 
@@ -266,17 +261,17 @@ absl::Status CopySensorFiles(const fs::path& raw, const fs::path& public_dir,
   std::set<std::string> filenames;
   for (const JsonValue& datum : sample_data) {
     ASSIGN_OR_RETURN(const JsonValue* path, Member(datum, "filename", "sample_data.json"));
-    if ((path)->type != JsonValue::Type::kString) {
+    if (path->type != JsonValue::Type::kString) {
       return absl::InvalidArgumentError(
           absl::StrCat("TypeError: sample_data filename is not text: ", Describe(*path)));
     }
-    filenames.insert((path)->text);
-    const std::string filename = PathName((path)->text);
+    filenames.insert(path->text);
+    const std::string filename = PathName(path->text);
     ASSIGN_OR_RETURN(const JsonValue* token, Member(datum, "sample_token", "sample_data.json"));
     const bool is_test = Contains(test_ids, PyKey(*token));
     ASSIGN_OR_RETURN(const JsonValue* format, Member(datum, "fileformat", "sample_data.json"));
-    const bool is_jpeg = (format)->type == JsonValue::Type::kString && (format)->text == "jpeg";
-    const bool is_bin = (format)->type == JsonValue::Type::kString && (format)->text == "bin";
+    const bool is_jpeg = format->type == JsonValue::Type::kString && format->text == "jpeg";
+    const bool is_bin = format->type == JsonValue::Type::kString && format->text == "bin";
     if (!is_jpeg && !is_bin) {
       return absl::InvalidArgumentError(
           absl::StrCat("ValueError: Unexpected `fileformat` in sample data: ", Describe(*format)));

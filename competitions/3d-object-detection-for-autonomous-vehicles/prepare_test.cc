@@ -10,13 +10,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "competitions/common/prepare_test_util.h"
-#include "pycompat/python_json.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pycompat/python_json.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

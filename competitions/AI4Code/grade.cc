@@ -48,8 +48,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* answer_orders = answers.Find(kOrderColumn);
   if (answer_ids == nullptr || answer_orders == nullptr) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: no 'id' or no 'cell_order' column");
+    return MalformedAnswers("no 'id' or no 'cell_order' column");
   }
   if (SymmetricDifferenceSize(*submission_ids, *answer_ids) != 0) {
     return InvalidSubmission("Submission and answers must have the same ids");
@@ -70,7 +69,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     std::optional<std::vector<std::string>> actual =
         CellIds(answer_orders->cells[orders.answers[i]]);
     if (!actual.has_value()) {
-      return absl::FailedPreconditionError("answers are malformed: cell_order is not UTF-8");
+      return MalformedAnswers("cell_order is not UTF-8");
     }
     if (predicted->size() != actual->size()) {
       return InvalidSubmission(
@@ -86,8 +85,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   bool gradable = false;
   for (const std::vector<std::string>& cells : truth) gradable = gradable || cells.size() >= 2;
   if (!gradable) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: no notebook has two cells (kendall_tau divides by zero)");
+    return MalformedAnswers("no notebook has two cells (kendall_tau divides by zero)");
   }
   absl::StatusOr<double> score = KendallTau(submitted, truth);
   if (!score.ok()) {

@@ -23,8 +23,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_str.h"
@@ -49,7 +49,7 @@ absl::StatusOr<Split> SplitOnAncestors(const Table& ancestors, size_t test_size)
   std::map<Cell, size_t> group_of;
   std::vector<std::vector<size_t>> groups;
   for (size_t row = 0; row < ancestors.num_rows(); ++row) {
-    const Cell& key = (ancestor_ids)->cells[row];
+    const Cell& key = ancestor_ids->cells[row];
     const Cell normalized = IsMissing(key) ? Cell() : key;
     auto [it, inserted] = group_of.try_emplace(normalized, groups.size());
     if (inserted) groups.emplace_back();
@@ -59,7 +59,7 @@ absl::StatusOr<Split> SplitOnAncestors(const Table& ancestors, size_t test_size)
   for (const std::vector<size_t>& rows : groups) {
     std::vector<Cell>& side =
         split.test_ids.size() + rows.size() <= test_size ? split.test_ids : split.train_ids;
-    for (size_t row : rows) side.push_back((ids)->cells[row]);
+    for (size_t row : rows) side.push_back(ids->cells[row]);
   }
   if (split.test_ids.size() != test_size) {
     return absl::FailedPreconditionError(
@@ -75,7 +75,7 @@ absl::StatusOr<Table> RowsWithIds(const Table& table, const std::set<Cell>& ids,
   ASSIGN_OR_RETURN(const Column* column, table.Get("id"));
   std::vector<int64_t> rows;
   for (size_t row = 0; row < table.num_rows(); ++row) {
-    if ((ids.count((column)->cells[row]) != 0) == keep) rows.push_back(static_cast<int64_t>(row));
+    if ((ids.count(column->cells[row]) != 0) == keep) rows.push_back(static_cast<int64_t>(row));
   }
   return TakeRows(table, rows);
 }

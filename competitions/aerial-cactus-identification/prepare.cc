@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -25,19 +25,15 @@ using CsvOutput = std::pair<const Table*, std::filesystem::path>;
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The `id` column as image file names: text that names a file directly
 // inside a folder (upstream joins it to a path; anything else would reach
 // outside the image folder or is not a file name at all).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::string_view what) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(

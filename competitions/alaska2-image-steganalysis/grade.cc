@@ -23,10 +23,6 @@ namespace {
 constexpr char kId[] = "Id";
 constexpr char kLabel[] = "Label";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // `column.astype(float)` in `order`; nullopt where a cell does not convert.
 std::optional<std::vector<double>> AsFloats(const Column& column, const std::vector<size_t>& order) {
   std::vector<double> values;
@@ -41,7 +37,7 @@ std::optional<std::vector<double>> AsFloats(const Column& column, const std::vec
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (answers.Find(kId) == nullptr || answers.Find(kLabel) == nullptr) {
-    return BadAnswers("answers need 'Id' and 'Label' columns");
+    return MalformedAnswers("answers need 'Id' and 'Label' columns");
   }
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission("Submission and answers must have the same length");
@@ -56,7 +52,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by Id: ", submission_order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kId));
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < answer_order->size(); ++i) {
     if (!CellsEqual(submission.Find(kId)->cells[(*submission_order)[i]],
                     answers.Find(kId)->cells[(*answer_order)[i]])) {
@@ -66,19 +62,19 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::optional<std::vector<double>> y_pred = AsFloats(*submission.Find(kLabel), *submission_order);
   if (!y_pred) return InvalidSubmission("Labels in submission must be numbers");
   std::optional<std::vector<double>> y_true = AsFloats(*answers.Find(kLabel), *answer_order);
-  if (!y_true) return BadAnswers("non-numeric Label");
+  if (!y_true) return MalformedAnswers("non-numeric Label");
   bool has_positive = false, has_negative = false;
   for (double label : *y_true) {
-    if (std::isnan(label)) return BadAnswers("Answers cannot contain NaNs");
+    if (std::isnan(label)) return MalformedAnswers("Answers cannot contain NaNs");
     (label == 1.0 ? has_positive : has_negative) = true;
   }
   // Upstream scores one-class answers 0 or NaN whatever is submitted.
-  if (!has_positive || !has_negative) return BadAnswers("answers need both classes");
+  if (!has_positive || !has_negative) return MalformedAnswers("answers need both classes");
   for (double label : *y_pred) {
     if (std::isnan(label)) return InvalidSubmission("Submission cannot contain NaNs");
   }
   if (absl::StatusOr<double> self = AlaskaWeightedAuc(*y_true, *y_true); !self.ok()) {
-    return BadAnswers(std::string(self.status().message()));
+    return MalformedAnswers(std::string(self.status().message()));
   }
   absl::StatusOr<double> score = AlaskaWeightedAuc(*y_true, *y_pred);
   if (!score.ok()) {

@@ -32,22 +32,17 @@ namespace {
 constexpr char kId[] = "id_code";
 constexpr char kTarget[] = "diagnosis";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.Find(kTarget) == nullptr) {
     return InvalidSubmission("Submission must contain the target column 'diagnosis'");
   }
-  if (answers.Find(kTarget) == nullptr) return BadAnswers("no diagnosis column");
+  if (answers.Find(kTarget) == nullptr) return MalformedAnswers("no diagnosis column");
   if (submission.num_rows() == 0) {
     return InvalidSubmission("Submission DataFrame should not be empty");
   }
-  if (answers.num_rows() == 0) return BadAnswers("no rows");
+  if (answers.num_rows() == 0) return MalformedAnswers("no rows");
   const Column* answer_ids = answers.Find(kId);
-  if (answer_ids == nullptr) return BadAnswers("no id_code column");
+  if (answer_ids == nullptr) return MalformedAnswers("no id_code column");
   const Column* ids = submission.Find(kId);
   if (ids == nullptr) return InvalidSubmission("Submission must contain the id column 'id_code'");
   if (SymmetricDifferenceSize(*ids, *answer_ids) != 0) {
@@ -60,10 +55,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by id_code: ", order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   const Column y_pred = TakeCells(*submission.Find(kTarget), *order);
   const Column y_true = TakeCells(*answers.Find(kTarget), *answer_order);
-  if (y_true.dtype != Dtype::kInt64) return BadAnswers("diagnosis is not an integer column");
+  if (y_true.dtype != Dtype::kInt64) return MalformedAnswers("diagnosis is not an integer column");
   absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
   if (!kappa.ok()) {
     return InvalidSubmission(

@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -25,10 +25,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // The image file names of a split, f"{id_code}.png" as upstream formats them.
 // A name that is not a plain file name would reach outside the image folders
@@ -40,7 +36,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& split, std::str
   ASSIGN_OR_RETURN(const Column* ids, split.Get("id_code"));
   std::vector<std::string> names;
   std::set<std::string> seen;
-  for (const Cell& id : (ids)->cells) {
+  for (const Cell& id : ids->cells) {
     const std::string name = PythonStr(id) + ".png";
     if (name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(

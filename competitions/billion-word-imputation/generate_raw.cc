@@ -16,9 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/zip_archive.h"
-#include "testdata/common/rng.h"
+#include "formats/zip_archive.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -23,12 +23,7 @@ constexpr std::string_view kIdColumn = "id";
 constexpr std::string_view kSentenceColumn = "sentence";
 
 absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
-  for (std::string_view name : {kIdColumn, kSentenceColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  RETURN_IF_ERROR(RequireAnswerColumns(answers, {kIdColumn, kSentenceColumn}));
   for (std::string_view name : {kIdColumn, kSentenceColumn}) {
     if (submission.Find(name) == nullptr) {
       return InvalidSubmission(
@@ -40,16 +35,15 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
                                           submission.num_rows(), " vs ", answers.num_rows()));
   }
 
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                                      "Submission and answers should contain the same IDs"));
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders.submission);
+  ASSIGN_OR_RETURN(IdPairedRows paired,
+                   PairRowsById(submission, answers, kIdColumn, kSentenceColumn,
+                                "Submission and answers should contain the same IDs"));
+  const Column& submission_ids = paired.submission_ids;
 
   // Levenshtein.distance takes only text: a missing sentence (NaN) or a
   // number raises TypeError upstream.
-  const Column predicted = TakeCells(*submission.Find(kSentenceColumn), orders.submission);
-  const Column expected = TakeCells(*answers.Find(kSentenceColumn), orders.answers);
+  const Column& predicted = paired.submission_values;
+  const Column& expected = paired.answer_values;
   std::vector<std::string> predictions, truths;
   predictions.reserve(predicted.cells.size());
   truths.reserve(expected.cells.size());
@@ -65,8 +59,7 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
     }
     const std::string *truth = std::get_if<std::string>(&expected.cells[i]);
     if (truth == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: sentence at sorted row ", i, " is not text"));
+      return MalformedAnswers(absl::StrCat("sentence at sorted row ", i, " is not text"));
     }
     predictions.push_back(*prediction);
     truths.push_back(*truth);

@@ -17,7 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/python_str.h"
 
@@ -28,10 +28,6 @@ namespace fs = std::filesystem;
 
 // Upstream stops after this many lines (the size of Kaggle's file).
 constexpr int64_t kTotalLines = 30301028;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Python's text-mode line iteration with universal newlines: lines end at
 // "\n", "\r\n" or a lone "\r", each ending read back as "\n"; the last line

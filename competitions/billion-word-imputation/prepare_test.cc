@@ -4,14 +4,14 @@
 #include <utility>
 #include <vector>
 
-#include "competitions/common/prepare_test_util.h"
-#include "competitions/common/zip_archive.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "formats/zip_archive.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {

@@ -43,24 +43,17 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
   if (submission.Find(kInchiColumn) == nullptr) {
     return InvalidSubmission("Submission must have a 'InChI' column");
   }
-  for (std::string_view name : {kIdColumn, kInchiColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  ASSIGN_OR_RETURN(IdPairedRows paired,
+                   PairRowsById(submission, answers, kIdColumn, kInchiColumn,
+                                "Submission and answers must have the same ids"));
 
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                                      "Submission and answers must have the same ids"));
-
-  const std::vector<std::string> truths = SortedTexts(*answers.Find(kInchiColumn), orders.answers);
+  const std::vector<std::string> truths =
+      SortedTexts(*answers.Find(kInchiColumn), paired.orders.answers);
   const std::vector<std::string> predictions =
-      SortedTexts(*submission.Find(kInchiColumn), orders.submission);
+      SortedTexts(*submission.Find(kInchiColumn), paired.orders.submission);
   for (const std::string &truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
-      return absl::FailedPreconditionError("answers are malformed: InChI is not UTF-8");
+      return MalformedAnswers("InChI is not UTF-8");
     }
   }
   absl::StatusOr<double> score = MeanLevenshteinDistance(truths, predictions);

@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -23,10 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kSampleInchi[] = "InChI=1S/H2O/h1H2";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `Path(id[0]) / id[1] / id[2] / f"{id}.png"`. The id must be text of at
 // least three characters (upstream's indexing fails otherwise) that names a

@@ -2,9 +2,10 @@
 #include <map>
 #include <string>
 
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {
@@ -49,7 +50,7 @@ from PIL import Image
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import NearestCentroid
 from sklearn.preprocessing import StandardScaler
-sys.path.insert(0, "testdata/cassava-leaf-disease-classification")
+sys.path.insert(0, "competitions/cassava-leaf-disease-classification")
 import tfrecord_reference as tfr
 
 raw = Path(sys.argv[1])

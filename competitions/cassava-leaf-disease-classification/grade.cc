@@ -16,8 +16,8 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"label",
-                                            /*id_column=*/"image_id"));
+                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"image_id",
+                                            /*target_column=*/"label"));
   // The answers' labels are checked above, so sklearn's objections are the
   // submission's (e.g. fractional or missing classes).
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);

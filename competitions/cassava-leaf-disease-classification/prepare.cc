@@ -26,9 +26,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/tfrecord.h"
+#include "formats/tfrecord.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -37,10 +37,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uintmax_t kMaxTfRecordBytes = uintmax_t{1} << 31;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // The regular files in `dir` whose pathlib suffix is ".tfrec", sorted by
 // name as Python sorts paths.
@@ -139,7 +135,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<int64_t> train_rows, test_rows;
   for (size_t row = 0; row < old_train.num_rows(); ++row) {
     // `isin` with text ids: a number or a missing id is never in it.
-    const std::string* id = std::get_if<std::string>(&(image_ids)->cells[row]);
+    const std::string* id = std::get_if<std::string>(&image_ids->cells[row]);
     (id != nullptr && test_ids.count(*id) > 0 ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(row));
   }

@@ -5,14 +5,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "competitions/common/prepare_test_util.h"
-#include "competitions/common/tfrecord.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "formats/tfrecord.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {
@@ -131,7 +132,7 @@ import shutil, sys
 from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
-sys.path.insert(0, "testdata/cassava-leaf-disease-classification")
+sys.path.insert(0, "competitions/cassava-leaf-disease-classification")
 import tfrecord_reference as tfr
 
 raw, public, private = map(Path, sys.argv[1:4])

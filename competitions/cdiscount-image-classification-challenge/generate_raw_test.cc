@@ -3,10 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "competitions/common/bson.h"
+#include "base/testing/test_util.h"
+#include "formats/bson.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {
@@ -52,7 +53,7 @@ TEST(CdiscountRawTest, SameSeedSameBytesAndKaggleLayout) {
 // constant category.
 constexpr char kCheckScript[] = R"py(
 import io, sys
-sys.path.insert(0, "testdata/cdiscount-image-classification-challenge")
+sys.path.insert(0, "competitions/cdiscount-image-classification-challenge")
 from pathlib import Path
 import numpy as np
 import pandas as pd

@@ -14,8 +14,8 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"category_id",
-                                            /*id_column=*/"_id"));
+                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"_id",
+                                            /*target_column=*/"category_id"));
   // The answers' labels are checked above, so sklearn's objections (e.g.
   // text labels against integer answers) are the submission's.
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);

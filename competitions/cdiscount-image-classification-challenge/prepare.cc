@@ -16,9 +16,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
-#include "competitions/common/bson.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
+#include "formats/bson.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "competitions/common/bson.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
+#include "formats/bson.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {
@@ -151,7 +151,7 @@ TEST(CdiscountPrepareTest, BadRawInputIsAnError) {
 // bson_reference.py in place of pymongo's bson (absent from Debian).
 constexpr char kReferenceScript[] = R"py(
 import shutil, sys
-sys.path.insert(0, "testdata/cdiscount-image-classification-challenge")
+sys.path.insert(0, "competitions/cdiscount-image-classification-challenge")
 from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split

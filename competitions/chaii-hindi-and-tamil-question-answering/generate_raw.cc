@@ -17,9 +17,10 @@
 
 #include "absl/status/status.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
+#include "base/utf8.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {
@@ -28,21 +29,7 @@ namespace {
 constexpr int kNumTrain = 1000;
 constexpr int kNumTest = 100;
 
-// UTF-8 of one code point of the Basic Multilingual Plane.
-std::string Utf8(char32_t c) {
-  std::string out;
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-  return out;
-}
+std::string Utf8(char32_t c) { return EncodeUtf8(std::u32string(1, c)); }
 
 // Code points of UTF-8 text: Python's len().
 size_t CodePoints(const std::string& text) {

@@ -65,30 +65,20 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.Find(kIdColumn) == nullptr) {
     return InvalidSubmission("Submission must have an `id` column");
   }
-  for (std::string_view name : {kTextColumn, kIdColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
-
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                                      "Submission does not contain same IDs as test"));
+  ASSIGN_OR_RETURN(IdPairedRows paired,
+                   PairRowsById(submission, answers, kIdColumn, kTextColumn,
+                                "Submission does not contain same IDs as test"));
 
   // Upstream lower-cases the submission's texts first, then the answers'.
-  absl::StatusOr<std::vector<WordSet>> predicted =
-      WordSets(TakeCells(*submission.Find(kTextColumn), orders.submission));
+  absl::StatusOr<std::vector<WordSet>> predicted = WordSets(paired.submission_values);
   if (!predicted.ok()) {
     return InvalidSubmission(absl::StrCat("Cannot split a PredictionString into words: ",
                                           std::string(predicted.status().message())));
   }
-  absl::StatusOr<std::vector<WordSet>> truth =
-      WordSets(TakeCells(*answers.Find(kTextColumn), orders.answers));
+  absl::StatusOr<std::vector<WordSet>> truth = WordSets(paired.answer_values);
   if (!truth.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: PredictionString: ", std::string(truth.status().message())));
+    return MalformedAnswers(
+        absl::StrCat("PredictionString: ", std::string(truth.status().message())));
   }
 
   // Upstream binarizes the sets over the vocabulary of all of them; with

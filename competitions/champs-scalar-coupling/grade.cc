@@ -37,19 +37,14 @@ constexpr std::string_view kIdColumn = "id";
 constexpr std::string_view kTargetColumn = "scalar_coupling_constant";
 constexpr std::string_view kTypeColumn = "type";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_targets = answers.Find(kTargetColumn);
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* answer_types = answers.Find(kTypeColumn);
   if (answer_targets == nullptr || answer_ids == nullptr || answer_types == nullptr) {
-    return BadAnswers("expected columns id, type and scalar_coupling_constant");
+    return MalformedAnswers("expected columns id, type and scalar_coupling_constant");
   }
-  if (answers.num_rows() == 0) return BadAnswers("no rows");
+  if (answers.num_rows() == 0) return MalformedAnswers("no rows");
 
   const Column* targets = submission.Find(kTargetColumn);
   if (targets == nullptr) {
@@ -74,7 +69,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // The answers' own values must pass sklearn's checks: a failure there is
   // not the submission's fault (y_true is checked before y_pred).
   if (absl::StatusOr<double> self = LogMaeByType(types, y_true, y_true); !self.ok()) {
-    return BadAnswers(std::string(self.status().message()));
+    return MalformedAnswers(std::string(self.status().message()));
   }
   absl::StatusOr<double> score = LogMaeByType(types, y_true, y_pred);
   if (!score.ok()) return InvalidSubmission(std::string(score.status().message()));

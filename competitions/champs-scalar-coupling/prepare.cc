@@ -21,8 +21,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -36,10 +36,6 @@ constexpr std::string_view kTargetColumn = "scalar_coupling_constant";
 constexpr std::string_view kDataCsvs[] = {
     "structures", "dipole_moments", "magnetic_shielding_tensors", "mulliken_charges",
     "potential_energy", "scalar_coupling_contributions"};
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Molecule names as text (Kaggle's "dsgdb9nsd_000001"); they name files, so
 // they must stay inside structures/.

@@ -15,7 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 
 namespace mlebench {
 namespace {

@@ -20,8 +20,8 @@ absl::StatusOr<Table> DfToOneHot(const Table& df, std::string_view id_column,
   }
   ASSIGN_OR_RETURN(const Column* ids, df.Get(id_column));
   ASSIGN_OR_RETURN(const Column* targets, df.Get(target_column));
-  const size_t rows = (ids)->cells.size();
-  if ((targets)->cells.size() != rows) {
+  const size_t rows = ids->cells.size();
+  if (targets->cells.size() != rows) {
     return absl::InvalidArgumentError("malformed table: id and target columns differ in length");
   }
 
@@ -31,7 +31,7 @@ absl::StatusOr<Table> DfToOneHot(const Table& df, std::string_view id_column,
     columns.push_back(Column{name, Dtype::kInt64, std::vector<Cell>(rows, int64_t{0})});
   }
   for (size_t row = 0; row < rows; ++row) {
-    const std::string* label = std::get_if<std::string>(&(targets)->cells[row]);
+    const std::string* label = std::get_if<std::string>(&targets->cells[row]);
     const auto it = label == nullptr ? classes.end() : std::find(classes.begin(), classes.end(), *label);
     if (it == classes.end()) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/preparer.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench::testing {
 

@@ -72,4 +72,8 @@ absl::Status RunRegisteredPreparer(std::string_view id, const fs::path& raw,
   return absl::OkStatus();
 }
 
+absl::Status CheckFailed(std::string_view message) {
+  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
+}
+
 }  // namespace mlebench

@@ -28,6 +28,10 @@ struct CompetitionPreparer {
   PrepareFn prepare = nullptr;
 };
 
+// A failed check of upstream's prepare.py (its `assert`): FailedPrecondition
+// "check failed: <message>".
+absl::Status CheckFailed(std::string_view message);
+
 // Process-wide registry, filled by MLEBENCH_REGISTER_PREPARER in alwayslink
 // libraries.
 using PreparerRegistry = IdRegistry<CompetitionPreparer>;

@@ -21,10 +21,6 @@ namespace {
 constexpr char kId[] = "id";
 constexpr char kValue[] = "value";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // `column.astype(float)` succeeds: every cell converts as Python's float().
 bool CastsToFloat(const Column& column) {
   if (column.dtype != Dtype::kObject) return true;
@@ -35,9 +31,9 @@ bool CastsToFloat(const Column& column) {
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  if (answers.Find(kId) == nullptr) return BadAnswers("no 'id' column");
-  if (answers.Find(kValue) == nullptr) return BadAnswers("no 'value' column");
-  if (!CastsToFloat(*answers.Find(kValue))) return BadAnswers("non-numeric 'value'");
+  if (answers.Find(kId) == nullptr) return MalformedAnswers("no 'id' column");
+  if (answers.Find(kValue) == nullptr) return MalformedAnswers("no 'value' column");
+  if (!CastsToFloat(*answers.Find(kValue))) return MalformedAnswers("non-numeric 'value'");
   if (submission.Find(kId) == nullptr) {
     return InvalidSubmission("Submission must have an 'id' column.");
   }
@@ -57,7 +53,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by id: ", submission_order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kId));
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
   const Column answer_ids = TakeCells(*answers.Find(kId), *answer_order);
   for (size_t row = 0; row < answer_ids.cells.size(); ++row) {
@@ -71,7 +67,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column y_true = TakeCells(*submission.Find(kValue), *submission_order);
   const Column y_pred = TakeCells(*answers.Find(kValue), *answer_order);
   if (absl::StatusOr<double> self = RootMeanSquaredError(y_pred, y_pred); !self.ok()) {
-    return BadAnswers(std::string(self.status().message()));
+    return MalformedAnswers(std::string(self.status().message()));
   }
   absl::StatusOr<double> score = RootMeanSquaredError(y_true, y_pred);
   if (!score.ok()) {

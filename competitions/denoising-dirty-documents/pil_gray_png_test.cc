@@ -5,11 +5,11 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
 #include "testdata/common/png_writer.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

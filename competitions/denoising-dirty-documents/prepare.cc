@@ -23,8 +23,8 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/zip_archive.h"
 #include "competitions/denoising-dirty-documents/pil_gray_png.h"
+#include "formats/zip_archive.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {

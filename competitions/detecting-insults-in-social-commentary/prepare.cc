@@ -15,8 +15,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -26,10 +26,6 @@ namespace fs = std::filesystem;
 
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `a.equals(b)` for two DataFrames read from CSV: the same column names in
 // the same order, the same dtypes, and equal cells, where missing values

@@ -46,8 +46,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // Upstream asserts this after its first submission checks; malformed
   // answers are ours, not the submission's, so they are reported first.
   if (answers.Find(kIdColumn) == nullptr || !HasAllBreedColumns(answers)) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: they must have an 'id' column and a column for each breed");
+    return MalformedAnswers("they must have an 'id' column and a column for each breed");
   }
   if (!HasAllBreedColumns(submission)) {
     return InvalidSubmission("Submission must have columns for all 120 dog breeds.");

@@ -5,16 +5,16 @@
 #include <utility>
 #include <vector>
 
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
-#include "pycompat/train_test_split.h"
 #include "competitions/dog-breed-identification/classes.h"
 #include "gmock/gmock.h"
-#include "base/csv.h"
 #include "gtest/gtest.h"
+#include "pycompat/train_test_split.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -19,9 +19,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "competitions/common/zip_archive.h"
+#include "base/rng.h"
+#include "formats/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -2,8 +2,9 @@
 #include <map>
 #include <string>
 
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -24,8 +24,7 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (answers.Find("Id") == nullptr || answers.Find("Tags") == nullptr) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: Answers must have 'Id' and 'Tags' columns.");
+    return MalformedAnswers("Answers must have 'Id' and 'Tags' columns.");
   }
   if (submission.Find("Id") == nullptr) {
     return InvalidSubmission("Submission DataFrame must have an 'Id' column.");

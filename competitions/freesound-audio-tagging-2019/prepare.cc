@@ -21,8 +21,8 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/zip_archive.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
+#include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -33,10 +33,6 @@ using freesound::ClassNames;
 
 constexpr char kMetaName[] = "FSDKaggle2019.meta";
 constexpr char kMetaZip[] = "FSDKaggle2019.meta.zip";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Copies every entry of raw/ whose name does not contain
 // "FSDKaggle2019.meta" into public/ (folders recursively), then upstream's

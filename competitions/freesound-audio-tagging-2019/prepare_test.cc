@@ -6,15 +6,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "competitions/common/prepare_test_util.h"
-#include "competitions/common/zip_archive.h"
-#include "competitions/freesound-audio-tagging-2019/class_names.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "competitions/freesound-audio-tagging-2019/class_names.h"
+#include "formats/zip_archive.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {

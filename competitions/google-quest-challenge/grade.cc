@@ -35,11 +35,6 @@ namespace {
 using google_quest::kIdColumn;
 using google_quest::kTargets;
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // The target columns `table` lacks, in sorted order.
 std::vector<std::string> MissingTargets(const Table& table) {
   std::set<std::string> missing;
@@ -65,9 +60,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission("Submission and answers have different lengths");
   }
-  if (answers.Find(kIdColumn) == nullptr) return BadAnswers("no qa_id column");
+  if (answers.Find(kIdColumn) == nullptr) return MalformedAnswers("no qa_id column");
   if (!MissingTargets(answers).empty() || answers.num_columns() != expected_columns) {
-    return BadAnswers("expected qa_id and the 30 target columns");
+    return MalformedAnswers("expected qa_id and the 30 target columns");
   }
 
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*submission.Find(kIdColumn));
@@ -76,13 +71,13 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by qa_id: ", order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
 
   std::vector<double> correlations;
   for (std::string_view target : kTargets) {
     const Column y_true = TakeCells(*answers.Find(target), *answer_order);
     if (y_true.dtype == Dtype::kObject) {
-      return BadAnswers(absl::StrCat(std::string(target), " is not numeric"));
+      return MalformedAnswers(absl::StrCat(std::string(target), " is not numeric"));
     }
     absl::StatusOr<double> rho =
         SpearmanCorrelation(TakeCells(*submission.Find(target), *order), y_true);

@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "competitions/google-quest-challenge/classes.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
@@ -30,10 +30,6 @@ using google_quest::kIdColumn;
 using google_quest::kTargets;
 
 constexpr std::string_view kSpelling = "question_type_spelling";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // pandas' `Series.nunique()`: distinct values, missing ones not counted.
 size_t NumUnique(const Column& column) {

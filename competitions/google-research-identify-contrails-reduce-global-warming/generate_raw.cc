@@ -23,10 +23,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/npy.h"
+#include "formats/npy.h"
 #include "pycompat/python_json.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -3,9 +3,10 @@
 #include <map>
 #include <string>
 
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -20,19 +20,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The `id` column as text that can name a file "<id>.tif" directly inside a
 // folder (upstream joins it to a path; anything else would reach outside the
 // image folder).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(

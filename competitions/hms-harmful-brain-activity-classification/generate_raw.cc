@@ -24,11 +24,11 @@
 #include "absl/strings/str_format.h"
 #include "base/csv.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
 #include "base/table.h"
-#include "competitions/common/parquet.h"
+#include "formats/parquet.h"
 #include "testdata/common/png_writer.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -4,12 +4,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "competitions/common/parquet.h"
 #include "base/csv.h"
-#include "grading/metrics/regression/kl_divergence.h"
 #include "base/table.h"
+#include "base/testing/test_util.h"
+#include "formats/parquet.h"
+#include "grading/metrics/regression/kl_divergence.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

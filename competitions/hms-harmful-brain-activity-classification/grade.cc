@@ -83,7 +83,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   const Column* answer_ids = answers.Find(kIdColumn);
   if (answer_ids == nullptr) {
-    return absl::FailedPreconditionError("answers are malformed: no 'eeg_id' column");
+    return MalformedAnswers("no 'eeg_id' column");
   }
   if (size_t differing = SymmetricDifferenceSize(*answer_ids, *submitted_ids); differing > 0) {
     return InvalidSubmission(absl::StrCat("Submission and answers must have the same IDs (",
@@ -91,8 +91,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   for (std::string_view name : kTargetColumns) {
     if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+      return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
     }
   }
 
@@ -110,8 +109,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (size_t r : answers_order) {
     std::optional<double> total = TargetRowSum(votes, r);
     if (!total.has_value()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: text among the votes of row ", r));
+      return MalformedAnswers(absl::StrCat("text among the votes of row ", r));
     }
     for (size_t c = 0; c < votes.size(); ++c) {
       shares[c].cells.push_back(*NumericValue(votes[c]->cells[r]) / *total);
@@ -119,8 +117,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   const Table solution(std::move(shares));
   if (absl::Status s = VerifyValidProbabilities(solution, "solution"); !s.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(s.message())));
+    return MalformedAnswers(std::string(s.message()));
   }
   absl::StatusOr<double> score =
       KlDivergenceScore(solution, WithoutIdInOrder(submission, *submission_order));

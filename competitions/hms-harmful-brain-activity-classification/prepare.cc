@@ -17,8 +17,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -36,14 +36,14 @@ const std::vector<std::string>& TargetColumns() {
 // An integer id column's values (file names are built from them).
 absl::StatusOr<std::vector<int64_t>> IdValues(const Table& table, std::string_view name) {
   ASSIGN_OR_RETURN(const Column* column, table.Get(name));
-  if ((column)->dtype != Dtype::kInt64) {
+  if (column->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError(absl::StrCat("train.csv column '", std::string(name),
                                                    "' must hold integers, not ",
-                                                   std::string(DtypeName((column)->dtype))));
+                                                   std::string(DtypeName(column->dtype))));
   }
   std::vector<int64_t> values;
-  values.reserve((column)->cells.size());
-  for (const Cell& cell : (column)->cells) values.push_back(std::get<int64_t>(cell));
+  values.reserve(column->cells.size());
+  for (const Cell& cell : column->cells) values.push_back(std::get<int64_t>(cell));
   return values;
 }
 

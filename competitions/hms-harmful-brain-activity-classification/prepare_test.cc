@@ -5,14 +5,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "competitions/common/prepare_test_util.h"
-#include "pycompat/train_test_split.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "base/table.h"
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/table.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pycompat/train_test_split.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -27,10 +27,6 @@ namespace fs = std::filesystem;
 // land in both splits.
 constexpr char kDroppedImage[] = "ce27d36c9147cc19.jpg";
 constexpr char kSampleHotelIds[] = "36363 53586 18807 64314 60181";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // A value upstream joins to a path as one component: it must name an entry
 // directly inside a folder.
@@ -51,8 +47,8 @@ absl::StatusOr<std::vector<ImageRef>> ImageRefs(const Table& table) {
   std::vector<ImageRef> refs;
   refs.reserve(table.num_rows());
   for (size_t row = 0; row < table.num_rows(); ++row) {
-    const std::string* image = std::get_if<std::string>(&(images)->cells[row]);
-    std::string chain = PythonStr((chains)->cells[row]);
+    const std::string* image = std::get_if<std::string>(&images->cells[row]);
+    std::string chain = PythonStr(chains->cells[row]);
     if (image == nullptr || !IsPlainName(*image)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'image' must be an image file name, got ",
@@ -88,7 +84,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(const Column* image_column, all_rows.Get("image"));
   std::vector<int64_t> kept;
   for (size_t row = 0; row < all_rows.num_rows(); ++row) {
-    const Cell& image = (image_column)->cells[row];
+    const Cell& image = image_column->cells[row];
     if (!(std::holds_alternative<std::string>(image) && std::get<std::string>(image) == kDroppedImage)) {
       kept.push_back(static_cast<int64_t>(row));
     }

@@ -12,8 +12,8 @@
 #include "absl/strings/str_replace.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -21,17 +21,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // A column's cells as text; anything else is an error naming `what`.
 absl::StatusOr<std::vector<std::string>> TextCells(const Table& table, std::string_view column,
                                                    std::string_view what) {
   ASSIGN_OR_RETURN(const Column* cells, table.Get(column));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (cells)->cells.size(); ++row) {
-    const std::string* text = std::get_if<std::string>(&(cells)->cells[row]);
+  for (size_t row = 0; row < cells->cells.size(); ++row) {
+    const std::string* text = std::get_if<std::string>(&cells->cells[row]);
     if (text == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(what), " row ", row, ": '",
                                                      std::string(column), "' must be text"));
@@ -140,8 +136,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   {
     ASSIGN_OR_RETURN(const Column* encoding, new_test.Get("encoding"));
     Column* predicted = gold_submission.FindMutable("predicted");
-    predicted->cells = (encoding)->cells;
-    predicted->dtype = (encoding)->dtype;
+    predicted->cells = encoding->cells;
+    predicted->dtype = encoding->dtype;
   }
 
   // Upstream's checks (before writing, so that bad input leaves no output).

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "competitions/common/parquet.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
+#include "formats/parquet.h"
+#include "gmock/gmock.h"
 #include "grading/metrics/regression/mean_angular_error.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -63,10 +63,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(problem);
   }
   if (!HasExactlyTheColumns(answers)) {
-    return absl::InternalError("Answers must contain columns 'azimuth','zenith' and 'event_id'");
+    return MalformedAnswers("Answers must contain columns 'azimuth','zenith' and 'event_id'");
   }
   if (std::string problem = AnglesProblem(answers); !problem.empty()) {
-    return absl::InternalError(absl::StrCat("answers: ", problem));
+    return MalformedAnswers(problem);
   }
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission("Submission and answers must have the same length");

@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
-#include "competitions/common/parquet.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
+#include "formats/parquet.h"
 #include "pycompat/python_int.h"
 #include "pycompat/train_test_split.h"
 
@@ -43,13 +43,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(Table old_train, ReadParquetFile(raw / "train_meta.parquet"));
   ASSIGN_OR_RETURN(const Column* batch_column, old_train.Get("batch_id"));
-  if ((batch_column)->dtype != Dtype::kInt64) {
+  if (batch_column->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError("train_meta.parquet: batch_id must be an integer column");
   }
   // Series.unique(): first appearance order.
   std::vector<int64_t> batch_ids;
   std::set<int64_t> seen;
-  for (const Cell& c : (batch_column)->cells) {
+  for (const Cell& c : batch_column->cells) {
     if (seen.insert(std::get<int64_t>(c)).second) batch_ids.push_back(std::get<int64_t>(c));
   }
   TrainTestSplitOptions options;
@@ -62,8 +62,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (int64_t i : split.test_indices) test_batches.insert(batch_ids[i]);
 
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t r = 0; r < (batch_column)->cells.size(); ++r) {
-    const int64_t batch = std::get<int64_t>((batch_column)->cells[r]);
+  for (size_t r = 0; r < batch_column->cells.size(); ++r) {
+    const int64_t batch = std::get<int64_t>(batch_column->cells[r]);
     if (train_batches.count(batch)) train_rows.push_back(static_cast<int64_t>(r));
     if (test_batches.count(batch)) test_rows.push_back(static_cast<int64_t>(r));
   }

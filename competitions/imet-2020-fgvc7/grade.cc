@@ -22,8 +22,7 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (answers.Find("id") == nullptr || answers.Find("attribute_ids") == nullptr) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: Answers DataFrame must have 'id' and 'attribute_ids' columns");
+    return MalformedAnswers("Answers DataFrame must have 'id' and 'attribute_ids' columns");
   }
   if (submission.Find("id") == nullptr) {
     return InvalidSubmission("Submission DataFrame must have an 'id' column.");

@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -25,17 +25,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The image file names f"{id}.png" of a table's ids (Python's str of the
 // cell, so pandas' numeric ids too), which must stay inside raw/train/.
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string id = PythonStr((ids)->cells[row]);
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string id = PythonStr(ids->cells[row]);
     if (id.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row, ": 'id' must name an image in train/"));

@@ -22,11 +22,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/tar_archive.h"
+#include "formats/tar_archive.h"
 #include "pycompat/python_json.h"
 #include "testdata/common/jpeg_writer.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

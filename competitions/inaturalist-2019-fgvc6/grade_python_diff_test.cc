@@ -12,12 +12,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

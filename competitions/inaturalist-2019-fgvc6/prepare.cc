@@ -35,8 +35,8 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/tar_archive.h"
 #include "competitions/families/fgvc/herbarium_prepare.h"
+#include "formats/tar_archive.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
 

@@ -21,10 +21,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/seven_zip.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/seven_zip.h"
+#include "formats/zip_archive.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -33,10 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The `name` column as upstream's f"{file_id}" (Python str of each value),
 // each a plain file name stem; `unique` as pandas' is_unique.
 absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& unique) {
@@ -44,8 +40,8 @@ absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& un
   std::vector<std::string> stems;
   std::set<std::string> seen;
   unique = true;
-  for (size_t row = 0; row < (names)->cells.size(); ++row) {
-    const Cell& cell = (names)->cells[row];
+  for (size_t row = 0; row < names->cells.size(); ++row) {
+    const Cell& cell = names->cells[row];
     std::string stem = PythonStr(cell);
     if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
         stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {

@@ -18,9 +18,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -29,10 +29,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `Series.unique()`: values in first-seen order; all NaN count as one.
 std::vector<Cell> Unique(const Column& column) {

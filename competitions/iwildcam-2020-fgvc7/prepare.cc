@@ -45,10 +45,6 @@ namespace fs = std::filesystem;
 constexpr double kTestSize = 0.22;
 constexpr uintmax_t kMaxJsonBytes = uintmax_t{1} << 31;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 absl::StatusOr<std::string> ReadFile(const fs::path& path) {
   std::error_code error;
   const uintmax_t size = fs::file_size(path, error);

@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -51,11 +51,6 @@ constexpr std::string_view kIdColumn = "id";
 constexpr std::array<std::string_view, 6> kClasses = {"toxic",  "severe_toxic", "obscene",
                                                       "threat", "insult",       "identity_hate"};
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 std::string CellRepr(const Cell& cell) {
   if (IsMissing(cell)) return "nan";
   if (const auto* s = std::get_if<std::string>(&cell)) return absl::StrCat("'", *s, "'");
@@ -98,44 +93,44 @@ struct ScoredAnswers {
 
 absl::StatusOr<ScoredAnswers> PrepareAnswers(const Table& answers) {
   const Column* id = answers.Find(kIdColumn);
-  if (id == nullptr) return BadAnswers("Answers is missing `id` column");
+  if (id == nullptr) return MalformedAnswers("Answers is missing `id` column");
   std::vector<std::string> missing;
   for (std::string_view name : kClasses) {
     if (answers.Find(name) == nullptr) missing.push_back(absl::StrCat("'", std::string(name), "'"));
   }
   if (!missing.empty()) {
-    return BadAnswers(absl::StrCat("Answers is missing the following columns: {",
-                                   absl::StrJoin(missing, ", "), "}"));
+    return MalformedAnswers(absl::StrCat("Answers is missing the following columns: {",
+                                         absl::StrJoin(missing, ", "), "}"));
   }
   // Upstream's answers (Kaggle's test_labels.csv) hold exactly the id and
   // the six labels. Other columns would change what sklearn pairs with the
   // submission's columns, so answers with them count as malformed here.
   const std::vector<const Column*> label_columns = ValueColumns(answers);
   if (label_columns.size() != kClasses.size()) {
-    return BadAnswers(absl::StrCat("expected the id and the six label columns, got ",
-                                   answers.num_columns(), " columns"));
+    return MalformedAnswers(absl::StrCat("expected the id and the six label columns, got ",
+                                         answers.num_columns(), " columns"));
   }
 
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*id);
-  if (!order.ok()) return BadAnswers(std::string(order.status().message()));
+  if (!order.ok()) return MalformedAnswers(std::string(order.status().message()));
   ScoredAnswers scored;
   scored.cols = label_columns.size();
   for (size_t row : *order) {
     const Cell& label = id->cells[row];
-    if (IsMissing(label)) return BadAnswers("an id is missing");
+    if (IsMissing(label)) return MalformedAnswers("an id is missing");
     // `answers[CLASSES].sum(axis=1) >= 0`, NaN skipped as pandas does.
     double sum = 0.0;
     for (const Column* column : label_columns) {
       std::optional<double> v = NumericValue(column->cells[row]);
       if (!v.has_value()) {
-        return BadAnswers(
+        return MalformedAnswers(
             absl::StrCat("column '", column->name, "' holds text ", CellRepr(column->cells[row])));
       }
       if (!std::isnan(*v)) sum += *v;
     }
     const bool keep = sum >= 0;
     if (!scored.keep_by_id.emplace(LabelKey(label), keep).second) {
-      return BadAnswers(absl::StrCat("the id ", CellRepr(label), " is repeated"));
+      return MalformedAnswers(absl::StrCat("the id ", CellRepr(label), " is repeated"));
     }
     if (!keep) continue;
     ++scored.rows;
@@ -144,7 +139,7 @@ absl::StatusOr<ScoredAnswers> PrepareAnswers(const Table& answers) {
     }
   }
   if (absl::Status s = CheckMacroRocAucTrue({scored.y_true, scored.rows, scored.cols}); !s.ok()) {
-    return BadAnswers(
+    return MalformedAnswers(
         absl::StrCat("the scored labels are not a usable ROC AUC target: ", s.message()));
   }
   return scored;

@@ -16,9 +16,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -32,10 +32,6 @@ using CsvOutput = std::pair<const Table*, fs::path>;
 // Upstream's classes.py, in its order.
 constexpr std::array<std::string_view, 6> kClasses = {"toxic",  "severe_toxic", "obscene",
                                                       "threat", "insult",       "identity_hate"};
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Extracts `<stem>.csv.zip` from raw/ into `dir` and reads `<stem>.csv`.
 absl::StatusOr<Table> ReadZippedCsv(const fs::path& raw, const fs::path& dir,
@@ -53,11 +49,11 @@ absl::StatusOr<Table> ReadZippedCsv(const fs::path& raw, const fs::path& dir,
 absl::StatusOr<bool> SameSortedIds(const Table& a, const Table& b) {
   ASSIGN_OR_RETURN(const Column* a_ids, a.Get("id"));
   ASSIGN_OR_RETURN(const Column* b_ids, b.Get("id"));
-  if ((a_ids)->cells.size() != (b_ids)->cells.size()) return false;
+  if (a_ids->cells.size() != b_ids->cells.size()) return false;
   ASSIGN_OR_RETURN(std::vector<size_t> a_order, SortValuesOrder(*a_ids));
   ASSIGN_OR_RETURN(std::vector<size_t> b_order, SortValuesOrder(*b_ids));
   for (size_t i = 0; i < a_order.size(); ++i) {
-    if (!CellsEqual((a_ids)->cells[(a_order)[i]], (b_ids)->cells[(b_order)[i]])) return false;
+    if (!CellsEqual(a_ids->cells[(a_order)[i]], b_ids->cells[(b_order)[i]])) return false;
   }
   return true;
 }

@@ -5,15 +5,15 @@
 #include <utility>
 #include <vector>
 
-#include "competitions/common/prepare_test_util.h"
-#include "competitions/common/zip_archive.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "formats/zip_archive.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -61,12 +61,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (prediction == nullptr && submitted_toxicity == nullptr) {
     return InvalidSubmission("Submission DataFrame must have a 'prediction' column.");
   }
-  for (std::string_view name : {kIdColumn, kToxicityColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  RETURN_IF_ERROR(RequireAnswerColumns(answers, {kIdColumn, kToxicityColumn}));
 
   ASSIGN_OR_RETURN(SortedIdOrders orders,
                    SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
@@ -84,13 +79,12 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders.answers);
   for (size_t i = 1; i < answer_ids.cells.size(); ++i) {
     if (CellsEqual(answer_ids.cells[i - 1], answer_ids.cells[i])) {
-      return absl::FailedPreconditionError("answers are malformed: duplicate id");
+      return MalformedAnswers("duplicate id");
     }
   }
   for (std::string_view name : kIdentityColumns) {
     if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+      return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
     }
   }
   // Renaming `prediction` to `toxicity` when both exist leaves two
@@ -112,16 +106,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   absl::StatusOr<std::vector<double>> toxic =
       AtLeastHalf(*answers.Find(kToxicityColumn), orders.answers);
   if (!toxic.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: toxicity: ", std::string(toxic.status().message())));
+    return MalformedAnswers(absl::StrCat("toxicity: ", std::string(toxic.status().message())));
   }
   std::vector<std::vector<bool>> identities;
   for (std::string_view name : kIdentityColumns) {
     absl::StatusOr<std::vector<double>> member = AtLeastHalf(*answers.Find(name), orders.answers);
     if (!member.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ",
-                                                        std::string(name), ": ",
-                                                        std::string(member.status().message())));
+      return MalformedAnswers(
+          absl::StrCat(std::string(name), ": ", std::string(member.status().message())));
     }
     identities.emplace_back(member->begin(), member->end());
   }

@@ -25,9 +25,9 @@
 #include "absl/strings/str_join.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -35,10 +35,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Python's `str.split()` on ASCII whitespace (including \x1c-\x1f).
 // ASSUMPTION: non-ASCII whitespace, which Python also splits on, does not

@@ -5,10 +5,11 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "base/testing/test_util.h"
 #include "competitions/leaf-classification/classes.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -52,8 +52,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // Upstream asserts this after checking the submission; malformed answers
   // are ours, not the submission's, so they are reported first.
   if (!HasExactlyIdAndClassColumns(answers)) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: they must have an 'id' column and a column for each class, "
+    return MalformedAnswers(
+        "they must have an 'id' column and a column for each class, "
         "and no other");
   }
   if (!HasExactlyIdAndClassColumns(submission)) {

@@ -15,11 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
 #include "competitions/leaf-classification/classes.h"
+#include "formats/zip_archive.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -31,10 +31,6 @@ using leaf_classification::Classes;
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The image file names upstream builds as f"{id}.jpg": integer ids (Kaggle's)
 // in decimal, text ids as they are when they name a file directly inside a
 // folder. Anything else (a missing id, a float, text that would reach
@@ -42,9 +38,9 @@ absl::Status CheckFailed(std::string_view message) {
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const Cell& cell = (ids)->cells[row];
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const Cell& cell = ids->cells[row];
     if (const auto* i = std::get_if<int64_t>(&cell)) {
       names.push_back(absl::StrCat(*i, ".jpg"));
       continue;

@@ -16,9 +16,9 @@
 
 #include "absl/status/status.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

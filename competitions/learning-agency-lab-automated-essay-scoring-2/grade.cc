@@ -21,15 +21,10 @@ namespace {
 constexpr char kId[] = "essay_id";
 constexpr char kTarget[] = "score";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  if (answers.Find(kTarget) == nullptr) return BadAnswers("no score column");
-  if (answers.Find(kId) == nullptr) return BadAnswers("no essay_id column");
-  if (answers.num_rows() == 0) return BadAnswers("no rows");
+  if (answers.Find(kTarget) == nullptr) return MalformedAnswers("no score column");
+  if (answers.Find(kId) == nullptr) return MalformedAnswers("no essay_id column");
+  if (answers.num_rows() == 0) return MalformedAnswers("no rows");
 
   if (submission.Find(kTarget) == nullptr) {
     return InvalidSubmission("Submission must contain the target column 'score'");
@@ -45,7 +40,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by essay_id: ", submission_order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kId));
-  if (!answers_order.ok()) return BadAnswers(std::string(answers_order.status().message()));
+  if (!answers_order.ok()) return MalformedAnswers(std::string(answers_order.status().message()));
 
   // numpy compares the sorted id arrays elementwise; arrays of other lengths
   // do not compare (an error in numpy 2, always "different" before), and an
@@ -61,7 +56,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
   const Column y_pred = TakeCells(*submission.Find(kTarget), *submission_order);
   const Column y_true = TakeCells(*answers.Find(kTarget), *answers_order);
-  if (y_true.dtype != Dtype::kInt64) return BadAnswers("score is not an integer column");
+  if (y_true.dtype != Dtype::kInt64) return MalformedAnswers("score is not an integer column");
   absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
   if (!kappa.ok()) {
     return InvalidSubmission(

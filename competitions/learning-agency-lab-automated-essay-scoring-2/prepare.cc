@@ -14,8 +14,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
@@ -29,10 +29,6 @@ namespace fs = std::filesystem;
 using CsvOutput = std::pair<const Table*, fs::path>;
 
 constexpr char kIdColumn[] = "essay_id";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Python's `set(a).isdisjoint(set(b))` over two id columns.
 bool Disjoint(const Column& a, const Column& b) {

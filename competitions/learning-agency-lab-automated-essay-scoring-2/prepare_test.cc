@@ -5,15 +5,15 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "competitions/common/prepare_test_util.h"
-#include "pycompat/train_test_split.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
-#include "gtest/gtest.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pycompat/train_test_split.h"
+#include "testdata/common/csv_text.h"
 
 namespace mlebench {
 namespace {

@@ -85,12 +85,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("Submission DataFrame is missing required columns: [", list, "]"));
   }
   if (answers.Find(kIdColumn) == nullptr) {
-    return absl::FailedPreconditionError("answers are malformed: no 'id' column");
+    return MalformedAnswers("no 'id' column");
   }
   for (std::string_view name : kClasses) {
     if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+      return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
     }
   }
   if (submission.num_rows() != answers.num_rows()) {

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/npy.h"
-#include "testdata/common/rng.h"
+#include "formats/npy.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

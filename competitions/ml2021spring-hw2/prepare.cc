@@ -19,8 +19,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
-#include "competitions/common/npy.h"
 #include "competitions/common/preparer.h"
+#include "formats/npy.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {

@@ -27,9 +27,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/numpy_random.h"
 
 namespace mlebench {
@@ -39,10 +39,6 @@ namespace fs = std::filesystem;
 
 constexpr int kSpecies = 19;
 constexpr size_t kExpectedTestRecordings = 64;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 absl::StatusOr<std::string> ReadText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -155,12 +151,12 @@ absl::Status Copy(const fs::path& from, const fs::path& to) {
 absl::StatusOr<std::vector<int64_t>> IntColumn(const Table& table, const std::string& name,
                                                std::string_view file) {
   ASSIGN_OR_RETURN(const Column* column, table.Get(name));
-  if ((column)->dtype != Dtype::kInt64) {
+  if (column->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError(
         absl::StrCat(std::string(file), ": column '", name, "' must hold integers"));
   }
   std::vector<int64_t> values;
-  for (const Cell& cell : (column)->cells) values.push_back(std::get<int64_t>(cell));
+  for (const Cell& cell : column->cells) values.push_back(std::get<int64_t>(cell));
   return values;
 }
 

@@ -1,20 +1,20 @@
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

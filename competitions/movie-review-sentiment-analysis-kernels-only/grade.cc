@@ -14,8 +14,8 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Sentiment",
-                                            /*id_column=*/"PhraseId"));
+                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"PhraseId",
+                                            /*target_column=*/"Sentiment"));
   // The answers' labels are checked above, so sklearn's objections (NaN or
   // fractional predictions, text against numbers) are the submission's.
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);

@@ -14,9 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -27,10 +27,6 @@ namespace fs = std::filesystem;
 constexpr char kId[] = "PhraseId";
 constexpr char kTarget[] = "Sentiment";
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The PhraseIds as set elements. Python compares the ids of an int column
 // as ints and of a text column as strings (a chunk-mixed object column may
 // hold both, and 1 != "1"); missing ids have no sound set semantics (pandas'
@@ -39,9 +35,9 @@ absl::Status CheckFailed(std::string_view message) {
 absl::StatusOr<std::vector<std::string>> IdKeys(const Table& table, std::string_view what) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get(kId));
   std::vector<std::string> keys;
-  keys.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const Cell& cell = (ids)->cells[row];
+  keys.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const Cell& cell = ids->cells[row];
     if (const auto* i = std::get_if<int64_t>(&cell)) {
       keys.push_back(absl::StrCat("i", *i));
     } else if (const auto* s = std::get_if<std::string>(&cell)) {

@@ -29,11 +29,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/seven_zip.h"
-#include "competitions/common/tar_archive.h"
-#include "competitions/common/zip_archive.h"
-#include "testdata/common/rng.h"
+#include "formats/seven_zip.h"
+#include "formats/tar_archive.h"
+#include "formats/zip_archive.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -29,9 +29,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/tar_archive.h"
+#include "formats/tar_archive.h"
 #include "pycompat/python_random.h"
 #include "pycompat/python_str.h"
 

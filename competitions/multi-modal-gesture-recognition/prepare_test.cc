@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
-#include "competitions/common/tar_archive.h"
+#include "formats/tar_archive.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

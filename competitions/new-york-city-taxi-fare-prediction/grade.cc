@@ -21,11 +21,6 @@ namespace {
 constexpr char kKey[] = "key";
 constexpr char kTarget[] = "fare_amount";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // `table.sort_values("key")["fare_amount"]`; a key column that Python cannot
 // order (text mixed with numbers) is a TypeError.
 absl::StatusOr<Column> TargetSortedByKey(const Table& table) {
@@ -34,8 +29,8 @@ absl::StatusOr<Column> TargetSortedByKey(const Table& table) {
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  if (answers.Find(kTarget) == nullptr) return BadAnswers("no fare_amount column");
-  if (answers.Find(kKey) == nullptr) return BadAnswers("no key column");
+  if (answers.Find(kTarget) == nullptr) return MalformedAnswers("no fare_amount column");
+  if (answers.Find(kKey) == nullptr) return MalformedAnswers("no key column");
   if (submission.Find(kTarget) == nullptr) {
     return InvalidSubmission("Submission should have a fare_amount column");
   }
@@ -49,11 +44,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by key: ", y_pred.status().message()));
   }
   absl::StatusOr<Column> y_true = TargetSortedByKey(answers);
-  if (!y_true.ok()) return BadAnswers(std::string(y_true.status().message()));
+  if (!y_true.ok()) return MalformedAnswers(std::string(y_true.status().message()));
   // Answers that could not be scored even against themselves are ours to fix,
   // not the submission's fault.
   if (absl::StatusOr<double> self = RootMeanSquaredError(*y_true, *y_true); !self.ok()) {
-    return BadAnswers(std::string(self.status().message()));
+    return MalformedAnswers(std::string(self.status().message()));
   }
   absl::StatusOr<double> score = RootMeanSquaredError(*y_true, *y_pred);
   if (!score.ok()) {

@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
 
@@ -26,10 +26,6 @@ using CsvOutput = std::pair<const Table*, fs::path>;
 constexpr int64_t kTestRows = 9914;
 constexpr double kSampleFare = 11.35;  // the mean fare of Kaggle's train.csv
 constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `set(a).isdisjoint(set(b))` with Python's set equality.
 bool Disjoint(const Column& a, const Column& b) {

@@ -10,16 +10,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "competitions/common/preparer.h"
-#include "pycompat/train_test_split.h"
 #include "gmock/gmock.h"
-#include "base/csv.h"
 #include "gtest/gtest.h"
+#include "pycompat/train_test_split.h"
 #include "testdata/common/csv_text.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -21,8 +21,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -50,8 +50,8 @@ absl::StatusOr<const Column*> GamePlays(const Table& table, std::string_view fil
 absl::StatusOr<Table> RowsOfPlays(const Table& table, std::string_view file, const std::set<std::string>& plays) {
   ASSIGN_OR_RETURN(const Column* column, GamePlays(table, file));
   std::vector<int64_t> rows;
-  for (size_t row = 0; row < (column)->cells.size(); ++row) {
-    if (plays.count(PlayKey((column)->cells[row]))) rows.push_back(static_cast<int64_t>(row));
+  for (size_t row = 0; row < column->cells.size(); ++row) {
+    if (plays.count(PlayKey(column->cells[row]))) rows.push_back(static_cast<int64_t>(row));
   }
   return TakeRows(table, rows);
 }
@@ -73,7 +73,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   std::vector<std::string> unique_keys;
   {
     std::set<std::string> seen;
-    for (const Cell& cell : (plays)->cells) {
+    for (const Cell& cell : plays->cells) {
       if (seen.insert(PlayKey(cell)).second) unique_keys.push_back(PlayKey(cell));
     }
   }

@@ -19,15 +19,10 @@ namespace {
 constexpr char kFormation[] = "formation_energy_ev_natom";
 constexpr char kBandgap[] = "bandgap_energy_ev";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (const char* column : {kFormation, kBandgap}) {
     if (answers.Find(column) == nullptr) {
-      return BadAnswers(absl::StrCat("Expected '", column, "' column in answers"));
+      return MalformedAnswers(absl::StrCat("Expected '", column, "' column in answers"));
     }
   }
   for (const char* column : {kFormation, kBandgap}) {
@@ -45,7 +40,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // Answers that could not be scored even against themselves are ours to fix,
   // not the submission's fault.
   if (absl::StatusOr<double> self = MeanColumnWiseRmsle(y_true, y_true); !self.ok()) {
-    return BadAnswers(std::string(self.status().message()));
+    return MalformedAnswers(std::string(self.status().message()));
   }
   absl::StatusOr<double> score = MeanColumnWiseRmsle(y_true, y_pred);
   if (!score.ok()) {

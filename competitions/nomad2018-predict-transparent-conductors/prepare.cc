@@ -17,9 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/python_int.h"
 #include "pycompat/train_test_split.h"
 
@@ -35,10 +35,6 @@ constexpr char kFormation[] = "formation_energy_ev_natom";
 constexpr char kBandgap[] = "bandgap_energy_ev";
 constexpr double kSampleFormation = 0.1779;
 constexpr double kSampleBandgap = 1.8892;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `{old: new for new, old in enumerate(ids, start=1)}`: a repeated id keeps
 // its last position.

@@ -50,11 +50,6 @@ constexpr std::string_view kKeyColumn = "Patient_Week";
 // Stands for a patient that is not text (missing), which groupby drops.
 constexpr std::string_view kMissingPatient = "\x01missing";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 bool IsNumericDtype(const Column& column) { return column.dtype != Dtype::kObject; }
 
 // The row positions of `column` restricted to `rows`, sorted as
@@ -73,7 +68,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_fvc = answers.Find("FVC");
   const Column* answer_patients = answers.Find("Patient");
   if (answer_keys == nullptr || answer_fvc == nullptr || answer_patients == nullptr) {
-    return BadAnswers("expected columns Patient_Week, FVC and Patient");
+    return MalformedAnswers("expected columns Patient_Week, FVC and Patient");
   }
   const Column* keys = submission.Find(kKeyColumn);
   if (keys == nullptr) {
@@ -88,7 +83,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::set<std::string> answer_key_set;
   for (const Cell& cell : answer_keys->cells) {
     const std::string* key = std::get_if<std::string>(&cell);
-    if (key == nullptr) return BadAnswers("Patient_Week must be text");
+    if (key == nullptr) return MalformedAnswers("Patient_Week must be text");
     answer_key_set.insert(*key);
   }
   for (const Cell& cell : keys->cells) {
@@ -109,18 +104,18 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   Column week_numbers{.name = "Week_Number", .dtype = Dtype::kInt64, .cells = {}};
   for (size_t row = 0; row < answer_keys->cells.size(); ++row) {
     const std::optional<double> value = NumericValue(answer_fvc->cells[row]);
-    if (!value.has_value()) return BadAnswers("FVC must be numeric");
+    if (!value.has_value()) return MalformedAnswers("FVC must be numeric");
     if (std::isnan(*value)) continue;
     const std::string& key = std::get<std::string>(answer_keys->cells[row]);
     int64_t week = 0;
     if (!absl::SimpleAtoi(key.substr(key.rfind('_') + 1), &week)) {
-      return BadAnswers(absl::StrCat("no week number in Patient_Week ", key));
+      return MalformedAnswers(absl::StrCat("no week number in Patient_Week ", key));
     }
     measured.push_back(row);
     week_numbers.cells.emplace_back(std::in_place_type<int64_t>, week);
   }
   absl::StatusOr<std::vector<size_t>> by_week = SortValuesOrder(week_numbers);
-  if (!by_week.ok()) return BadAnswers(std::string(by_week.status().message()));
+  if (!by_week.ok()) return MalformedAnswers(std::string(by_week.status().message()));
   std::map<std::string, std::vector<size_t>> rows_by_patient;  // in week order
   for (size_t i : *by_week) {
     const size_t row = measured[i];
@@ -152,7 +147,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   ASSIGN_OR_RETURN(std::vector<size_t> submission_order, SortedRows(*keys, submitted));
   absl::StatusOr<std::vector<size_t>> answer_order = SortedRows(*answer_keys, latest);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
 
   std::vector<double> fvc_true, fvc_pred, confidences;
   for (size_t row : *answer_order) {

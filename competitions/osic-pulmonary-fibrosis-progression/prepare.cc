@@ -27,8 +27,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
 
@@ -37,16 +37,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // Patient ids as text naming a directory in raw/train/.
 absl::StatusOr<std::vector<std::string>> Patients(const Table& table) {
   ASSIGN_OR_RETURN(const Column* column, table.Get("Patient"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (column)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(column)->cells[row]);
+  for (size_t row = 0; row < column->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&column->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -187,7 +183,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
   ASSIGN_OR_RETURN(std::vector<std::string> patients, Patients(old_train));
   ASSIGN_OR_RETURN(const Column* weeks, old_train.Get("Weeks"));
-  if ((weeks)->dtype != Dtype::kInt64) {
+  if (weeks->dtype != Dtype::kInt64) {
     return absl::InvalidArgumentError("train.csv: 'Weeks' must hold integers");
   }
 

@@ -6,13 +6,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "pycompat/train_test_split.h"
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
-#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "pycompat/train_test_split.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -36,11 +36,6 @@ namespace {
 constexpr std::string_view kIdColumn = "image_id";
 constexpr std::string_view kLabelColumn = "label";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // Python's str() of a cell, as numpy stringifies it when a list mixes it
 // with text; missing values are "" (they were filled with "" first).
 std::string PythonStr(const Cell& cell) {
@@ -66,21 +61,21 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* answer_labels = answers.Find(kLabelColumn);
   if (answer_ids == nullptr || answer_labels == nullptr) {
-    return BadAnswers("expected columns image_id and label");
+    return MalformedAnswers("expected columns image_id and label");
   }
   for (const Column& column : answers.columns()) {
     for (const Cell& cell : column.cells) {
-      if (IsMissing(cell)) return BadAnswers("Answers contain NaN values");
+      if (IsMissing(cell)) return MalformedAnswers("Answers contain NaN values");
     }
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   const Column y_true = TakeCells(*answer_labels, *answer_order);
   // Labels sklearn could not score against any submission are the answers'
   // fault, not the submission's.
   if (absl::StatusOr<TargetType> type = TypeOfTarget(y_true, "y_true");
       !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
-    return BadAnswers("the labels are not class labels");
+    return MalformedAnswers("the labels are not class labels");
   }
 
   const Column* ids = submission.Find(kIdColumn);

@@ -15,18 +15,14 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // One image of a split: where upstream copies it from (relative to raw/)
 // and to (relative to public/).
@@ -40,7 +36,7 @@ struct ImageCopy {
 // image folders (or, for a number, make pathlib raise).
 absl::StatusOr<std::string> PathPart(const Table& table, std::string_view column, size_t row) {
   ASSIGN_OR_RETURN(const Column* c, table.Get(column));
-  const std::string* text = std::get_if<std::string>(&(c)->cells[row]);
+  const std::string* text = std::get_if<std::string>(&c->cells[row]);
   if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
       text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
     return absl::InvalidArgumentError(

@@ -32,11 +32,6 @@ namespace {
 constexpr std::string_view kIdColumn = "Id";
 constexpr std::string_view kTargetColumn = "Pawpularity";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // The column's values when every one is a number in [1, 100] (pandas'
 // `between(1, 100).all()`), else nullopt.
 std::optional<std::vector<double>> ValuesBetween1And100(const Column& column) {
@@ -55,10 +50,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* answer_targets = answers.Find(kTargetColumn);
   if (answer_ids == nullptr || answer_targets == nullptr) {
-    return BadAnswers("expected columns Id and Pawpularity");
+    return MalformedAnswers("expected columns Id and Pawpularity");
   }
   const std::optional<std::vector<double>> y_true_unsorted = ValuesBetween1And100(*answer_targets);
-  if (!y_true_unsorted.has_value()) return BadAnswers("Pawpularity must lie in [1, 100]");
+  if (!y_true_unsorted.has_value()) return MalformedAnswers("Pawpularity must lie in [1, 100]");
 
   const Column* ids = submission.Find(kIdColumn);
   if (ids == nullptr) return InvalidSubmission("Missing Id column in submission");
@@ -74,7 +69,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("Id cannot be sorted: ", order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   if (order->size() != answer_order->size()) {
     return InvalidSubmission(absl::StrCat("Expected ", answer_order->size(),
                                           " rows in submission, got ", order->size()));
@@ -91,7 +86,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (!score.ok()) {
     // Both sides are checked finite and equally long above; only empty
     // answers remain, which no submission can be scored against.
-    return BadAnswers(std::string(score.status().message()));
+    return MalformedAnswers(std::string(score.status().message()));
   }
   return score;
 }

@@ -17,8 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/numpy_default_rng.h"
 #include "pycompat/train_test_split.h"
 
@@ -33,18 +33,14 @@ constexpr std::string_view kTargetColumn = "Pawpularity";
 // numpy's `round(x, 2)` on float64: x * 100, rint (half to even), / 100.
 double RoundTo2Decimals(double x) { return std::nearbyint(x * 100.0) / 100.0; }
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The Id column as text naming an image "<Id>.jpg" directly in raw/train/
 // (upstream joins it to a path; anything else would reach outside it).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(

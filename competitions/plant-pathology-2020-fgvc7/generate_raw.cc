@@ -24,10 +24,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
 #include "testdata/common/csv_text.h"
 #include "testdata/common/jpeg_writer.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

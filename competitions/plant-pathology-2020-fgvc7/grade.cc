@@ -37,11 +37,6 @@ constexpr std::string_view kIdColumn = "image_id";
 constexpr std::array<std::string_view, 4> kClasses = {"healthy", "multiple_diseases", "rust",
                                                       "scab"};
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 bool HasExactlyExpectedColumns(const Table& table) {
   const std::vector<std::string> names = table.ColumnNames();
   std::set<std::string> expected = {std::string(kIdColumn)};
@@ -76,15 +71,16 @@ ClassMatrix ClassValues(const Table& table, const std::vector<size_t>& order) {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (!HasExactlyExpectedColumns(answers)) {
-    return BadAnswers("expected columns image_id, healthy, multiple_diseases, rust, scab");
+    return MalformedAnswers("expected columns image_id, healthy, multiple_diseases, rust, scab");
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kIdColumn));
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   const ClassMatrix y_true = ClassValues(answers, *answer_order);
-  if (y_true.bad_cell.has_value()) return BadAnswers(*y_true.bad_cell);
+  if (y_true.bad_cell.has_value()) return MalformedAnswers(*y_true.bad_cell);
   const MatrixView true_view{y_true.values, answers.num_rows(), kClasses.size()};
   if (absl::Status s = CheckMacroRocAucTrue(true_view); !s.ok()) {
-    return BadAnswers(absl::StrCat("the labels are not a usable ROC AUC target: ", s.message()));
+    return MalformedAnswers(
+        absl::StrCat("the labels are not a usable ROC AUC target: ", s.message()));
   }
 
   if (submission.num_rows() != answers.num_rows()) {

@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -27,19 +27,15 @@ namespace fs = std::filesystem;
 constexpr std::string_view kIdColumn = "image_id";
 const std::vector<std::string> kClasses = {"healthy", "multiple_diseases", "rust", "scab"};
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The `image_id` column as text that names an image "<id>.jpg" directly in
 // raw/images/ (upstream joins it to a path; anything else would reach
 // outside that folder, and a non-text id makes upstream's startswith raise).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train.csv row ", row, ": 'image_id' must be text naming an image in images/"));

@@ -22,8 +22,7 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (answers.Find("image") == nullptr || answers.Find("labels") == nullptr) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: Answers DataFrame must have 'image' and 'labels' columns");
+    return MalformedAnswers("Answers DataFrame must have 'image' and 'labels' columns");
   }
   if (submission.Find("image") == nullptr) {
     return InvalidSubmission("Submission DataFrame must have an 'image' column.");

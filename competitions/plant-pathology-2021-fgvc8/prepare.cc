@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -24,17 +24,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The `image` column as file names directly inside train_images/ (upstream
 // joins them to a path; anything else would reach outside that folder).
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   ASSIGN_OR_RETURN(const Column* images, table.Get("image"));
   std::vector<std::string> names;
-  for (size_t row = 0; row < (images)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(images)->cells[row]);
+  for (size_t row = 0; row < images->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&images->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(

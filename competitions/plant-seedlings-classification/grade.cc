@@ -34,20 +34,16 @@ namespace {
 constexpr char kFile[] = "file";
 constexpr char kSpecies[] = "species";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_files = answers.Find(kFile);
   const Column* answer_species = answers.Find(kSpecies);
   if (answer_files == nullptr || answer_species == nullptr) {
-    return BadAnswers("expected columns file and species");
+    return MalformedAnswers("expected columns file and species");
   }
-  if (answer_species->dtype != Dtype::kObject) return BadAnswers("species are not names");
+  if (answer_species->dtype != Dtype::kObject) return MalformedAnswers("species are not names");
   for (const Cell& cell : answer_species->cells) {
-    if (!std::holds_alternative<std::string>(cell)) return BadAnswers("species are not names");
+    if (!std::holds_alternative<std::string>(cell))
+      return MalformedAnswers("species are not names");
   }
 
   const Column* files = submission.Find(kFile);
@@ -64,7 +60,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by file: ", order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_files);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < order->size(); ++i) {
     if (!CellsEqual(files->cells[(*order)[i]], answer_files->cells[(*answer_order)[i]])) {
       return InvalidSubmission("Submission and answers have mismatched 'file' columns");

@@ -4,13 +4,13 @@
 #include <utility>
 #include <vector>
 
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
-#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -30,11 +30,6 @@ namespace {
 constexpr std::string_view kIdColumn = "id";
 constexpr std::array<std::string_view, 2> kTargets = {"EC1", "EC2"};
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 std::string CellRepr(const Cell& cell) {
   if (IsMissing(cell)) return "nan";
   if (const auto* s = std::get_if<std::string>(&cell)) return absl::StrCat("'", *s, "'");
@@ -52,23 +47,23 @@ struct SortedAnswers {
 
 absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
   const Column* id = answers.Find(kIdColumn);
-  if (id == nullptr) return BadAnswers("no 'id' column");
+  if (id == nullptr) return MalformedAnswers("no 'id' column");
   std::array<const Column*, 2> targets{};
   for (size_t t = 0; t < kTargets.size(); ++t) {
     targets[t] = answers.Find(kTargets[t]);
     if (targets[t] == nullptr) {
-      return BadAnswers("Answers DataFrame must contain 'EC1' and 'EC2' columns.");
+      return MalformedAnswers("Answers DataFrame must contain 'EC1' and 'EC2' columns.");
     }
   }
   absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*id);
-  if (!order.ok()) return BadAnswers(std::string(order.status().message()));
+  if (!order.ok()) return MalformedAnswers(std::string(order.status().message()));
   SortedAnswers sorted{*order, {}};
   sorted.y_true.reserve(2 * order->size());
   for (size_t row : *order) {
     for (const Column* target : targets) {
       std::optional<double> v = NumericValue(target->cells[row]);
       if (!v.has_value()) {
-        return BadAnswers(
+        return MalformedAnswers(
             absl::StrCat("'", target->name, "' holds text ", CellRepr(target->cells[row])));
       }
       sorted.y_true.push_back(*v);
@@ -76,7 +71,7 @@ absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
   }
   if (absl::Status s = CheckMacroRocAucTrue({sorted.y_true, order->size(), kTargets.size()});
       !s.ok()) {
-    return BadAnswers(absl::StrCat("EC1/EC2 are not a usable ROC AUC target: ", s.message()));
+    return MalformedAnswers(absl::StrCat("EC1/EC2 are not a usable ROC AUC target: ", s.message()));
   }
   return sorted;
 }

@@ -14,8 +14,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -25,10 +25,6 @@ namespace fs = std::filesystem;
 
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `df.drop(df.columns.difference(keep), axis=1)`: the columns named in
 // `keep`, in the table's own order; names in `keep` that are not columns are

@@ -38,19 +38,14 @@ namespace {
 constexpr std::string_view kIdColumn = "segment_id";
 constexpr std::string_view kTargetColumn = "time_to_eruption";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_targets = answers.Find(kTargetColumn);
-  if (answer_targets == nullptr) return BadAnswers("no time_to_eruption column");
+  if (answer_targets == nullptr) return MalformedAnswers("no time_to_eruption column");
   const Column* answer_ids = answers.Find(kIdColumn);
-  if (answer_ids == nullptr) return BadAnswers("no segment_id column");
-  if (answers.num_rows() == 0) return BadAnswers("no rows");
+  if (answer_ids == nullptr) return MalformedAnswers("no segment_id column");
+  if (answers.num_rows() == 0) return MalformedAnswers("no rows");
   if (absl::Status s = CheckRegressionTarget(*answer_targets).status(); !s.ok()) {
-    return BadAnswers(std::string(s.message()));
+    return MalformedAnswers(std::string(s.message()));
   }
 
   const Column* targets = submission.Find(kTargetColumn);

@@ -14,8 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -27,19 +27,15 @@ namespace fs = std::filesystem;
 constexpr std::string_view kIdColumn = "segment_id";
 constexpr std::string_view kTargetColumn = "time_to_eruption";
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The segment ids as upstream formats them into file names (f"{file_id}"),
 // each naming a file directly in raw/train/ (anything else would reach
 // outside it).
 absl::StatusOr<std::vector<std::string>> SegmentFileStems(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> stems;
-  stems.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const Cell& cell = (ids)->cells[row];
+  stems.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const Cell& cell = ids->cells[row];
     std::string stem = PythonStr(cell);
     if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
         stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {

@@ -6,17 +6,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "competitions/common/prepare_test_util.h"
-#include "pycompat/python_json.h"
-#include "pycompat/train_test_split.h"
-#include "competitions/common/zip_archive.h"
-#include "gmock/gmock.h"
 #include "base/csv.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "competitions/common/prepare_test_util.h"
+#include "formats/zip_archive.h"
+#include "gmock/gmock.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "pycompat/python_json.h"
+#include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {

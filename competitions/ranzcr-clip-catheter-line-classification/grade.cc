@@ -39,8 +39,7 @@ constexpr std::array<std::string_view, 9> kClasses = {
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (std::string_view name : kClasses) {
     if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: missing class ", std::string(name)));
+      return MalformedAnswers(absl::StrCat("missing class ", std::string(name)));
     }
     if (submission.Find(name) == nullptr) {
       return InvalidSubmission(

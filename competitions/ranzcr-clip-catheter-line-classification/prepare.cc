@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -32,18 +32,14 @@ const std::vector<std::string> kClasses = {
     "NGT - Normal",   "CVC - Abnormal",   "CVC - Borderline",
 };
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // The id column as text naming an image "<id>.jpg" directly in raw/train/
 // (upstream joins it to a path; anything else would reach outside it).
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::string_view file) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get(kIdColumn));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(file), " row ", row, ": '",
@@ -100,8 +96,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // Series.isin: text ids match text ids only.
   const std::set<std::string> train_id_set(train_ids.begin(), train_ids.end());
   std::vector<int64_t> kept_annotations;
-  for (size_t row = 0; row < (annotation_ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(annotation_ids)->cells[row]);
+  for (size_t row = 0; row < annotation_ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&annotation_ids->cells[row]);
     if (id != nullptr && train_id_set.contains(*id)) kept_annotations.push_back(row);
   }
   ASSIGN_OR_RETURN(Table new_annotations, TakeRows(old_annotations, kept_annotations));

@@ -24,8 +24,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_random.h"
 
 namespace mlebench {
@@ -35,10 +35,6 @@ namespace fs = std::filesystem;
 
 constexpr char kStudy[] = "StudyInstanceUID";
 constexpr double kTrainRatio = 0.1;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Python's round(n * 0.1): to nearest, ties to even.
 int64_t RoundedTenth(size_t n) {

@@ -22,8 +22,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
@@ -40,10 +40,6 @@ const std::vector<std::string>& TestColumns() {
       "site_id", "patient_id", "image_id", "laterality", "view",
       "age",     "implant",    "machine_id", "prediction_id"};
   return *columns;
-}
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
 }
 
 // A patient id as a Python set/dict key: its type and its str().

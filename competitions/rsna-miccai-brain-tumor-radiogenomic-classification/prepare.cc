@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -22,17 +22,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // Upstream reads with dtype={"BraTS21ID": str, "MGMT_value": int}: pandas
 // rejects a label column that is not all integers (a missing or fractional
 // value, text).
 absl::Status CheckIntegerLabels(const Table& table) {
   ASSIGN_OR_RETURN(const Column* labels, table.Get("MGMT_value"));
-  for (size_t row = 0; row < (labels)->cells.size(); ++row) {
-    if (!std::holds_alternative<int64_t>((labels)->cells[row])) {
+  for (size_t row = 0; row < labels->cells.size(); ++row) {
+    if (!std::holds_alternative<int64_t>(labels->cells[row])) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train_labels.csv row ", row, ": MGMT_value must be an integer, as upstream reads it "
           "with dtype int"));
@@ -47,9 +43,9 @@ absl::Status CheckIntegerLabels(const Table& table) {
 absl::StatusOr<std::vector<std::string>> CaseIds(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("BraTS21ID"));
   std::vector<std::string> names;
-  names.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -74,22 +74,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   if (submission.Find(kPredictionColumn) == nullptr) {
     return InvalidSubmission("Submission must have a 'PredictionString' column");
   }
-  for (std::string_view name : {kIdColumn, kPredictionColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  ASSIGN_OR_RETURN(IdPairedRows paired,
+                   PairRowsById(submission, answers, kIdColumn, kPredictionColumn,
+                                "Submission and answers must have the same ids"));
+  const Column& submission_ids = paired.submission_ids;
+  const Column& answer_ids = paired.answer_ids;
 
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                                      "Submission and answers must have the same ids"));
-  const Column submission_ids = TakeCells(*submission.Find(kIdColumn), orders.submission);
-  const Column answer_ids = TakeCells(*answers.Find(kIdColumn), orders.answers);
-
-  const Column predictions = TakeCells(*submission.Find(kPredictionColumn), orders.submission);
-  const Column truths = TakeCells(*answers.Find(kPredictionColumn), orders.answers);
+  const Column& predictions = paired.submission_values;
+  const Column& truths = paired.answer_values;
   std::vector<std::vector<LabeledBox>> predicted_boxes, true_boxes;
   for (size_t i = 0; i < predictions.cells.size(); ++i) {
     absl::StatusOr<std::vector<LabeledBox>> boxes = ParsePredictionString(predictions.cells[i]);
@@ -103,9 +95,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (size_t i = 0; i < truths.cells.size(); ++i) {
     absl::StatusOr<std::vector<LabeledBox>> boxes = ParsePredictionString(truths.cells[i]);
     if (!boxes.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "answers are malformed: the PredictionString of id '", PythonStr(answer_ids.cells[i]),
-          "' ", std::string(boxes.status().message())));
+      return MalformedAnswers(absl::StrCat("the PredictionString of id '",
+                                           PythonStr(answer_ids.cells[i]), "' ",
+                                           std::string(boxes.status().message())));
     }
     true_boxes.push_back(*std::move(boxes));
   }

@@ -17,8 +17,8 @@
 #include "absl/strings/str_replace.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
 
@@ -28,10 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kStudyLabels[] = {"negative", "typical", "indeterminate", "atypical"};
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // `table.sort_values(by=column)` with pandas' defaults.
 absl::StatusOr<Table> SortedBy(const Table& table, std::string_view column, std::string_view file) {

@@ -4,10 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "competitions/common/tfrecord.h"
+#include "base/testing/test_util.h"
+#include "formats/tfrecord.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -23,9 +23,9 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/tfrecord.h"
+#include "formats/tfrecord.h"
 
 namespace mlebench {
 namespace {
@@ -41,10 +41,6 @@ const std::vector<std::string> kTestColumns = {"image_name", "patient_id", "sex"
 const std::vector<std::string> kTrainColumns = {
     "image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge",
     "diagnosis", "benign_malignant", "target"};
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
   std::error_code error;
@@ -84,8 +80,8 @@ absl::StatusOr<std::vector<std::string>> ShardIds(const fs::path& shard) {
 absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   ASSIGN_OR_RETURN(const Column* names, table.Get("image_name"));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (names)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(names)->cells[row]);
+  for (size_t row = 0; row < names->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&names->cells[row]);
     if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
         name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -145,8 +141,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // `old_train["image_name"].isin(test_ids)`: only text can equal the ids.
   ASSIGN_OR_RETURN(const Column* names, old_train.Get("image_name"));
   std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < (names)->cells.size(); ++row) {
-    const std::string* name = std::get_if<std::string>(&(names)->cells[row]);
+  for (size_t row = 0; row < names->cells.size(); ++row) {
+    const std::string* name = std::get_if<std::string>(&names->cells[row]);
     (name != nullptr && test_ids.count(*name) > 0 ? test_rows : train_rows)
         .push_back(static_cast<int64_t>(row));
   }

@@ -6,13 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
-#include "competitions/common/tfrecord.h"
+#include "formats/tfrecord.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -23,18 +23,14 @@
 #include "absl/strings/str_split.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 bool AllDigits(const std::string& s) {
   // ASSUMPTION: ASCII digits only; Python's str.isdigit also accepts other

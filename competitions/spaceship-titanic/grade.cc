@@ -14,8 +14,8 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Transported",
-                                            /*id_column=*/"PassengerId"));
+                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"PassengerId",
+                                            /*target_column=*/"Transported"));
   // The answers' labels are checked above, so sklearn's objections (e.g.
   // "yes"/"no" strings against boolean answers) are the submission's.
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);

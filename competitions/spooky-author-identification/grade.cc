@@ -39,12 +39,11 @@ absl::Status CheckProbabilities(const TypedTable& submission) {
 
 absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kIdColumn) == nullptr) {
-    return absl::FailedPreconditionError("answers are malformed: no 'id' column");
+    return MalformedAnswers("no 'id' column");
   }
   for (std::string_view name : kClasses) {
     if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
+      return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
     }
   }
   const size_t expected_columns = kClasses.size() + 1;

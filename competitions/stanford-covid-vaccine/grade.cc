@@ -44,11 +44,6 @@ constexpr std::string_view kKeepColumn = "keep";
 constexpr std::string_view kScoredColumns[] = {"reactivity", "deg_Mg_pH10", "deg_Mg_50C"};
 constexpr std::string_view kUnscoredColumns[] = {"deg_pH10", "deg_50C"};
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 // pandas' truth value of a `keep` cell used as a boolean mask; nullopt when
 // the column cannot be a mask.
 std::optional<bool> MaskValue(const Cell& cell) {
@@ -65,10 +60,12 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* keep = answers.Find(kKeepColumn);
   if (answer_ids == nullptr || keep == nullptr) {
-    return BadAnswers("expected columns id_seqpos, reactivity, deg_Mg_pH10, deg_Mg_50C, keep");
+    return MalformedAnswers(
+        "expected columns id_seqpos, reactivity, deg_Mg_pH10, deg_Mg_50C, keep");
   }
   for (std::string_view name : kScoredColumns) {
-    if (answers.Find(name) == nullptr) return BadAnswers(absl::StrCat("missing column ", std::string(name)));
+    if (answers.Find(name) == nullptr)
+      return MalformedAnswers(absl::StrCat("missing column ", std::string(name)));
   }
   bool has_columns = submission.Find(kIdColumn) != nullptr;
   for (std::string_view name : kScoredColumns) has_columns &= submission.Find(name) != nullptr;
@@ -86,7 +83,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("id_seqpos cannot be sorted: ", std::string(order.status().message())));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < order->size(); ++i) {
     if (!CellsEqual(ids.cells[(*order)[i]], answer_ids->cells[(*answer_order)[i]])) {
       return InvalidSubmission(absl::StrCat(
@@ -102,7 +99,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     const std::optional<bool> submission_flag = MaskValue(keep->cells[(*order)[i]]);
     const std::optional<bool> answer_flag = MaskValue(keep->cells[(*answer_order)[i]]);
     if (!submission_flag.has_value() || !answer_flag.has_value()) {
-      return BadAnswers("keep must hold only True/False");
+      return MalformedAnswers("keep must hold only True/False");
     }
     if (*submission_flag) kept_submission_rows.push_back((*order)[i]);
     if (*answer_flag) kept_answer_rows.push_back((*answer_order)[i]);
@@ -118,7 +115,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       // infinite) or, were the answers broken, for theirs; the answers are
       // checked by the same call, so tell the two apart by checking them alone.
       absl::StatusOr<double> answers_alone = RootMeanSquaredError(y_true, y_true);
-      if (!answers_alone.ok()) return BadAnswers(std::string(answers_alone.status().message()));
+      if (!answers_alone.ok())
+        return MalformedAnswers(std::string(answers_alone.status().message()));
       return InvalidSubmission(
           absl::StrCat("Cannot score ", std::string(name), ": ", std::string(error.status().message())));
     }

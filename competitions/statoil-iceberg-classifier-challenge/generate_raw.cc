@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/seven_zip.h"
+#include "formats/seven_zip.h"
 #include "pycompat/python_json.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

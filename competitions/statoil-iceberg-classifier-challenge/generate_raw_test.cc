@@ -3,10 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "competitions/common/seven_zip.h"
+#include "base/testing/test_util.h"
+#include "formats/seven_zip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench {
 namespace {

@@ -28,7 +28,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/seven_zip.h"
+#include "formats/seven_zip.h"
 #include "pycompat/python_json.h"
 #include "pycompat/train_test_split.h"
 
@@ -36,10 +36,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -14,8 +14,8 @@ namespace {
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*target_column=*/"Cover_Type",
-                                            /*id_column=*/"Id"));
+                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"Id",
+                                            /*target_column=*/"Cover_Type"));
   // The answers' classes are checked above, so what accuracy_score still
   // rejects (NaN, fractional classes) is the submission's.
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);

@@ -6,24 +6,13 @@
 #include "base/status_macros.h"
 #include "base/typed_table.h"
 #include "grading/grader.h"
-#include "grading/metrics/classification/auc_roc.h"
-#include "grading/metrics/metric_inputs.h"
+#include "grading/metrics/classification/roc_auc_by_id.h"
 
 namespace mlebench {
 namespace {
 
 absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
-  ASSIGN_OR_RETURN(
-      AurocInputs inputs,
-      PrepareForAurocMetric(submission, answers, /*id_column=*/"id", /*target_column=*/"target"));
-  // The answers' labels are checked above (two classes, finite), so what
-  // roc_auc_score still rejects, NaN scores, is the submission's.
-  absl::StatusOr<double> score = RocAucScore(inputs.y_true, inputs.y_score);
-  if (!score.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("roc_auc_score rejects `target`: ", score.status().message()));
-  }
-  return score;
+  return RocAucById(submission, answers, /*id_column=*/"id", /*target_column=*/"target");
 }
 
 }  // namespace

@@ -21,10 +21,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/rng.h"
 #include "base/status_macros.h"
-#include "competitions/common/seven_zip.h"
+#include "formats/seven_zip.h"
 #include "testdata/common/csv_text.h"
-#include "testdata/common/rng.h"
 #include "testdata/common/synthetic.h"
 #include "testdata/common/wav_writer.h"
 

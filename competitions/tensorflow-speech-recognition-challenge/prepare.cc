@@ -18,7 +18,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/seven_zip.h"
+#include "formats/seven_zip.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {

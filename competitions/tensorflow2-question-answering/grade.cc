@@ -97,8 +97,7 @@ absl::StatusOr<int64_t> TokenIndex(const JsonValue* object, std::string_view key
   std::optional<int64_t> index;
   if (value != nullptr) index = value->AsInt64();
   if (!index.has_value()) {
-    return absl::InternalError(
-        absl::StrCat("answers: annotation lacks an integer '", std::string(key), "'"));
+    return MalformedAnswers(absl::StrCat("annotation lacks an integer '", std::string(key), "'"));
   }
   return *index;
 }
@@ -113,7 +112,7 @@ absl::StatusOr<ValidAnswers> ParseAnnotation(const std::string& annotations_json
   absl::StatusOr<JsonValue> annotations = ParseJson(annotations_json);
   if (!annotations.ok() || !annotations->is_array() || annotations->items.empty() ||
       !annotations->items[0].is_object()) {
-    return absl::InternalError("answers: 'annotations' is not a non-empty list of objects");
+    return MalformedAnswers("'annotations' is not a non-empty list of objects");
   }
   const JsonValue& annotation = annotations->items[0];
   ValidAnswers valid;
@@ -125,7 +124,7 @@ absl::StatusOr<ValidAnswers> ParseAnnotation(const std::string& annotations_json
   }
   const JsonValue* short_answers = annotation.Find("short_answers");
   if (short_answers == nullptr || !short_answers->is_array()) {
-    return absl::InternalError("answers: annotation lacks a 'short_answers' list");
+    return MalformedAnswers("annotation lacks a 'short_answers' list");
   }
   for (const JsonValue& short_answer : short_answers->items) {
     ASSIGN_OR_RETURN(int64_t start, TokenIndex(&short_answer, "start_token"));
@@ -134,7 +133,7 @@ absl::StatusOr<ValidAnswers> ParseAnnotation(const std::string& annotations_json
   }
   const JsonValue* yes_no = annotation.Find("yes_no_answer");
   if (yes_no == nullptr || yes_no->type != JsonValue::Type::kString) {
-    return absl::InternalError("answers: annotation lacks a string 'yes_no_answer'");
+    return MalformedAnswers("annotation lacks a string 'yes_no_answer'");
   }
   if (yes_no->text != "NONE") valid.short_answers.push_back(yes_no->text);
   return valid;
@@ -156,9 +155,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // The answers: example ids in order, and each id's annotation text (a
   // repeated id keeps its last annotation, as upstream's dict does).
   absl::StatusOr<const Column*> answer_ids = answers.Get(kIdColumn);
-  if (!answer_ids.ok()) return absl::InternalError("answers lack 'example_id'");
+  if (!answer_ids.ok()) return MalformedAnswers("no 'example_id' column");
   absl::StatusOr<const Column*> answer_annotations = answers.Get("annotations");
-  if (!answer_annotations.ok()) return absl::InternalError("answers lack 'annotations'");
+  if (!answer_annotations.ok()) return MalformedAnswers("no 'annotations' column");
   std::vector<std::string> expected_ids;
   std::map<std::string, std::string, std::less<>> annotation_by_id;
   for (size_t i = 0; i < answers.num_rows(); ++i) {
@@ -166,8 +165,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     const Cell& annotation = (*answer_annotations)->cells[i];
     if (!std::holds_alternative<std::string>(id) ||
         !std::holds_alternative<std::string>(annotation)) {
-      return absl::InternalError(
-          absl::StrCat("answers row ", i, ": example_id must be a string and annotations a list"));
+      return MalformedAnswers(
+          absl::StrCat("row ", i, ": example_id must be a string and annotations a list"));
     }
     expected_ids.push_back(std::get<std::string>(id) + "_long");
     expected_ids.push_back(std::get<std::string>(id) + "_short");

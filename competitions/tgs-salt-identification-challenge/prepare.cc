@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
 
@@ -22,10 +22,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // upstream's `applymap(lambda x: isinstance(x, str))` after `fillna("")`:
 // every cell is text or missing.
@@ -43,8 +39,8 @@ bool AllText(const Table& table) {
 absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<std::string> out;
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr || id->empty() ||
         id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
       return absl::InvalidArgumentError(
@@ -139,8 +135,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(Table old_depths, ReadCsvFile((raw / "depths.csv").string()));
   ASSIGN_OR_RETURN(const Column* depth_ids, old_depths.Get("id"));
   std::vector<int64_t> train_depth_rows;
-  for (size_t row = 0; row < (depth_ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(depth_ids)->cells[row]);
+  for (size_t row = 0; row < depth_ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&depth_ids->cells[row]);
     if (id != nullptr && train_id_set.count(*id) > 0) train_depth_rows.push_back(row);
   }
   ASSIGN_OR_RETURN(Table new_depths, TakeRows(old_depths, train_depth_rows));

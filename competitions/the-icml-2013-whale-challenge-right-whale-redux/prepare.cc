@@ -17,18 +17,14 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "formats/zip_archive.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;

@@ -43,26 +43,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "Submission and answers DataFrames must have the same number of rows (submission ",
         submission.num_rows(), ", answers ", answers.num_rows(), ")."));
   }
-  for (std::string_view name : {kIdColumn, kTextColumn}) {
-    if (answers.Find(name) == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: no '", std::string(name), "' column"));
-    }
-  }
+  ASSIGN_OR_RETURN(
+      IdPairedRows paired,
+      PairRowsById(submission, answers, kIdColumn, kTextColumn,
+                   "Submission and answers DataFrames must have the same textID values"));
 
-  ASSIGN_OR_RETURN(SortedIdOrders orders,
-                   SortBothById(*submission.Find(kIdColumn), *answers.Find(kIdColumn)));
-  RETURN_IF_ERROR(
-      CheckSortedIdsEqual(*submission.Find(kIdColumn), *answers.Find(kIdColumn), orders,
-                          "Submission and answers DataFrames must have the same textID values"));
-
-  const std::vector<std::string> predictions =
-      Labels(TakeCells(*submission.Find(kTextColumn), orders.submission));
-  const std::vector<std::string> truths =
-      Labels(TakeCells(*answers.Find(kTextColumn), orders.answers));
+  const std::vector<std::string> predictions = Labels(paired.submission_values);
+  const std::vector<std::string> truths = Labels(paired.answer_values);
   for (const std::string& truth : truths) {
     if (!DecodeUtf8(truth).has_value()) {
-      return absl::FailedPreconditionError("answers are malformed: selected_text is not UTF-8");
+      return MalformedAnswers("selected_text is not UTF-8");
     }
   }
   // Upstream's jaccard raises ZeroDivisionError where neither text has a

@@ -20,15 +20,10 @@ namespace {
 constexpr char kId[] = "id";
 constexpr char kScore[] = "score";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  if (answers.Find(kId) == nullptr) return BadAnswers("no id column");
-  if (answers.Find(kScore) == nullptr) return BadAnswers("no score column");
-  if (answers.num_rows() < 2) return BadAnswers("fewer than two rows");
+  if (answers.Find(kId) == nullptr) return MalformedAnswers("no id column");
+  if (answers.Find(kScore) == nullptr) return MalformedAnswers("no score column");
+  if (answers.num_rows() < 2) return MalformedAnswers("fewer than two rows");
 
   // Upstream's order: the row count first, then the columns.
   if (submission.num_rows() != answers.num_rows()) {
@@ -45,7 +40,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         absl::StrCat("sorting the submission by id: ", submission_order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kId));
-  if (!answers_order.ok()) return BadAnswers(std::string(answers_order.status().message()));
+  if (!answers_order.ok()) return MalformedAnswers(std::string(answers_order.status().message()));
 
   const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
   const Column answer_ids = TakeCells(*answers.Find(kId), *answers_order);
@@ -57,7 +52,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
   const Column y_true = TakeCells(*answers.Find(kScore), *answers_order);
   const Column y_pred = TakeCells(*submission.Find(kScore), *submission_order);
-  if (y_true.dtype == Dtype::kObject) return BadAnswers("score is not numeric");
+  if (y_true.dtype == Dtype::kObject) return MalformedAnswers("score is not numeric");
   absl::StatusOr<double> r = PearsonCorrelation(y_true, y_pred);
   if (!r.ok()) {
     return InvalidSubmission(absl::StrCat("pearsonr rejects `score`: ", r.status().message()));

@@ -19,8 +19,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_int.h"
 #include "pycompat/train_test_split.h"
 
@@ -58,9 +58,9 @@ struct SliceRow {
 absl::StatusOr<std::vector<SliceRow>> SliceRows(const Table& table) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
   std::vector<SliceRow> rows;
-  rows.reserve((ids)->cells.size());
-  for (size_t row = 0; row < (ids)->cells.size(); ++row) {
-    const std::string* id = std::get_if<std::string>(&(ids)->cells[row]);
+  rows.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const std::string* id = std::get_if<std::string>(&ids->cells[row]);
     if (id == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row + 1, ": id is not text"));

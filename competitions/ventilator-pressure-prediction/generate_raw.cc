@@ -17,9 +17,9 @@
 #include <filesystem>
 
 #include "absl/status/status.h"
-#include "testdata/common/csv_text.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
+#include "base/rng.h"
+#include "testdata/common/csv_text.h"
 #include "testdata/common/synthetic.h"
 
 namespace mlebench {

@@ -39,17 +39,12 @@ constexpr std::string_view kIdColumn = "id";
 constexpr std::string_view kTargetColumn = "pressure";
 constexpr std::string_view kPhaseColumn = "u_out";
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
-
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   const Column* answer_ids = answers.Find(kIdColumn);
   const Column* answer_targets = answers.Find(kTargetColumn);
   const Column* answer_phases = answers.Find(kPhaseColumn);
   if (answer_ids == nullptr || answer_targets == nullptr || answer_phases == nullptr) {
-    return BadAnswers("expected columns id, pressure and u_out");
+    return MalformedAnswers("expected columns id, pressure and u_out");
   }
 
   const Column* ids = submission.Find(kIdColumn);
@@ -65,7 +60,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(absl::StrCat("id cannot be sorted: ", order.status().message()));
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return BadAnswers(std::string(answer_order.status().message()));
+  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < order->size(); ++i) {
     if (!CellsEqual(ids->cells[(*order)[i]], answer_ids->cells[(*answer_order)[i]])) {
       return InvalidSubmission("Submission and answers must be aligned in id order");
@@ -84,7 +79,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   // Checked first by sklearn: a problem here is the answers'.
   if (absl::Status s = CheckRegressionTarget(y_true).status(); !s.ok()) {
-    return BadAnswers(std::string(s.message()));
+    return MalformedAnswers(std::string(s.message()));
   }
   absl::StatusOr<double> score = MeanAbsoluteError(y_true, y_pred);
   if (!score.ok()) return InvalidSubmission(std::string(score.status().message()));

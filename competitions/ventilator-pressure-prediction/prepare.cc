@@ -23,8 +23,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/train_test_split.h"
 
 namespace mlebench {
@@ -45,10 +45,6 @@ constexpr IntColumnSpec kIntColumns[] = {
     {"u_out", -128, 127},
 };
 constexpr std::string_view kFloatColumns[] = {"time_step", "u_in", "pressure"};
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // read_csv's `dtype=` for the columns present: integer columns must hold
 // integers in the type's range; float columns become float64.

@@ -3,13 +3,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/csv.h"
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
-#include "base/csv.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
 #include "testdata/common/png_writer.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

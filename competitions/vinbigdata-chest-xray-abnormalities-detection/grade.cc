@@ -32,8 +32,8 @@ constexpr double kIouThreshold = 0.4;
 absl::StatusOr<double> AnswerNumber(const Cell& cell, std::string_view column) {
   if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);
   if (const auto* d = std::get_if<double>(&cell); d != nullptr && !std::isnan(*d)) return *d;
-  return absl::InternalError(
-      absl::StrCat("answers: `", std::string(column), "` holds '", PythonStr(cell), "'"));
+  return MalformedAnswers(
+      absl::StrCat("`", std::string(column), "` holds '", PythonStr(cell), "'"));
 }
 
 // int() of a finite float; values past int64 cannot equal any answers class,
@@ -47,7 +47,7 @@ int64_t TruncateToClass(double value) {
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   for (const char* name : {"class_id", "x_min", "y_min", "x_max", "y_max", "image_id"}) {
     if (answers.Find(name) == nullptr) {
-      return absl::InternalError(absl::StrCat("answers must have a `", name, "` column"));
+      return MalformedAnswers(absl::StrCat("answers must have a `", name, "` column"));
     }
   }
   const Column* prediction_strings = submission.Find("PredictionString");
@@ -63,7 +63,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   std::map<std::string, int64_t> image_index;
   for (const Cell& cell : answer_ids.cells) {
     const auto* id = std::get_if<std::string>(&cell);
-    if (id == nullptr) return absl::InternalError("answers: image_id must be text");
+    if (id == nullptr) return MalformedAnswers("image_id must be text");
     image_index.try_emplace(*id, static_cast<int64_t>(image_index.size()));
   }
   std::set<std::string> submitted;
@@ -94,8 +94,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       box.image = static_cast<int64_t>(image);
       ASSIGN_OR_RETURN(double class_id,
                        AnswerNumber(answers.Find("class_id")->cells[row], "class_id"));
-      if (class_id != std::trunc(class_id))
-        return absl::InternalError("answers: class_id must be whole");
+      if (class_id != std::trunc(class_id)) return MalformedAnswers("class_id must be whole");
       box.category = static_cast<int64_t>(class_id);
       int k = 0;
       for (const char* name : {"x_min", "y_min", "x_max", "y_max"}) {

@@ -25,8 +25,8 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
 
@@ -38,10 +38,6 @@ namespace fs = std::filesystem;
 constexpr int64_t kExpectedTrainSize = 13500;
 constexpr int64_t kExpectedTestSize = 1500;
 constexpr int64_t kNoFindingClass = 14;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // An image id used as a file name (upstream's f"{file_id}.dicom").
 absl::StatusOr<std::string> ImageId(const Cell& cell) {

@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/table_ops.h"
 #include "competitions/common/preparer.h"
-#include "competitions/common/table_ops.h"
 #include "pycompat/numpy_default_rng.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/train_test_split.h"
@@ -33,17 +33,13 @@ constexpr double kTestSize = 0.1;
 
 enum class Split { kUndecided, kTrain, kTest };
 
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
-
 // A column of text cells, or an error naming the column.
 absl::StatusOr<std::vector<std::string>> TextColumn(const Table& table, std::string_view name) {
   ASSIGN_OR_RETURN(const Column* column, table.Get(name));
   std::vector<std::string> texts;
-  texts.reserve((column)->cells.size());
-  for (size_t row = 0; row < (column)->cells.size(); ++row) {
-    const std::string* text = std::get_if<std::string>(&(column)->cells[row]);
+  texts.reserve(column->cells.size());
+  for (size_t row = 0; row < column->cells.size(); ++row) {
+    const std::string* text = std::get_if<std::string>(&column->cells[row]);
     if (text == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("train.csv row ", row, ": '", std::string(name),
                                                      "' must be text, got a missing or other value"));

@@ -16,20 +16,17 @@
 #include "base/parallel.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
-#include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/classification/log_loss.h"
+#include "grading/outcome.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
+absl::Status BadAnswers(std::string_view reason) { return MalformedAnswers(std::string(reason)); }
 
 // Sorts a column as sort_values does; a TypeError blames the table it came from.
 absl::StatusOr<std::vector<size_t>> SortOrBlame(const TypedColumn& id, bool is_submission) {
@@ -147,8 +144,8 @@ std::optional<double> ParseNumericString(std::string_view text) {
 
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
                                                         const Table& answers,
-                                                        std::string_view target_column,
-                                                        std::string_view id_column) {
+                                                        std::string_view id_column,
+                                                        std::string_view target_column) {
   const Column* answers_target = answers.Find(target_column);
   const Column* answers_id = answers.Find(id_column);
   if (answers_target == nullptr) {

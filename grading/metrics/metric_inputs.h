@@ -34,8 +34,8 @@ struct AccuracyInputs {
 };
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
                                                         const Table& answers,
-                                                        std::string_view target_column,
-                                                        std::string_view id_column);
+                                                        std::string_view id_column,
+                                                        std::string_view target_column);
 
 // Checks and aligns for sklearn's roc_auc_score: both columns present,
 // lengths equal, the target numeric (pd.to_numeric raising on a non-numeric

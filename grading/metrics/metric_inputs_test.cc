@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "grading/grader.h"
+#include "grading/outcome.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -52,7 +52,7 @@ TEST(ParseNumericStringTest, RejectsText) {
 TEST(PrepareForAccuracyMetricTest, AlignsBothTablesById) {
   Table answers({Strings("id", {"b", "a", "c"}), Ints("y", {2, 1, 3})});
   Table submission({Ints("y", {30, 10, 20}), Strings("id", {"c", "a", "b"})});
-  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(submission, answers, "y", "id");
+  absl::StatusOr<AccuracyInputs> inputs = PrepareForAccuracyMetric(submission, answers, "id", "y");
   ASSERT_TRUE(inputs.ok()) << inputs.status();
   EXPECT_THAT(inputs->y_true.cells,
               ElementsAre(Cell{int64_t{1}}, Cell{int64_t{2}}, Cell{int64_t{3}}));
@@ -65,12 +65,12 @@ TEST(PrepareForAccuracyMetricTest, BlamesTheRightTable) {
   // Ids mixing text and numbers cannot be sorted: the submission's fault...
   Column mixed{"id", Dtype::kObject, {Cell{std::string("a")}, Cell{int64_t{1}}}};
   absl::StatusOr<AccuracyInputs> bad_submission =
-      PrepareForAccuracyMetric(Table({mixed, Ints("y", {1, 0})}), answers, "y", "id");
+      PrepareForAccuracyMetric(Table({mixed, Ints("y", {1, 0})}), answers, "id", "y");
   EXPECT_TRUE(IsInvalidSubmission(bad_submission.status())) << bad_submission.status();
   // ...or the answers'.
   absl::StatusOr<AccuracyInputs> bad_answers =
       PrepareForAccuracyMetric(Table({Strings("id", {"a", "b"}), Ints("y", {1, 0})}),
-                               Table({mixed, Ints("y", {1, 0})}), "y", "id");
+                               Table({mixed, Ints("y", {1, 0})}), "id", "y");
   EXPECT_EQ(bad_answers.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_FALSE(IsInvalidSubmission(bad_answers.status()));
 }

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
-#include "pycompat/pandas_ops.h"
 #include "base/python_float.h"
+#include "grading/outcome.h"
+#include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 

@@ -4,7 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "grading/grader.h"
+#include "base/status_macros.h"
+#include "grading/outcome.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 
@@ -19,8 +20,7 @@ absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
   }
   absl::StatusOr<std::vector<size_t>> answers = SortValuesOrder(answer_ids);
   if (!answers.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("answers are malformed: ", std::string(answers.status().message())));
+    return MalformedAnswers(std::string(answers.status().message()));
   }
   return SortedIdOrders{.submission = *std::move(submission), .answers = *std::move(answers)};
 }
@@ -40,6 +40,39 @@ absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& ans
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status RequireAnswerColumns(const Table& answers,
+                                  std::initializer_list<std::string_view> columns) {
+  for (std::string_view name : columns) {
+    if (answers.Find(name) == nullptr) {
+      return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<IdPairedRows> PairRowsById(const Table& submission, const Table& answers,
+                                          std::string_view id_column, std::string_view value_column,
+                                          std::string_view ids_message) {
+  RETURN_IF_ERROR(RequireAnswerColumns(answers, {id_column, value_column}));
+  const Column* submission_ids = submission.Find(id_column);
+  const Column* submission_values = submission.Find(value_column);
+  if (submission_ids == nullptr || submission_values == nullptr) {
+    return absl::InternalError(absl::StrCat("PairRowsById: the submission's columns '",
+                                            std::string(id_column), "' and '",
+                                            std::string(value_column), "' must be checked first"));
+  }
+  const Column& answer_ids = *answers.Find(id_column);
+  ASSIGN_OR_RETURN(SortedIdOrders orders, SortBothById(*submission_ids, answer_ids));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(*submission_ids, answer_ids, orders, ids_message));
+  IdPairedRows paired;
+  paired.submission_ids = TakeCells(*submission_ids, orders.submission);
+  paired.answer_ids = TakeCells(answer_ids, orders.answers);
+  paired.submission_values = TakeCells(*submission_values, orders.submission);
+  paired.answer_values = TakeCells(*answers.Find(value_column), orders.answers);
+  paired.orders = std::move(orders);
+  return paired;
 }
 
 }  // namespace mlebench

@@ -11,6 +11,7 @@
 // after which row i of one sorted frame is compared with row i of the other.
 
 #include <cstddef>
+#include <initializer_list>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,29 @@ absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
 // sorted row i: submission '<id>', answers '<id>')".
 absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,
                                  const SortedIdOrders& orders, std::string_view message);
+
+// Graders' opening on top of both: the answers must have `columns` (else
+// FailedPrecondition "answers are malformed: no '<column>' column", as
+// MalformedAnswers words it), checked in the order given.
+absl::Status RequireAnswerColumns(const Table& answers,
+                                  std::initializer_list<std::string_view> columns);
+
+// Rows of both tables paired by `id_column` for a grader that compares one
+// value column: RequireAnswerColumns(answers, {id_column, value_column}), then
+// SortBothById and CheckSortedIdsEqual(ids_message), and both tables' id and
+// value columns in sorted order. The submission's columns and the row counts
+// must be checked first, each with grade.py's own message (a missing
+// submission column is an InternalError here).
+struct IdPairedRows {
+  SortedIdOrders orders;
+  Column submission_ids;
+  Column answer_ids;
+  Column submission_values;
+  Column answer_values;
+};
+absl::StatusOr<IdPairedRows> PairRowsById(const Table& submission, const Table& answers,
+                                          std::string_view id_column, std::string_view value_column,
+                                          std::string_view ids_message);
 
 }  // namespace mlebench
 

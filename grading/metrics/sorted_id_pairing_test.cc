@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
-#include "grading/grader.h"
+#include "grading/outcome.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

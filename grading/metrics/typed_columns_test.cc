@@ -16,11 +16,11 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
-#include "grading/grader.h"
 #include "grading/metrics/classification/log_loss.h"
 #include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/probability_rows.h"
 #include "grading/metrics/ranking/map_at_k.h"
+#include "grading/outcome.h"
 #include "gtest/gtest.h"
 #include "pycompat/pandas_ops.h"
 

@@ -7,10 +7,10 @@
 #include <tuple>
 #include <vector>
 
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -12,10 +12,10 @@
 #include <jpeglib.h>
 // clang-format on
 
+#include "base/files.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "competitions/common/npy.h"
+#include "formats/npy.h"
 
 namespace mlebench {
 

@@ -19,7 +19,7 @@ enum class NpyFloatType {
 // The bytes numpy.save writes for
 // `np.asarray(values, np.float32).astype(type).reshape(shape)` (C order; an
 // empty shape is a 0-d array of one value). The file layout is
-// competitions/common/npy.h's SerializeNpy; this adds the float conversion.
+// formats/npy.h's SerializeNpy; this adds the float conversion.
 // A negative dimension or a value count that does not match the shape is
 // InvalidArgumentError.
 absl::StatusOr<std::string> EncodeFloatNpy(const std::vector<int64_t>& shape,

@@ -5,10 +5,10 @@
 #include <limits>
 #include <string>
 
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/test_util.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {

@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <string>
 
-#include "gtest/gtest.h"
 #include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
+#include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {

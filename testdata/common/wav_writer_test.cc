@@ -6,11 +6,11 @@
 #include <tuple>
 #include <vector>
 
+#include "base/files.h"
+#include "base/rng.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "base/files.h"
-#include "testdata/common/rng.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

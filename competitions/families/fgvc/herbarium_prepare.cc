@@ -16,6 +16,7 @@
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/preparer.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
 #include "pycompat/train_test_split.h"
@@ -24,10 +25,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::Status CheckFailed(std::string_view message) {
-  return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
-}
 
 // Python's latin-1 decoding: every byte is the code point of that value.
 std::string Latin1ToUtf8(const std::string& bytes) {

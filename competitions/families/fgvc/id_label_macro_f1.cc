@@ -20,9 +20,7 @@
 namespace mlebench {
 namespace {
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(absl::StrCat("answers are malformed: ", std::string(reason)));
-}
+absl::Status BadAnswers(std::string_view reason) { return MalformedAnswers(std::string(reason)); }
 
 }  // namespace
 

@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
+#include "testdata/common/synthetic_test_util.h"
 
 namespace mlebench::testing {
 namespace {

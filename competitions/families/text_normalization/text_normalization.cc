@@ -16,8 +16,8 @@
 #include "base/files.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
-#include "competitions/common/table_ops.h"
-#include "competitions/common/zip_archive.h"
+#include "base/table_ops.h"
+#include "formats/zip_archive.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
@@ -130,7 +130,7 @@ absl::StatusOr<double> GradeTextNormalization(const Table& submission, const Tab
   ColumnAsTypeStr(submission_text, kTargetColumn);
   ColumnAsTypeStr(answers_text, kTargetColumn);
   ASSIGN_OR_RETURN(AccuracyInputs inputs, PrepareForAccuracyMetric(submission_text, answers_text,
-                                                                   kTargetColumn, kIdColumn));
+                                                                   kIdColumn, kTargetColumn));
   absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
   if (!score.ok()) {
     return InvalidSubmission(

@@ -15,10 +15,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "grading/metrics/classification/auc_roc.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/matrix_view.h"
 #include "base/python_float.h"
+#include "base/testing/diff_test_text.h"
+#include "grading/metrics/classification/auc_roc.h"
+#include "grading/metrics/matrix_view.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -8,8 +8,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "grading/grader.h"
 #include "grading/metrics/classification/log_loss.h"
+#include "grading/outcome.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -35,21 +35,18 @@ absl::StatusOr<double> GradeBinaryLogLossById(const Table& submission, const Tab
   const Column* answer_ids = answers.Find(id);
   const Column* answer_labels = answers.Find(target);
   if (answer_ids == nullptr || answer_labels == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "answers are malformed: they must have `", id, "` and `", target, "` columns"));
+    return MalformedAnswers(absl::StrCat("they must have `", id, "` and `", target, "` columns"));
   }
   bool has_zero = false, has_one = false;
   for (const Cell& cell : answer_labels->cells) {
     const std::optional<double> label = NumericValue(cell);
     if (!label.has_value() || !(*label == 0.0 || *label == 1.0)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("answers are malformed: `", target, "` must be 0 or 1"));
+      return MalformedAnswers(absl::StrCat("`", target, "` must be 0 or 1"));
     }
     (*label == 1.0 ? has_one : has_zero) = true;
   }
   if (!has_zero || !has_one) {
-    return absl::FailedPreconditionError(
-        "answers are malformed: log_loss needs both labels among the answers");
+    return MalformedAnswers("log_loss needs both labels among the answers");
   }
 
   const Column* ids = submission.Find(id);

@@ -11,18 +11,15 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/table.h"
-#include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
+#include "grading/outcome.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {
 
-absl::Status BadAnswers(std::string_view reason) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("answers are malformed: ", std::string(reason)));
-}
+absl::Status BadAnswers(std::string_view reason) { return MalformedAnswers(std::string(reason)); }
 
 // The label sets of `table` in row order `order`.
 absl::StatusOr<std::vector<std::vector<std::string>>> OrderedLabelSets(

@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/f1_score.h"
 #include "gtest/gtest.h"
 

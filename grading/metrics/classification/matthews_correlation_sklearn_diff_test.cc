@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/matthews_correlation.h"
 #include "gtest/gtest.h"
 

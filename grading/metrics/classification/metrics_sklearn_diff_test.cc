@@ -19,13 +19,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "grading/metrics/classification/accuracy.h"
-#include "grading/metrics/classification/auc_roc.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/classification/log_loss.h"
-#include "grading/metrics/matrix_view.h"
 #include "base/python_float.h"
 #include "base/table.h"
+#include "base/testing/diff_test_text.h"
+#include "grading/metrics/classification/accuracy.h"
+#include "grading/metrics/classification/auc_roc.h"
+#include "grading/metrics/classification/log_loss.h"
+#include "grading/metrics/matrix_view.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

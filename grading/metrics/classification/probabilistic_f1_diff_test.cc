@@ -14,9 +14,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_column.h"
-#include "grading/metrics/testing/diff_test_outcomes.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_column.h"
+#include "base/testing/diff_test_outcomes.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/probabilistic_f1.h"
 #include "gtest/gtest.h"
 

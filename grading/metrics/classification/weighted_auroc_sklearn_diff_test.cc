@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/weighted_auroc.h"
 #include "gtest/gtest.h"
 

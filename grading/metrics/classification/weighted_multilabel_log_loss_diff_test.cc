@@ -13,9 +13,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/matrix_view.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/weighted_multilabel_log_loss.h"
+#include "grading/metrics/matrix_view.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

@@ -15,11 +15,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
+#include "base/table.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/correlation/pearson_correlation.h"
 #include "grading/metrics/correlation/quadratic_weighted_kappa.h"
-#include "base/table.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

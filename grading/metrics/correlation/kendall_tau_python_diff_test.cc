@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/correlation/kendall_tau.h"
 #include "gtest/gtest.h"
 

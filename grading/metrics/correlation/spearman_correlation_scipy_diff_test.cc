@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/correlation/spearman_correlation.h"
 #include "base/table.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
+#include "grading/metrics/correlation/spearman_correlation.h"
 #include "gtest/gtest.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

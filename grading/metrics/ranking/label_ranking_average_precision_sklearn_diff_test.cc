@@ -14,10 +14,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_outcomes.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/ranking/label_ranking_average_precision.h"
+#include "base/testing/diff_test_outcomes.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/matrix_view.h"
+#include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

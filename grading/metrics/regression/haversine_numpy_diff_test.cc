@@ -1,6 +1,6 @@
 // Differential test: TripHaversineScore against a numpy restatement of
 // upstream's calc_score on random inputs (sizes 1 to 100000), run twice
-// (testdata/common/numpy_kernels.h): with numpy's baseline kernels (glibc's
+// (base/testing/numpy_kernels.h): with numpy's baseline kernels (glibc's
 // sin, cos and arcsin, as ours) bit for bit; with this machine's (on AVX-512,
 // SVML's, a few ulps from glibc's) within 1e-9 relative. NaN must match NaN.
 
@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/regression/haversine.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

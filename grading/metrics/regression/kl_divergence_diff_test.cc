@@ -3,7 +3,7 @@
 // probability tables (sizes 1..1e5) with zero targets, NaN, negative or > 1
 // predictions, rows that do not sum to one, predictions at 0 and 1, extra
 // and missing columns. Raising agrees; the reference runs twice
-// (testdata/common/numpy_kernels.h): with numpy's baseline kernels (glibc's
+// (base/testing/numpy_kernels.h): with numpy's baseline kernels (glibc's
 // log, as ours) scores agree bit for bit, with this machine's (on AVX-512,
 // SVML's log, up to 2 ulps from glibc's) to 1e-9 relative.
 
@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/regression/kl_divergence.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -3,7 +3,7 @@
 // random arrays of sizes 0 to 100000, with NaN, infinities, negative and
 // tiny confidences, and lengths that broadcast or do not. We require the same
 // raise/no-raise outcome and message, and run the reference twice
-// (testdata/common/numpy_kernels.h): with numpy's baseline kernels (np.log is
+// (base/testing/numpy_kernels.h): with numpy's baseline kernels (np.log is
 // glibc's, as ours) every value bit for bit; with this machine's (on AVX-512,
 // SVML's log, up to 2 ulps from glibc's) within what that can move the mean,
 // bounded per case below (NaN and infinities equal in both).
@@ -17,13 +17,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_kernel_bounds.h"
-#include "grading/metrics/testing/diff_test_outcomes.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_kernel_bounds.h"
+#include "base/testing/diff_test_outcomes.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/regression/laplace_log_likelihood.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

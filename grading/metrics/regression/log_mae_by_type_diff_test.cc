@@ -3,7 +3,7 @@
 // random type labels and columns of every dtype a CSV column can have (sizes
 // 1 to 100000; see log_mae_by_type_diff_test.py). We require the same
 // raise/no-raise outcome and message, and run the reference twice
-// (testdata/common/numpy_kernels.h):
+// (base/testing/numpy_kernels.h):
 // - with numpy's baseline kernels (np.log is glibc's log, as ours): every
 //   score bit for bit (NumpyMean reproduces numpy's summation order);
 // - with this machine's kernels (on AVX-512, SVML's log, up to 2 ulps from
@@ -19,15 +19,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_column.h"
-#include "grading/metrics/testing/diff_test_kernel_bounds.h"
-#include "grading/metrics/testing/diff_test_outcomes.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/regression/log_mae_by_type.h"
 #include "base/table.h"
+#include "base/testing/diff_test_column.h"
+#include "base/testing/diff_test_kernel_bounds.h"
+#include "base/testing/diff_test_outcomes.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
+#include "grading/metrics/regression/log_mae_by_type.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

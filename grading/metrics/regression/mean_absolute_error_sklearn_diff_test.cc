@@ -15,11 +15,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_column.h"
-#include "grading/metrics/testing/diff_test_outcomes.h"
-#include "grading/metrics/testing/diff_test_text.h"
-#include "grading/metrics/regression/mean_absolute_error.h"
 #include "base/table.h"
+#include "base/testing/diff_test_column.h"
+#include "base/testing/diff_test_outcomes.h"
+#include "base/testing/diff_test_text.h"
+#include "grading/metrics/regression/mean_absolute_error.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

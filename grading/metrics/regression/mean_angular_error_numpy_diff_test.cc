@@ -1,6 +1,6 @@
 // Differential test: MeanAngularError against a numpy restatement of
 // upstream's angular_dist_score on random inputs (sizes 1 to 100000), run
-// twice (testdata/common/numpy_kernels.h):
+// twice (base/testing/numpy_kernels.h):
 // - with numpy's baseline kernels, which call glibc's libm as we do: our value
 //   must be bit for bit numpy's;
 // - with this machine's kernels (on AVX-512, SVML's sin, cos and arccos, up to
@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_kernel_bounds.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_kernel_bounds.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/regression/mean_angular_error.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

@@ -5,7 +5,7 @@
 // 1.2.1 pieces; see its header) and 1.2.1's direct value where 1.2.1 takes
 // the raw inputs. We require the same raise/no-raise outcome and the same
 // error message, and our value within 1e-9 relative of 1.2.1's. The script
-// runs twice (testdata/common/numpy_kernels.h):
+// runs twice (base/testing/numpy_kernels.h):
 // - with numpy's baseline kernels (np.log1p is glibc's, as ours): every value
 //   bit for bit equal to the 1.5 restatement;
 // - with this machine's kernels (on AVX-512, SVML's log1p, up to 2 ulps from
@@ -25,15 +25,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "grading/metrics/testing/diff_test_kernel_bounds.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/table.h"
+#include "base/testing/diff_test_kernel_bounds.h"
+#include "base/testing/diff_test_text.h"
+#include "base/testing/numpy_kernels.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/regression/mean_column_wise_rmsle.h"
 #include "grading/metrics/regression/rmse.h"
 #include "grading/metrics/regression/rmsle.h"
-#include "base/table.h"
 #include "gtest/gtest.h"
-#include "testdata/common/numpy_kernels.h"
-#include "testdata/common/test_util.h"
 
 namespace mlebench {
 namespace {

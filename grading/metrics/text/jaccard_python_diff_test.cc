@@ -15,10 +15,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/text/jaccard.h"
-#include "pycompat/python_str.h"
 #include "gtest/gtest.h"
+#include "pycompat/python_str.h"
 
 namespace mlebench {
 namespace {

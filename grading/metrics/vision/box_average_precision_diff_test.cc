@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/vision/box_average_precision.h"
-#include "grading/metrics/testing/diff_test_text.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {

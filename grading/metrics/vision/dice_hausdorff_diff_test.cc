@@ -15,8 +15,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/vision/dice_hausdorff.h"
-#include "grading/metrics/testing/diff_test_text.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "gtest/gtest.h"
 

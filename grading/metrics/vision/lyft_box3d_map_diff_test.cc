@@ -14,7 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "grading/metrics/testing/diff_test_text.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/vision/lyft_box3d_map.h"
 #include "gtest/gtest.h"
 

@@ -14,8 +14,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/testing/diff_test_text.h"
 #include "grading/metrics/vision/dice.h"
-#include "grading/metrics/testing/diff_test_text.h"
 #include "grading/metrics/vision/iou_threshold_precision.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "gtest/gtest.h"

@@ -1,0 +1,158 @@
+// The runner's child processes: starting one with its output piped into a
+// capped log, the time limit and quota checks, and killing what is left.
+// For agent_runner/runner.cc; not for other callers.
+#ifndef MLEBENCH_AGENT_RUNNER_INTERNAL_CHILD_PROCESS_H_
+#define MLEBENCH_AGENT_RUNNER_INTERNAL_CHILD_PROCESS_H_
+
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "agent_runner/cgroup.h"
+
+namespace mlebench::runner_internal {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// An error naming what failed, the path and errno's text.
+absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error);
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
+  ~FileDescriptor() { Close(); }
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
+    if (this != &other) {
+      Close();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  int get() const { return fd_; }
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Writes "run_agent: cannot execute the agent (errno N)" using only
+// async-signal-safe calls, for the child between fork and exec.
+void WriteExecFailure(int fd, int error);
+
+// The agent's log: everything it writes (through a pipe) up to a cap, and
+// the runner's own notes, which are always kept. Only the runner holds the
+// file, so an agent cannot truncate or rewrite it (reopening /dev/stdout gives
+// it the pipe again).
+class LogSink {
+ public:
+  LogSink(int fd, int64_t cap) : fd_(fd), cap_(cap) {}
+
+  void Agent(const char* data, size_t size) {
+    const int64_t room = std::max<int64_t>(cap_ - written_, 0);
+    const size_t kept = static_cast<size_t>(std::min<int64_t>(room, static_cast<int64_t>(size)));
+    WriteAll(data, kept);
+    written_ += static_cast<int64_t>(kept);
+    dropped_ += static_cast<int64_t>(size - kept);
+  }
+  void Note(absl::string_view text) { WriteAll(text.data(), text.size()); }
+  // Says how much was dropped, if anything; once, at the end.
+  void Finish() {
+    if (dropped_ > 0) {
+      Note(absl::StrCat("run_agent: the log was cut at ", cap_, " bytes of agent output; ",
+                        dropped_, " more bytes were dropped\n"));
+    }
+  }
+  bool truncated() const { return dropped_ > 0; }
+
+ private:
+  void WriteAll(const char* data, size_t size) {
+    while (size > 0) {
+      const ssize_t n = write(fd_, data, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;  // a full disk loses log text, never the run
+      data += n;
+      size -= static_cast<size_t>(n);
+    }
+  }
+
+  int fd_;
+  int64_t cap_;
+  int64_t written_ = 0;
+  int64_t dropped_ = 0;
+};
+
+// Moves what is in the pipe to the log; false at end of file.
+bool DrainPipe(int pipe_fd, LogSink& log);
+
+enum class WaitResult { kExited, kDeadline, kOverQuota };
+
+constexpr auto kQuotaCheckInterval = std::chrono::seconds(2);
+
+// Waits until `pid` has exited (without reaping it, so that its process group
+// id stays reserved), `deadline` passes, or `over_quota` (asked every
+// kQuotaCheckInterval) says so, copying the agent's output from `pipe_fd`
+// (non-blocking; -1: none) to `log` meanwhile. Sleeps in poll() on a pidfd
+// and the pipe; where pidfds are missing, in short naps.
+WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
+                       LogSink* log, const std::function<bool()>& over_quota);
+
+void KillAndReapAllChildren();
+
+// How to start a child process and when to end it.
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0] is the executable's absolute path
+  std::vector<std::string> env;
+  fs::path cwd;
+  // Receives stdout and stderr (stdin is /dev/null): either `output_fd`
+  // directly, or, with `log`, a pipe the runner copies into it.
+  int output_fd = -1;
+  LogSink* log = nullptr;
+  // The owner the pipe is given, so that an agent running as another user
+  // can reopen /dev/stdout and /dev/stderr (tee /dev/stderr, > /dev/stdout).
+  std::optional<std::pair<uid_t, gid_t>> pipe_owner;
+  int inherited_fd = -1;  // a descriptor the child keeps (bwrap's --args), or -1
+  // argv runs bwrap with BwrapOptions: the child gets a session of its own
+  // (no controlling terminal), and the deadline's SIGTERM goes to the
+  // processes inside the sandbox rather than to bwrap, which would end the
+  // sandbox at once.
+  bool sandboxed = false;
+  // The child joins it before exec; whatever is left in it is killed at the
+  // end.
+  const AgentCgroup* cgroup = nullptr;
+  // Asked every few seconds; true stops the child as the deadline would.
+  std::function<bool()> over_quota;
+  int64_t time_limit_s = 0;
+  double grace_s = 0;
+  bool kill_all_children = false;
+};
+
+struct ChildOutcome {
+  int wait_status = 0;
+  bool timed_out = false;
+  bool over_quota = false;
+  double duration_s = 0;
+};
+
+// Runs the child in its own process group, enforces the time limit and kills
+// the whole group when the main process ends.
+absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec);
+
+}  // namespace mlebench::runner_internal
+
+#endif  // MLEBENCH_AGENT_RUNNER_INTERNAL_CHILD_PROCESS_H_

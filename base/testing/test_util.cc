@@ -1,0 +1,84 @@
+#include "base/testing/test_util.h"
+
+#include <sys/wait.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "base/status_macros.h"
+
+namespace mlebench::testing {
+namespace fs = std::filesystem;
+
+fs::path NewTempDir(std::string_view label) {
+  static std::atomic<int> counter{0};
+  const char* root = std::getenv("TEST_TMPDIR");
+  const fs::path base = root != nullptr ? fs::path(root) : fs::temp_directory_path();
+  fs::path dir;
+  do {
+    dir = base / absl::StrCat(std::string(label), "_", counter++);
+  } while (fs::exists(dir));
+  fs::create_directories(dir);
+  return dir;
+}
+
+namespace {
+
+std::string ShellQuote(std::string_view word) {
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+}  // namespace
+
+CommandResult RunCommand(const std::vector<std::string>& argv) {
+  std::string command;
+  for (const std::string& word : argv) absl::StrAppend(&command, ShellQuote(word), " ");
+  command += "2>&1";
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    result.output = "popen failed";
+    return result;
+  }
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+CommandResult RunPython(std::string_view script, const std::vector<std::string>& args) {
+  const fs::path script_path = NewTempDir("python") / "script.py";
+  if (absl::Status s = WriteStringToFile(script_path, script); !s.ok()) {
+    return CommandResult{-1, std::string(s.message())};
+  }
+  std::vector<std::string> argv = {"/usr/bin/python3", script_path.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunCommand(argv);
+}
+
+std::map<std::string, std::string> ReadTree(const fs::path& dir) {
+  std::map<std::string, std::string> tree;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    absl::StatusOr<std::string> bytes = ReadFileToString(entry.path());
+    tree[entry.path().lexically_relative(dir).generic_string()] =
+        bytes.ok() ? *std::move(bytes) : std::string(bytes.status().message());
+  }
+  return tree;
+}
+
+}  // namespace mlebench::testing

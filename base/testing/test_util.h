@@ -1,0 +1,37 @@
+#ifndef MLEBENCH_BASE_TESTING_TEST_UTIL_H_
+#define MLEBENCH_BASE_TESTING_TEST_UTIL_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace mlebench::testing {
+
+// A new empty directory under $TEST_TMPDIR (or the system temp directory),
+// unique within the process; `label` makes it recognisable.
+std::filesystem::path NewTempDir(std::string_view label);
+
+struct CommandResult {
+  int exit_code = -1;  // -1 when the command did not exit normally
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `argv` (no shell interpretation of its words) and collects its output.
+CommandResult RunCommand(const std::vector<std::string>& argv);
+
+// Runs `script` with Debian's /usr/bin/python3 (which has numpy, pandas,
+// scikit-learn and PIL) and `args` as sys.argv[1:].
+CommandResult RunPython(std::string_view script, const std::vector<std::string>& args = {});
+
+// Every regular file under `dir`, keyed by its path relative to `dir`
+// ("a/b.csv"), with its bytes: comparing two of these compares two trees.
+std::map<std::string, std::string> ReadTree(const std::filesystem::path& dir);
+
+}  // namespace mlebench::testing
+
+#endif  // MLEBENCH_BASE_TESTING_TEST_UTIL_H_

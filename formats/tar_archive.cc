@@ -1,0 +1,221 @@
+#include "formats/tar_archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace mlebench {
+namespace {
+
+struct ArchiveReadCloser {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+struct ArchiveWriteCloser {
+  void operator()(archive* a) const { archive_write_free(a); }
+};
+
+std::string ArchiveError(archive* a) {
+  const char* message = archive_error_string(a);
+  return message == nullptr ? "unknown libarchive error" : message;
+}
+
+// Splits "a/b/c" into its non-empty components; false for an absolute name
+// or one with a ".." component.
+bool SafeComponents(const std::string& name, std::vector<std::string>& parts) {
+  parts.clear();
+  if (name.empty() || name[0] == '/') return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t end = name.find('/', start);
+    if (end == std::string::npos) end = name.size();
+    std::string part = name.substr(start, end - start);
+    if (part == "..") return false;
+    if (!part.empty() && part != ".") parts.push_back(std::move(part));
+    start = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> TarTopLevelNames(
+    const std::filesystem::path& archive_path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(archive_path, error)) {
+    return absl::NotFoundError(absl::StrCat("no archive ", archive_path.string()));
+  }
+  std::unique_ptr<archive, ArchiveReadCloser> reader(archive_read_new());
+  archive_read_support_filter_all(reader.get());
+  archive_read_support_format_tar(reader.get());
+  archive_read_support_format_gnutar(reader.get());
+  if (archive_read_open_filename(reader.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot read tar archive ", archive_path.string(), ": ", ArchiveError(reader.get())));
+  }
+  std::set<std::string> names;
+  std::vector<std::string> parts;
+  archive_entry* entry = nullptr;
+  int rc;
+  while ((rc = archive_read_next_header(reader.get(), &entry)) == ARCHIVE_OK) {
+    const char* raw_name = archive_entry_pathname(entry);
+    const std::string name = raw_name == nullptr ? "" : raw_name;
+    if (!SafeComponents(name, parts)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(archive_path.string(), ": unsafe entry name '", name, "'"));
+    }
+    if (!parts.empty()) names.insert(parts.front());
+    if (archive_read_data_skip(reader.get()) != ARCHIVE_OK) {
+      return absl::InvalidArgumentError(absl::StrCat("corrupt tar archive ", archive_path.string(),
+                                                     ": ", ArchiveError(reader.get())));
+    }
+  }
+  if (rc != ARCHIVE_EOF) {
+    return absl::InvalidArgumentError(absl::StrCat("corrupt tar archive ", archive_path.string(),
+                                                   ": ", ArchiveError(reader.get())));
+  }
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+absl::Status ExtractTar(const std::filesystem::path& archive_path,
+                        const std::filesystem::path& dest) {
+  // First pass: every entry must be a safe file or directory.
+  for (int pass = 0; pass < 2; ++pass) {
+    std::unique_ptr<archive, ArchiveReadCloser> reader(archive_read_new());
+    archive_read_support_filter_all(reader.get());
+    archive_read_support_format_tar(reader.get());
+    archive_read_support_format_gnutar(reader.get());
+    if (archive_read_open_filename(reader.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot read tar archive ", archive_path.string(), ": ", ArchiveError(reader.get())));
+    }
+    std::vector<std::string> parts;
+    archive_entry* entry = nullptr;
+    int rc;
+    while ((rc = archive_read_next_header(reader.get(), &entry)) == ARCHIVE_OK) {
+      const char* raw_name = archive_entry_pathname(entry);
+      const std::string name = raw_name == nullptr ? "" : raw_name;
+      const mode_t type = archive_entry_filetype(entry);
+      if (!SafeComponents(name, parts) || (type != AE_IFREG && type != AE_IFDIR) ||
+          archive_entry_hardlink(entry) != nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(archive_path.string(), ": unsafe or unsupported entry '", name, "'"));
+      }
+      std::filesystem::path target = dest;
+      for (const std::string& part : parts) target /= part;
+      std::error_code error;
+      if (pass == 1 && type == AE_IFDIR) {
+        std::filesystem::create_directories(target, error);
+      } else if (pass == 1) {
+        std::filesystem::create_directories(target.parent_path(), error);
+        std::ofstream out(target, std::ios::binary | std::ios::trunc);
+        const void* block = nullptr;
+        size_t size = 0;
+        la_int64_t offset = 0;
+        int data_rc;
+        while ((data_rc = archive_read_data_block(reader.get(), &block, &size, &offset)) ==
+               ARCHIVE_OK) {
+          out.seekp(offset);
+          out.write(static_cast<const char*>(block), static_cast<std::streamsize>(size));
+        }
+        if (data_rc != ARCHIVE_EOF) {
+          return absl::InvalidArgumentError(absl::StrCat("corrupt entry ", name, " in ",
+                                                         archive_path.string(), ": ",
+                                                         ArchiveError(reader.get())));
+        }
+        if (!out) return absl::InternalError(absl::StrCat("cannot write ", target.string()));
+        continue;
+      }
+      if (error) return absl::InternalError(absl::StrCat("cannot create ", target.string()));
+      if (archive_read_data_skip(reader.get()) != ARCHIVE_OK) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "corrupt tar archive ", archive_path.string(), ": ", ArchiveError(reader.get())));
+      }
+    }
+    if (rc != ARCHIVE_EOF) {
+      return absl::InvalidArgumentError(absl::StrCat("corrupt tar archive ", archive_path.string(),
+                                                     ": ", ArchiveError(reader.get())));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteTar(const std::filesystem::path& archive_path,
+                      const std::vector<TarEntry>& entries, bool gzip) {
+  std::vector<std::string> parts;
+  for (const TarEntry& entry : entries) {
+    if (!SafeComponents(entry.name, parts) || parts.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("bad tar entry name '", entry.name, "'"));
+    }
+  }
+  std::unique_ptr<archive, ArchiveWriteCloser> writer(archive_write_new());
+  bool ok = archive_write_set_format_pax_restricted(writer.get()) == ARCHIVE_OK;
+  if (ok && gzip) {
+    ok = archive_write_add_filter_gzip(writer.get()) == ARCHIVE_OK &&
+         // libarchive stores the current time in the gzip header unless told not to.
+         archive_write_set_filter_option(writer.get(), "gzip", "timestamp", nullptr) == ARCHIVE_OK;
+  }
+  if (!ok || archive_write_open_filename(writer.get(), archive_path.c_str()) != ARCHIVE_OK) {
+    return absl::InternalError(
+        absl::StrCat("cannot write ", archive_path.string(), ": ", ArchiveError(writer.get())));
+  }
+  std::vector<char> buffer(1 << 16);
+  for (const TarEntry& entry : entries) {
+    std::error_code error;
+    const int64_t size = entry.file.empty()
+                             ? static_cast<int64_t>(entry.bytes.size())
+                             : static_cast<int64_t>(std::filesystem::file_size(entry.file, error));
+    if (error) return absl::NotFoundError(absl::StrCat("cannot read ", entry.file.string()));
+    std::unique_ptr<archive_entry, void (*)(archive_entry*)> header(archive_entry_new(),
+                                                                    &archive_entry_free);
+    archive_entry_set_pathname(header.get(), entry.name.c_str());
+    archive_entry_set_filetype(header.get(), AE_IFREG);
+    archive_entry_set_perm(header.get(), 0644);
+    archive_entry_set_size(header.get(), static_cast<la_int64_t>(size));
+    archive_entry_set_mtime(header.get(), 0, 0);
+    archive_entry_set_uid(header.get(), 0);
+    archive_entry_set_gid(header.get(), 0);
+    const std::string failure =
+        absl::StrCat("cannot write ", entry.name, " to ", archive_path.string(), ": ");
+    if (archive_write_header(writer.get(), header.get()) != ARCHIVE_OK) {
+      return absl::InternalError(absl::StrCat(failure, ArchiveError(writer.get())));
+    }
+    if (entry.file.empty()) {
+      if (!entry.bytes.empty() &&
+          archive_write_data(writer.get(), entry.bytes.data(), entry.bytes.size()) !=
+              static_cast<la_ssize_t>(entry.bytes.size())) {
+        return absl::InternalError(absl::StrCat(failure, ArchiveError(writer.get())));
+      }
+      continue;
+    }
+    std::ifstream in(entry.file, std::ios::binary);
+    int64_t written = 0;
+    while (in && written < size) {
+      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      const std::streamsize got = in.gcount();
+      if (got <= 0) break;
+      if (archive_write_data(writer.get(), buffer.data(), static_cast<size_t>(got)) != got) {
+        return absl::InternalError(absl::StrCat(failure, ArchiveError(writer.get())));
+      }
+      written += got;
+    }
+    if (written != size) {
+      return absl::InternalError(absl::StrCat(failure, "short read of ", entry.file.string()));
+    }
+  }
+  if (archive_write_close(writer.get()) != ARCHIVE_OK) {
+    return absl::InternalError(
+        absl::StrCat("cannot finish ", archive_path.string(), ": ", ArchiveError(writer.get())));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlebench
