@@ -76,4 +76,26 @@ absl::Status CheckFailed(std::string_view message) {
   return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
 }
 
+absl::StatusOr<std::vector<std::string>> IdFileNames(const Table& table, std::string_view csv_name,
+                                                     std::string_view suffix) {
+  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
+  std::vector<std::string> names;
+  names.reserve(ids->cells.size());
+  for (size_t row = 0; row < ids->cells.size(); ++row) {
+    const Cell& cell = ids->cells[row];
+    if (const auto* i = std::get_if<int64_t>(&cell)) {
+      names.push_back(absl::StrCat(*i, std::string(suffix)));
+      continue;
+    }
+    const auto* text = std::get_if<std::string>(&cell);
+    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
+        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(csv_name), " row ", row, ": 'id' must be an integer or a file name"));
+    }
+    names.push_back(absl::StrCat(*text, std::string(suffix)));
+  }
+  return names;
+}
+
 }  // namespace mlebench

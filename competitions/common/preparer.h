@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "base/table.h"
 #include "base/id_registry.h"
 
 namespace mlebench {
@@ -31,6 +33,14 @@ struct CompetitionPreparer {
 // A failed check of upstream's prepare.py (its `assert`): FailedPrecondition
 // "check failed: <message>".
 absl::Status CheckFailed(std::string_view message);
+
+// The file names upstream builds as f"{id}{suffix}" from `table`'s `id` column:
+// integer ids in decimal, text ids as they are when they name a file directly
+// inside a folder. Anything else (a missing id, a float, text that would reach
+// outside the folder) is InvalidArgument "<csv_name> row <i>: 'id' must be an
+// integer or a file name".
+absl::StatusOr<std::vector<std::string>> IdFileNames(const Table& table, std::string_view csv_name,
+                                                     std::string_view suffix);
 
 // Process-wide registry, filled by MLEBENCH_REGISTER_PREPARER in alwayslink
 // libraries.

@@ -28,30 +28,6 @@ using dog_breed_identification::Breeds;
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
 
-// The image file names upstream builds as f"{id}.jpg": text ids (Kaggle's
-// are 32 hex digits) as they are when they name a file directly inside a
-// folder, integer ids in decimal. Anything else (a missing id, a float, text
-// that would reach outside the image folder) is an error.
-absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
-  std::vector<std::string> names;
-  names.reserve(ids->cells.size());
-  for (size_t row = 0; row < ids->cells.size(); ++row) {
-    const Cell& cell = ids->cells[row];
-    if (const auto* i = std::get_if<int64_t>(&cell)) {
-      names.push_back(absl::StrCat(*i, ".jpg"));
-      continue;
-    }
-    const auto* text = std::get_if<std::string>(&cell);
-    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
-        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("labels.csv row ", row, ": 'id' must be an integer or a file name"));
-    }
-    names.push_back(absl::StrCat(*text, ".jpg"));
-  }
-  return names;
-}
 
 // Copies raw/train/<name> to <dest>/<name> for each name.
 absl::Status CopyImages(const fs::path& raw_train, const std::vector<std::string>& names,
@@ -84,8 +60,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const Table& new_train = split.train;
   ASSIGN_OR_RETURN(Table new_test, DfToOneHot(split.test, "id", "breed", Breeds()));
 
-  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
-  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(new_test));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, IdFileNames(new_train, "labels.csv", ".jpg"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, IdFileNames(new_test, "labels.csv", ".jpg"));
   // Upstream copies, then asserts as many .jpg files arrived as there are
   // rows, so a repeated id fails; we check before writing anything.
   if (std::set<std::string>(train_images.begin(), train_images.end()).size() !=

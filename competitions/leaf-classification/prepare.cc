@@ -31,30 +31,6 @@ using leaf_classification::Classes;
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
 
-// The image file names upstream builds as f"{id}.jpg": integer ids (Kaggle's)
-// in decimal, text ids as they are when they name a file directly inside a
-// folder. Anything else (a missing id, a float, text that would reach
-// outside the image folder) is an error.
-absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
-  ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
-  std::vector<std::string> names;
-  names.reserve(ids->cells.size());
-  for (size_t row = 0; row < ids->cells.size(); ++row) {
-    const Cell& cell = ids->cells[row];
-    if (const auto* i = std::get_if<int64_t>(&cell)) {
-      names.push_back(absl::StrCat(*i, ".jpg"));
-      continue;
-    }
-    const auto* text = std::get_if<std::string>(&cell);
-    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
-        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("train.csv row ", row, ": 'id' must be an integer or a file name"));
-    }
-    names.push_back(absl::StrCat(*text, ".jpg"));
-  }
-  return names;
-}
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
@@ -80,8 +56,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   // Upstream copies the images of both splits, then checks that as many
   // files arrived as there are rows (so repeated ids fail).
-  ASSIGN_OR_RETURN(std::vector<std::string> train_images, ImageNames(new_train));
-  ASSIGN_OR_RETURN(std::vector<std::string> test_images, ImageNames(new_test_without_labels));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_images, IdFileNames(new_train, "train.csv", ".jpg"));
+  ASSIGN_OR_RETURN(std::vector<std::string> test_images, IdFileNames(new_test_without_labels, "train.csv", ".jpg"));
   std::vector<std::string> images = std::move(train_images);
   images.insert(images.end(), test_images.begin(), test_images.end());
   if (std::set<std::string>(images.begin(), images.end()).size() != images.size()) {
