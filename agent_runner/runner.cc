@@ -53,7 +53,6 @@ namespace {
 using namespace runner_internal;  // NOLINT: the runner's own child processes
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 // Upper bounds that keep deadline arithmetic far from overflow.
 constexpr int64_t kMaxTimeLimitS = 10'000'000;  // ~115 days

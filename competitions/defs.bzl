@@ -155,72 +155,44 @@ def mle_competition(
                   "pass sample_submission = the agent-visible one") % (name, info.sample_submission))
         sample_submission = info.sample_submission[len(public_prefix):]
 
+    # The competition's three libraries, each with its test and the binary the
+    # pipeline runs.
     defines = _id_define(name)
-    cc_library(
-        name = "grader",
-        srcs = ["grade.cc"],
-        deps = _GRADER_DEPS + grader_deps,
-        local_defines = defines,
-        alwayslink = 1,
-        visibility = _LIBRARY_VISIBILITY,
-    )
-    cc_test(
-        name = "grade_test",
-        srcs = ["grade_test.cc"],
-        deps = _GRADE_TEST_DEPS + grade_test_deps,
-        local_defines = defines,
-        **grade_test
-    )
-    cc_library(
-        name = "preparer",
-        srcs = ["prepare.cc"],
-        deps = _PREPARER_DEPS + preparer_deps,
-        local_defines = defines,
-        alwayslink = 1,
-        visibility = _LIBRARY_VISIBILITY,
-    )
-    cc_test(
-        name = "prepare_test",
-        srcs = ["prepare_test.cc"],
-        deps = _PREPARE_TEST_DEPS + prepare_test_deps,
-        local_defines = defines,
-        **prepare_test
-    )
-    cc_library(
-        name = "generator",
-        srcs = ["generate_raw.cc"],
-        deps = _GENERATOR_DEPS + generator_deps,
-        local_defines = defines,
-        alwayslink = 1,
-        visibility = _LIBRARY_VISIBILITY,
-        **generator
-    )
-    cc_test(
-        name = "generate_raw_test",
-        srcs = ["generate_raw_test.cc"],
-        deps = _GENERATE_RAW_TEST_DEPS + generate_raw_test_deps,
-        local_defines = defines,
-        **generate_raw_test
-    )
+    for library, source, library_deps, library_args, test_deps, test_args, binary, main in [
+        ("grader", "grade", _GRADER_DEPS + grader_deps, {},
+         _GRADE_TEST_DEPS + grade_test_deps, grade_test, "grade", "//grading:grade_main"),
+        ("preparer", "prepare", _PREPARER_DEPS + preparer_deps, {},
+         _PREPARE_TEST_DEPS + prepare_test_deps, prepare_test, "prepare",
+         "//competitions/common:prepare_main"),
+        ("generator", "generate_raw", _GENERATOR_DEPS + generator_deps, generator,
+         _GENERATE_RAW_TEST_DEPS + generate_raw_test_deps, generate_raw_test, "raw_generator",
+         "//testdata/common:generate_main"),
+    ]:
+        cc_library(
+            name = library,
+            srcs = [source + ".cc"],
+            deps = library_deps,
+            local_defines = defines,
+            alwayslink = 1,
+            visibility = _LIBRARY_VISIBILITY,
+            **library_args
+        )
+        cc_test(
+            name = source + "_test",
+            srcs = [source + "_test.cc"],
+            deps = test_deps,
+            local_defines = defines,
+            **test_args
+        )
+        cc_binary(
+            name = binary,
+            deps = [":" + library, main],
+            visibility = _LIBRARY_VISIBILITY,
+        )
     native.filegroup(
         name = "sources",
         srcs = native.glob(["*.cc", "*.h"]),
         visibility = ["//tools:__pkg__"],
-    )
-    cc_binary(
-        name = "grade",
-        deps = [":grader", "//grading:grade_main"],
-        visibility = _LIBRARY_VISIBILITY,
-    )
-    cc_binary(
-        name = "prepare",
-        deps = [":preparer", "//competitions/common:prepare_main"],
-        visibility = _LIBRARY_VISIBILITY,
-    )
-    cc_binary(
-        name = "raw_generator",
-        deps = [":generator", "//testdata/common:generate_main"],
-        visibility = _LIBRARY_VISIBILITY,
     )
 
     # The raw download holds every label, the held-out answers included: only
