@@ -3,11 +3,15 @@
 A competition lives in competitions/<id>/ (the id is upstream's, taken from the
 package name), with its row in competitions/competitions.tsv and these sources:
 
-    grade.cc  grade_test.cc          upstream's grade.py and its test
-    prepare.cc  prepare_test.cc      upstream's prepare.py and its test
+    grade.cc  grade_test.cc          upstream's grade.py and its tests
+    prepare.cc  prepare_test.cc      upstream's prepare.py and its tests
     generate_raw.cc  generate_raw_test.cc
-                                     the synthetic raw download and its test
+                                     the synthetic raw download and its tests
     description.md                   the task, in our own words
+
+The three test files are one test, `code_test`, compiled as one translation
+unit (//tools:unity_source.bzl); each keeps its names in the namespace
+`mlebench::<file stem>` (e.g. mlebench::prepare_test).
 
 Its BUILD file is one `mle_competition(...)` call naming what those sources
 depend on beyond the usual (see _GRADER_DEPS and friends below); everything else
@@ -32,6 +36,7 @@ load(
     "prepared_data",
 )
 load("//testdata:defs.bzl", "synthetic_raw")
+load("//tools:unity_source.bzl", "unity_source")
 
 # What every grader, preparer and generator (and their tests) depends on; a
 # competition lists only what it needs beyond these.
@@ -42,33 +47,25 @@ _GRADER_DEPS = [
     "@com_google_absl//:status",
     "@com_google_absl//:strings",
 ]
-_GRADE_TEST_DEPS = [
-    ":grader",
-    "//base:table",
-    "//grading:grader",
-    "//grading:grader_testing",
-    "@com_google_googletest//:gtest_main",
-]
 _PREPARER_DEPS = [
     "//base:status_macros",
     "//competitions/common:preparer",
     "@com_google_absl//:status",
-]
-_PREPARE_TEST_DEPS = [
-    ":preparer",
-    "//base/testing:test_util",
-    "//competitions/common:prepare_test_util",
-    "//testdata/common:synthetic_test_util",
-    "@com_google_googletest//:gtest_main",
 ]
 _GENERATOR_DEPS = [
     "//base:status_macros",
     "//testdata/common:synthetic",
     "@com_google_absl//:status",
 ]
-_GENERATE_RAW_TEST_DEPS = [
+_TEST_DEPS = [
     ":generator",
+    ":grader",
+    ":preparer",
+    "//base:table",
     "//base/testing:test_util",
+    "//competitions/common:prepare_test_util",
+    "//grading:grader",
+    "//grading:grader_testing",
     "//testdata/common:synthetic_test_util",
     "@com_google_googletest//:gtest_main",
 ]
@@ -83,15 +80,11 @@ def _id_define(competition_id):
 
 def mle_competition(
         grader_deps = [],
-        grade_test_deps = [],
         preparer_deps = [],
-        prepare_test_deps = [],
         generator_deps = [],
-        generate_raw_test_deps = [],
-        grade_test = {},
-        prepare_test = {},
+        test_deps = [],
         generator = {},
-        generate_raw_test = {},
+        test = {},
         description = "description.md",
         synthetic_seed = 0,
         leaderboard = None,
@@ -103,7 +96,8 @@ def mle_competition(
     Targets, in competitions/<id>/:
       grader, preparer, generator: cc_library (alwayslink), registering the
         competition's grader, preparer and synthetic generator;
-      grade_test, prepare_test, generate_raw_test: their tests;
+      code_test: their tests (grade_test.cc, prepare_test.cc and
+        generate_raw_test.cc), one binary compiled as one unit;
       grade, prepare, raw_generator: the binaries the pipeline runs;
       raw: the synthetic raw download (visible to competitions and tools only);
       <id>_data, <id>_run, <id>_report: the prepared data, the agent's run and
@@ -118,16 +112,11 @@ def mle_competition(
 
     Args:
       grader_deps: what grade.cc needs beyond _GRADER_DEPS.
-      grade_test_deps: what grade_test.cc needs beyond _GRADE_TEST_DEPS.
       preparer_deps: what prepare.cc needs beyond _PREPARER_DEPS.
-      prepare_test_deps: what prepare_test.cc needs beyond _PREPARE_TEST_DEPS.
       generator_deps: what generate_raw.cc needs beyond _GENERATOR_DEPS.
-      generate_raw_test_deps: what generate_raw_test.cc needs beyond
-        _GENERATE_RAW_TEST_DEPS.
-      grade_test: more attributes of grade_test (e.g. data, size, shard_count).
-      prepare_test: more attributes of prepare_test.
+      test_deps: what the three test files need beyond _TEST_DEPS.
       generator: more attributes of generator (e.g. copts).
-      generate_raw_test: more attributes of generate_raw_test.
+      test: more attributes of code_test (e.g. data, size, shard_count).
       description: the task description in our own words (Markdown).
       synthetic_seed: the generator's seed for `raw` (the same seed gives
         byte-identical data).
@@ -155,18 +144,15 @@ def mle_competition(
                   "pass sample_submission = the agent-visible one") % (name, info.sample_submission))
         sample_submission = info.sample_submission[len(public_prefix):]
 
-    # The competition's three libraries, each with its test and the binary the
-    # pipeline runs.
+    # The competition's three libraries, each with the binary the pipeline
+    # runs.
     defines = _id_define(name)
-    for library, source, library_deps, library_args, test_deps, test_args, binary, main in [
-        ("grader", "grade", _GRADER_DEPS + grader_deps, {},
-         _GRADE_TEST_DEPS + grade_test_deps, grade_test, "grade", "//grading:grade_main"),
-        ("preparer", "prepare", _PREPARER_DEPS + preparer_deps, {},
-         _PREPARE_TEST_DEPS + prepare_test_deps, prepare_test, "prepare",
+    for library, source, library_deps, library_args, binary, main in [
+        ("grader", "grade", _GRADER_DEPS + grader_deps, {}, "grade", "//grading:grade_main"),
+        ("preparer", "prepare", _PREPARER_DEPS + preparer_deps, {}, "prepare",
          "//competitions/common:prepare_main"),
         ("generator", "generate_raw", _GENERATOR_DEPS + generator_deps, generator,
-         _GENERATE_RAW_TEST_DEPS + generate_raw_test_deps, generate_raw_test, "raw_generator",
-         "//testdata/common:generate_main"),
+         "raw_generator", "//testdata/common:generate_main"),
     ]:
         cc_library(
             name = library,
@@ -177,18 +163,25 @@ def mle_competition(
             visibility = _LIBRARY_VISIBILITY,
             **library_args
         )
-        cc_test(
-            name = source + "_test",
-            srcs = [source + "_test.cc"],
-            deps = test_deps,
-            local_defines = defines,
-            **test_args
-        )
         cc_binary(
             name = binary,
             deps = [":" + library, main],
             visibility = _LIBRARY_VISIBILITY,
         )
+
+    # Their tests, one binary: the three files share one compile of the
+    # headers they all include, and one test start.
+    unity_source(
+        name = "code_test_unity",
+        srcs = ["grade_test.cc", "prepare_test.cc", "generate_raw_test.cc"],
+    )
+    cc_test(
+        name = "code_test",
+        srcs = [":code_test_unity"],
+        deps = _TEST_DEPS + test_deps,
+        local_defines = defines,
+        **test
+    )
     native.filegroup(
         name = "sources",
         srcs = native.glob(["*.cc", "*.h"]),

@@ -7,7 +7,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's answers: rows of train_orders.csv (notebook id, cell ids in
@@ -108,4 +108,4 @@ TEST(AI4CodeGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -10,7 +10,7 @@
 #include "base/table.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 constexpr std::string_view kAnswers =
@@ -94,4 +94,4 @@ TEST(AerialCactusGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

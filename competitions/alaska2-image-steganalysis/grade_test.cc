@@ -5,7 +5,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
@@ -69,4 +69,4 @@ TEST(Alaska2GradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -8,7 +8,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's private test.csv: ids from 0, every sentence quoted, quotes
@@ -84,4 +84,4 @@ TEST(BillionWordImputationGradeTest, MalformedAnswersAreNotTheSubmissionsFault) 
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

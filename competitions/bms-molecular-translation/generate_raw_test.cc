@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -88,4 +88,4 @@ TEST(BmsMolecularTranslationRawTest, KaggleLayoutWithLearnableSignal) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

@@ -8,7 +8,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's private test.csv: the held-out rows of train_labels.csv.
@@ -94,4 +94,4 @@ TEST(BmsMolecularTranslationGradeTest, MalformedAnswersAreNotTheSubmissionsFault
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -86,4 +86,4 @@ TEST(DetectingInsultsRawTest, PandasReadsKaggleLayoutWithLearnableSignal) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

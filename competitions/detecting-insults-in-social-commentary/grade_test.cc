@@ -7,7 +7,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // As Kaggle writes them: each comment is wrapped in literal quotes (doubled
@@ -130,4 +130,4 @@ TEST(DetectingInsultsGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

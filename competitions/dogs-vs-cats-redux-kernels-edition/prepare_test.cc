@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "pycompat/train_test_split.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -197,4 +197,4 @@ TEST(DogsVsCatsPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -3,10 +3,10 @@
 #include "competitions/families/fgvc/herbarium_layout.h"
 #include "competitions/families/fgvc/herbarium_raw_test_cases.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 INSTANTIATE_TEST_SUITE_P(Herbarium2020, HerbariumRawTest, ::testing::Values(kHerbarium2020Layout));
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

@@ -5,7 +5,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The grading logic is shared with herbarium-2020-fgvc7 (id_label_macro_f1,
@@ -40,4 +40,4 @@ TEST(Herbarium2021GradeTest, RejectsInvalidSubmissions) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -3,11 +3,11 @@
 #include "gtest/gtest.h"
 #include "competitions/families/fgvc/herbarium_layout.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 INSTANTIATE_TEST_SUITE_P(Herbarium2021, HerbariumPrepareTest,
                          ::testing::Values(kHerbarium2021Layout));
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -134,4 +134,4 @@ TEST(IcecubeRawTest, DirectionIsLearnableFromPulses) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -168,4 +168,4 @@ TEST(IcecubePrepareTest, BatchFileNamesAsPythonIntReadsThem) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

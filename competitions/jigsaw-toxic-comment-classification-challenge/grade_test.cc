@@ -9,7 +9,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Six test rows; b2 and e5 were not scored by Kaggle (all labels -1). Over
@@ -200,4 +200,4 @@ TEST(JigsawGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -246,4 +246,4 @@ TEST(JigsawPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

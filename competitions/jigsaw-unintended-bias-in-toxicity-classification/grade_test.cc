@@ -10,7 +10,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Answers in the raw test_private_expanded.csv's style (abridged to the
@@ -111,4 +111,4 @@ TEST(JigsawUnintendedBiasGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

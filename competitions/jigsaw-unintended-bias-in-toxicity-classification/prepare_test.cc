@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -142,4 +142,4 @@ TEST(JigsawUnintendedBiasPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -18,7 +18,7 @@
 #include "gtest/gtest.h"
 #include "pycompat/train_test_split.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -267,4 +267,4 @@ TEST(LeafClassificationPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

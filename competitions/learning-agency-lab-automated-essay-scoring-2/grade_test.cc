@@ -8,7 +8,7 @@
 #include "base/table.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The private answers.csv keeps every column of Kaggle's train.csv. Sorted by
@@ -86,4 +86,4 @@ TEST(EssayScoringGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -11,7 +11,7 @@
 #include "base/table.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The private test.csv keeps every column of Kaggle's train.csv. Sorted by
@@ -162,4 +162,4 @@ TEST(NycTaxiFareGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

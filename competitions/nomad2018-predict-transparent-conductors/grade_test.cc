@@ -10,7 +10,7 @@
 #include "base/table.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The private test.csv holds every column of Kaggle's train.csv; the grader
@@ -113,4 +113,4 @@ TEST(NomadGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -9,7 +9,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
@@ -105,4 +105,4 @@ TEST(OsicGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

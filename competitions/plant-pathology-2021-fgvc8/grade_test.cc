@@ -7,7 +7,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
@@ -104,4 +104,4 @@ TEST(PlantPathology2021GradeTest, MalformedAnswersAreInternalErrors) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

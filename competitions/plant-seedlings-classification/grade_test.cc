@@ -6,7 +6,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
@@ -106,4 +106,4 @@ TEST(PlantSeedlingsGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

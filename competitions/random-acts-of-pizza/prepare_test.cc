@@ -18,7 +18,7 @@
 #include "pycompat/python_json.h"
 #include "pycompat/train_test_split.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -341,4 +341,4 @@ TEST(RandomActsOfPizzaPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

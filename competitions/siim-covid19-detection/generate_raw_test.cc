@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -127,4 +127,4 @@ TEST(SiimCovid19RawTest, PythonReadsKaggleLayoutWithLearnableSignal) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

@@ -7,7 +7,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's answers: the held-out studies ("<label> 1 0 0 1 1") then their
@@ -133,4 +133,4 @@ TEST(SiimCovid19GradeTest, MalformedAnswersAreInternalErrors) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -6,7 +6,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // As prepare writes it: Kaggle's image names, 0/1 targets.
@@ -82,4 +82,4 @@ TEST(SiimIsicGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

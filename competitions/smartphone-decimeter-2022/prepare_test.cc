@@ -13,7 +13,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -170,4 +170,4 @@ TEST(SmartphoneDecimeterPrepareTest, RunsUpstreamsChecksAndRejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -6,7 +6,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Five test rows, four classes (the real answers hold classes 1-7).
@@ -125,4 +125,4 @@ TEST(TabularPlaygroundDec2021GradeTest, MalformedAnswersAreNotTheSubmissionsFaul
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -6,7 +6,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The answers are upstream's private test.csv: every column, ids renumbered
@@ -97,4 +97,4 @@ TEST(TabularPlaygroundMay2022GradeTest, MalformedAnswersAreNotTheSubmissionsFaul
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "pycompat/train_test_split.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -177,4 +177,4 @@ TEST(SpeechPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -7,7 +7,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's answers: held-out lines of simplified-nq-train.jsonl (every key
@@ -129,4 +129,4 @@ TEST(Tensorflow2QuestionAnsweringGradeTest, MalformedAnswersAreInternalErrors) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -5,7 +5,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 using testing::ExpectInvalid;
@@ -95,4 +95,4 @@ TEST(TgsSaltGradeTest, MalformedAnswersAreInternalErrors) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -8,7 +8,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // Upstream's answers are the held-out rows of train.csv, every column kept.
@@ -109,4 +109,4 @@ TEST(TweetSentimentExtractionGradeTest, MalformedAnswersAreNotTheSubmissionsFaul
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

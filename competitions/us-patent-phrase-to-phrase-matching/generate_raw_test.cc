@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
@@ -81,4 +81,4 @@ TEST(UsPatentRawTest, PandasReadsKaggleLayoutWithLearnableSignal) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

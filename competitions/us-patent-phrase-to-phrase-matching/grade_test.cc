@@ -8,7 +8,7 @@
 #include "base/table.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // The private test.csv keeps every column of Kaggle's train.csv. Sorted by
@@ -92,4 +92,4 @@ TEST(UsPatentGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/synthetic_test_util.h"
 
-namespace mlebench {
+namespace mlebench::generate_raw_test {
 namespace {
 
 using ::testing::StartsWith;
@@ -111,4 +111,4 @@ TEST(UwMadisonRawTest, PandasReadsItAndASimpleModelLearnsIt) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::generate_raw_test

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/csv_text.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -163,4 +163,4 @@ TEST(VentilatorPrepareTest, RunsUpstreamsChecksAndRejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "testdata/common/png_writer.h"
 
-namespace mlebench {
+namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -150,4 +150,4 @@ TEST(VesuviusPrepareTest, RejectsBadRawData) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::prepare_test

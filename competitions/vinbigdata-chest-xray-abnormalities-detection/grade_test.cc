@@ -6,7 +6,7 @@
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
 
-namespace mlebench {
+namespace mlebench::grade_test {
 namespace {
 
 // As prepare writes it: one row per (image, class), "No finding" (14) boxes
@@ -95,4 +95,4 @@ TEST(VinBigDataGradeTest, PythonFloatSpellingsAreAccepted) {
 }
 
 }  // namespace
-}  // namespace mlebench
+}  // namespace mlebench::grade_test

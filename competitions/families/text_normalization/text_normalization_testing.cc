@@ -28,8 +28,8 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// Each competition's grade_test instantiates only the grade suite, and its
-// prepare_test only the prepare suite.
+// A competition's grade_test.cc instantiates the grade suite and its
+// prepare_test.cc the prepare suite; a binary with only one of them passes.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TextNormalizationGradeTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TextNormalizationPrepareTest);
 
