@@ -27,19 +27,24 @@ GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
 # alone stays `cfg = "exec"`: it is the user's, for the agent exec group.
 
 PreparedDataInfo = provider(
-    doc = "A competition's prepared data: either tree artifacts (synthetic data, small) " +
-          "or, for real data, a handle to prepared/ in the data dir, read in place.",
+    doc = "A competition's prepared data, as the steps after it read it. It is either tree " +
+          "artifacts (synthetic data, small; prepared_data) or prepared/ in a data dir, read " +
+          "in place and represented in Bazel by a handle, a stat manifest of it (real data; " +
+          "kaggle_data). Every field is set in both cases, so no consumer asks which.",
     fields = {
         "competition_id": "Upstream's competition id.",
-        "public": "Tree artifact: the files the agent sees; None for real data.",
-        "private": "Tree artifact: held-out answers, for grading only; None for real data.",
-        "dataset": "'synthetic' or 'kaggle' when known at analysis time; None for real data " +
-                   "(then dataset_file says).",
-        "handle": "Real data only: File, the data handle (stat manifest of prepared/); " +
-                  "an input of every action that reads the data, so they rerun when it changes.",
-        "dataset_file": "Real data only: File holding 'kaggle' or 'synthetic'.",
-        "public_path": "Real data only: absolute path of prepared/public.",
-        "private_path": "Real data only: absolute path of prepared/private.",
+        "public_dir": "Path of public/, the files the agent sees, as actions see it.",
+        "private_dir": "Path of private/, the held-out answers, for grading only.",
+        "public_inputs": "depset of Files: the inputs of an action that reads public/ (the " +
+                         "tree, or the handle, so that it reruns when the data changes).",
+        "private_inputs": "depset of Files: the inputs of an action that reads private/.",
+        "dataset_flags": "Grader flags saying where the data came from: `--dataset synthetic` " +
+                         "when known at analysis time, else `--dataset_file F`.",
+        "runner_flags": "Extra agent-runner flags: real data is linked into the workspace, " +
+                        "not copied, and private/ is a forbidden root.",
+        "check_flags": "Extra competition-test flags, runfiles-relative: real data is read " +
+                       "outside Bazel's view, so the test checks it is still what was graded.",
+        "check_files": "depset of Files the competition test needs for check_flags.",
     },
 )
 
@@ -95,13 +100,14 @@ def _prepared_data_impl(ctx):
         ),
         PreparedDataInfo(
             competition_id = ctx.attr.competition_id,
-            public = public,
-            private = private,
-            dataset = ctx.attr.dataset,
-            handle = None,
-            dataset_file = None,
-            public_path = None,
-            private_path = None,
+            public_dir = public.path,
+            private_dir = private.path,
+            public_inputs = depset([public]),
+            private_inputs = depset([private]),
+            dataset_flags = ["--dataset", ctx.attr.dataset],
+            runner_flags = [],
+            check_flags = [],
+            check_files = depset(),
         ),
     ]
 
@@ -133,15 +139,17 @@ def _kaggle_data_impl(ctx):
     competition_dir = ctx.attr.data_dir + "/" + ctx.attr.competition_id
     handle = ctx.actions.declare_file(ctx.label.name + "/handle.txt")
     dataset_file = ctx.actions.declare_file(ctx.label.name + "/dataset.txt")
+    prepared_dir = competition_dir + "/prepared"
     info = PreparedDataInfo(
         competition_id = ctx.attr.competition_id,
-        public = None,
-        private = None,
-        dataset = None,
-        handle = handle,
-        dataset_file = dataset_file,
-        public_path = competition_dir + "/prepared/public",
-        private_path = competition_dir + "/prepared/private",
+        public_dir = prepared_dir + "/public",
+        private_dir = prepared_dir + "/private",
+        public_inputs = depset([handle]),
+        private_inputs = depset([handle, dataset_file]),
+        dataset_flags = ["--dataset_file", dataset_file.path],
+        runner_flags = ["--link_public", "--forbidden_roots", prepared_dir + "/private"],
+        check_flags = ["--data_handle", handle.short_path, "--prepared_dir", prepared_dir],
+        check_files = depset([handle]),
     )
     if not ctx.file.scan:
         # No data for this competition: fail its build (and so its test) with
@@ -286,7 +294,7 @@ def _agent_run_impl(ctx):
             "--competition",
             data.competition_id,
             "--public",
-            data.public_path if data.handle else data.public.path,
+            data.public_dir,
             "--description",
             ctx.file.description.path,
             "--agent",
@@ -321,12 +329,11 @@ def _agent_run_impl(ctx):
             agent.executable.root.path + ":external",
             "--source_tree_marker",
             ctx.file._source_tree_marker.path,
-        ] + (["--link_public", "--forbidden_roots", data.private_path] if data.handle else []),
-        inputs = [
-            data.handle if data.handle else data.public,
-            ctx.file.description,
-            ctx.file._source_tree_marker,
-        ],
+        ] + data.runner_flags,
+        inputs = depset(
+            [ctx.file.description, ctx.file._source_tree_marker],
+            transitive = [data.public_inputs],
+        ),
         tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
         outputs = [submission, log, record],
         mnemonic = "MleAgent",
@@ -417,18 +424,13 @@ def _graded_report_impl(ctx):
         "--submission",
         run.submission_dir.path + "/submission.csv",
         "--answers",
-        (data.private_path if data.handle else data.private.path) + "/" + ctx.attr.answers,
+        data.private_dir + "/" + ctx.attr.answers,
         "--out",
         report.path,
         "--submission_path_label",
         run.submission_dir.short_path + "/submission.csv",
-    ]
-    if data.handle:
-        args += ["--dataset_file", data.dataset_file.path]
-        inputs = [run.submission_dir, data.handle, data.dataset_file]
-    else:
-        args += ["--dataset", data.dataset]
-        inputs = [run.submission_dir, data.private]
+    ] + data.dataset_flags
+    inputs = [run.submission_dir]
     if ctx.file.leaderboard:
         args += ["--leaderboard", ctx.file.leaderboard.path]
         inputs.append(ctx.file.leaderboard)
@@ -438,7 +440,7 @@ def _graded_report_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable.grader,
         arguments = args,
-        inputs = inputs,
+        inputs = depset(inputs, transitive = [data.private_inputs]),
         outputs = [report],
         mnemonic = "MleGrade",
         progress_message = "Grading %s" % data.competition_id,
@@ -480,16 +482,11 @@ def _competition_test_impl(ctx):
     run = ctx.attr.run[AgentRunInfo]
     policy = ctx.attr._gate[BuildSettingInfo].value
     checker = ctx.executable._checker
-    data = ctx.attr.data[PreparedDataInfo] if ctx.attr.data else None
-    real_data_flags = ""
-    real_data_files = []
-    if data and data.handle:
-        # Real data is read in place: check that it is still what was graded.
-        real_data_flags = "--data_handle %s --prepared_dir %s " % (
-            _shell_quote(data.handle.short_path),
-            _shell_quote(data.public_path[:-len("/public")]),
-        )
-        real_data_files = [data.handle]
+    check_flags = []
+    check_files = depset()
+    if ctx.attr.data:
+        check_flags = ctx.attr.data[PreparedDataInfo].check_flags
+        check_files = ctx.attr.data[PreparedDataInfo].check_files
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(
         output = script,
@@ -505,11 +502,14 @@ def _competition_test_impl(ctx):
             "  --agent %s \\" % _shell_quote(run.agent),
             "  --seed %d \\" % run.seed,
             "  --isolation_requested %s \\" % _shell_quote(run.isolation),
-            "  --gate %s %s\"$@\"" % (policy, real_data_flags),
+            "  --gate %s %s\"$@\"" % (
+                policy,
+                "".join([_shell_quote(flag) + " " for flag in check_flags]),
+            ),
             "",
         ]),
     )
-    runfiles = ctx.runfiles(files = [report, run.record, run.log] + real_data_files)
+    runfiles = ctx.runfiles(files = [report, run.record, run.log], transitive_files = check_files)
     runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 

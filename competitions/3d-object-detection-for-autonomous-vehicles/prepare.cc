@@ -387,15 +387,42 @@ absl::StatusOr<std::vector<JsonValue>> FollowSampleData(const std::vector<JsonVa
   return out;
 }
 
-absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
-                     const fs::path& /*scratch*/) {
-  const fs::path train_data = public_dir / "train_data";
-  const fs::path test_data = public_dir / "test_data";
-  for (const fs::path& dir : {test_data, train_data}) {
-    RETURN_IF_ERROR(MakeDirs(dir));
-  }
+// A table split in two, and a key set split in two.
+struct SplitTables {
+  std::vector<JsonValue> train, test;
+};
+struct SplitKeys {
+  std::set<std::string> train, test;
+};
 
-  // log.json: the split.
+// Where the two halves of train_data/ go.
+struct DataDirs {
+  fs::path train, test;
+};
+
+absl::Status WriteSplit(const DataDirs& dirs, std::string_view file, SplitTables tables) {
+  RETURN_IF_ERROR(WriteRecords(dirs.train / file, std::move(tables.train)));
+  return WriteRecords(dirs.test / file, std::move(tables.test));
+}
+
+// The hashable keys of `field` over both sides' records.
+absl::StatusOr<SplitKeys> KeysOf(const SplitTables& tables, std::string_view field,
+                                 std::string_view file) {
+  SplitKeys keys;
+  for (auto [from, to] : {std::pair{&tables.train, &keys.train}, std::pair{&tables.test, &keys.test}}) {
+    for (const JsonValue& record : *from) {
+      ASSIGN_OR_RETURN(const JsonValue* token, Member(record, field, file));
+      ASSIGN_OR_RETURN(std::string key, HashKey(*token));
+      to->insert(key);
+    }
+  }
+  return keys;
+}
+
+// log.json: the split itself. Returns the log keys of each side; the test
+// logs' tokens, as json.load made them, go to `test_log_ids`.
+absl::StatusOr<SplitKeys> SplitLogs(const fs::path& raw, const DataDirs& dirs,
+                                    JsonValue& test_log_ids) {
   ASSIGN_OR_RETURN(std::vector<JsonValue> logs, ReadRecords(raw, "log.json"));
   std::vector<JsonValue> log_ids;
   std::vector<std::string> log_keys;
@@ -413,59 +440,59 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   options.random_state = 0;
   ASSIGN_OR_RETURN(TrainTestIndices split,
                    TrainTestSplitIndices(static_cast<int64_t>(log_ids.size()), options));
-  std::set<std::string> train_logs, test_logs;
-  JsonValue test_log_ids = JsonValue::Array();
-  for (int64_t i : split.train_indices) train_logs.insert(log_keys[i]);
+  SplitKeys keys;
+  test_log_ids = JsonValue::Array();
+  for (int64_t i : split.train_indices) keys.train.insert(log_keys[i]);
   for (int64_t i : split.test_indices) {
-    test_logs.insert(log_keys[i]);
+    keys.test.insert(log_keys[i]);
     test_log_ids.items.push_back(log_ids[i]);
   }
-  {
-    std::vector<JsonValue> train, test;
-    for (size_t i = 0; i < logs.size(); ++i) {
-      if (train_logs.count(log_keys[i])) train.push_back((logs)[i]);
-      if (test_logs.count(log_keys[i])) test.push_back((logs)[i]);
-    }
-    RETURN_IF_ERROR(WriteRecords(train_data / "log.json", std::move(train)));
-    RETURN_IF_ERROR(WriteRecords(test_data / "log.json", std::move(test)));
+  SplitTables tables;
+  for (size_t i = 0; i < logs.size(); ++i) {
+    if (keys.train.count(log_keys[i])) tables.train.push_back(logs[i]);
+    if (keys.test.count(log_keys[i])) tables.test.push_back(logs[i]);
   }
+  RETURN_IF_ERROR(WriteSplit(dirs, "log.json", std::move(tables)));
+  return keys;
+}
 
-  // sample.json: by `scene_token in train_log_ids` (upstream compares scene
-  // tokens with log tokens; Lyft has one scene per log under the same token).
+// sample.json: by `scene_token in train_log_ids` (upstream compares scene
+// tokens with log tokens; Lyft has one scene per log under the same token).
+absl::StatusOr<SplitTables> SplitSamples(const fs::path& raw, const SplitKeys& logs,
+                                         const DataDirs& dirs) {
   ASSIGN_OR_RETURN(std::vector<JsonValue> samples, ReadRecords(raw, "sample.json"));
-  std::vector<JsonValue> train_samples, test_samples;
+  SplitTables split;
   for (const JsonValue& sample : samples) {
     ASSIGN_OR_RETURN(const JsonValue* scene, Member(sample, "scene_token", "sample.json"));
     const std::optional<std::string> key = PyKey(*scene);
-    if (Contains(train_logs, key)) train_samples.push_back(sample);
-    if (Contains(test_logs, key)) test_samples.push_back(sample);
+    if (Contains(logs.train, key)) split.train.push_back(sample);
+    if (Contains(logs.test, key)) split.test.push_back(sample);
   }
-  if (train_samples.size() + test_samples.size() != samples.size()) {
-    return CheckFailed(absl::StrCat("New train (", train_samples.size(), ") and test (",
-                                    test_samples.size(), ") samples must cover all samples (",
+  if (split.train.size() + split.test.size() != samples.size()) {
+    return CheckFailed(absl::StrCat("New train (", split.train.size(), ") and test (",
+                                    split.test.size(), ") samples must cover all samples (",
                                     samples.size(), ")"));
   }
-  RETURN_IF_ERROR(WriteRecords(train_data / "sample.json", train_samples));
-  RETURN_IF_ERROR(WriteRecords(test_data / "sample.json", test_samples));
+  RETURN_IF_ERROR(WriteSplit(dirs, "sample.json", split));
+  return split;
+}
 
-  // train.csv: the rows whose Id is a sample token of each side, in order.
+// train.csv: the rows whose Id is a sample token of each side, in order, to
+// public/train.csv; private/test.csv with a confidence of 1.0 before every
+// box; public/sample_submission.csv: the test ids, empty predictions.
+// Returns the Ids of each side as numpy's `in` on `new_*_df["Id"].values`
+// sees them.
+absl::StatusOr<SplitKeys> SplitTrainCsv(const fs::path& raw, const SplitTables& samples,
+                                        const fs::path& public_dir, const fs::path& private_dir) {
   ASSIGN_OR_RETURN(Table train_df, ReadCsvFile((raw / "train.csv").string()));
   const Column* ids = train_df.Find("Id");
   if (ids == nullptr) return absl::InvalidArgumentError("KeyError: train.csv has no 'Id' column");
-  std::set<std::string> train_sample_tokens, test_sample_tokens;
-  for (auto [from, to] : {std::pair{&train_samples, &train_sample_tokens},
-                          std::pair{&test_samples, &test_sample_tokens}}) {
-    for (const JsonValue& sample : *from) {
-      ASSIGN_OR_RETURN(const JsonValue* token, Member(sample, "token", "sample.json"));
-      ASSIGN_OR_RETURN(std::string key, HashKey(*token));
-      to->insert(key);
-    }
-  }
+  ASSIGN_OR_RETURN(SplitKeys sample_tokens, KeysOf(samples, "token", "sample.json"));
   std::vector<int64_t> train_rows, test_rows;
   for (size_t row = 0; row < ids->cells.size(); ++row) {
     const std::string key = IsinCellKey(ids->cells[row]);
-    if (train_sample_tokens.count(key)) train_rows.push_back(static_cast<int64_t>(row));
-    if (test_sample_tokens.count(key)) test_rows.push_back(static_cast<int64_t>(row));
+    if (sample_tokens.train.count(key)) train_rows.push_back(static_cast<int64_t>(row));
+    if (sample_tokens.test.count(key)) test_rows.push_back(static_cast<int64_t>(row));
   }
   ASSIGN_OR_RETURN(Table new_train_df, TakeRows(train_df, train_rows));
   ASSIGN_OR_RETURN(Table new_test_df, TakeRows(train_df, test_rows));
@@ -474,17 +501,16 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                                     test_rows.size(), ") annotations must cover all annotations (",
                                     train_df.num_rows(), ")"));
   }
-  if (train_rows.size() != train_samples.size()) {
+  if (train_rows.size() != samples.train.size()) {
     return CheckFailed(absl::StrCat("New train rows (", train_rows.size(),
-                                    ") must match train samples (", train_samples.size(), ")"));
+                                    ") must match train samples (", samples.train.size(), ")"));
   }
-  if (test_rows.size() != test_samples.size()) {
+  if (test_rows.size() != samples.test.size()) {
     return CheckFailed(absl::StrCat("New test rows (", test_rows.size(),
-                                    ") must match test samples (", test_samples.size(), ")"));
+                                    ") must match test samples (", samples.test.size(), ")"));
   }
   RETURN_IF_ERROR(WriteCsvFile(new_train_df, (public_dir / "train.csv").string()));
 
-  // private/test.csv: a confidence of 1.0 before every box.
   Column* predictions = new_test_df.FindMutable("PredictionString");
   if (predictions == nullptr) {
     return absl::InvalidArgumentError("KeyError: train.csv has no 'PredictionString' column");
@@ -497,136 +523,134 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   *predictions = std::move(with_confidence);
   RETURN_IF_ERROR(WriteCsvFile(new_test_df, (private_dir / "test.csv").string()));
 
-  // public/sample_submission.csv: the test ids, empty predictions.
   ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test_df, {"Id"})));
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "PredictionString", std::string()));
   RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
 
-  // sample_data.json: by `sample_token in new_*_df["Id"].values`.
-  std::set<std::string> train_ids, test_ids;
+  SplitKeys split_ids;
   for (auto [table, to] :
-       {std::pair{&new_train_df, &train_ids}, std::pair{&new_test_df, &test_ids}}) {
+       {std::pair{&new_train_df, &split_ids.train}, std::pair{&new_test_df, &split_ids.test}}) {
     for (const Cell& cell : table->Find("Id")->cells) {
       if (std::optional<std::string> key = NumpyCellKey(cell)) to->insert(*key);
     }
   }
-  ASSIGN_OR_RETURN(std::vector<JsonValue> sample_data, ReadRecords(raw, "sample_data.json"));
-  std::vector<JsonValue> train_sample_data, test_sample_data;
-  RETURN_IF_ERROR(SplitRecords(sample_data, "sample_token", "sample_data.json", train_ids, test_ids,
-                               OptionalKey, train_sample_data, test_sample_data));
-  RETURN_IF_ERROR(WriteRecords(train_data / "sample_data.json", train_sample_data));
-  RETURN_IF_ERROR(WriteRecords(test_data / "sample_data.json", test_sample_data));
+  return split_ids;
+}
 
-  // The one map, identical in Kaggle's train and test folders.
+// calibrated_sensor.json (each side's sensors in order of first use,
+// `deduplicate`) and ego_pose.json (one pose per sample datum, repeats
+// kept): the records each side's sample data names in `token_field`, which
+// together must use every record (`what` names them in the message).
+absl::Status SplitFollowingSampleData(const fs::path& raw, std::string_view file,
+                                      std::string_view token_field, bool deduplicate,
+                                      std::string_view what, const SplitTables& sample_data,
+                                      const DataDirs& dirs) {
+  ASSIGN_OR_RETURN(std::vector<JsonValue> records, ReadRecords(raw, file));
+  std::set<std::string> used;
+  SplitTables split;
+  ASSIGN_OR_RETURN(split.train, FollowSampleData(records, sample_data.train, token_field, file,
+                                                 deduplicate, used));
+  ASSIGN_OR_RETURN(split.test, FollowSampleData(records, sample_data.test, token_field, file,
+                                                deduplicate, used));
+  if (used.size() != records.size()) {
+    return CheckFailed(absl::StrCat("New train and test ", std::string(what), " must cover all ",
+                                    std::string(what), " (", records.size(), ")"));
+  }
+  return WriteSplit(dirs, file, std::move(split));
+}
+
+// map.json: upstream sets the map's log_tokens to the train logs and then
+// to the test logs on a shallow copy of the same list, i.e. on the same
+// dict, so BOTH files list the test logs.
+absl::Status WriteMaps(const fs::path& raw, const JsonValue& test_log_ids, const DataDirs& dirs) {
+  ASSIGN_OR_RETURN(JsonValue maps, ReadJson(raw / "train_data" / "map.json"));
+  if (!maps.is_array()) {
+    return absl::InvalidArgumentError("TypeError: map.json is not a list of maps");
+  }
+  if (maps.items.size() != 1) return CheckFailed("Expected only one map in the raw dataset");
+  if (!maps.items[0].is_object()) {
+    return absl::InvalidArgumentError("TypeError: the map in map.json is not an object");
+  }
+  maps.items[0].Set("log_tokens", test_log_ids);
+  RETURN_IF_ERROR(WriteJson(dirs.train / "map.json", maps));
+  return WriteJson(dirs.test / "map.json", maps);
+}
+
+// sample_annotation.json and instance.json: train only (Kaggle's test folder
+// has neither), the instances by the annotations that name them.
+absl::Status SplitAnnotations(const fs::path& raw, const SplitKeys& sample_ids,
+                              const DataDirs& dirs) {
+  ASSIGN_OR_RETURN(std::vector<JsonValue> annotations, ReadRecords(raw, "sample_annotation.json"));
+  SplitTables split_annotations;
+  RETURN_IF_ERROR(SplitRecords(std::move(annotations), "sample_token", "sample_annotation.json",
+                               sample_ids.train, sample_ids.test, OptionalKey,
+                               split_annotations.train, split_annotations.test));
+  RETURN_IF_ERROR(WriteRecords(dirs.train / "sample_annotation.json", split_annotations.train));
+
+  ASSIGN_OR_RETURN(SplitKeys instance_ids,
+                   KeysOf(split_annotations, "instance_token", "sample_annotation.json"));
+  ASSIGN_OR_RETURN(std::vector<JsonValue> instances, ReadRecords(raw, "instance.json"));
+  SplitTables split_instances;
+  RETURN_IF_ERROR(SplitRecords(std::move(instances), "token", "instance.json", instance_ids.train,
+                               instance_ids.test, RequiredKey, split_instances.train,
+                               split_instances.test));
+  return WriteRecords(dirs.train / "instance.json", std::move(split_instances.train));
+}
+
+// The steps in upstream's order, which decides which error a broken raw
+// download reports first.
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  const DataDirs dirs{.train = public_dir / "train_data", .test = public_dir / "test_data"};
+  for (const fs::path& dir : {dirs.test, dirs.train}) {
+    RETURN_IF_ERROR(MakeDirs(dir));
+  }
+  JsonValue test_log_ids;
+  ASSIGN_OR_RETURN(SplitKeys logs, SplitLogs(raw, dirs, test_log_ids));
+  ASSIGN_OR_RETURN(SplitTables samples, SplitSamples(raw, logs, dirs));
+  ASSIGN_OR_RETURN(SplitKeys sample_ids, SplitTrainCsv(raw, samples, public_dir, private_dir));
+
+  // sample_data.json: by `sample_token in new_*_df["Id"].values`.
+  ASSIGN_OR_RETURN(std::vector<JsonValue> sample_data, ReadRecords(raw, "sample_data.json"));
+  SplitTables split_sample_data;
+  RETURN_IF_ERROR(SplitRecords(sample_data, "sample_token", "sample_data.json", sample_ids.train,
+                               sample_ids.test, OptionalKey, split_sample_data.train,
+                               split_sample_data.test));
+  RETURN_IF_ERROR(WriteSplit(dirs, "sample_data.json", split_sample_data));
+
+  // The one map, identical in Kaggle's train and test folders; the tables
+  // that are the same on both sides, copied.
   for (const char* dir : {"test_maps", "train_maps"}) {
     RETURN_IF_ERROR(MakeDirs(public_dir / dir));
     RETURN_IF_ERROR(CopyFile(raw / "train_maps" / kMapFile, public_dir / dir / kMapFile));
   }
   auto copy_table = [&](const char* file) -> absl::Status {
-    for (const fs::path& dir : {train_data, test_data}) {
+    for (const fs::path& dir : {dirs.train, dirs.test}) {
       RETURN_IF_ERROR(CopyFile(raw / "train_data" / file, dir / file));
     }
     return absl::OkStatus();
   };
   RETURN_IF_ERROR(copy_table("attribute.json"));
-
-  // calibrated_sensor.json: each side's sensors in order of first use.
-  {
-    ASSIGN_OR_RETURN(std::vector<JsonValue> sensors, ReadRecords(raw, "calibrated_sensor.json"));
-    std::set<std::string> used;
-    ASSIGN_OR_RETURN(std::vector<JsonValue> train,
-                     FollowSampleData(sensors, train_sample_data, "calibrated_sensor_token",
-                                      "calibrated_sensor.json", /*deduplicate=*/true, used));
-    ASSIGN_OR_RETURN(std::vector<JsonValue> test,
-                     FollowSampleData(sensors, test_sample_data, "calibrated_sensor_token",
-                                      "calibrated_sensor.json", /*deduplicate=*/true, used));
-    if (used.size() != sensors.size()) {
-      return CheckFailed(
-          absl::StrCat("New train and test calibrated sensors must cover all calibrated sensors (",
-                       sensors.size(), ")"));
-    }
-    RETURN_IF_ERROR(WriteRecords(train_data / "calibrated_sensor.json", std::move(train)));
-    RETURN_IF_ERROR(WriteRecords(test_data / "calibrated_sensor.json", std::move(test)));
-  }
+  RETURN_IF_ERROR(SplitFollowingSampleData(raw, "calibrated_sensor.json", "calibrated_sensor_token",
+                                           /*deduplicate=*/true, "calibrated sensors",
+                                           split_sample_data, dirs));
   RETURN_IF_ERROR(copy_table("category.json"));
-
-  // ego_pose.json: one pose per sample datum, repeats kept.
-  {
-    ASSIGN_OR_RETURN(std::vector<JsonValue> poses, ReadRecords(raw, "ego_pose.json"));
-    std::set<std::string> used;
-    ASSIGN_OR_RETURN(std::vector<JsonValue> train,
-                     FollowSampleData(poses, train_sample_data, "ego_pose_token", "ego_pose.json",
-                                      /*deduplicate=*/false, used));
-    ASSIGN_OR_RETURN(std::vector<JsonValue> test,
-                     FollowSampleData(poses, test_sample_data, "ego_pose_token", "ego_pose.json",
-                                      /*deduplicate=*/false, used));
-    if (used.size() != poses.size()) {
-      return CheckFailed(absl::StrCat("New train and test ego poses must cover all ego poses (",
-                                      poses.size(), ")"));
-    }
-    RETURN_IF_ERROR(WriteRecords(train_data / "ego_pose.json", std::move(train)));
-    RETURN_IF_ERROR(WriteRecords(test_data / "ego_pose.json", std::move(test)));
-  }
-
-  // map.json: upstream sets the map's log_tokens to the train logs and then
-  // to the test logs on a shallow copy of the same list, i.e. on the same
-  // dict, so BOTH files list the test logs.
-  {
-    ASSIGN_OR_RETURN(JsonValue maps, ReadJson(raw / "train_data" / "map.json"));
-    if (!maps.is_array()) {
-      return absl::InvalidArgumentError("TypeError: map.json is not a list of maps");
-    }
-    if (maps.items.size() != 1) return CheckFailed("Expected only one map in the raw dataset");
-    if (!maps.items[0].is_object()) {
-      return absl::InvalidArgumentError("TypeError: the map in map.json is not an object");
-    }
-    maps.items[0].Set("log_tokens", test_log_ids);
-    RETURN_IF_ERROR(WriteJson(train_data / "map.json", maps));
-    RETURN_IF_ERROR(WriteJson(test_data / "map.json", maps));
-  }
+  RETURN_IF_ERROR(SplitFollowingSampleData(raw, "ego_pose.json", "ego_pose_token",
+                                           /*deduplicate=*/false, "ego poses", split_sample_data,
+                                           dirs));
+  RETURN_IF_ERROR(WriteMaps(raw, test_log_ids, dirs));
 
   // scene.json: by log_token.
-  {
-    ASSIGN_OR_RETURN(std::vector<JsonValue> scenes, ReadRecords(raw, "scene.json"));
-    std::vector<JsonValue> train, test;
-    RETURN_IF_ERROR(SplitRecords(std::move(scenes), "log_token", "scene.json", train_logs,
-                                 test_logs, OptionalKey, train, test));
-    RETURN_IF_ERROR(WriteRecords(train_data / "scene.json", std::move(train)));
-    RETURN_IF_ERROR(WriteRecords(test_data / "scene.json", std::move(test)));
-  }
+  ASSIGN_OR_RETURN(std::vector<JsonValue> scenes, ReadRecords(raw, "scene.json"));
+  SplitTables split_scenes;
+  RETURN_IF_ERROR(SplitRecords(std::move(scenes), "log_token", "scene.json", logs.train, logs.test,
+                               OptionalKey, split_scenes.train, split_scenes.test));
+  RETURN_IF_ERROR(WriteSplit(dirs, "scene.json", std::move(split_scenes)));
   RETURN_IF_ERROR(copy_table("sensor.json"));
   RETURN_IF_ERROR(copy_table("visibility.json"));
 
-  // sample_annotation.json and instance.json: train only (Kaggle's test
-  // folder has neither).
-  std::vector<JsonValue> train_annotations, test_annotations;
-  {
-    ASSIGN_OR_RETURN(std::vector<JsonValue> annotations,
-                     ReadRecords(raw, "sample_annotation.json"));
-    RETURN_IF_ERROR(SplitRecords(std::move(annotations), "sample_token", "sample_annotation.json",
-                                 train_ids, test_ids, OptionalKey, train_annotations,
-                                 test_annotations));
-    RETURN_IF_ERROR(WriteRecords(train_data / "sample_annotation.json", train_annotations));
-  }
-  {
-    std::set<std::string> train_instances, test_instances;
-    for (auto [from, to] : {std::pair{&train_annotations, &train_instances},
-                            std::pair{&test_annotations, &test_instances}}) {
-      for (const JsonValue& annotation : *from) {
-        ASSIGN_OR_RETURN(const JsonValue* token,
-                         Member(annotation, "instance_token", "sample_annotation.json"));
-        ASSIGN_OR_RETURN(std::string key, HashKey(*token));
-        to->insert(key);
-      }
-    }
-    ASSIGN_OR_RETURN(std::vector<JsonValue> instances, ReadRecords(raw, "instance.json"));
-    std::vector<JsonValue> train, test;
-    RETURN_IF_ERROR(SplitRecords(std::move(instances), "token", "instance.json", train_instances,
-                                 test_instances, RequiredKey, train, test));
-    RETURN_IF_ERROR(WriteRecords(train_data / "instance.json", std::move(train)));
-  }
-
-  return CopySensorFiles(raw, public_dir, sample_data, test_ids);
+  RETURN_IF_ERROR(SplitAnnotations(raw, sample_ids, dirs));
+  return CopySensorFiles(raw, public_dir, sample_data, sample_ids.test);
 }
 
 }  // namespace

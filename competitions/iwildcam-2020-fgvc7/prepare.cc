@@ -29,6 +29,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
 #include "base/table.h"
@@ -283,6 +284,103 @@ std::set<std::string> MemberKeys(const JsonValue& object) {
   return keys;
 }
 
+// Images' ids, each once, in order, with their keys.
+using IdList = std::vector<std::pair<std::string, JsonValue>>;
+
+// The locations of each side.
+struct LocationSplit {
+  std::vector<std::string> train, test;
+};
+
+// train_test_split of the distinct locations, then upstream's two loops,
+// which move the last location across until the test share of images
+// (counted as n_test / (n_images + n_test)) is kTestSize.
+absl::StatusOr<LocationSplit> SplitLocations(const Frame& images, int location) {
+  const std::vector<std::pair<std::string, JsonValue>> locations = Unique(images, location);
+  TrainTestSplitOptions options;
+  options.test_size = kTestSize;
+  options.random_state = 0;
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(locations.size()), options));
+  LocationSplit result;
+  for (int64_t i : split.train_indices) result.train.push_back(locations[i].first);
+  for (int64_t i : split.test_indices) result.test.push_back(locations[i].first);
+
+  const double n_images = static_cast<double>(images.num_rows());
+  auto test_count = [&] {
+    return static_cast<double>(
+        Count(IsIn(images, location, std::set<std::string>(result.test.begin(), result.test.end()))));
+  };
+  for (double n_test = test_count(); n_test / (n_images + n_test) < kTestSize;
+       n_test = test_count()) {
+    if (result.train.empty()) {
+      return absl::InvalidArgumentError("IndexError: no train location left to move to test");
+    }
+    result.test.push_back(result.train.back());
+    result.train.pop_back();
+  }
+  for (double n_test = test_count(); n_test / (n_images + n_test) > kTestSize;
+       n_test = test_count()) {
+    if (result.test.empty()) {
+      return absl::InvalidArgumentError("IndexError: no test location left to move to train");
+    }
+    result.train.push_back(result.test.back());
+    result.test.pop_back();
+  }
+  return result;
+}
+
+// The distinct ids of the images `mask` selects, in order.
+IdList DistinctIds(const Frame& images, int image_id, const std::vector<bool>& mask) {
+  IdList ids;
+  std::set<std::string> seen;
+  for (size_t r = 0; r < images.num_rows(); ++r) {
+    const JsonValue& id = images.at(r, image_id);
+    std::string key = ValueKey(id);
+    if (mask[r] && seen.insert(key).second) ids.emplace_back(key, id);
+  }
+  return ids;
+}
+
+// What is copied from raw/ to public/: the megadetector results and every
+// image of each side, into train/ or test/. All must exist.
+using CopyList = std::vector<std::pair<fs::path, fs::path>>;
+absl::StatusOr<CopyList> PlanCopies(const fs::path& raw, const IdList& train_ids,
+                                    const IdList& test_ids) {
+  CopyList copies = {
+      {"iwildcam2020_megadetector_results.json", "iwildcam2020_megadetector_results.json"}};
+  for (const auto& [ids, folder] : {std::pair{&train_ids, "train"}, std::pair{&test_ids, "test"}}) {
+    for (const auto& [key, id] : *ids) {
+      ASSIGN_OR_RETURN(std::string file, ImageFile(id));
+      if (!fs::is_regular_file(raw / "train" / file)) {
+        return absl::NotFoundError(absl::StrCat("train/", file, " does not exist"));
+      }
+      copies.emplace_back(fs::path("train") / file, fs::path(folder) / file);
+    }
+  }
+  if (!fs::is_regular_file(raw / copies[0].first)) {
+    return absl::NotFoundError("iwildcam2020_megadetector_results.json does not exist");
+  }
+  return copies;
+}
+
+absl::Status CopyFiles(const fs::path& raw, const fs::path& public_dir, const CopyList& copies) {
+  std::error_code error;
+  for (const char* folder : {"train", "test"}) {
+    fs::create_directories(public_dir / folder, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot create public/", folder));
+  }
+  for (const auto& [from, to] : copies) {
+    fs::copy_file(raw / from, public_dir / to, fs::copy_options::overwrite_existing, error);
+    if (error) {
+      return absl::InternalError(
+          absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Everything is checked and planned before the first file is written.
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(JsonValue old_train_json, ReadJson(raw / "iwildcam2020_train_annotations.json"));
@@ -296,59 +394,22 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                    Frame::FromRecords(old_test_json.Find("categories"), "test categories"));
 
   ASSIGN_OR_RETURN(int location, images.GetColumn("location", "train images"));
-  const std::vector<std::pair<std::string, JsonValue>> locations = Unique(images, location);
-  TrainTestSplitOptions options;
-  options.test_size = kTestSize;
-  options.random_state = 0;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(locations.size()), options));
-  std::vector<std::string> train_locations, test_locations;
-  for (int64_t i : split.train_indices) train_locations.push_back(locations[i].first);
-  for (int64_t i : split.test_indices) test_locations.push_back(locations[i].first);
-
-  const double n_images = static_cast<double>(images.num_rows());
-  auto test_count = [&] {
-    return static_cast<double>(Count(IsIn(
-        images, location, std::set<std::string>(test_locations.begin(), test_locations.end()))));
-  };
-  for (double n_test = test_count(); n_test / (n_images + n_test) < kTestSize;
-       n_test = test_count()) {
-    if (train_locations.empty()) {
-      return absl::InvalidArgumentError("IndexError: no train location left to move to test");
-    }
-    test_locations.push_back(train_locations.back());
-    train_locations.pop_back();
-  }
-  for (double n_test = test_count(); n_test / (n_images + n_test) > kTestSize;
-       n_test = test_count()) {
-    if (test_locations.empty()) {
-      return absl::InvalidArgumentError("IndexError: no test location left to move to train");
-    }
-    train_locations.push_back(test_locations.back());
-    test_locations.pop_back();
-  }
+  ASSIGN_OR_RETURN(LocationSplit locations, SplitLocations(images, location));
   const std::vector<bool> train_images =
-      IsIn(images, location, std::set<std::string>(train_locations.begin(), train_locations.end()));
+      IsIn(images, location, std::set<std::string>(locations.train.begin(), locations.train.end()));
   const std::vector<bool> test_images =
-      IsIn(images, location, std::set<std::string>(test_locations.begin(), test_locations.end()));
+      IsIn(images, location, std::set<std::string>(locations.test.begin(), locations.test.end()));
 
   ASSIGN_OR_RETURN(int image_id, images.GetColumn("id", "train images"));
-  std::vector<std::pair<std::string, JsonValue>> train_ids, test_ids;
-  {
-    std::set<std::string> seen_train, seen_test;
-    for (size_t r = 0; r < images.num_rows(); ++r) {
-      const JsonValue& id = images.at(r, image_id);
-      std::string key = ValueKey(id);
-      if (train_images[r] && seen_train.insert(key).second) train_ids.emplace_back(key, id);
-      if (test_images[r] && seen_test.insert(key).second) test_ids.emplace_back(key, id);
-    }
-  }
+  const IdList train_ids = DistinctIds(images, image_id, train_images);
+  const IdList test_ids = DistinctIds(images, image_id, test_images);
   ASSIGN_OR_RETURN(int annotation_image, annotations.GetColumn("image_id", "train annotations"));
   ASSIGN_OR_RETURN(int category, annotations.GetColumn("category_id", "train annotations"));
   const std::vector<bool> train_annotations =
       IsIn(annotations, annotation_image, KeysOf(train_ids));
   const std::vector<bool> test_annotations = IsIn(annotations, annotation_image, KeysOf(test_ids));
 
+  // private/answers.csv and the sample submission (RandomState(0) draws).
   ASSIGN_OR_RETURN(Column answer_ids,
                    AnswerColumn(annotations, annotation_image, test_annotations, "Id"));
   ASSIGN_OR_RETURN(Column answer_categories,
@@ -372,12 +433,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "The combined length of new_train_ids and new_test_ids should equal the "
         "length of old_train_images");
   }
-  const std::set<std::string> train_location_keys(train_locations.begin(), train_locations.end());
-  for (const std::string& key : test_locations) {
+  const std::set<std::string> train_location_keys(locations.train.begin(), locations.train.end());
+  for (const std::string& key : locations.test) {
     if (train_location_keys.count(key)) {
       return CheckFailed("Train and test images should not share locations");
     }
   }
+
+  // The new JSON files: train keeps the annotations, test only images.
   JsonValue new_train_json = JsonValue::Object();
   new_train_json.Set("annotations", annotations.Records(train_annotations));
   new_train_json.Set("images", images.Records(train_images));
@@ -402,44 +465,14 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   ASSIGN_OR_RETURN(std::string train_text, DumpJson(new_train_json));
   ASSIGN_OR_RETURN(std::string test_text, DumpJson(new_test_json));
-
-  std::vector<std::pair<fs::path, fs::path>> copies = {
-      {"iwildcam2020_megadetector_results.json", "iwildcam2020_megadetector_results.json"}};
-  for (const auto& [ids, folder] : {std::pair{&train_ids, "train"}, std::pair{&test_ids, "test"}}) {
-    for (const auto& [key, id] : *ids) {
-      ASSIGN_OR_RETURN(std::string file, ImageFile(id));
-      if (!fs::is_regular_file(raw / "train" / file)) {
-        return absl::NotFoundError(absl::StrCat("train/", file, " does not exist"));
-      }
-      copies.emplace_back(fs::path("train") / file, fs::path(folder) / file);
-    }
-  }
-  if (!fs::is_regular_file(raw / copies[0].first)) {
-    return absl::NotFoundError("iwildcam2020_megadetector_results.json does not exist");
-  }
+  ASSIGN_OR_RETURN(CopyList copies, PlanCopies(raw, train_ids, test_ids));
 
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   RETURN_IF_ERROR(WriteCsvFile(sample, (public_dir / "sample_submission.csv").string()));
-  for (const auto& [name, text] : {std::pair{"iwildcam2020_train_annotations.json", &train_text},
-                                   std::pair{"iwildcam2020_test_information.json", &test_text}}) {
-    std::ofstream out(public_dir / name, std::ios::binary | std::ios::trunc);
-    out << *text;
-    out.close();
-    if (!out) return absl::InternalError(absl::StrCat("cannot write public/", name));
-  }
-  std::error_code error;
-  for (const char* folder : {"train", "test"}) {
-    fs::create_directories(public_dir / folder, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot create public/", folder));
-  }
-  for (const auto& [from, to] : copies) {
-    fs::copy_file(raw / from, public_dir / to, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
+  RETURN_IF_ERROR(
+      WriteStringToFile(public_dir / "iwildcam2020_train_annotations.json", train_text));
+  RETURN_IF_ERROR(WriteStringToFile(public_dir / "iwildcam2020_test_information.json", test_text));
+  return CopyFiles(raw, public_dir, copies);
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});

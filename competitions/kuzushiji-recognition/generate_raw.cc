@@ -56,8 +56,8 @@ absl::Status Generate(const fs::path& raw_dir, uint64_t seed) {
     for (int quadrant = 0; quadrant < 4; ++quadrant) {
       if (quadrant > 0 && rng.Bernoulli(0.35)) continue;
       const Glyph& glyph = kGlyphs[rng.UniformInt(std::size(kGlyphs))];
-      const int x = (quadrant % 2) * 32 + 2 + static_cast<int>(rng.UniformInt(uint64_t{28 - glyph.width}));
-      const int y = (quadrant / 2) * 32 + 2 + static_cast<int>(rng.UniformInt(uint64_t{28 - glyph.height}));
+      const int x = (quadrant % 2) * 32 + 2 + static_cast<int>(rng.UniformInt(static_cast<uint64_t>(28 - glyph.width)));
+      const int y = (quadrant / 2) * 32 + 2 + static_cast<int>(rng.UniformInt(static_cast<uint64_t>(28 - glyph.height)));
       for (int r = y; r < y + glyph.height; ++r) {
         for (int c = x; c < x + glyph.width; ++c) {
           for (int k = 0; k < 3; ++k) image.pixels[(r * kSize + c) * 3 + k] = static_cast<uint8_t>(rng.UniformInt(40));

@@ -8,11 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -25,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
@@ -39,22 +38,6 @@ namespace fs = std::filesystem;
 
 constexpr int kSpecies = 19;
 constexpr size_t kExpectedTestRecordings = 64;
-
-absl::StatusOr<std::string> ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
-}
-
-absl::Status WriteText(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
 
 // Python's str.splitlines() for the line ends these text files can hold
 // ("\n", "\r\n", "\r").
@@ -99,8 +82,8 @@ std::optional<int64_t> PythonIntOfText(std::string_view s) {
 
 // A line's first comma-separated field as an int and the rest after that
 // comma ("" without a comma), as upstream splits these files.
-absl::StatusOr<std::pair<int64_t, std::string>> IdAndRest(const std::string& line,
-                                                          std::string_view file) {
+using IdLine = std::pair<int64_t, std::string>;
+absl::StatusOr<IdLine> IdAndRest(const std::string& line, std::string_view file) {
   const size_t comma = line.find(',');
   const std::optional<int64_t> id = PythonIntOfText(std::string_view(line).substr(0, comma));
   if (!id.has_value()) {
@@ -114,17 +97,15 @@ absl::StatusOr<std::pair<int64_t, std::string>> IdAndRest(const std::string& lin
 // known recordings renumbered, under upstream's fixed header.
 absl::Status FilterAndWrite(const fs::path& src, const fs::path& dst,
                             const std::map<int64_t, int64_t>& old_id_to_new) {
-  ASSIGN_OR_RETURN(std::string text, ReadText(src));
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(src));
   std::vector<std::string> lines = SplitLines(text);
   std::string out = "rec_id,[histogram of segment features]\n";
   for (size_t i = 1; i < lines.size(); ++i) {
-    absl::StatusOr<std::pair<int64_t, std::string>> parts =
-        IdAndRest(lines[i], src.filename().string());
-    if (!parts.ok()) return parts.status();
-    auto it = old_id_to_new.find(parts->first);
-    if (it != old_id_to_new.end()) absl::StrAppend(&out, it->second, ",", parts->second, "\n");
+    ASSIGN_OR_RETURN(IdLine parts, IdAndRest(lines[i], src.filename().string()));
+    auto it = old_id_to_new.find(parts.first);
+    if (it != old_id_to_new.end()) absl::StrAppend(&out, it->second, ",", parts.second, "\n");
   }
-  return WriteText(dst, out);
+  return WriteStringToFile(dst, out);
 }
 
 // File names from rec_id2filename: plain names (upstream joins them into
@@ -160,29 +141,25 @@ absl::StatusOr<std::vector<int64_t>> IntColumn(const Table& table, const std::st
   return values;
 }
 
-absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
-                     const fs::path& scratch) {
-  RETURN_IF_ERROR(ExtractZip(raw / "mlsp_contest_dataset.zip", scratch));
-  const fs::path essential = scratch / "mlsp_contest_dataset/essential_data";
-  const fs::path supplemental = scratch / "mlsp_contest_dataset/supplemental_data";
-  std::error_code error;
-  for (const char* dir : {"essential_data/src_wavs", "supplemental_data/filtered_spectrograms",
-                          "supplemental_data/segmentation_examples",
-                          "supplemental_data/spectrograms",
-                          "supplemental_data/supervised_segmentation"}) {
-    fs::create_directories(public_dir / dir, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot create ", dir));
-  }
+// The new folds: the train fold renumbered 0..n-1, a fifth of it in fold 1.
+struct Folds {
+  std::map<int64_t, int64_t> old_id_to_new;  // a later duplicate wins, as in the dict
+  std::vector<int64_t> test_rec_ids;         // the new ids in fold 1, ascending
+  size_t num_recordings = 0;
+};
 
-  // The train fold, renumbered, with a fifth of it moved to fold 1.
+// CVfolds_2.txt: the train fold, renumbered, with a fifth of it moved to
+// fold 1.
+absl::StatusOr<Folds> SplitFolds(const fs::path& essential, const fs::path& public_dir) {
   ASSIGN_OR_RETURN(Table all_folds, ReadCsvFile((essential / "CVfolds_2.txt").string()));
   ASSIGN_OR_RETURN(std::vector<int64_t> folds, IntColumn(all_folds, "fold", "CVfolds_2.txt"));
   ASSIGN_OR_RETURN(std::vector<int64_t> old_ids, IntColumn(all_folds, "rec_id", "CVfolds_2.txt"));
   std::vector<int64_t> train_rows;
   for (size_t row = 0; row < folds.size(); ++row) {
-    if ((folds)[row] == 0) train_rows.push_back(static_cast<int64_t>(row));
+    if (folds[row] == 0) train_rows.push_back(static_cast<int64_t>(row));
   }
-  const size_t n = train_rows.size();
+  Folds result;
+  const size_t n = result.num_recordings = train_rows.size();
   // DataFrame.sample(frac=0.2, random_state=0): round(0.2 * n) rows, the
   // first of RandomState(0).permutation(n). Python's round is half-even, as
   // std::nearbyint in the default rounding mode.
@@ -190,40 +167,40 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const std::vector<int64_t> permutation = NumpyRandomState(0).Permutation(n);
   std::vector<int64_t> new_folds(n, 0);
   for (size_t k = 0; k < n_test; ++k) new_folds[permutation[k]] = 1;
-  std::map<int64_t, int64_t> old_id_to_new;  // a later duplicate wins, as in the dict
-  for (size_t i = 0; i < n; ++i) old_id_to_new[(old_ids)[train_rows[i]]] = static_cast<int64_t>(i);
+  for (size_t i = 0; i < n; ++i) result.old_id_to_new[old_ids[train_rows[i]]] = static_cast<int64_t>(i);
   ASSIGN_OR_RETURN(Table cv_folds, TakeRows(all_folds, train_rows));
-  {
-    Column* rec_id = cv_folds.FindMutable("rec_id");
-    Column* fold = cv_folds.FindMutable("fold");
-    for (size_t i = 0; i < n; ++i) {
-      rec_id->cells[i] = static_cast<int64_t>(i);
-      fold->cells[i] = new_folds[i];
-    }
+  Column* rec_id = cv_folds.FindMutable("rec_id");
+  Column* fold = cv_folds.FindMutable("fold");
+  for (size_t i = 0; i < n; ++i) {
+    rec_id->cells[i] = static_cast<int64_t>(i);
+    fold->cells[i] = new_folds[i];
   }
   RETURN_IF_ERROR(WriteCsvFile(cv_folds, (public_dir / "essential_data/CVfolds_2.txt").string()));
-  std::vector<int64_t> test_rec_ids;
   for (size_t i = 0; i < n; ++i) {
-    if (new_folds[i] == 1) test_rec_ids.push_back(static_cast<int64_t>(i));
+    if (new_folds[i] == 1) result.test_rec_ids.push_back(static_cast<int64_t>(i));
   }
-  if (test_rec_ids.size() != kExpectedTestRecordings) {
-    return CheckFailed(absl::StrCat("Expected 64 test rec_ids, got ", test_rec_ids.size()));
+  if (result.test_rec_ids.size() != kExpectedTestRecordings) {
+    return CheckFailed(absl::StrCat("Expected 64 test rec_ids, got ", result.test_rec_ids.size()));
   }
-  const std::set<int64_t> test_set(test_rec_ids.begin(), test_rec_ids.end());
+  return result;
+}
 
-  // rec_id2filename, filtered and renumbered.
+// rec_id2filename.txt, filtered and renumbered. Returns the kept file names.
+absl::StatusOr<std::vector<std::string>> WriteFileNames(const fs::path& essential,
+                                                        const fs::path& public_dir,
+                                                        const Folds& folds) {
   ASSIGN_OR_RETURN(Table id2filename, ReadCsvFile((essential / "rec_id2filename.txt").string()));
   ASSIGN_OR_RETURN(std::vector<int64_t> file_ids,
                    IntColumn(id2filename, "rec_id", "rec_id2filename.txt"));
-  ASSIGN_OR_RETURN(const Column* filename_column, id2filename.Get("filename"));
+  RETURN_IF_ERROR(id2filename.Get("filename").status());
   std::vector<int64_t> kept_rows;
   for (size_t row = 0; row < file_ids.size(); ++row) {
-    if (old_id_to_new.count((file_ids)[row]) > 0) kept_rows.push_back(static_cast<int64_t>(row));
+    if (folds.old_id_to_new.count(file_ids[row]) > 0) kept_rows.push_back(static_cast<int64_t>(row));
   }
   ASSIGN_OR_RETURN(Table kept, TakeRows(id2filename, kept_rows));
   std::vector<std::string> filenames;
   for (size_t i = 0; i < kept_rows.size(); ++i) {
-    kept.FindMutable("rec_id")->cells[i] = old_id_to_new[(file_ids)[kept_rows[i]]];
+    kept.FindMutable("rec_id")->cells[i] = folds.old_id_to_new.at(file_ids[kept_rows[i]]);
     const std::string* name = std::get_if<std::string>(&kept.Find("filename")->cells[i]);
     if (name == nullptr) {
       return absl::InvalidArgumentError("rec_id2filename.txt: filenames must be text");
@@ -232,22 +209,27 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     filenames.push_back(*name);
   }
   RETURN_IF_ERROR(WriteCsvFile(kept, (public_dir / "essential_data/rec_id2filename.txt").string()));
-  if (kept.num_rows() != n) {
-    return CheckFailed(
-        absl::StrCat("Expected ", n, " entires in rec_id2filename, got ", kept.num_rows()));
+  if (kept.num_rows() != folds.num_recordings) {
+    return CheckFailed(absl::StrCat("Expected ", folds.num_recordings,
+                                    " entires in rec_id2filename, got ", kept.num_rows()));
   }
+  return filenames;
+}
 
-  // Labels: "?" for the new test recordings in public/, one row per
-  // (recording, species) pair in private/.
-  ASSIGN_OR_RETURN(std::string labels_text, ReadText(essential / "rec_labels_test_hidden.txt"));
+// Labels: "?" for the new test recordings in public/, one row per
+// (recording, species) pair in private/answers.csv, and the sample
+// submission of the same ids.
+absl::Status WriteLabels(const fs::path& essential, const fs::path& public_dir,
+                         const fs::path& private_dir, const Folds& folds) {
+  const std::set<int64_t> test_set(folds.test_rec_ids.begin(), folds.test_rec_ids.end());
+  ASSIGN_OR_RETURN(std::string labels_text,
+                   ReadFileToString(essential / "rec_labels_test_hidden.txt"));
   std::vector<std::string> label_lines = SplitLines(labels_text);
   std::vector<std::pair<int64_t, std::string>> rec_labels;
   for (size_t i = 1; i < label_lines.size(); ++i) {
-    absl::StatusOr<std::pair<int64_t, std::string>> parts =
-        IdAndRest(label_lines[i], "rec_labels_test_hidden.txt");
-    if (!parts.ok()) return parts.status();
-    auto it = old_id_to_new.find(parts->first);
-    if (it != old_id_to_new.end()) rec_labels.emplace_back(it->second, parts->second);
+    ASSIGN_OR_RETURN(IdLine parts, IdAndRest(label_lines[i], "rec_labels_test_hidden.txt"));
+    auto it = folds.old_id_to_new.find(parts.first);
+    if (it != folds.old_id_to_new.end()) rec_labels.emplace_back(it->second, parts.second);
   }
   std::string public_labels = "rec_id,[labels]\n";
   for (const auto& [rec_id, labels] : rec_labels) {
@@ -255,7 +237,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     absl::StrAppend(&public_labels, rec_id, shown.empty() ? "" : ",", shown, "\n");
   }
   RETURN_IF_ERROR(
-      WriteText(public_dir / "essential_data/rec_labels_test_hidden.txt", public_labels));
+      WriteStringToFile(public_dir / "essential_data/rec_labels_test_hidden.txt", public_labels));
   Column answer_ids{"Id", Dtype::kInt64, {}};
   Column answer_values{"Probability", Dtype::kInt64, {}};
   for (const auto& [rec_id, labels] : rec_labels) {
@@ -278,18 +260,23 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   const Table answers({answer_ids, answer_values});
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
-  if (answers.num_rows() != test_rec_ids.size() * kSpecies) {
-    return CheckFailed(absl::StrCat("Expected ", test_rec_ids.size() * kSpecies,
+  if (answers.num_rows() != folds.test_rec_ids.size() * kSpecies) {
+    return CheckFailed(absl::StrCat("Expected ", folds.test_rec_ids.size() * kSpecies,
                                     " entires in answers.csv, got ", answers.num_rows()));
   }
   Column sample_ids{"Id", Dtype::kInt64, {}};
-  for (int64_t rec_id : test_rec_ids) {
+  for (int64_t rec_id : folds.test_rec_ids) {
     for (int s = 0; s < kSpecies; ++s) sample_ids.cells.push_back(rec_id * 100 + s);
   }
   Column zeros{"Probability", Dtype::kInt64, std::vector<Cell>(sample_ids.cells.size(), int64_t{0})};
-  RETURN_IF_ERROR(
-      WriteCsvFile(Table({sample_ids, zeros}), (public_dir / "sample_submission.csv").string()));
+  return WriteCsvFile(Table({sample_ids, zeros}), (public_dir / "sample_submission.csv").string());
+}
 
+// The recordings' files (wavs, spectrograms, segmentations) and the shared
+// ones, copied; the per-recording feature files, filtered and renumbered.
+absl::Status CopyRecordingFiles(const fs::path& essential, const fs::path& supplemental,
+                                const fs::path& public_dir, const std::vector<std::string>& filenames,
+                                const Folds& folds) {
   RETURN_IF_ERROR(
       Copy(essential / "species_list.txt", public_dir / "essential_data/species_list.txt"));
   for (const std::string& name : filenames) {
@@ -314,9 +301,29 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (const char* file :
        {"histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"}) {
     RETURN_IF_ERROR(FilterAndWrite(supplemental / file, public_dir / "supplemental_data" / file,
-                                   old_id_to_new));
+                                   folds.old_id_to_new));
   }
   return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  RETURN_IF_ERROR(ExtractZip(raw / "mlsp_contest_dataset.zip", scratch));
+  const fs::path essential = scratch / "mlsp_contest_dataset/essential_data";
+  const fs::path supplemental = scratch / "mlsp_contest_dataset/supplemental_data";
+  std::error_code error;
+  for (const char* dir : {"essential_data/src_wavs", "supplemental_data/filtered_spectrograms",
+                          "supplemental_data/segmentation_examples",
+                          "supplemental_data/spectrograms",
+                          "supplemental_data/supervised_segmentation"}) {
+    fs::create_directories(public_dir / dir, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot create ", dir));
+  }
+  ASSIGN_OR_RETURN(Folds folds, SplitFolds(essential, public_dir));
+  ASSIGN_OR_RETURN(std::vector<std::string> filenames,
+                   WriteFileNames(essential, public_dir, folds));
+  RETURN_IF_ERROR(WriteLabels(essential, public_dir, private_dir, folds));
+  return CopyRecordingFiles(essential, supplemental, public_dir, filenames, folds);
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});

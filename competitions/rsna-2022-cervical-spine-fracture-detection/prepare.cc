@@ -127,35 +127,38 @@ size_t CountEntries(const fs::path& dir, std::string_view extension) {
   return count;
 }
 
-absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
-                     const fs::path& /*scratch*/) {
-  PythonRandom rng(0);
-  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
-  ASSIGN_OR_RETURN(std::vector<std::string> train_study_ids, StudyIds(old_train, "train.csv"));
-  const int64_t num_train_samples = RoundedTenth(old_train.num_rows());
-
-  ASSIGN_OR_RETURN(Table old_bboxes, ReadCsvFile((raw / "train_bounding_boxes.csv").string()));
-  ASSIGN_OR_RETURN(std::vector<std::string> bbox_rows_ids,
-                   StudyIds(old_bboxes, "train_bounding_boxes.csv"));
-  const std::set<std::string> bbox_set(bbox_rows_ids.begin(), bbox_rows_ids.end());
-  const std::vector<std::string> old_bbox_ids(bbox_set.begin(), bbox_set.end());
-  const int64_t new_num_bbox_ids = RoundedTenth(old_bbox_ids.size());
-
-  const fs::path segmentation_dir = raw / "segmentations";
-  std::vector<std::string> old_segmentation_ids;
+// The stems of raw/segmentations/*.nii, sorted.
+absl::StatusOr<std::vector<std::string>> SegmentationIds(const fs::path& segmentation_dir) {
+  std::vector<std::string> ids;
   std::error_code error;
   for (auto it = fs::directory_iterator(segmentation_dir, error);
        !error && it != fs::directory_iterator(); it.increment(error)) {
-    if (it->path().extension() == ".nii") old_segmentation_ids.push_back(it->path().stem().string());
+    if (it->path().extension() == ".nii") ids.push_back(it->path().stem().string());
   }
   if (error) {
     return absl::NotFoundError(absl::StrCat("cannot list raw segmentations/: ", error.message()));
   }
-  std::sort(old_segmentation_ids.begin(), old_segmentation_ids.end());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// The studies that stay in train, drawn as upstream draws them with
+// random.seed(0): a tenth of the studies with both boxes and a
+// segmentation, then a tenth of the segmentations and of the boxes with
+// those, then train studies up to a tenth of train.csv.
+struct TrainChoice {
+  std::vector<std::string> train_ids, bbox_ids, segmentation_ids;
+};
+
+absl::StatusOr<TrainChoice> ChooseTrainStudies(const std::vector<std::string>& train_study_ids,
+                                               int64_t num_train_samples,
+                                               const std::vector<std::string>& old_bbox_ids,
+                                               const std::vector<std::string>& old_segmentation_ids) {
+  PythonRandom rng(0);
   const std::set<std::string> segmentation_set(old_segmentation_ids.begin(),
                                                old_segmentation_ids.end());
+  const int64_t new_num_bbox_ids = RoundedTenth(old_bbox_ids.size());
   const int64_t new_num_segmentation_ids = RoundedTenth(old_segmentation_ids.size());
-
   std::vector<std::string> old_overlap_ids;
   for (const std::string& id : old_bbox_ids) {
     if (segmentation_set.count(id)) old_overlap_ids.push_back(id);
@@ -165,45 +168,112 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   ASSIGN_OR_RETURN(std::vector<std::string> new_overlap_ids,
                    rng.Sample(old_overlap_ids, new_num_overlap));
-  std::vector<std::string> new_bbox_ids = new_overlap_ids, new_segmentation_ids = new_overlap_ids,
-                           new_train_ids = new_overlap_ids;
-  std::vector<std::string> pool;
-  for (const std::string& id : old_segmentation_ids) {
-    if (!overlap_set.count(id)) pool.push_back(id);
-  }
-  ASSIGN_OR_RETURN(std::vector<std::string> more_segmentations,
-                   rng.Sample(pool, new_num_segmentation_ids - new_num_overlap));
-  new_segmentation_ids.insert(new_segmentation_ids.end(), more_segmentations.begin(),
-                              more_segmentations.end());
-  new_train_ids.insert(new_train_ids.end(), more_segmentations.begin(), more_segmentations.end());
-  pool.clear();
-  for (const std::string& id : old_bbox_ids) {
-    if (!overlap_set.count(id)) pool.push_back(id);
-  }
-  ASSIGN_OR_RETURN(std::vector<std::string> more_bboxes,
-                   rng.Sample(pool, new_num_bbox_ids - new_num_overlap));
-  new_bbox_ids.insert(new_bbox_ids.end(), more_bboxes.begin(), more_bboxes.end());
-  new_train_ids.insert(new_train_ids.end(), more_bboxes.begin(), more_bboxes.end());
-  pool.clear();
-  {
-    const std::set<std::string> chosen(new_train_ids.begin(), new_train_ids.end());
-    for (const std::string& id : train_study_ids) {
-      if (!chosen.count(id)) pool.push_back(id);
+  TrainChoice choice{new_overlap_ids, new_overlap_ids, new_overlap_ids};
+  auto not_overlapping = [&](const std::vector<std::string>& ids) {
+    std::vector<std::string> pool;
+    for (const std::string& id : ids) {
+      if (!overlap_set.count(id)) pool.push_back(id);
     }
+    return pool;
+  };
+  ASSIGN_OR_RETURN(std::vector<std::string> more_segmentations,
+                   rng.Sample(not_overlapping(old_segmentation_ids),
+                              new_num_segmentation_ids - new_num_overlap));
+  choice.segmentation_ids.insert(choice.segmentation_ids.end(), more_segmentations.begin(),
+                                 more_segmentations.end());
+  choice.train_ids.insert(choice.train_ids.end(), more_segmentations.begin(),
+                          more_segmentations.end());
+  ASSIGN_OR_RETURN(std::vector<std::string> more_bboxes,
+                   rng.Sample(not_overlapping(old_bbox_ids), new_num_bbox_ids - new_num_overlap));
+  choice.bbox_ids.insert(choice.bbox_ids.end(), more_bboxes.begin(), more_bboxes.end());
+  choice.train_ids.insert(choice.train_ids.end(), more_bboxes.begin(), more_bboxes.end());
+  std::vector<std::string> pool;
+  const std::set<std::string> chosen(choice.train_ids.begin(), choice.train_ids.end());
+  for (const std::string& id : train_study_ids) {
+    if (!chosen.count(id)) pool.push_back(id);
   }
   ASSIGN_OR_RETURN(
       std::vector<std::string> rest,
-      rng.Sample(pool, num_train_samples - static_cast<int64_t>(new_train_ids.size())));
-  new_train_ids.insert(new_train_ids.end(), rest.begin(), rest.end());
+      rng.Sample(pool, num_train_samples - static_cast<int64_t>(choice.train_ids.size())));
+  choice.train_ids.insert(choice.train_ids.end(), rest.begin(), rest.end());
+  return choice;
+}
 
-  const std::set<std::string> train_set(new_train_ids.begin(), new_train_ids.end());
+// The test studies of the melted answers, each once, in order.
+std::vector<std::string> TestStudies(const Table& answers) {
+  std::vector<std::string> studies;
+  std::set<std::string> seen;
+  for (const Cell& cell : answers.columns()[0].cells) {
+    if (seen.insert(std::get<std::string>(cell)).second) {
+      studies.push_back(std::get<std::string>(cell));
+    }
+  }
+  return studies;
+}
+
+// The chosen segmentations and each side's image folders, copied, with
+// upstream's count checks.
+absl::Status CopyImages(const fs::path& raw, const fs::path& public_dir,
+                        const std::vector<std::string>& segmentation_ids, const Table& train,
+                        const std::vector<std::string>& test_studies) {
+  std::error_code error;
+  fs::create_directories(public_dir / "segmentations", error);
+  for (const std::string& id : segmentation_ids) {
+    fs::copy_file(raw / "segmentations" / (id + ".nii"),
+                  public_dir / "segmentations" / (id + ".nii"),
+                  fs::copy_options::overwrite_existing, error);
+    if (error) {
+      return absl::InternalError(
+          absl::StrCat("cannot copy segmentation ", id, ": ", error.message()));
+    }
+  }
+  fs::create_directories(public_dir / "train_images", error);
+  for (const Cell& cell : train.Find(kStudy)->cells) {
+    const std::string& id = std::get<std::string>(cell);
+    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id));
+  }
+  fs::create_directories(public_dir / "test_images", error);
+  for (const std::string& id : test_studies) {
+    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id));
+  }
+  if (CountEntries(public_dir / "segmentations", ".nii") != segmentation_ids.size()) {
+    return CheckFailed("Incorrect number of segmentations copied");
+  }
+  if (CountEntries(public_dir / "train_images", "") != train.num_rows()) {
+    return CheckFailed("Incorrect number of train images copied");
+  }
+  if (CountEntries(public_dir / "test_images", "") != test_studies.size()) {
+    return CheckFailed("Incorrect number of test images copied");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& /*scratch*/) {
+  ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> train_study_ids, StudyIds(old_train, "train.csv"));
+  ASSIGN_OR_RETURN(Table old_bboxes, ReadCsvFile((raw / "train_bounding_boxes.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<std::string> bbox_rows_ids,
+                   StudyIds(old_bboxes, "train_bounding_boxes.csv"));
+  const std::set<std::string> bbox_set(bbox_rows_ids.begin(), bbox_rows_ids.end());
+  ASSIGN_OR_RETURN(std::vector<std::string> old_segmentation_ids,
+                   SegmentationIds(raw / "segmentations"));
+  ASSIGN_OR_RETURN(TrainChoice choice,
+                   ChooseTrainStudies(train_study_ids, RoundedTenth(old_train.num_rows()),
+                                      std::vector<std::string>(bbox_set.begin(), bbox_set.end()),
+                                      old_segmentation_ids));
+
+  // public/train.csv and train_bounding_boxes.csv: the chosen studies.
+  const std::set<std::string> train_set(choice.train_ids.begin(), choice.train_ids.end());
   ASSIGN_OR_RETURN(Table train, TakeRows(old_train, RowsWhere(train_study_ids, train_set, true)));
   RETURN_IF_ERROR(WriteCsvFile(train, (public_dir / "train.csv").string()));
-  const std::set<std::string> bbox_chosen(new_bbox_ids.begin(), new_bbox_ids.end());
+  const std::set<std::string> bbox_chosen(choice.bbox_ids.begin(), choice.bbox_ids.end());
   ASSIGN_OR_RETURN(Table train_bboxes,
                    TakeRows(old_bboxes, RowsWhere(bbox_rows_ids, bbox_chosen, true)));
   RETURN_IF_ERROR(WriteCsvFile(train_bboxes, (public_dir / "train_bounding_boxes.csv").string()));
 
+  // The rest, melted to one row per (study, vertebra or patient_overall):
+  // private/answers.csv, the sample submission and public/test.csv.
   ASSIGN_OR_RETURN(Table held_out,
                    TakeRows(old_train, RowsWhere(train_study_ids, train_set, false)));
   ASSIGN_OR_RETURN(Table answers, Melt(held_out));
@@ -224,13 +294,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RETURN_IF_ERROR(WriteCsvFile(public_test, (public_dir / "test.csv").string()));
 
   // Upstream's checks, in its order.
-  std::vector<std::string> test_studies;
-  {
-    std::set<std::string> seen;
-    for (const Cell& cell : answers.columns()[0].cells) {
-      if (seen.insert(std::get<std::string>(cell)).second) test_studies.push_back(std::get<std::string>(cell));
-    }
-  }
+  const std::vector<std::string> test_studies = TestStudies(answers);
   if (test_studies.size() * 8 != answers.num_rows()) {
     return CheckFailed("Melting failed, incorrect length");
   }
@@ -242,7 +306,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       std::vector<std::string>{kStudy, "x", "y", "width", "height", "slice_number"}) {
     return CheckFailed("Bounding box columns are wrong");
   }
-  if (static_cast<int64_t>(new_train_ids.size()) != RoundedTenth(old_train.num_rows())) {
+  if (static_cast<int64_t>(choice.train_ids.size()) != RoundedTenth(old_train.num_rows())) {
     return CheckFailed("Incorrect number of training samples.");
   }
   if (train.num_rows() + test_studies.size() != old_train.num_rows()) {
@@ -250,32 +314,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
         "Incorrect number of training samples. New train and test splits don't sum to the length "
         "of the original train set.");
   }
-
-  fs::create_directories(public_dir / "segmentations", error);
-  for (const std::string& id : new_segmentation_ids) {
-    fs::copy_file(segmentation_dir / (id + ".nii"), public_dir / "segmentations" / (id + ".nii"),
-                  fs::copy_options::overwrite_existing, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot copy segmentation ", id, ": ", error.message()));
-  }
-  fs::create_directories(public_dir / "train_images", error);
-  for (const Cell& cell : train.Find(kStudy)->cells) {
-    const std::string& id = std::get<std::string>(cell);
-    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id));
-  }
-  fs::create_directories(public_dir / "test_images", error);
-  for (const std::string& id : test_studies) {
-    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id));
-  }
-  if (CountEntries(public_dir / "segmentations", ".nii") != new_segmentation_ids.size()) {
-    return CheckFailed("Incorrect number of segmentations copied");
-  }
-  if (CountEntries(public_dir / "train_images", "") != train.num_rows()) {
-    return CheckFailed("Incorrect number of train images copied");
-  }
-  if (CountEntries(public_dir / "test_images", "") != test_studies.size()) {
-    return CheckFailed("Incorrect number of test images copied");
-  }
-  return absl::OkStatus();
+  return CopyImages(raw, public_dir, choice.segmentation_ids, train, test_studies);
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{

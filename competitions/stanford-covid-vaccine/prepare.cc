@@ -25,10 +25,8 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +36,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
@@ -67,14 +66,6 @@ struct JsonFrame {
     return std::nullopt;
   }
 };
-
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool IsNumber(const JsonValue& value) {
   return value.type == JsonValue::Type::kInt || value.type == JsonValue::Type::kFloat;
@@ -123,7 +114,7 @@ absl::Status ConvertNumericColumn(JsonFrame& frame, size_t column) {
 }
 
 absl::StatusOr<JsonFrame> ReadJsonLines(const fs::path& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
   JsonFrame frame;
   std::vector<std::string> first_keys;
   size_t start = 0, line_number = 0;
@@ -193,16 +184,12 @@ Cell FixedCell(double value) {
   return Cell(FormatFixed10(value));
 }
 
-absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
-                     const fs::path& private_dir, const fs::path& /*scratch*/) {
-  ASSIGN_OR_RETURN(JsonFrame train, ReadJsonLines(raw / "train.json"));
-  ASSIGN_OR_RETURN(JsonFrame old_test, ReadJsonLines(raw / "test.json"));
-  ASSIGN_OR_RETURN(Table old_sample, ReadCsvFile((raw / "sample_submission.csv").string()));
-
+// `train[train.SN_filter > 0].sample(frac=0.1, random_state=0)`'s rows:
+// which rows of train.json become test sequences.
+absl::StatusOr<std::vector<bool>> DrawTestRows(const JsonFrame& train) {
   ASSIGN_OR_RETURN(size_t sn_filter, RequireColumn(train, "SN_filter", "train.json"));
   const size_t n_rows = train.rows.size();
   const size_t n_test = static_cast<size_t>(static_cast<double>(n_rows) * 0.1);
-
   std::vector<size_t> candidates;
   for (size_t r = 0; r < n_rows; ++r) {
     const JsonValue& value = train.rows[r][sn_filter];
@@ -225,70 +212,105 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
   if (n_test == 0) {
     return absl::InvalidArgumentError("train.json has too few rows for a 10% test set");
   }
+  return is_test;
+}
 
-  std::vector<size_t> target_columns;
+// The columns of train.json the answers are made of.
+struct TrainColumns {
+  std::vector<size_t> targets;
+  size_t id, scored, length, index;
+};
+
+absl::StatusOr<TrainColumns> FindTrainColumns(const JsonFrame& train) {
+  TrainColumns columns;
   for (std::string_view name : kTargets) {
     ASSIGN_OR_RETURN(size_t c, RequireColumn(train, name, "train.json"));
-    target_columns.push_back(c);
+    columns.targets.push_back(c);
   }
-  absl::StatusOr<size_t> id_column = RequireColumn(train, "id", "train.json");
-  absl::StatusOr<size_t> scored_column = RequireColumn(train, "seq_scored", "train.json");
-  absl::StatusOr<size_t> length_column = RequireColumn(train, "seq_length", "train.json");
-  absl::StatusOr<size_t> index_column = RequireColumn(train, "index", "train.json");
-  for (const auto* s : {&id_column, &scored_column, &length_column, &index_column}) {
+  // Upstream reads these four together: the first missing one is reported.
+  absl::StatusOr<size_t> id = RequireColumn(train, "id", "train.json");
+  absl::StatusOr<size_t> scored = RequireColumn(train, "seq_scored", "train.json");
+  absl::StatusOr<size_t> length = RequireColumn(train, "seq_length", "train.json");
+  absl::StatusOr<size_t> index = RequireColumn(train, "index", "train.json");
+  for (const auto* s : {&id, &scored, &length, &index}) {
     if (!s->ok()) return s->status();
   }
+  columns.id = *id;
+  columns.scored = *scored;
+  columns.length = *length;
+  columns.index = *index;
+  return columns;
+}
 
-  // Answers: one row per position of each test sequence.
+// private/test.csv's columns: one row per position of each test sequence,
+// the scored positions with their targets (keep = True), the rest zeros.
+struct Answers {
   Column ids{"id_seqpos", Dtype::kObject, {}};
   std::vector<Column> targets;
-  for (std::string_view name : kTargets) targets.push_back(Column{std::string(name), Dtype::kObject, {}});
   Column keep{"keep", Dtype::kBool, {}};
-  std::vector<size_t> test_rows, train_rows;
-  for (size_t r = 0; r < n_rows; ++r) (is_test[r] ? test_rows : train_rows).push_back(r);
-  int64_t first_length = 0;
+  int64_t first_length = 0;  // seq_length of the first test sequence
+};
+
+absl::StatusOr<Answers> BuildAnswers(const JsonFrame& train, const TrainColumns& columns,
+                                     const std::vector<size_t>& test_rows) {
+  Answers answers;
+  for (std::string_view name : kTargets) {
+    answers.targets.push_back(Column{std::string(name), Dtype::kObject, {}});
+  }
   for (size_t r : test_rows) {
     const std::vector<JsonValue>& row = train.rows[r];
-    ASSIGN_OR_RETURN(int64_t n, IntCell(row[*scored_column], "seq_scored"));
-    ASSIGN_OR_RETURN(int64_t k, IntCell(row[*length_column], "seq_length"));
-    if (r == test_rows.front()) first_length = k;
+    ASSIGN_OR_RETURN(int64_t n, IntCell(row[columns.scored], "seq_scored"));
+    ASSIGN_OR_RETURN(int64_t k, IntCell(row[columns.length], "seq_length"));
+    if (r == test_rows.front()) answers.first_length = k;
     std::string id;
-    if (row[*id_column].type == JsonValue::Type::kString || row[*id_column].type == JsonValue::Type::kInt) {
-      id = row[*id_column].text;
+    if (row[columns.id].type == JsonValue::Type::kString ||
+        row[columns.id].type == JsonValue::Type::kInt) {
+      id = row[columns.id].text;
     } else {
       return absl::InvalidArgumentError("id must be a string");
     }
-    for (size_t t = 0; t < target_columns.size(); ++t) {
-      const JsonValue& list = row[target_columns[t]];
+    for (size_t t = 0; t < columns.targets.size(); ++t) {
+      const JsonValue& list = row[columns.targets[t]];
       if (!list.is_array() || static_cast<int64_t>(list.items.size()) != n) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "assertion failed: ", std::string(kTargets[t]), " of ", id, " must be a list of seq_scored values"));
+        return absl::InvalidArgumentError(absl::StrCat("assertion failed: ", std::string(kTargets[t]),
+                                                       " of ", id,
+                                                       " must be a list of seq_scored values"));
       }
     }
     for (int64_t j = 0; j < n; ++j) {
-      ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
-      for (size_t t = 0; t < target_columns.size(); ++t) {
-        absl::StatusOr<double> value = NumberOf(row[target_columns[t]].items[j]);
-        if (!value.ok()) return absl::InvalidArgumentError(absl::StrCat(std::string(kTargets[t]), " of ", id, " holds a non-number"));
-        targets[t].cells.push_back(FixedCell(*value));
+      answers.ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
+      for (size_t t = 0; t < columns.targets.size(); ++t) {
+        absl::StatusOr<double> value = NumberOf(row[columns.targets[t]].items[j]);
+        if (!value.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(std::string(kTargets[t]), " of ", id, " holds a non-number"));
+        }
+        answers.targets[t].cells.push_back(FixedCell(*value));
       }
-      keep.cells.push_back(Cell(true));
+      answers.keep.cells.push_back(Cell(true));
     }
     if (!(n < k)) {
       return absl::InvalidArgumentError(
           absl::StrCat("assertion failed: seq_scored < seq_length for ", id));
     }
     for (int64_t j = n; j < k; ++j) {
-      ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
-      for (Column& column : targets) column.cells.push_back(FixedCell(0.0));
-      keep.cells.push_back(Cell(false));
+      answers.ids.cells.push_back(Cell(absl::StrCat(id, "_", j)));
+      for (Column& column : answers.targets) column.cells.push_back(FixedCell(0.0));
+      answers.keep.cells.push_back(Cell(false));
     }
   }
+  return answers;
+}
 
-  // Sanity checks of upstream, before writing anything.
-  std::vector<std::string> test_columns = old_test.columns;
+// Upstream's assertions on test.json and sample_submission.csv. Returns
+// test.json's columns in train.json.
+absl::StatusOr<std::vector<size_t>> CheckUpstreamAssertions(const JsonFrame& train,
+                                                            const JsonFrame& old_test,
+                                                            const Table& old_sample,
+                                                            const Answers& answers,
+                                                            size_t num_test_rows) {
   std::vector<size_t> test_column_indices;
-  for (const std::string& name : test_columns) {
+  for (const std::string& name : old_test.columns) {
     ASSIGN_OR_RETURN(size_t c, RequireColumn(train, name, "train.json (test.json's columns)"));
     test_column_indices.push_back(c);
   }
@@ -301,33 +323,33 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
           "assertion failed: test.json must not hold the target ", std::string(name)));
     }
   }
-  {
-    std::set<std::string> expected = {"id_seqpos"};
-    for (std::string_view name : kTargets) expected.insert(std::string(name));
-    std::vector<std::string> names = old_sample.ColumnNames();
-    if (std::set<std::string>(names.begin(), names.end()) != expected) {
-      return absl::InvalidArgumentError(
-          "assertion failed: sample_submission.csv must have columns id_seqpos and the five "
-          "targets");
-    }
+  std::set<std::string> expected = {"id_seqpos"};
+  for (std::string_view name : kTargets) expected.insert(std::string(name));
+  std::vector<std::string> names = old_sample.ColumnNames();
+  if (std::set<std::string>(names.begin(), names.end()) != expected) {
+    return absl::InvalidArgumentError(
+        "assertion failed: sample_submission.csv must have columns id_seqpos and the five "
+        "targets");
   }
-  if (static_cast<int64_t>(ids.cells.size()) !=
-      static_cast<int64_t>(test_rows.size()) * first_length) {
+  if (static_cast<int64_t>(answers.ids.cells.size()) !=
+      static_cast<int64_t>(num_test_rows) * answers.first_length) {
     return absl::InvalidArgumentError(
         "assertion failed: every test sequence must have the first one's seq_length");
   }
+  return test_column_indices;
+}
 
-  // private/test.csv
-  std::vector<Column> answer_columns = {ids};
-  for (const Column& column : targets) answer_columns.push_back(column);
-  answer_columns.push_back(keep);
-  RETURN_IF_ERROR(WriteCsvFile(Table(answer_columns), (private_dir / "test.csv").string()));
-
-  // public/train.json and public/test.json, `index` renumbered.
+// public/train.json and public/test.json (test.json's columns only), each
+// with `index` renumbered.
+absl::Status WritePublicJson(const JsonFrame& train, const JsonFrame& old_test,
+                             const TrainColumns& columns,
+                             const std::vector<size_t>& test_column_indices,
+                             const std::vector<size_t>& train_rows,
+                             const std::vector<size_t>& test_rows, const fs::path& public_dir) {
   std::vector<std::vector<JsonValue>> train_out;
   for (size_t r : train_rows) {
     std::vector<JsonValue> row = train.rows[r];
-    row[*index_column] = JsonValue::Int(static_cast<int64_t>(train_out.size()));
+    row[columns.index] = JsonValue::Int(static_cast<int64_t>(train_out.size()));
     train_out.push_back(std::move(row));
   }
   const size_t test_index_position = *old_test.ColumnIndex("index");
@@ -338,22 +360,38 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
     row[test_index_position] = JsonValue::Int(static_cast<int64_t>(test_out.size()));
     test_out.push_back(std::move(row));
   }
-  for (const auto& [name, text] :
-       {std::pair{"train.json", PandasToJsonRecordsLines(train.columns, train_out)},
-        std::pair{"test.json", PandasToJsonRecordsLines(test_columns, test_out)}}) {
-    std::ofstream out(public_dir / name, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      return absl::InternalError(absl::StrCat("cannot write ", name));
-    }
-  }
+  RETURN_IF_ERROR(WriteStringToFile(public_dir / "train.json",
+                                    PandasToJsonRecordsLines(train.columns, train_out)));
+  return WriteStringToFile(public_dir / "test.json",
+                           PandasToJsonRecordsLines(old_test.columns, test_out));
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir,
+                     const fs::path& private_dir, const fs::path& /*scratch*/) {
+  ASSIGN_OR_RETURN(JsonFrame train, ReadJsonLines(raw / "train.json"));
+  ASSIGN_OR_RETURN(JsonFrame old_test, ReadJsonLines(raw / "test.json"));
+  ASSIGN_OR_RETURN(Table old_sample, ReadCsvFile((raw / "sample_submission.csv").string()));
+  ASSIGN_OR_RETURN(std::vector<bool> is_test, DrawTestRows(train));
+  ASSIGN_OR_RETURN(TrainColumns columns, FindTrainColumns(train));
+  std::vector<size_t> test_rows, train_rows;
+  for (size_t r = 0; r < is_test.size(); ++r) (is_test[r] ? test_rows : train_rows).push_back(r);
+  ASSIGN_OR_RETURN(Answers answers, BuildAnswers(train, columns, test_rows));
+  // Checked before anything is written.
+  ASSIGN_OR_RETURN(std::vector<size_t> test_column_indices,
+                   CheckUpstreamAssertions(train, old_test, old_sample, answers, test_rows.size()));
+
+  std::vector<Column> answer_columns = {answers.ids};
+  for (const Column& column : answers.targets) answer_columns.push_back(column);
+  answer_columns.push_back(answers.keep);
+  RETURN_IF_ERROR(WriteCsvFile(Table(answer_columns), (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WritePublicJson(train, old_test, columns, test_column_indices, train_rows,
+                                  test_rows, public_dir));
 
   // public/sample_submission.csv: the answers' ids with zero predictions.
-  std::vector<Column> sample_columns = {ids};
+  std::vector<Column> sample_columns = {answers.ids};
   for (std::string_view name : kTargets) {
-    sample_columns.push_back(
-        Column{std::string(name), Dtype::kObject, std::vector<Cell>(ids.cells.size(), FixedCell(0.0))});
+    sample_columns.push_back(Column{std::string(name), Dtype::kObject,
+                                    std::vector<Cell>(answers.ids.cells.size(), FixedCell(0.0))});
   }
   return WriteCsvFile(Table(sample_columns), (public_dir / "sample_submission.csv").string());
 }

@@ -36,7 +36,7 @@ const std::vector<std::string> kFiller = {
     "for",  "of",    "me",   "on",    "so",    "just", "that", "have", "but",   "with",
     "at",   "be",    "was",  "now",   "work",  "day",  "go",   "going", "home",  "tonight",
     "i`m",  "don`t", "can`t", "lol",  "u",     "2",    "today", "back", "still", "got",
-    "caf\xc3\xa9", "\xc3\xbcber", "http://bit.ly/x1y2", "@friend", "#tag"};
+    "caf\xc3\xa9", "\xc3\xbc" "ber", "http://bit.ly/x1y2", "@friend", "#tag"};
 const std::vector<std::string> kNegative = {"sad",   "miss",   "hate",  "sucks", "sorry",
                                             "bad",   "tired",  "sick",  "hurts", "boring",
                                             "ugh",   "awful",  "worst", "lonely", "upset"};

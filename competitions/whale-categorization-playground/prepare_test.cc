@@ -59,7 +59,9 @@ TEST(WhalePrepareTest, SplitsRowsAndImages) {
   const std::vector<std::string> train_ids = Texts(train, "Id");
   const std::set<std::string> train_whales(train_ids.begin(), train_ids.end());
   for (const auto& [whale, count] : photos) {
-    if (count >= 2) EXPECT_EQ(train_whales.count(whale), 1u) << whale;
+    if (count >= 2) {
+      EXPECT_EQ(train_whales.count(whale), 1u) << whale;
+    }
   }
   bool has_new_whale = false;
   for (const std::string& whale : Texts(answers, "Id")) {
