@@ -22,22 +22,17 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr char kHint[] = "mlebench-test";
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 fs::path TestDir() {
   const char* tmp = std::getenv("TEST_TMPDIR");
@@ -61,7 +56,7 @@ pid_t ForkInto(const AgentCgroup& cgroup, const std::function<int()>& body) {
 
 bool Empty(const AgentCgroup& cgroup) {
   for (const std::string& dir : cgroup.directories()) {
-    if (!ReadAll(fs::path(dir) / "cgroup.procs").empty()) return false;
+    if (!ReadFileOrEmpty(fs::path(dir) / "cgroup.procs").empty()) return false;
   }
   return true;
 }
@@ -152,11 +147,11 @@ TEST_F(CgroupTest, CpuLimitIsWritten) {
   int found = 0;
   for (const std::string& dir : cgroup->directories()) {
     if (fs::exists(fs::path(dir) / "cpu.max")) {
-      EXPECT_EQ(ReadAll(fs::path(dir) / "cpu.max"), "50000 100000\n");
+      EXPECT_EQ(ReadFileOrEmpty(fs::path(dir) / "cpu.max"), "50000 100000\n");
       ++found;
     } else if (fs::exists(fs::path(dir) / "cpu.cfs_quota_us")) {
-      EXPECT_EQ(ReadAll(fs::path(dir) / "cpu.cfs_quota_us"), "50000\n");
-      EXPECT_EQ(ReadAll(fs::path(dir) / "cpu.cfs_period_us"), "100000\n");
+      EXPECT_EQ(ReadFileOrEmpty(fs::path(dir) / "cpu.cfs_quota_us"), "50000\n");
+      EXPECT_EQ(ReadFileOrEmpty(fs::path(dir) / "cpu.cfs_period_us"), "100000\n");
       ++found;
     }
   }
@@ -210,7 +205,7 @@ TEST_F(CgroupTest, KillAllKillsDaemons) {
 TEST_F(CgroupTest, KillAllKillsDaemonsWithoutV2) {
   const fs::path mountinfo = TestDir() / "mountinfo";
   std::ofstream out(mountinfo);
-  std::istringstream lines(ReadAll("/proc/self/mountinfo"));
+  std::istringstream lines(ReadFileOrEmpty("/proc/self/mountinfo"));
   for (std::string line; std::getline(lines, line);) {
     if (!absl::StrContains(line, " - cgroup2 ")) out << line << "\n";
   }
@@ -364,7 +359,7 @@ TEST_F(FakeV2Test, EnablesControllersAndFailsWithoutLimitFiles) {
       AgentCgroup::Create({.memory_bytes = 64 * kMiB, .pids = 16}, kHint, system_);
   ASSERT_FALSE(cgroup.ok());
   EXPECT_TRUE(absl::StrContains(cgroup.status().message(), "memory.max")) << cgroup.status();
-  EXPECT_EQ(ReadAll(dir_ / "v2" / "own" / "cgroup.subtree_control"), "+memory +pids");
+  EXPECT_EQ(ReadFileOrEmpty(dir_ / "v2" / "own" / "cgroup.subtree_control"), "+memory +pids");
   // The half-made cgroup is gone again.
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(dir_ / "v2" / "own")) {
@@ -384,7 +379,7 @@ TEST_F(FakeV2Test, AgentsGoNextToTheRunnerLeaf) {
   EXPECT_TRUE(absl::StrContains(cgroup.status().message(),
                                 ((dir_ / "v2" / "own" / kHint).string() + "-")))
       << cgroup.status();
-  EXPECT_EQ(ReadAll(dir_ / "v2" / "own" / "cgroup.subtree_control"), "+memory");
+  EXPECT_EQ(ReadFileOrEmpty(dir_ / "v2" / "own" / "cgroup.subtree_control"), "+memory");
 }
 
 TEST(DefaultResourceLimitsTest, ProtectTheHost) {

@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -23,22 +24,14 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
+using ::mlebench::testing::WriteFileOrFail;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 void WriteFile(const fs::path& path, const std::string& content, mode_t mode) {
-  fs::create_directories(path.parent_path());
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-    ASSERT_TRUE(out.good()) << path;
-  }
+  WriteFileOrFail(path, content);
   ASSERT_EQ(chmod(path.c_str(), mode), 0) << path;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void Symlink(const fs::path& target, const fs::path& link) {
@@ -131,7 +124,7 @@ TEST_F(RunfilesStageTest, StagesLayoutContentsModesAndHardLinks) {
   std::vector<std::string> expected;
   for (const auto& [rel, content] : files) {
     expected.push_back(rel);
-    EXPECT_EQ(ReadFile(staged_ / rel), content) << rel;
+    EXPECT_EQ(ReadFileOrEmpty(staged_ / rel), content) << rel;
   }
   EXPECT_EQ(found, expected);
   EXPECT_EQ(Mode(staged_), 0555);
@@ -162,7 +155,7 @@ TEST_F(RunfilesStageTest, StagesLayoutContentsModesAndHardLinks) {
 
   ASSERT_TRUE(RemoveStaged(staged_).ok());
   EXPECT_FALSE(fs::exists(fs::symlink_status(staged_)));
-  EXPECT_EQ(ReadFile(outputs_ / "a.txt"), "alpha\n");
+  EXPECT_EQ(ReadFileOrEmpty(outputs_ / "a.txt"), "alpha\n");
   EXPECT_EQ(Mode(outputs_ / "a.txt"), 0444);
 }
 
@@ -172,7 +165,7 @@ TEST_F(RunfilesStageTest, SourceReachedThroughSymlinkIsFine) {
   Symlink(tree_, root_ / "alias.runfiles");
   absl::StatusOr<StagingStats> stats = StageRunfiles(root_ / "alias.runfiles", staged_, Policy());
   ASSERT_TRUE(stats.ok()) << stats.status();
-  EXPECT_EQ(ReadFile(staged_ / "a.txt"), "alpha\n");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "a.txt"), "alpha\n");
 }
 
 TEST_F(RunfilesStageTest, SymlinkToRootFileSystemIsRefused) {
@@ -331,8 +324,8 @@ TEST_F(RunfilesStageTest, SameDirectoryTwiceIsNoCycle) {
   Symlink(outputs_ / "lib", tree_ / "two");
   absl::StatusOr<StagingStats> stats = Stage();
   ASSERT_TRUE(stats.ok()) << stats.status();
-  EXPECT_EQ(ReadFile(staged_ / "one/a.txt"), "alpha\n");
-  EXPECT_EQ(ReadFile(staged_ / "two/a.txt"), "alpha\n");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "one/a.txt"), "alpha\n");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "two/a.txt"), "alpha\n");
 }
 
 TEST_F(RunfilesStageTest, MaxEntriesIsEnforced) {
@@ -390,7 +383,7 @@ TEST_F(RunfilesStageTest, CopiesWhenHardLinksAreOff) {
   EXPECT_EQ(stats->hard_links, 0);
   EXPECT_EQ(stats->bytes_copied, 6 + (1 << 20));
   EXPECT_NE(Lstat(staged_ / "a.txt").st_ino, Lstat(outputs_ / "a.txt").st_ino);
-  EXPECT_EQ(ReadFile(staged_ / "big"), big);
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "big"), big);
   EXPECT_EQ(Mode(staged_ / "big"), 0555);
   EXPECT_EQ(Mode(staged_ / "a.txt"), 0444);
 }
@@ -417,7 +410,7 @@ TEST_F(RunfilesStageTest, CopiesAcrossFileSystems) {
   EXPECT_EQ(stats->copies, 2);
   EXPECT_EQ(stats->hard_links, 0);
   EXPECT_EQ(stats->bytes_copied, static_cast<int64_t>(binary.size() + 10));
-  EXPECT_EQ(ReadFile(staged_ / "data.bin"), binary);
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "data.bin"), binary);
   EXPECT_EQ(Mode(staged_ / "data.bin"), 0444);
   EXPECT_EQ(Mode(staged_ / "tool"), 0555);
 }
@@ -440,9 +433,9 @@ TEST_F(RunfilesStageTest, ManyFilesStage) {
   EXPECT_EQ(stats->files, kDirs * kPerDir);
   EXPECT_EQ(stats->hard_links, kDirs * kPerDir);
   EXPECT_EQ(stats->directories, kDirs + 1);
-  EXPECT_EQ(ReadFile(staged_ / "d0/f0"), "content 0");
-  EXPECT_EQ(ReadFile(staged_ / "d17/f503"), "content 17");
-  EXPECT_EQ(ReadFile(staged_ / "d29/f999"), "content 29");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "d0/f0"), "content 0");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "d17/f503"), "content 17");
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "d29/f999"), "content 29");
 }
 
 TEST_F(RunfilesStageTest, StageFileLinksOrCopiesOneFile) {

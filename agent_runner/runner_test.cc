@@ -17,8 +17,8 @@
 #include <functional>
 #include <future>
 #include <iostream>
-#include <optional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -32,6 +32,7 @@
 #include "absl/strings/str_split.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -39,6 +40,7 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Optional;
@@ -54,13 +56,6 @@ constexpr char kSampleCsv[] = "id,label\n0,a\n1,a\n";
 constexpr char kNestedText[] = "nested file\n";
 constexpr char kDescription[] = "# Toy competition\nPredict the label.\n";
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
-
 void WriteFile(const fs::path& path, const std::string& contents) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -72,7 +67,7 @@ std::map<std::string, std::string> ReadTree(const fs::path& root) {
   std::map<std::string, std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     if (entry.is_regular_file()) {
-      files[fs::relative(entry.path(), root).string()] = ReadFile(entry.path());
+      files[fs::relative(entry.path(), root).string()] = ReadFileOrEmpty(entry.path());
     }
   }
   return files;
@@ -81,7 +76,7 @@ std::map<std::string, std::string> ReadTree(const fs::path& root) {
 // True once `pid` no longer runs (gone, or a zombie nobody has reaped yet).
 bool ProcessIsGone(pid_t pid) {
   if (kill(pid, 0) != 0 && errno == ESRCH) return true;
-  const std::string stat = ReadFile(absl::StrCat("/proc/", pid, "/stat"));
+  const std::string stat = ReadFileOrEmpty(absl::StrCat("/proc/", pid, "/stat"));
   const size_t close_paren = stat.rfind(')');
   return close_paren != std::string::npos && close_paren + 2 < stat.size() &&
          (stat[close_paren + 2] == 'Z' || stat[close_paren + 2] == 'X');
@@ -106,7 +101,7 @@ std::set<pid_t> ProcessesOfWorkspace(const fs::path& workspace) {
   for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
     int pid;
     if (!absl::SimpleAtoi(it->path().filename().string(), &pid)) continue;
-    const std::string environ = ReadFile(it->path() / "environ");
+    const std::string environ = ReadFileOrEmpty(it->path() / "environ");
     for (absl::string_view var : absl::StrSplit(environ, '\0')) {
       if (var == marker && !ProcessIsGone(pid)) pids.insert(pid);
     }
@@ -278,15 +273,15 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
                                                 {"train.csv", kTrainCsv}}));
   EXPECT_EQ(fs::status(ws / "data" / "train.csv").permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-  EXPECT_THAT(ReadFile(ws / "logs" / "train_mode.txt"), HasSubstr("-r--r--r--"));
+  EXPECT_THAT(ReadFileOrEmpty(ws / "logs" / "train_mode.txt"), HasSubstr("-r--r--r--"));
   EXPECT_TRUE(fs::is_directory(ws / "submission"));
   EXPECT_TRUE(fs::is_empty(ws / "submission"));
   EXPECT_TRUE(fs::is_directory(ws / "code"));
-  EXPECT_EQ(ReadFile(ws / "instructions.txt"), AgentInstructions(2, !sandboxed()));
+  EXPECT_EQ(ReadFileOrEmpty(ws / "instructions.txt"), AgentInstructions(2, !sandboxed()));
 
   // The same absolute paths inside the sandbox as outside.
-  EXPECT_EQ(ReadFile(ws / "logs" / "pwd.txt"), ws.string() + "\n");
-  std::map<std::string, std::string> env = ParseEnv(ReadFile(ws / "logs" / "env.txt"));
+  EXPECT_EQ(ReadFileOrEmpty(ws / "logs" / "pwd.txt"), ws.string() + "\n");
+  std::map<std::string, std::string> env = ParseEnv(ReadFileOrEmpty(ws / "logs" / "env.txt"));
   env.erase("PWD");  // exported by the shell itself
   const std::string agent_path = fs::absolute(agent).string();
   EXPECT_EQ(env, (std::map<std::string, std::string>{
@@ -308,7 +303,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
                      {"RUNFILES_DIR", agent_path + ".runfiles"},
                      {"SUBMISSION_DIR", ws.string() + "/submission"},
                  }));
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   EXPECT_THAT(log, HasSubstr("args: --alpha two words\n"));
   EXPECT_THAT(log, HasSubstr("to-stderr\n"));
 }
@@ -320,8 +315,8 @@ TEST_P(RunAgentModesTest, DescriptionFlagReplacesOneInPublicDir) {
   options.workspace = root_ / "workspace";
   options.keep_workspace = true;
   ASSERT_TRUE(RunAgent(options).ok());
-  EXPECT_EQ(ReadFile(root_ / "workspace" / "logs" / "description.md"), kDescription);
-  EXPECT_EQ(ReadFile(public_dir_ / "description.md"), "stale description\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "workspace" / "logs" / "description.md"), kDescription);
+  EXPECT_EQ(ReadFileOrEmpty(public_dir_ / "description.md"), "stale description\n");
 }
 
 TEST_P(RunAgentModesTest, DeletesWorkspaceUnlessKept) {
@@ -344,7 +339,7 @@ TEST_P(RunAgentModesTest, DeletesWorkspaceUnlessKept) {
   else
     unsetenv("TMPDIR");
   ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_THAT(ParseReport(ReadFile(options.log_out))["pwd"],
+  EXPECT_THAT(ParseReport(ReadFileOrEmpty(options.log_out))["pwd"],
               HasSubstr(tmpdir.string() + "/mlebench-agent-"));
   EXPECT_TRUE(fs::is_empty(tmpdir));
 }
@@ -360,8 +355,8 @@ TEST_P(RunAgentModesTest, DummyAgentSubmitsSampleSubmission) {
   EXPECT_EQ(record->submission_bytes, static_cast<int64_t>(std::string(kSampleCsv).size()));
   EXPECT_EQ(record->agent, "dummy");
   EXPECT_EQ(record->isolation, GetParam());
-  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
-  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"), HasSubstr("dummy: copied"));
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"), HasSubstr("dummy: copied"));
 }
 
 TEST_P(RunAgentModesTest, DummyAgentWithoutSampleSubmissionFailsAsAResult) {
@@ -371,7 +366,8 @@ TEST_P(RunAgentModesTest, DummyAgentWithoutSampleSubmissionFailsAsAResult) {
   EXPECT_THAT(record->exit_code, Optional(1));
   EXPECT_FALSE(record->submission_exists);
   EXPECT_TRUE(fs::is_empty(root_ / "run" / "submission"));
-  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"), HasSubstr("dummy: no sample submission"));
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"),
+              HasSubstr("dummy: no sample submission"));
 }
 
 TEST_P(RunAgentModesTest, SilentAgentLeavesSubmissionDirEmpty) {
@@ -383,7 +379,7 @@ TEST_P(RunAgentModesTest, SilentAgentLeavesSubmissionDirEmpty) {
   EXPECT_EQ(record->submission_bytes, 0);
   EXPECT_TRUE(fs::is_directory(root_ / "run" / "submission"));
   EXPECT_TRUE(fs::is_empty(root_ / "run" / "submission"));
-  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"),
               HasSubstr("run_agent: no submission: submission/submission.csv does not exist"));
 }
 
@@ -402,7 +398,8 @@ TEST_P(RunAgentModesTest, TimeoutKillsAgentThatIgnoresSigtermAndKeepsSubmission)
   EXPECT_GE(run.record->duration_s, 1.3);
   EXPECT_LT(run.record->duration_s, 5.0);
   EXPECT_TRUE(run.record->submission_exists);
-  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), "id,prediction\n0,1\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "run" / "submission" / "submission.csv"),
+            "id,prediction\n0,1\n");
 
   // The sleeper and its child; under bwrap also bwrap and the sandbox's init.
   EXPECT_GE(run.processes.size(), sandboxed() ? 4u : 2u);
@@ -423,7 +420,7 @@ TEST_P(RunAgentModesTest, AgentThatHonoursSigtermStopsAtDeadline) {
   EXPECT_EQ(record->signal, std::nullopt);
   EXPECT_GE(record->duration_s, 1.0);
   EXPECT_LT(record->duration_s, 3.0);
-  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("got TERM"));
+  EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr("got TERM"));
 }
 
 TEST_P(RunAgentModesTest, KillsLeftoverProcessesWhenAgentExits) {
@@ -471,8 +468,8 @@ TEST_P(RunAgentModesTest, LinkedPublicDirIsReadThroughLinksWithOurDescription) {
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_THAT(record->exit_code, Optional(0));
-  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
-  const std::string log = ReadFile(options.log_out);
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   EXPECT_THAT(log, HasSubstr(kNestedText));
   EXPECT_THAT(log, HasSubstr(kDescription));
   // Links, not copies: nothing of the dataset is duplicated.
@@ -504,7 +501,7 @@ TEST_P(RunAgentModesTest, SubmissionSymlinkInsideWorkspaceIsFollowed) {
   EXPECT_TRUE(record->submission_exists);
   const fs::path copied = root_ / "run" / "submission" / "submission.csv";
   EXPECT_FALSE(fs::is_symlink(copied));
-  EXPECT_EQ(ReadFile(copied), kSampleCsv);
+  EXPECT_EQ(ReadFileOrEmpty(copied), kSampleCsv);
 }
 
 TEST_P(RunAgentModesTest, SubmissionThatIsNotAFileInTheWorkspaceIsIgnored) {
@@ -525,7 +522,7 @@ TEST_P(RunAgentModesTest, SubmissionThatIsNotAFileInTheWorkspaceIsIgnored) {
     ASSERT_TRUE(record.ok()) << record.status();
     EXPECT_FALSE(record->submission_exists);
     EXPECT_TRUE(fs::is_empty(options.submission_out));
-    EXPECT_THAT(ReadFile(options.log_out), HasSubstr(reason));
+    EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr(reason));
   }
 }
 
@@ -539,10 +536,10 @@ TEST_P(RunAgentModesTest, AgentThatCannotBeExecutedIsAResult) {
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_THAT(record->exit_code, Optional(127));
   EXPECT_FALSE(record->submission_exists);
-  EXPECT_THAT(ReadFile(root_ / "run" / "agent.log"),
-              sandboxed() ? HasSubstr("sandbox_entry: cannot execute")
-                          : HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC,
-                                                   ")")));
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"),
+              sandboxed()
+                  ? HasSubstr("sandbox_entry: cannot execute")
+                  : HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC, ")")));
 }
 
 // Replaces the duration (checking its format) so records can be compared.
@@ -662,8 +659,8 @@ TEST_F(RunAgentTest, PublicSymlinksAreCopiedAsFiles) {
   const fs::path data = root_ / "workspace" / "data";
   EXPECT_FALSE(fs::is_symlink(data / "extra.csv"));
   EXPECT_FALSE(fs::is_symlink(data / "linked_dir"));
-  EXPECT_EQ(ReadFile(data / "extra.csv"), "a,b\n");
-  EXPECT_EQ(ReadFile(data / "linked_dir" / "extra.csv"), "a,b\n");
+  EXPECT_EQ(ReadFileOrEmpty(data / "extra.csv"), "a,b\n");
+  EXPECT_EQ(ReadFileOrEmpty(data / "linked_dir" / "extra.csv"), "a,b\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -713,9 +710,9 @@ TEST_F(RunAgentTest, SandboxShowsOnlySystemWorkspaceAndAgent) {
   EXPECT_EQ(record->isolation, Isolation::kBwrap);
   EXPECT_THAT(record->exit_code, Optional(0));
   EXPECT_TRUE(record->submission_exists);  // data/ readable, submission/ writable
-  EXPECT_EQ(ReadFile(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
 
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   std::map<std::string, std::string> seen = ParseReport(log);
   const std::vector<fs::path> mounted = {fs::absolute(root_ / "workspace"), fs::absolute(agent)};
   EXPECT_EQ(seen["secret"], "hidden") << log;
@@ -831,7 +828,7 @@ TEST_F(RunAgentTest, NetworkDenyCutsTheAgentOffEvenFromLoopback) {
     ASSERT_TRUE(record.ok()) << record.status();
     EXPECT_EQ(record->isolation, c.isolation);
     EXPECT_EQ(record->network, c.network);
-    const std::string log = ReadFile(options.log_out);
+    const std::string log = ReadFileOrEmpty(options.log_out);
     EXPECT_EQ(ParseReport(log)["connect"], c.expected) << log;
   }
 }
@@ -881,7 +878,7 @@ TEST_F(RunAgentTest, SandboxedAgentRunsFromItsRunfiles) {
   options.agent_args = {real.string()};
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   std::map<std::string, std::string> seen = ParseReport(log);
   EXPECT_EQ(seen["from runfiles"], "yes") << log;
   EXPECT_EQ(seen["real path"], "hidden") << log;

@@ -15,13 +15,13 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -32,12 +32,14 @@
 #include "absl/status/statusor.h"
 #include "base/csv.h"
 #include "base/python_float.h"
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
 
 std::string Hex(std::string_view s) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -506,11 +508,6 @@ std::string ChunkedCsv() {
   return csv;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Splits a dump into its per-file blocks.
 std::vector<std::string> Blocks(const std::string& dump) {
   std::vector<std::string> blocks;
@@ -603,11 +600,11 @@ TEST(CsvPandasDiffTest, ReaderAndWriterMatchPandas) {
                               "' > '" + (dir / "pandas.txt").string() + "' 2> '" +
                               (dir / "pandas.err").string() + "'";
   const int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << command << "\n" << ReadFile(dir / "pandas.err");
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n"
+                                                             << ReadFileOrEmpty(dir / "pandas.err");
 
-  const std::vector<std::string> theirs = Blocks(ReadFile(dir / "pandas.txt"));
-  ASSERT_EQ(theirs.size(), csvs.size()) << ReadFile(dir / "pandas.err");
+  const std::vector<std::string> theirs = Blocks(ReadFileOrEmpty(dir / "pandas.txt"));
+  ASSERT_EQ(theirs.size(), csvs.size()) << ReadFileOrEmpty(dir / "pandas.err");
 
   size_t failures = 0, errors = 0, skipped_writes = 0;
   for (size_t i = 0; i < csvs.size(); ++i) {

@@ -356,7 +356,9 @@ TEST(ParquetTest, SurvivesMutatedFiles) {
       }
       absl::StatusOr<Table> t = ParseParquet(f);
       (t.ok() ? parsed : rejected)++;
-      if (!t.ok()) EXPECT_FALSE(t.status().message().empty());
+      if (!t.ok()) {
+        EXPECT_FALSE(t.status().message().empty());
+      }
     }
   }
   EXPECT_GT(rejected, 0);

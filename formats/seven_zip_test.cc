@@ -16,6 +16,7 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrFail;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
@@ -52,12 +53,6 @@ void WriteRaw7z(const fs::path& path, const std::vector<RawEntry>& entries) {
   archive_write_free(a);
 }
 
-std::string ReadOrDie(const fs::path& path) {
-  absl::StatusOr<std::string> bytes = ReadFileToString(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
-  return bytes.ok() ? *bytes : std::string();
-}
-
 TEST(SevenZipTest, RoundTripSortsEntriesAndKeepsBytes) {
   const fs::path dir = testing::NewTempDir("seven_zip_round_trip");
   ASSERT_TRUE(WriteStringToFile(dir / "source.bin", std::string("\0\x01\xff data", 8)).ok());
@@ -90,12 +85,12 @@ TEST(SevenZipTest, SameEntriesGiveIdenticalBytesWhateverTheOrder) {
   ASSERT_TRUE(Write7z(dir / "two.7z", {SevenZipEntry::FromBytes("x/2", "two"),
                                        SevenZipEntry::FromBytes("x/1", "one")})
                   .ok());
-  EXPECT_EQ(ReadOrDie(dir / "one.7z"), ReadOrDie(dir / "two.7z"));
-  EXPECT_EQ(ReadOrDie(dir / "one.7z").substr(0, 6), std::string("7z\xbc\xaf\x27\x1c", 6));
+  EXPECT_EQ(ReadFileOrFail(dir / "one.7z"), ReadFileOrFail(dir / "two.7z"));
+  EXPECT_EQ(ReadFileOrFail(dir / "one.7z").substr(0, 6), std::string("7z\xbc\xaf\x27\x1c", 6));
   ASSERT_TRUE(Write7z(dir / "three.7z", {SevenZipEntry::FromBytes("x/1", "one"),
                                          SevenZipEntry::FromBytes("x/2", "TWO")})
                   .ok());
-  EXPECT_NE(ReadOrDie(dir / "one.7z"), ReadOrDie(dir / "three.7z"));
+  EXPECT_NE(ReadFileOrFail(dir / "one.7z"), ReadFileOrFail(dir / "three.7z"));
 }
 
 TEST(SevenZipTest, EmptyArchiveRoundTrips) {
@@ -156,7 +151,7 @@ TEST(SevenZipTest, ExtractRejectsCorruptAndTruncatedArchives) {
   std::string content(20000, '\0');
   for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>((i * i) % 253);
   ASSERT_TRUE(Write7z(dir / "good.7z", {SevenZipEntry::FromBytes("a.bin", content)}).ok());
-  const std::string good = ReadOrDie(dir / "good.7z");
+  const std::string good = ReadFileOrFail(dir / "good.7z");
   ASSERT_GT(good.size(), 100u);
 
   const std::string truncated = good.substr(0, good.size() / 2);
@@ -171,7 +166,7 @@ TEST(SevenZipTest, ExtractRejectsCorruptAndTruncatedArchives) {
   absl::Status s = Extract7z(dir / "damaged.7z", dir / "out2");
   EXPECT_FALSE(s.ok());
   if (s.ok()) {
-    EXPECT_NE(ReadOrDie(dir / "out2/a.bin"), content) << "damage went unnoticed";
+    EXPECT_NE(ReadFileOrFail(dir / "out2/a.bin"), content) << "damage went unnoticed";
   }
 
   // Damage the end header.
@@ -243,7 +238,7 @@ TEST(SevenZipTest, ExtractOverwritesExistingFiles) {
   ASSERT_TRUE(WriteStringToFile(dir / "out/a.txt", "old content").ok());
   ASSERT_TRUE(Write7z(dir / "a.7z", {SevenZipEntry::FromBytes("a.txt", "new")}).ok());
   ASSERT_TRUE(Extract7z(dir / "a.7z", dir / "out").ok());
-  EXPECT_EQ(ReadOrDie(dir / "out/a.txt"), "new");
+  EXPECT_EQ(ReadFileOrFail(dir / "out/a.txt"), "new");
 }
 
 }  // namespace

@@ -22,17 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::mlebench::testing::NewTempDir;
+using ::mlebench::testing::ReadFileOrFail;
 using ::mlebench::testing::ReadTree;
 using ::mlebench::testing::RunPython;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::string ReadOrDie(const fs::path& path) {
-  absl::StatusOr<std::string> bytes = ReadFileToString(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
-  return bytes.ok() ? *bytes : "";
-}
 
 // Writes an archive with libzip directly, bypassing WriteZip's checks, to
 // build the hostile archives that ExtractZip must refuse. `unix_modes` gives
@@ -204,8 +199,8 @@ TEST(WriteZipTest, OutputIsByteIdenticalAcrossRunsAndFileTimes) {
                       fs::last_write_time(dir / "data.bin") - std::chrono::hours(50));
   fs::create_directories(dir / "elsewhere");
   ASSERT_TRUE(WriteZip(dir / "elsewhere" / "two.zip", entries).ok());
-  const std::string one = ReadOrDie(dir / "one.zip");
-  EXPECT_EQ(one, ReadOrDie(dir / "elsewhere" / "two.zip"));
+  const std::string one = ReadFileOrFail(dir / "one.zip");
+  EXPECT_EQ(one, ReadFileOrFail(dir / "elsewhere" / "two.zip"));
   EXPECT_EQ(one.find(dir.string()), std::string::npos) << "archive holds an absolute path";
   // No temporary files are left behind.
   EXPECT_THAT(ReadTree(dir), ::testing::SizeIs(3));
@@ -330,7 +325,7 @@ TEST(ExtractZipTest, CorruptMissingAndEmptyFilesAreErrorsNamingTheFile) {
   const fs::path truncated = dir / "truncated.zip";
   ASSERT_TRUE(
       WriteZip(dir / "whole.zip", {ZipEntry::FromBytes("a.bin", NoiseBytes(4000, 1))}).ok());
-  const std::string whole = ReadOrDie(dir / "whole.zip");
+  const std::string whole = ReadFileOrFail(dir / "whole.zip");
   ASSERT_TRUE(WriteStringToFile(truncated, whole.substr(0, whole.size() / 2)).ok());
 
   for (const fs::path& zip : {garbage, empty, truncated}) {
@@ -352,7 +347,7 @@ TEST(ExtractZipTest, CorruptCompressedDataIsAnError) {
   ASSERT_TRUE(WriteZip(zip, {ZipEntry::FromBytes("data.txt",
                                                  std::string(100'000, 'q') + NoiseBytes(2000, 5))})
                   .ok());
-  std::string bytes = ReadOrDie(zip);
+  std::string bytes = ReadFileOrFail(zip);
   // Flip bytes in the middle of the compressed data (after the 30-byte local
   // header and the 8-byte name), leaving the directory intact.
   for (size_t i = 200; i < 240; ++i) bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
@@ -406,7 +401,7 @@ TEST(ZipDirectoryTest, AddsFilesInSortedOrderWithRelativeNames) {
   // the result does not depend on where the directory lives.
   ASSERT_TRUE(ZipDirectory(src, src / "self.zip").ok());
   ASSERT_TRUE(ZipDirectory(src, src / "self.zip").ok());
-  EXPECT_EQ(ReadOrDie(src / "self.zip"), ReadOrDie(zip));
+  EXPECT_EQ(ReadFileOrFail(src / "self.zip"), ReadFileOrFail(zip));
 
   EXPECT_EQ(ZipDirectory(dir / "missing", zip).code(), absl::StatusCode::kNotFound);
 }

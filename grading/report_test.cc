@@ -7,10 +7,13 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
+
+using ::mlebench::testing::WriteFileOrFail;
 
 // A grader for tests: the score is the mean of the submission's `p` column
 // divided by the answers' `scale`; NaN-free and three-valued outcomes.
@@ -35,7 +38,7 @@ const MedalThresholds kThresholds{.gold = 0.9, .silver = 0.8, .bronze = 0.7, .me
 
 std::string WriteFile(const std::string& name, const std::string& content) {
   const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
-  std::ofstream(path, std::ios::binary) << content;
+  WriteFileOrFail(path, content);
   return path;
 }
 

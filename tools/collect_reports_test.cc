@@ -15,6 +15,7 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::WriteFileOrFail;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -22,11 +23,6 @@ std::string ReportJson(const std::string& id, int64_t seed = 0) {
   const MedalThresholds thresholds{.gold = 0.9, .silver = 0.8, .bronze = 0.7, .median = 0.5};
   ReportContext context{.agent = "//agents:a", .seed = seed};
   return ToPythonJson(MakeReport(id, true, 0.95, "", thresholds, context), 2) + "\n";
-}
-
-void Write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  ASSERT_TRUE(WriteStringToFile(path, content).ok()) << path;
 }
 
 // What a competition test leaves in bazel-testlogs/<pkg>/<test>/test.outputs/.
@@ -53,14 +49,14 @@ TEST(CollectReports, SearchesDirectoriesInSortedOrder) {
   const fs::path dir = testing::NewTempDir("search");
   WriteOutputsZip(dir / "testlogs/competitions/b/b/test.outputs/outputs.zip", "b");
   WriteOutputsZip(dir / "testlogs/competitions/a/a/test.outputs/outputs.zip", "a");
-  Write(dir / "loose/c.report.json", ReportJson("c"));
-  Write(dir / "grades/2024-01-01T00-00-00-UTC_grading_report.json",
-        ToPythonJson(
-            Aggregate({*ReportFromJson(ReportJson("e")), *ReportFromJson(ReportJson("d"))})));
+  WriteFileOrFail(dir / "loose/c.report.json", ReportJson("c"));
+  WriteFileOrFail(dir / "grades/2024-01-01T00-00-00-UTC_grading_report.json",
+                  ToPythonJson(Aggregate(
+                      {*ReportFromJson(ReportJson("e")), *ReportFromJson(ReportJson("d"))})));
   // Not reports: bazel-bin's graded report (no agent or seed), other JSON, a
   // test's outputs.zip without a report.
-  Write(dir / "bin/a_report.json", ReportJson("a", 7));
-  Write(dir / "other.json", "[]");
+  WriteFileOrFail(dir / "bin/a_report.json", ReportJson("a", 7));
+  WriteFileOrFail(dir / "other.json", "[]");
   fs::create_directories(dir / "testlogs/other/test.outputs");
   ASSERT_TRUE(WriteZip(dir / "testlogs/other/test.outputs/outputs.zip",
                        {ZipEntry::FromBytes("log.txt", "x")})
@@ -82,7 +78,7 @@ TEST(CollectReports, SearchesDirectoriesInSortedOrder) {
 TEST(CollectReports, ReadsFilesGivenDirectly) {
   const fs::path dir = testing::NewTempDir("files");
   WriteOutputsZip(dir / "seed3.zip", "x", 3);
-  Write(dir / "one.json", ReportJson("y", 1));
+  WriteFileOrFail(dir / "one.json", ReportJson("y", 1));
   auto reports = CollectReports({dir / "seed3.zip", dir / "one.json", dir / "one.json"});
   ASSERT_TRUE(reports.ok()) << reports.status();
   EXPECT_THAT(Sources(*reports, dir),
@@ -92,7 +88,7 @@ TEST(CollectReports, ReadsFilesGivenDirectly) {
 
 TEST(CollectReports, DoesNotFollowDirectorySymlinks) {
   const fs::path dir = testing::NewTempDir("links");
-  Write(dir / "real/a.report.json", ReportJson("a"));
+  WriteFileOrFail(dir / "real/a.report.json", ReportJson("a"));
   fs::create_directory_symlink(dir / "real", dir / "real/loop");
   auto reports = CollectReports({dir});
   ASSERT_TRUE(reports.ok()) << reports.status();
@@ -115,13 +111,13 @@ TEST(CollectReports, MissingPathsAndEmptyPlacesAreErrors) {
   ASSERT_FALSE(no_report.ok());
   EXPECT_THAT(std::string(no_report.status().message()), HasSubstr("x.zip: holds no reports"));
 
-  Write(dir / "empty_grading_report.json", "{\"competition_reports\": []}");
+  WriteFileOrFail(dir / "empty_grading_report.json", "{\"competition_reports\": []}");
   EXPECT_FALSE(CollectReports({dir / "empty_grading_report.json"}).ok());
 }
 
 TEST(CollectReports, BrokenFilesAreErrorsNamingThem) {
   const fs::path dir = testing::NewTempDir("broken");
-  Write(dir / "a/outputs.zip", "not a zip");
+  WriteFileOrFail(dir / "a/outputs.zip", "not a zip");
   auto corrupt = CollectReports({dir});
   ASSERT_FALSE(corrupt.ok());
   EXPECT_THAT(std::string(corrupt.status().message()), HasSubstr("a/outputs.zip"));
@@ -136,7 +132,7 @@ TEST(CollectReports, BrokenFilesAreErrorsNamingThem) {
               HasSubstr("outputs.zip:c.report.json: missing field `gold_medal`"));
 
   const fs::path dir3 = testing::NewTempDir("broken3");
-  Write(dir3 / "huge.report.json", "");
+  WriteFileOrFail(dir3 / "huge.report.json", "");
   fs::resize_file(dir3 / "huge.report.json", std::uintmax_t{65} << 20);  // sparse
   auto huge = CollectReports({dir3});
   ASSERT_FALSE(huge.ok());

@@ -24,23 +24,18 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "grading/competition_table.h"
 #include "base/csv.h"
-#include "grading/grader.h"
 #include "base/table.h"
+#include "base/testing/test_util.h"
+#include "grading/competition_table.h"
+#include "grading/grader.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using ::mlebench::testing::ReadFileOrEmpty;
 
 // A deterministic byte soup with NULs, invalid UTF-8, quotes and newlines.
 std::string BinaryGarbage(size_t size) {
@@ -203,12 +198,13 @@ TEST_P(HostileSubmissionsTest, EveryGraderAnswersCalmly) {
       fs::path("competitions") / id / (id + "_run") / "submission" / "submission.csv";
   absl::StatusOr<TypedTable> answers = ReadAnswersFile(*grader, answers_file.string());
   ASSERT_TRUE(answers.ok()) << answers.status();
-  const std::string sample = ReadFile(sample_file);
+  const std::string sample = ReadFileOrEmpty(sample_file);
   ASSERT_FALSE(sample.empty()) << sample_file;
   absl::StatusOr<Table> sample_table = ReadCsvString(sample, "sample", grader->submission_csv);
   ASSERT_TRUE(sample_table.ok()) << sample_table.status();
   size_t graded = 0, invalid = 0;
-  for (const auto& [variant, text] : HostileVariants(sample, *sample_table, ReadFile(answers_file))) {
+  for (const auto& [variant, text] :
+       HostileVariants(sample, *sample_table, ReadFileOrEmpty(answers_file))) {
     SCOPED_TRACE(variant);
     std::cerr << id << ": " << variant << "\n";  // where a crash or a hang happened
     const std::string first = Outcome(*grader, variant, text, *answers);

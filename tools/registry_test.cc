@@ -68,7 +68,9 @@ TEST(Registry, EverySplitCompetitionIsRegistered) {
     }
     split75 += in_split75;
     dev += in_dev;
-    if (in_split75 || in_dev) EXPECT_EQ(graded.count(id), 1u) << id << " is not registered";
+    if (in_split75 || in_dev) {
+      EXPECT_EQ(graded.count(id), 1u) << id << " is not registered";
+    }
   }
   EXPECT_EQ(split75, 75u);
   EXPECT_EQ(dev, 7u);

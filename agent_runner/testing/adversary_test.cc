@@ -6,13 +6,13 @@
 // each); the cases here need a host-side setup (planted secrets, a listener,
 // a symlinked submission dir, huge files, many runfiles).
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 
 #include <cstddef>
 #include <cstdlib>
@@ -29,6 +29,7 @@
 #include "absl/strings/str_split.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/runner.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -36,6 +37,7 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Optional;
@@ -45,13 +47,6 @@ constexpr char kSandboxEntry[] = "agent_runner/sandbox_entry";
 constexpr char kSampleCsv[] = "id,label\n0,a\n1,b\n";
 // Assembled so that no file of the test itself carries the marker.
 const std::string kSecretMarker = std::string("MLEBENCH-") + "SECRET";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
 
 void WriteFile(const fs::path& path, const std::string& contents) {
   fs::create_directories(path.parent_path());
@@ -71,7 +66,7 @@ std::map<std::string, std::string> Snapshot(const fs::path& root, const fs::path
     if (it->is_symlink()) {
       files[it->path().string()] = "-> " + fs::read_symlink(it->path()).string();
     } else if (it->is_regular_file()) {
-      files[it->path().string()] = ReadFile(it->path());
+      files[it->path().string()] = ReadFileOrEmpty(it->path());
     } else if (it->is_directory()) {
       files[it->path().string()] = "<dir>";
     }
@@ -84,7 +79,7 @@ std::map<std::string, std::string> KernelSettings() {
   std::map<std::string, std::string> settings;
   for (const char* path : {"/proc/sys/kernel/core_pattern", "/proc/sys/kernel/modprobe",
                            "/proc/sys/kernel/hostname", "/proc/sys/vm/drop_caches"}) {
-    settings[path] = ReadFile(path);
+    settings[path] = ReadFileOrEmpty(path);
   }
   return settings;
 }
@@ -177,14 +172,14 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
   close(tcp);
   close(unix_socket);
   ASSERT_TRUE(record.ok()) << record.status();
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
 
   EXPECT_EQ(record->isolation, Isolation::kBwrap);
   EXPECT_EQ(record->network, Network::kDeny);
   EXPECT_THAT(record->exit_code, Optional(0)) << log;
   EXPECT_FALSE(record->timed_out);
   EXPECT_TRUE(record->submission_exists) << log;
-  EXPECT_EQ(ReadFile(options.submission_out / "submission.csv"), kSampleCsv);
+  EXPECT_EQ(ReadFileOrEmpty(options.submission_out / "submission.csv"), kSampleCsv);
 
   EXPECT_THAT(log, Not(HasSubstr("ESCAPED"))) << log;
   EXPECT_THAT(log, HasSubstr(" 0 escaped")) << log;
@@ -203,7 +198,9 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
                                             options.limits ? ": blocked" : ": skipped")))
         << bomb;
   }
-  if (options.limits.has_value()) EXPECT_TRUE(record->out_of_memory);
+  if (options.limits.has_value()) {
+    EXPECT_TRUE(record->out_of_memory);
+  }
   // Knobs the host has were probed (the others are reported absent).
   for (const auto& [attack, path] : std::vector<std::pair<std::string, std::string>>{
            {"modprobe", "/proc/sys/kernel/modprobe"},
@@ -245,7 +242,7 @@ TEST_F(AdversaryTest, ManyRunfilesAreMountedAndSymlinksOutOfTheRootsAreRefused) 
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_EQ(record->isolation, Isolation::kBwrap);
-  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("runfiles: 3000"));
+  EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr("runfiles: 3000"));
   EXPECT_TRUE(record->submission_exists);
 
   // A runfile that resolves to the host's root, or to the answers: the run
@@ -276,7 +273,7 @@ TEST_F(AdversaryTest, SubmissionDirReplacedByALinkToTheHostIsNotRead) {
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_FALSE(record->submission_exists);
   EXPECT_TRUE(fs::is_empty(options.submission_out));
-  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("symlink to outside the workspace"));
+  EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr("symlink to outside the workspace"));
 
   // The same with a relative link out of the workspace.
   const fs::path relative = WriteAgent(
@@ -311,7 +308,7 @@ TEST_F(AdversaryTest, OutputsAreBounded) {
     ASSERT_TRUE(record.ok()) << record.status();
     EXPECT_FALSE(record->submission_exists);
     EXPECT_TRUE(fs::is_empty(options.submission_out));
-    EXPECT_THAT(ReadFile(options.log_out), HasSubstr(c.expected_note));
+    EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr(c.expected_note));
   }
 
   RunOptions options = Options(
@@ -326,7 +323,7 @@ TEST_F(AdversaryTest, OutputsAreBounded) {
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_TRUE(record->log_truncated);
   EXPECT_TRUE(record->submission_exists);
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   EXPECT_TRUE(absl::StartsWith(log, "first line\n")) << log.substr(0, 100);
   EXPECT_LT(log.size(), (1u << 20) + 1000);
   EXPECT_THAT(log, HasSubstr("the log was cut at 1048576 bytes"));
@@ -348,7 +345,7 @@ TEST_F(AdversaryTest, WorkspaceQuotaStopsTheAgent) {
   options.workspace_quota_bytes = 32 << 20;
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
-  const std::string log = ReadFile(options.log_out);
+  const std::string log = ReadFileOrEmpty(options.log_out);
   EXPECT_TRUE(record->quota_exceeded) << log;
   EXPECT_FALSE(record->timed_out);
   EXPECT_THAT(log, HasSubstr("fallocate: refused"));
@@ -368,9 +365,9 @@ TEST_F(AdversaryTest, WorkspaceThatCannotBeMeasuredCountsAsOverQuota) {
   options.time_limit_s = 30;
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_TRUE(record->quota_exceeded) << ReadFile(options.log_out);
+  EXPECT_TRUE(record->quota_exceeded) << ReadFileOrEmpty(options.log_out);
   EXPECT_FALSE(record->timed_out);
-  EXPECT_THAT(ReadFile(options.log_out), HasSubstr("could not all be measured"));
+  EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr("could not all be measured"));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
 #include "base/status_macros.h"
+#include "gtest/gtest.h"
 
 namespace mlebench::testing {
 namespace fs = std::filesystem;
@@ -79,6 +80,31 @@ std::map<std::string, std::string> ReadTree(const fs::path& dir) {
         bytes.ok() ? *std::move(bytes) : std::string(bytes.status().message());
   }
   return tree;
+}
+
+std::string ReadFileOrEmpty(const fs::path& path) {
+  return ReadFileToString(path).value_or(std::string());
+}
+
+std::string ReadFileOrFail(const fs::path& path) {
+  absl::StatusOr<std::string> bytes = ReadFileToString(path);
+  if (!bytes.ok()) {
+    ADD_FAILURE() << bytes.status();
+    return std::string();
+  }
+  return *std::move(bytes);
+}
+
+void WriteFileOrFail(const fs::path& path, std::string_view bytes) {
+  std::error_code error;
+  fs::create_directories(path.parent_path(), error);
+  if (error) {
+    ADD_FAILURE() << "cannot create " << path.parent_path() << ": " << error.message();
+    return;
+  }
+  if (absl::Status status = WriteStringToFile(path, bytes); !status.ok()) {
+    ADD_FAILURE() << status;
+  }
 }
 
 }  // namespace mlebench::testing

@@ -28,6 +28,17 @@ CommandResult RunCommand(const std::vector<std::string>& argv);
 // scikit-learn and PIL) and `args` as sys.argv[1:].
 CommandResult RunPython(std::string_view script, const std::vector<std::string>& args = {});
 
+// The bytes of `path`, or "" when it cannot be read (a missing file then
+// shows as an empty one in the test's expectations; /proc entries may vanish).
+std::string ReadFileOrEmpty(const std::filesystem::path& path);
+
+// The bytes of `path`; a file that cannot be read is a test failure (and "").
+std::string ReadFileOrFail(const std::filesystem::path& path);
+
+// Writes `bytes` to `path`, creating its parent directories; failing to is a
+// test failure.
+void WriteFileOrFail(const std::filesystem::path& path, std::string_view bytes);
+
 // Every regular file under `dir`, keyed by its path relative to `dir`
 // ("a/b.csv"), with its bytes: comparing two of these compares two trees.
 std::map<std::string, std::string> ReadTree(const std::filesystem::path& dir);

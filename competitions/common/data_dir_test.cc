@@ -13,28 +13,19 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using ::mlebench::testing::NewTempDir;
+using ::mlebench::testing::ReadFileOrFail;
+using ::mlebench::testing::WriteFileOrFail;
+using ::testing::HasSubstr;
 
 // prepare_main_test_preparer registers "fake-competition": raw/in.txt (and
 // raw/meta.parquet) is copied to public/ and private/; raw/fail makes it fail.
 constexpr char kId[] = "fake-competition";
 
-void Write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  ASSERT_TRUE(WriteStringToFile(path, text).ok()) << path;
-}
-
-std::string Read(const fs::path& path) {
-  absl::StatusOr<std::string> text = ReadFileToString(path);
-  EXPECT_TRUE(text.ok()) << path;
-  return text.value_or("");
-}
-
 TEST(Md5FileTest, MatchesRfc1321Vectors) {
   const fs::path dir = NewTempDir("md5");
-  Write(dir / "empty", "");
-  Write(dir / "abc", "abc");
+  WriteFileOrFail(dir / "empty", "");
+  WriteFileOrFail(dir / "abc", "abc");
   EXPECT_EQ(*Md5File(dir / "empty"), "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(*Md5File(dir / "abc"), "900150983cd24fb0d6963f7d28e17f72");
   EXPECT_EQ(Md5File(dir / "absent").status().code(), absl::StatusCode::kNotFound);
@@ -78,15 +69,15 @@ TEST(ParseUpstreamChecksumsTest, RejectsAnythingElse) {
 
 TEST(StatManifestTest, ListsFilesSortedWithSizesAndChangesWithThem) {
   const fs::path dir = NewTempDir("manifest");
-  Write(dir / "b.csv", "12345");
-  Write(dir / "a/z.txt", "x");
+  WriteFileOrFail(dir / "b.csv", "12345");
+  WriteFileOrFail(dir / "a/z.txt", "x");
   fs::create_directories(dir / "empty_dir");
   absl::StatusOr<std::string> m = StatManifest(dir);
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_THAT(*m, ::testing::MatchesRegex("a/z.txt\t1\t[0-9]+\nb.csv\t5\t[0-9]+\n"));
   EXPECT_EQ(*StatManifest(dir), *m);  // stable
 
-  Write(dir / "b.csv", "123456");
+  WriteFileOrFail(dir / "b.csv", "123456");
   EXPECT_NE(*StatManifest(dir), *m);
   EXPECT_EQ(StatManifest(dir / "absent").status().code(), absl::StatusCode::kNotFound);
 
@@ -98,11 +89,11 @@ TEST(IsPreparedTest, FollowsUpstreamsRule) {
   const fs::path root = NewTempDir("is_prepared");
   const CompetitionDataDir dir(root, kId);
   EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));
-  Write(dir.public_dir() / "in.txt", "1");
+  WriteFileOrFail(dir.public_dir() / "in.txt", "1");
   EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));  // private/ missing
-  Write(dir.private_dir() / "other.txt", "1");
+  WriteFileOrFail(dir.private_dir() / "other.txt", "1");
   EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/in.txt"));  // no answers
-  Write(dir.private_dir() / "in.txt", "1");
+  WriteFileOrFail(dir.private_dir() / "in.txt", "1");
   EXPECT_TRUE(IsPrepared(dir, "private/in.txt", "public/in.txt"));
   EXPECT_FALSE(IsPrepared(dir, "private/in.txt", "public/sample.csv"));
 }
@@ -110,36 +101,36 @@ TEST(IsPreparedTest, FollowsUpstreamsRule) {
 TEST(EnsurePreparedDataTest, PreparesFromRawOnceThenTakesPreparedAsIs) {
   const fs::path root = NewTempDir("ensure");
   const CompetitionDataDir dir(root, kId);
-  Write(dir.raw() / "in.txt", "hello\n");
+  WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
 
   absl::StatusOr<PreparedData> first =
       EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_THAT(first->log, HasSubstr("from"));
-  EXPECT_EQ(Read(dir.public_dir() / "in.txt"), "hello\n");
+  EXPECT_EQ(ReadFileOrFail(dir.public_dir() / "in.txt"), "hello\n");
   EXPECT_FALSE(fs::exists(dir.competition_dir / "prepared.partial"));
   EXPECT_EQ(first->dataset, "kaggle");
   EXPECT_THAT(first->handle, HasSubstr("dataset\tkaggle\nchecksums\tnot given\n"));
   EXPECT_TRUE(CheckHandleIsCurrent(first->handle, dir.prepared()).ok());
 
   // Taken as is: the same handle, nothing rewritten, even though raw/ changed.
-  Write(dir.raw() / "in.txt", "changed\n");
+  WriteFileOrFail(dir.raw() / "in.txt", "changed\n");
   absl::StatusOr<PreparedData> second =
       EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_THAT(second->log, HasSubstr("as is"));
   EXPECT_EQ(second->handle, first->handle);
-  EXPECT_EQ(Read(dir.public_dir() / "in.txt"), "hello\n");
+  EXPECT_EQ(ReadFileOrFail(dir.public_dir() / "in.txt"), "hello\n");
 }
 
 TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
   const fs::path root = NewTempDir("upstream_layout");
   const CompetitionDataDir dir(root, kId);
   // As upstream's own `mlebench prepare` leaves it: no raw/, no marker.
-  Write(dir.public_dir() / "train.csv", "a\n1\n");
-  Write(dir.public_dir() / "sample_submission.csv", "id\n");
-  Write(dir.public_dir() / "images/1.jpg", "not checksummed");
-  Write(dir.private_dir() / "test.csv", "a\n2\n");
+  WriteFileOrFail(dir.public_dir() / "train.csv", "a\n1\n");
+  WriteFileOrFail(dir.public_dir() / "sample_submission.csv", "id\n");
+  WriteFileOrFail(dir.public_dir() / "images/1.jpg", "not checksummed");
+  WriteFileOrFail(dir.private_dir() / "test.csv", "a\n2\n");
   UpstreamChecksums checksums;
   checksums.public_files = {{"train.csv", *Md5File(dir.public_dir() / "train.csv")},
                             {"sample_submission.csv", *Md5File(dir.public_dir() / "sample_submission.csv")}};
@@ -154,8 +145,8 @@ TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
   EXPECT_THAT(prepared->handle, HasSubstr("public/images/1.jpg\t"));
 
   // A changed answers file, a missing one and an extra one are all named.
-  Write(dir.private_dir() / "test.csv", "a\n3\n");
-  Write(dir.public_dir() / "extra.json", "{}");
+  WriteFileOrFail(dir.private_dir() / "test.csv", "a\n3\n");
+  WriteFileOrFail(dir.public_dir() / "extra.json", "{}");
   fs::remove(dir.public_dir() / "train.csv");
   absl::Status s = VerifyUpstreamChecksums(dir, checksums).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
@@ -171,8 +162,8 @@ TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
 TEST(EnsurePreparedDataTest, ParquetWeWroteIsNotComparedByMd5) {
   const fs::path root = NewTempDir("parquet_checksums");
   const CompetitionDataDir dir(root, kId);
-  Write(dir.raw() / "in.txt", "hello\n");
-  Write(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
+  WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
+  WriteFileOrFail(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
   UpstreamChecksums checksums;
   checksums.public_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
   absl::StatusOr<PreparedData> prepared =
@@ -195,8 +186,8 @@ TEST(EnsurePreparedDataTest, ParquetWeWroteIsNotComparedByMd5) {
 TEST(EnsurePreparedDataTest, PreparedHereWithParquetSaysWhatWasNotCompared) {
   const fs::path root = NewTempDir("parquet_prepared_here");
   const CompetitionDataDir dir(root, kId);
-  Write(dir.raw() / "in.txt", "hello\n");
-  Write(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
+  WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
+  WriteFileOrFail(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
   UpstreamChecksums checksums;
   checksums.public_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
   checksums.private_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
@@ -216,24 +207,24 @@ TEST(EnsurePreparedDataTest, ExtractsTheKaggleZipWhenRawIsAbsent) {
   fs::create_directories(dir.competition_dir);
   ASSERT_TRUE(WriteZip(dir.zip(), {ZipEntry{"in.txt", std::string("zipped\n")}}).ok());
   ASSERT_TRUE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt).ok());
-  EXPECT_EQ(Read(dir.raw() / "in.txt"), "zipped\n");
-  EXPECT_EQ(Read(dir.private_dir() / "in.txt"), "zipped\n");
+  EXPECT_EQ(ReadFileOrFail(dir.raw() / "in.txt"), "zipped\n");
+  EXPECT_EQ(ReadFileOrFail(dir.private_dir() / "in.txt"), "zipped\n");
 }
 
 TEST(EnsurePreparedDataTest, NeverTouchesIncompletePreparedDataAndLosesNothingOnFailure) {
   const fs::path root = NewTempDir("incomplete");
   const CompetitionDataDir dir(root, kId);
-  Write(dir.raw() / "in.txt", "x\n");
-  Write(dir.public_dir() / "mine.txt", "keep me");
+  WriteFileOrFail(dir.raw() / "in.txt", "x\n");
+  WriteFileOrFail(dir.public_dir() / "mine.txt", "keep me");
   absl::StatusOr<PreparedData> h =
       EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
   EXPECT_EQ(h.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(h.status().message()), HasSubstr("left untouched"));
-  EXPECT_EQ(Read(dir.public_dir() / "mine.txt"), "keep me");
+  EXPECT_EQ(ReadFileOrFail(dir.public_dir() / "mine.txt"), "keep me");
 
   // A failing preparer leaves no partial directory behind.
   fs::remove_all(dir.prepared());
-  Write(dir.raw() / "fail", "");
+  WriteFileOrFail(dir.raw() / "fail", "");
   EXPECT_FALSE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt).ok());
   EXPECT_FALSE(fs::exists(dir.prepared()));
   EXPECT_FALSE(fs::exists(dir.competition_dir / "prepared.partial"));
@@ -242,13 +233,13 @@ TEST(EnsurePreparedDataTest, NeverTouchesIncompletePreparedDataAndLosesNothingOn
 TEST(CheckHandleIsCurrentTest, NamesTheFileThatChanged) {
   const fs::path root = NewTempDir("handle_current");
   const CompetitionDataDir dir(root, kId);
-  Write(dir.raw() / "in.txt", "hello\n");
+  WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
   absl::StatusOr<PreparedData> prepared =
       EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
   ASSERT_TRUE(prepared.ok()) << prepared.status();
   ASSERT_TRUE(CheckHandleIsCurrent(prepared->handle, dir.prepared()).ok());
 
-  Write(dir.private_dir() / "in.txt", "hello, changed\n");
+  WriteFileOrFail(dir.private_dir() / "in.txt", "hello, changed\n");
   absl::Status s = CheckHandleIsCurrent(prepared->handle, dir.prepared());
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(s.message()), HasSubstr("(private/in.txt)"));

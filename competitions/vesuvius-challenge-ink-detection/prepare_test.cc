@@ -15,6 +15,7 @@ namespace mlebench::prepare_test {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::WriteFileOrFail;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -27,23 +28,20 @@ std::string Png(int width, int height) {
   return png.ok() ? *png : "";
 }
 
-void Write(const fs::path& path, const std::string& bytes) {
-  fs::create_directories(path.parent_path());
-  ASSERT_TRUE(WriteStringToFile(path, bytes).ok()) << path;
-}
-
 // Kaggle's layout: train/<n>/ with ir.png, inklabels.png, inklabels_rle.csv,
 // mask.png and surface_volume/<k>.tif (stand-in bytes but a real ir.png).
 fs::path MakeRaw(int width = 7, int height = 5, int layers = 3) {
   const fs::path raw = testing::NewTempDir("raw");
   for (int n = 1; n <= 3; ++n) {
     const fs::path dir = raw / "train" / absl::StrCat(n);
-    Write(dir / "ir.png", Png(width + n, height));
-    Write(dir / "inklabels.png", absl::StrCat("ink", n));
-    Write(dir / "mask.png", absl::StrCat("mask", n));
-    Write(dir / "inklabels_rle.csv", absl::StrCat("Id,Predicted\n", n, ",", n, " 3 20 2\n"));
+    WriteFileOrFail(dir / "ir.png", Png(width + n, height));
+    WriteFileOrFail(dir / "inklabels.png", absl::StrCat("ink", n));
+    WriteFileOrFail(dir / "mask.png", absl::StrCat("mask", n));
+    WriteFileOrFail(dir / "inklabels_rle.csv",
+                    absl::StrCat("Id,Predicted\n", n, ",", n, " 3 20 2\n"));
     for (int k = 0; k < layers; ++k) {
-      Write(dir / "surface_volume" / absl::StrCat("0", k, ".tif"), absl::StrCat("tif", n, k));
+      WriteFileOrFail(dir / "surface_volume" / absl::StrCat("0", k, ".tif"),
+                      absl::StrCat("tif", n, k));
     }
   }
   return raw;
@@ -125,13 +123,13 @@ TEST(VesuviusPrepareTest, OutputsMatchPandasByteForByte) {
 
 TEST(VesuviusPrepareTest, RunsUpstreamsChecks) {
   fs::path raw = MakeRaw();
-  Write(raw / "train" / "3" / "inklabels_rle.csv", "Id,Predicted\n3,1 1\n4,2 2\n");
+  WriteFileOrFail(raw / "train" / "3" / "inklabels_rle.csv", "Id,Predicted\n3,1 1\n4,2 2\n");
   EXPECT_THAT(PrepareError(raw), HasSubstr("Expected a single row"));
   raw = MakeRaw();
   fs::remove(raw / "train" / "3" / "ir.png");
   EXPECT_THAT(PrepareError(raw), HasSubstr("Expected image file"));
   raw = MakeRaw();
-  Write(raw / "train" / "3" / "notes.txt", "x");
+  WriteFileOrFail(raw / "train" / "3" / "notes.txt", "x");
   EXPECT_THAT(PrepareError(raw), HasSubstr("Expected file with extension png, csv, or tif"));
   // An empty folder in the test fragment is counted in raw but not copied.
   raw = MakeRaw();
@@ -145,7 +143,7 @@ TEST(VesuviusPrepareTest, RejectsBadRawData) {
   fs::remove_all(raw / "train" / "2");
   EXPECT_THAT(PrepareError(raw), HasSubstr("no folder 2"));
   raw = MakeRaw();
-  Write(raw / "train" / "3" / "ir.png", "not a png");
+  WriteFileOrFail(raw / "train" / "3" / "ir.png", "not a png");
   EXPECT_THAT(PrepareError(raw), HasSubstr("not a PNG"));
 }
 
