@@ -19,6 +19,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/utf8.h"
 #include "competitions/common/preparer.h"
 #include "formats/npy.h"
 #include "pycompat/train_test_split.h"
@@ -46,21 +47,7 @@ absl::StatusOr<std::string> DecodeUcs4(std::string_view bytes, bool big_endian) 
     if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
       return absl::InvalidArgumentError(absl::StrCat("invalid code point ", c, " in a label"));
     }
-    if (c < 0x80) {
-      text.push_back(static_cast<char>(c));
-    } else if (c < 0x800) {
-      text.push_back(static_cast<char>(0xC0 | (c >> 6)));
-      text.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-      text.push_back(static_cast<char>(0xE0 | (c >> 12)));
-      text.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-      text.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else {
-      text.push_back(static_cast<char>(0xF0 | (c >> 18)));
-      text.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-      text.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-      text.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
+    AppendUtf8(static_cast<char32_t>(c), text);
   }
   return text;
 }
