@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "base/python_float.h"
 #include "base/table.h"
+#include "base/testing/diff_test_column.h"
 #include "base/testing/diff_test_text.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/classification/auc_roc.h"
@@ -32,38 +33,12 @@ namespace mlebench {
 namespace {
 
 using testing::Unhex;
+using testing::ParseColumnLine;
 using testing::ParseDouble;
 using testing::Tokens;
 
 constexpr char kScript[] = "grading/metrics/classification/metrics_sklearn_diff_test.py";
 constexpr double kRelativeTolerance = 1e-9;
-
-Column ParseColumn(const std::string& line) {
-  std::vector<std::string> t = Tokens(line);
-  Column c;
-  c.name = "y";
-  const std::string& dtype = t.at(1);
-  c.dtype = dtype == "int64"     ? Dtype::kInt64
-            : dtype == "float64" ? Dtype::kFloat64
-            : dtype == "bool"    ? Dtype::kBool
-                                 : Dtype::kObject;
-  const size_t n = std::stoul(t.at(2));
-  for (size_t i = 0; i < n; ++i) {
-    const std::string& tok = t.at(3 + i);
-    if (tok == "n") {
-      c.cells.emplace_back(std::monostate{});
-    } else if (tok[0] == 'i') {
-      c.cells.emplace_back(static_cast<int64_t>(std::stoll(tok.substr(2))));
-    } else if (tok[0] == 'f') {
-      c.cells.emplace_back(ParseDouble(tok.substr(2)));
-    } else if (tok[0] == 'b') {
-      c.cells.emplace_back(tok[2] == '1');
-    } else {
-      c.cells.emplace_back(Unhex(tok.substr(2)));
-    }
-  }
-  return c;
-}
 
 std::vector<double> ParseVector(const std::string& line) {
   std::vector<std::string> t = Tokens(line);
@@ -140,7 +115,7 @@ TEST(MetricsSklearnDiffTest, MatchesScikitLearnOnRandomInputs) {
     absl::StatusOr<double> ours;
     double reference_15 = std::nan("");
     if (metric == "accuracy") {
-      ours = AccuracyScore(ParseColumn(block.at(1)), ParseColumn(block.at(2)));
+      ours = AccuracyScore(ParseColumnLine(block.at(1)), ParseColumnLine(block.at(2)));
     } else if (metric == "auc") {
       ours = RocAucScore(ParseVector(block.at(1)), ParseVector(block.at(2)));
     } else if (metric == "auc_macro") {

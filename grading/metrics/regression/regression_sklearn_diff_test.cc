@@ -27,6 +27,7 @@
 #include "absl/strings/str_split.h"
 #include "base/table.h"
 #include "base/testing/diff_test_kernel_bounds.h"
+#include "base/testing/diff_test_column.h"
 #include "base/testing/diff_test_text.h"
 #include "base/testing/numpy_kernels.h"
 #include "base/testing/test_util.h"
@@ -40,6 +41,7 @@ namespace {
 
 using testing::kSvmlLogUlps;
 using testing::NumpyKernels;
+using testing::ParseColumnLine;
 using testing::ParseDouble;
 using testing::Tokens;
 using testing::Ulp;
@@ -47,35 +49,6 @@ using testing::Unhex;
 
 constexpr char kScript[] = "grading/metrics/regression/regression_sklearn_diff_test.py";
 constexpr double kRelativeTolerance = 1e-9;
-
-// "col <dtype> <n> <cell>...", cells as the script encodes them.
-Column ParseColumn(const std::string& line) {
-  const std::vector<std::string> t = Tokens(line);
-  Column c;
-  c.name = "y";
-  const std::string& dtype = t.at(1);
-  c.dtype = dtype == "int64"     ? Dtype::kInt64
-            : dtype == "float64" ? Dtype::kFloat64
-            : dtype == "bool"    ? Dtype::kBool
-                                 : Dtype::kObject;
-  const size_t n = std::stoul(t.at(2));
-  EXPECT_EQ(t.size(), n + 3);
-  for (size_t i = 0; i < n; ++i) {
-    const std::string& tok = t.at(3 + i);
-    if (tok == "n") {
-      c.cells.emplace_back(std::monostate{});
-    } else if (tok[0] == 'i') {
-      c.cells.emplace_back(static_cast<int64_t>(std::stoll(tok.substr(2))));
-    } else if (tok[0] == 'f') {
-      c.cells.emplace_back(ParseDouble(tok.substr(2)));
-    } else if (tok[0] == 'b') {
-      c.cells.emplace_back(tok[2] == '1');
-    } else {
-      c.cells.emplace_back(Unhex(tok.substr(2)));
-    }
-  }
-  return c;
-}
 
 bool Close(double ours, double theirs) {
   if (std::isinf(theirs)) return ours == theirs;
@@ -149,7 +122,7 @@ TEST_P(RegressionSklearnDiffTest, MatchesScikitLearnOnRandomInputs) {
     const std::string& metric = header.at(1);
     const std::string label = absl::StrCat(metric, " case ", header.at(2));
     std::vector<Column> columns;
-    for (size_t i = 1; i + 1 < block.size(); ++i) columns.push_back(ParseColumn(block[i]));
+    for (size_t i = 1; i + 1 < block.size(); ++i) columns.push_back(ParseColumnLine(block[i]));
     absl::StatusOr<double> ours;
     if (metric == "rmse") {
       ASSERT_EQ(columns.size(), 2u) << label;
