@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -18,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "base/status_macros.h"
+#include "formats/internal/archive_files.h"
 
 namespace mlebench {
 namespace {
@@ -48,20 +48,9 @@ std::string ErrorOf(archive* a) {
   return message == nullptr ? std::string("unknown libarchive error") : std::string(message);
 }
 
-// Checks a name read from an archive: relative, no ".." component. "."
-// components and a trailing "/" are harmless and allowed.
+// Checks a name read from an archive: relative, no ".." component.
 absl::Status CheckReadName(absl::string_view name) {
-  if (name.empty()) return absl::InvalidArgumentError("7z entry with an empty name");
-  if (name.front() == '/') {
-    return absl::InvalidArgumentError(absl::StrCat("7z entry '", name, "' has an absolute path"));
-  }
-  for (absl::string_view component : absl::StrSplit(name, '/')) {
-    if (component == "..") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "7z entry '", name, "' has a '..' component and would escape the destination"));
-    }
-  }
-  return absl::OkStatus();
+  return archive_internal::CheckEntryName("7z", name, "");
 }
 
 // Checks a name to write: stricter, so that what we write is unambiguous.
@@ -122,53 +111,6 @@ absl::Status ForEachEntry(const fs::path& path, Visit visit) {
 std::string EntryName(archive_entry* entry) {
   const char* name = archive_entry_pathname(entry);
   return name == nullptr ? std::string() : std::string(name);
-}
-
-bool IsInside(const fs::path& path, const fs::path& root) {
-  std::error_code ec;
-  const fs::path canonical = fs::weakly_canonical(path, ec);
-  if (ec) return false;
-  const fs::path relative = canonical.lexically_relative(root);
-  return !relative.empty() && *relative.begin() != "..";
-}
-
-absl::Status ExtractData(archive* a, absl::string_view name, const fs::path& archive_path,
-                         const fs::path& target, int64_t max_total_bytes, int64_t& total_bytes) {
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    return absl::PermissionDeniedError(absl::StrCat("cannot create '", target.string(), "'"));
-  }
-  std::string buffer(kBufferSize, '\0');
-  while (true) {
-    const la_ssize_t n = archive_read_data(a, buffer.data(), buffer.size());
-    if (n < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("corrupt entry '", name, "' in '",
-                                                     archive_path.string(), "': ", ErrorOf(a)));
-    }
-    if (n == 0) break;
-    total_bytes += n;
-    if (total_bytes > max_total_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat("extracting '", archive_path.string(),
-                                                       "' exceeds the limit of ", max_total_bytes,
-                                                       " bytes (at entry '", name, "')"));
-    }
-    out.write(buffer.data(), n);
-    if (!out) return absl::InternalError(absl::StrCat("cannot write '", target.string(), "'"));
-  }
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write '", target.string(), "'"));
-  return absl::OkStatus();
-}
-
-fs::path TemporaryPathBeside(const fs::path& path) {
-  static std::atomic<int> counter{0};
-  fs::path candidate;
-  std::error_code ec;
-  do {
-    candidate = path.parent_path() /
-                absl::StrCat(".", path.filename().string(), ".tmp.", getpid(), ".", counter++);
-  } while (fs::exists(fs::symlink_status(candidate, ec)));
-  return candidate;
 }
 
 absl::Status WriteEntryData(archive* a, const SevenZipEntry& entry) {
@@ -304,7 +246,7 @@ absl::Status Extract7z(const fs::path& archive_path, const fs::path& dest,
     const fs::path target = (root / name).lexically_normal();
     const fs::path directory = is_directory ? target : target.parent_path();
     std::error_code ec;
-    if (!IsInside(directory, root) && directory.lexically_normal() != root) {
+    if (!archive_internal::IsInside(directory, root) && directory.lexically_normal() != root) {
       return absl::InvalidArgumentError(
           absl::StrCat("7z entry '", name, "' of '", archive_path.string(),
                        "' would be written outside '", dest.string(), "' through a symlink"));
@@ -320,7 +262,10 @@ absl::Status Extract7z(const fs::path& archive_path, const fs::path& dest,
       return absl::InvalidArgumentError(absl::StrCat(
           "7z entry '", name, "' would be written through the symlink '", target.string(), "'"));
     }
-    return ExtractData(a, name, archive_path, target, options.max_total_bytes, total_bytes);
+    return archive_internal::ExtractEntryData(
+        [&](char* buffer, size_t size) -> int64_t { return archive_read_data(a, buffer, size); },
+        [&] { return ErrorOf(a); }, name, archive_path, target, options.max_total_bytes,
+        total_bytes);
   });
 }
 
@@ -366,7 +311,7 @@ absl::Status Write7z(const fs::path& archive_path, std::vector<SevenZipEntry> en
     return absl::NotFoundError(
         absl::StrCat("cannot write '", archive_path.string(), "': its directory does not exist"));
   }
-  const fs::path temporary = TemporaryPathBeside(archive_path);
+  const fs::path temporary = archive_internal::TemporaryPathBeside(archive_path);
   if (absl::Status s = WriteArchiveTo(temporary, entries); !s.ok()) {
     fs::remove(temporary, ec);
     return s;

@@ -5,7 +5,6 @@
 #include <zip.h>
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -18,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "base/status_macros.h"
+#include "formats/internal/archive_files.h"
 
 namespace mlebench {
 namespace {
@@ -54,18 +54,7 @@ std::string LibzipErrorString(int code) {
 
 // The checks every entry name passes, on writing and on extracting.
 absl::Status CheckEntryName(absl::string_view name) {
-  if (name.empty()) return absl::InvalidArgumentError("zip entry with an empty name");
-  if (name.front() == '/') {
-    return absl::InvalidArgumentError(absl::StrCat("zip entry '", name, "' has an absolute path"));
-  }
-  for (absl::string_view component : absl::StrSplit(name, '/')) {
-    if (component == "..") {
-      return absl::InvalidArgumentError(absl::StrCat("zip entry '", name,
-                                                     "' has a '..' component and would escape the ",
-                                                     "destination (zip-slip)"));
-    }
-  }
-  return absl::OkStatus();
+  return archive_internal::CheckEntryName("zip", name, " (zip-slip)");
 }
 
 bool IsDirectoryName(absl::string_view name) { return !name.empty() && name.back() == '/'; }
@@ -98,16 +87,6 @@ absl::StatusOr<ZipHandle> OpenForReading(const fs::path& zip) {
   return ZipHandle(archive);
 }
 
-// Whether `path` (existing or not) is `root` (canonical) or lies inside it
-// once the symlinks on its existing part are resolved.
-bool IsInside(const fs::path& path, const fs::path& root) {
-  std::error_code ec;
-  const fs::path canonical = fs::weakly_canonical(path, ec);
-  if (ec) return false;
-  const fs::path relative = canonical.lexically_relative(root);
-  return !relative.empty() && *relative.begin() != "..";
-}
-
 absl::Status ExtractFile(zip_t* archive, zip_uint64_t index, absl::string_view name,
                          const fs::path& zip, const fs::path& target, int64_t max_total_bytes,
                          int64_t& total_bytes) {
@@ -116,44 +95,10 @@ absl::Status ExtractFile(zip_t* archive, zip_uint64_t index, absl::string_view n
     return absl::InvalidArgumentError(absl::StrCat("cannot read entry '", name, "' of '",
                                                    zip.string(), "': ", zip_strerror(archive)));
   }
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    return absl::PermissionDeniedError(absl::StrCat("cannot create '", target.string(), "'"));
-  }
-  std::string buffer(1 << 16, '\0');
-  while (true) {
-    const zip_int64_t n = zip_fread(file.get(), buffer.data(), buffer.size());
-    if (n < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "corrupt entry '", name, "' in '", zip.string(), "': ", zip_file_strerror(file.get())));
-    }
-    if (n == 0) break;
-    total_bytes += n;
-    if (total_bytes > max_total_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat("extracting '", zip.string(),
-                                                       "' exceeds the limit of ", max_total_bytes,
-                                                       " bytes (at entry '", name, "')"));
-    }
-    out.write(buffer.data(), n);
-    if (!out) {
-      return absl::InternalError(absl::StrCat("cannot write '", target.string(), "'"));
-    }
-  }
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write '", target.string(), "'"));
-  return absl::OkStatus();
-}
-
-// A path beside `zip` that does not exist yet, for writing it atomically.
-fs::path TemporaryPathBeside(const fs::path& zip) {
-  static std::atomic<int> counter{0};
-  fs::path candidate;
-  std::error_code ec;
-  do {
-    candidate = zip.parent_path() /
-                absl::StrCat(".", zip.filename().string(), ".tmp.", getpid(), ".", counter++);
-  } while (fs::exists(fs::symlink_status(candidate, ec)));
-  return candidate;
+  return archive_internal::ExtractEntryData(
+      [&](char* buffer, size_t size) -> int64_t { return zip_fread(file.get(), buffer, size); },
+      [&] { return std::string(zip_file_strerror(file.get())); }, name, zip, target,
+      max_total_bytes, total_bytes);
 }
 
 absl::Status CheckEntriesToWrite(const std::vector<ZipEntry>& entries) {
@@ -325,7 +270,7 @@ absl::Status ExtractZip(const fs::path& zip, const fs::path& dest,
     const fs::path target = (root / entry.name).lexically_normal();
     const fs::path directory = IsDirectoryName(entry.name) ? target : target.parent_path();
     // An existing symlink in `dest` must not carry an entry elsewhere.
-    if (!IsInside(directory, root)) {
+    if (!archive_internal::IsInside(directory, root)) {
       return absl::InvalidArgumentError(absl::StrCat("zip entry '", entry.name, "' of '",
                                                      zip.string(), "' would be written outside '",
                                                      dest.string(), "' through a symlink"));
@@ -375,7 +320,7 @@ absl::Status WriteZip(const fs::path& zip, const std::vector<ZipEntry>& entries)
     return absl::NotFoundError(
         absl::StrCat("cannot write '", zip.string(), "': its directory does not exist"));
   }
-  const fs::path temporary = TemporaryPathBeside(zip);
+  const fs::path temporary = archive_internal::TemporaryPathBeside(zip);
   if (absl::Status s = WriteArchiveTo(temporary, entries); !s.ok()) {
     fs::remove(temporary, ec);
     return s;
