@@ -397,27 +397,7 @@ bool ValidName(absl::string_view name) {
   });
 }
 
-}  // namespace
-
-ResourceLimits DefaultResourceLimits() {
-  ResourceLimits limits{.pids = 4096};
-  if (absl::StatusOr<std::string> meminfo = ReadFile("/proc/meminfo"); meminfo.ok()) {
-    for (absl::string_view line : absl::StrSplit(*meminfo, '\n')) {
-      const std::vector<std::string> fields = Tokens(line);  // "MemTotal: 24684084 kB"
-      int64_t kib;
-      if (fields.size() == 3 && fields[0] == "MemTotal:" && fields[2] == "kB" &&
-          absl::SimpleAtoi(fields[1], &kib) && kib > 0) {
-        limits.memory_bytes = kib * 1024 / 5 * 4;
-        break;
-      }
-    }
-  }
-  return limits;
-}
-
-absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
-                                                absl::string_view name_hint,
-                                                const CgroupSystem& system) {
+absl::Status CheckRequest(const ResourceLimits& limits, absl::string_view name_hint) {
   if (!ValidName(name_hint)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "cgroup name hint \"", name_hint, "\" must be letters, digits, '-' and '_'"));
@@ -429,62 +409,65 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
     return absl::InvalidArgumentError(
         absl::StrCat("a CPU limit of ", limits.cpus, " cores is below the kernel's minimum, 0.01"));
   }
+  return absl::OkStatus();
+}
+
+// The controllers `limits` needs, in the order their errors are reported.
+std::vector<std::string> WantedControllers(const ResourceLimits& limits) {
   std::vector<std::string> wanted;
   if (limits.memory_bytes > 0) wanted.push_back("memory");
   if (limits.pids > 0) wanted.push_back("pids");
   if (limits.cpus > 0) wanted.push_back("cpu");
+  return wanted;
+}
 
-  AgentCgroup cgroup;
-  // Without cgroups: an error when limits were asked for, else a no-op object.
-  const auto none = [&](absl::string_view why) -> absl::StatusOr<AgentCgroup> {
-    if (!wanted.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot limit ", absl::StrJoin(wanted, ", "), ": ", why));
-    }
-    cgroup.why_none_ = std::string(why);
-    return std::move(cgroup);
-  };
+// The calling process's cgroup v2 cgroup, where one is mounted.
+struct V2Hierarchy {
+  Plan plan;                        // no controllers yet
+  std::vector<std::string> offers;  // its cgroup.controllers
+  bool in_runner_leaf = false;      // the process is in kRunnerLeaf of plan.base_dir
+};
 
-  const absl::StatusOr<std::string> proc_cgroup = ReadFile(system.proc_self_cgroup);
-  if (!proc_cgroup.ok()) return none(proc_cgroup.status().message());
-  const absl::StatusOr<std::string> mountinfo = ReadFile(system.mountinfo);
-  if (!mountinfo.ok()) return none(mountinfo.status().message());
-  const std::vector<Membership> memberships = ParseProcCgroup(*proc_cgroup);
-  const std::vector<Mount> mounts = ParseMountInfo(*mountinfo);
-
-  // cgroup v2: the "0::path" line and a cgroup2 mount that shows it.
-  std::optional<Plan> v2;
-  std::vector<std::string> v2_offers;
-  bool in_runner_leaf = false;
+// The "0::path" line of /proc/self/cgroup and a cgroup2 mount that shows it.
+std::optional<V2Hierarchy> FindV2Hierarchy(const std::vector<Membership>& memberships,
+                                           const std::vector<Mount>& mounts) {
   for (const Membership& membership : memberships) {
     if (membership.id != "0" || !membership.controllers.empty()) continue;
     for (const Mount& mount : mounts) {
       if (mount.fstype != "cgroup2") continue;
       std::optional<std::string> dir = DirIn(mount, membership.path);
       if (!dir.has_value() || !IsDir(*dir)) continue;
-      Plan plan{.version = 2, .base_path = membership.path, .base_dir = *dir};
+      V2Hierarchy v2{.plan = {.version = 2, .base_path = membership.path, .base_dir = *dir}};
       if (BaseName(membership.path) == kRunnerLeaf && membership.path != "/") {
         // Moved here by an earlier Create: agents go next to this leaf.
         const std::string parent = ParentPath(membership.path);
         if (std::optional<std::string> parent_dir = DirIn(mount, parent); parent_dir.has_value()) {
-          plan.base_path = parent;
-          plan.base_dir = *parent_dir;
-          in_runner_leaf = true;
+          v2.plan.base_path = parent;
+          v2.plan.base_dir = *parent_dir;
+          v2.in_runner_leaf = true;
         }
       }
-      v2_offers = Tokens(ReadFile(JoinPath(plan.base_dir, "cgroup.controllers")).value_or(""));
-      v2 = std::move(plan);
-      break;
+      v2.offers = Tokens(ReadFile(JoinPath(v2.plan.base_dir, "cgroup.controllers")).value_or(""));
+      return v2;
     }
     break;
   }
+  return std::nullopt;
+}
 
-  // Each wanted controller from v2 where offered, else from its v1 hierarchy.
+// One plan per hierarchy that limits part of `wanted`: each controller from v2
+// where offered, else from its v1 hierarchy; v2's plan last. Enables the v2
+// controllers it plans to use. An error says what is missing and how to fix it.
+absl::StatusOr<std::vector<Plan>> PlanHierarchies(const std::vector<std::string>& wanted,
+                                                  const std::vector<Membership>& memberships,
+                                                  const std::vector<Mount>& mounts,
+                                                  std::optional<V2Hierarchy> v2,
+                                                  const CgroupSystem& system) {
   std::vector<Plan> plans;
-  std::vector<std::string> v1_ids;  // of plans[i] when v1
+  std::vector<std::string> v1_ids;  // of plans[i]
   for (const std::string& controller : wanted) {
-    if (v2.has_value() && Contains(v2_offers, controller)) {
-      v2->controllers.push_back(controller);
+    if (v2.has_value() && Contains(v2->offers, controller)) {
+      v2->plan.controllers.push_back(controller);
       continue;
     }
     const auto membership =
@@ -495,11 +478,12 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
       const std::string v2_says =
           v2.has_value()
               ? absl::StrCat("cgroup v2 offers ",
-                             v2_offers.empty()
+                             v2->offers.empty()
                                  ? std::string("no controllers")
-                                 : absl::StrCat("only ", absl::StrJoin(v2_offers, " ")),
-                             " to ", v2->base_dir, " (its cgroup.controllers; the parent must ",
-                             "enable ", controller, " in its cgroup.subtree_control, as systemd ",
+                                 : absl::StrCat("only ", absl::StrJoin(v2->offers, " ")),
+                             " to ", v2->plan.base_dir,
+                             " (its cgroup.controllers; the parent must ", "enable ", controller,
+                             " in its cgroup.subtree_control, as systemd ",
                              "does for a unit with Delegate=yes)")
               : "no cgroup v2 hierarchy is mounted";
       return absl::FailedPreconditionError(absl::StrCat(
@@ -525,91 +509,175 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
     v1_ids.push_back(membership->id);
   }
   if (v2.has_value()) {
-    v2->required = !v2->controllers.empty();
-    v2->label = absl::StrJoin(v2->controllers, ",");
-    if (v2->required) {
-      if (absl::Status enabled = EnableV2Controllers(*v2, !in_runner_leaf); !enabled.ok()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "cannot limit ", v2->label, ": ", enabled.message()));
-      }
-    }
-    plans.push_back(*v2);
-  }
-
-  // Creates the directories under one fresh name; returns false on a clash.
-  static std::atomic<uint64_t> counter{0};
-  std::vector<const Plan*> made;  // plan of cgroup.groups_[i]
-  std::vector<std::string> problems;
-  const auto make = [&](const Plan& plan, const std::string& name) -> absl::StatusOr<bool> {
-    const std::string dir = JoinPath(plan.base_dir, name);
-    if (mkdir(dir.c_str(), 0755) != 0) {
-      const int err = errno;
-      if (err == EEXIST) return false;
-      const std::string problem =
-          absl::StrCat("cannot create ", dir, ": ", std::strerror(err), Hint(err));
-      if (plan.required) {
+    Plan& plan = v2->plan;
+    plan.required = !plan.controllers.empty();
+    plan.label = absl::StrJoin(plan.controllers, ",");
+    if (plan.required) {
+      if (absl::Status enabled = EnableV2Controllers(plan, !v2->in_runner_leaf); !enabled.ok()) {
         return absl::FailedPreconditionError(
-            absl::StrCat("cannot limit ", absl::StrJoin(plan.controllers, ", "), ": ", problem));
+            absl::StrCat("cannot limit ", plan.label, ": ", enabled.message()));
       }
-      problems.push_back(problem);
-      return true;
     }
-    cgroup.groups_.push_back({.version = plan.version,
-                              .controllers = plan.version == 1
-                                                 ? plan.label
-                                                 : absl::StrJoin(plan.controllers, ","),
-                              .path = plan.base_path == "/" ? absl::StrCat("/", name)
-                                                            : JoinPath(plan.base_path, name),
-                              .dir = dir,
-                              .memory = Contains(plan.controllers, "memory")});
-    made.push_back(&plan);
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+// Nothing asked for and no v2 cgroup made: any v1 hierarchy will do to find
+// the agent's processes (not cpuset: its cgroups start without CPUs). In order
+// of preference.
+std::vector<Plan> FallbackPlans(const std::vector<Membership>& memberships,
+                                const std::vector<Mount>& mounts) {
+  std::vector<Plan> fallbacks;
+  for (absl::string_view preferred : {"pids", "memory", "freezer", "cpuacct", "cpu"}) {
+    for (const Membership& membership : memberships) {
+      std::string dir;
+      if (membership.id == "0" || !Contains(membership.controllers, preferred) ||
+          !HasMount(mounts, membership, &dir)) {
+        continue;
+      }
+      fallbacks.push_back({.version = 1, .base_path = membership.path, .base_dir = dir,
+                           .label = absl::StrJoin(membership.controllers, ",")});
+    }
+  }
+  return fallbacks;
+}
+
+// A cgroup directory Create made, and the plan it was made for.
+struct MadeDir {
+  const Plan* plan;
+  std::string path;  // as /proc/self/cgroup will show it
+  std::string dir;
+};
+
+// Creates `plan`'s cgroup `name`: true when made (appended to `made`) or when
+// it failed and the plan is not required (the reason appended to `problems`);
+// false when the name is taken; an error when a required plan failed.
+absl::StatusOr<bool> MakeDir(const Plan& plan, const std::string& name,
+                             std::vector<MadeDir>& made, std::vector<std::string>& problems) {
+  const std::string dir = JoinPath(plan.base_dir, name);
+  if (mkdir(dir.c_str(), 0755) != 0) {
+    const int err = errno;
+    if (err == EEXIST) return false;
+    const std::string problem =
+        absl::StrCat("cannot create ", dir, ": ", std::strerror(err), Hint(err));
+    if (plan.required) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot limit ", absl::StrJoin(plan.controllers, ", "), ": ", problem));
+    }
+    problems.push_back(problem);
     return true;
-  };
-  std::string name;
+  }
+  made.push_back({.plan = &plan,
+                  .path = plan.base_path == "/" ? absl::StrCat("/", name)
+                                                : JoinPath(plan.base_path, name),
+                  .dir = dir});
+  return true;
+}
+
+void RemoveMadeDirs(std::vector<MadeDir>& made) {
+  for (const MadeDir& m : made) rmdir(m.dir.c_str());
+  made.clear();
+}
+
+// Creates every plan's cgroup under one fresh name, "<name_hint>-<pid>-<n>",
+// and returns the name. On an error nothing made is left behind.
+absl::StatusOr<std::string> MakeDirsUnderFreshName(const std::vector<Plan>& plans,
+                                                   absl::string_view name_hint,
+                                                   std::vector<MadeDir>& made,
+                                                   std::vector<std::string>& problems) {
+  static std::atomic<uint64_t> counter{0};
   for (int attempt = 0;; ++attempt) {
-    name = absl::StrCat(name_hint, "-", getpid(), "-", ++counter);
+    std::string name = absl::StrCat(name_hint, "-", getpid(), "-", ++counter);
     bool fresh = true;
     for (const Plan& plan : plans) {
-      ASSIGN_OR_RETURN(bool made_it, make(plan, name));  // the destructor removes the rest
-      if (!made_it) {
+      absl::StatusOr<bool> made_it = MakeDir(plan, name, made, problems);
+      if (!made_it.ok() || !*made_it) {
+        RemoveMadeDirs(made);
+        if (!made_it.ok()) return made_it.status();
         fresh = false;
         break;
       }
     }
-    if (fresh) break;
-    for (const Group& group : cgroup.groups_) rmdir(group.dir.c_str());
-    cgroup.groups_.clear();
-    made.clear();
+    if (fresh) return name;
     problems.clear();
     if (attempt == 100) {
       return absl::FailedPreconditionError(
           absl::StrCat("cannot find a fresh cgroup name for ", name_hint));
     }
   }
+}
 
-  // Nothing asked for and no v2 cgroup made: any v1 hierarchy will do to find the agent's
-  // processes (not cpuset: its cgroups start without CPUs).
-  std::vector<Plan> fallbacks;
-  if (cgroup.groups_.empty() && wanted.empty()) {
-    for (absl::string_view preferred : {"pids", "memory", "freezer", "cpuacct", "cpu"}) {
-      for (const Membership& membership : memberships) {
-        std::string dir;
-        if (membership.id == "0" || !Contains(membership.controllers, preferred) ||
-            !HasMount(mounts, membership, &dir)) {
-          continue;
-        }
-        fallbacks.push_back({.version = 1, .base_path = membership.path, .base_dir = dir,
-                             .label = absl::StrJoin(membership.controllers, ",")});
+}  // namespace
+
+ResourceLimits DefaultResourceLimits() {
+  ResourceLimits limits{.pids = 4096};
+  if (absl::StatusOr<std::string> meminfo = ReadFile("/proc/meminfo"); meminfo.ok()) {
+    for (absl::string_view line : absl::StrSplit(*meminfo, '\n')) {
+      const std::vector<std::string> fields = Tokens(line);  // "MemTotal: 24684084 kB"
+      int64_t kib;
+      if (fields.size() == 3 && fields[0] == "MemTotal:" && fields[2] == "kB" &&
+          absl::SimpleAtoi(fields[1], &kib) && kib > 0) {
+        limits.memory_bytes = kib * 1024 / 5 * 4;
+        break;
       }
     }
-    for (const Plan& plan : fallbacks) {
-      if (!make(plan, name).ok()) continue;  // not required: cannot fail
-      if (!cgroup.groups_.empty()) break;
+  }
+  return limits;
+}
+
+absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
+                                                absl::string_view name_hint,
+                                                const CgroupSystem& system) {
+  RETURN_IF_ERROR(CheckRequest(limits, name_hint));
+  const std::vector<std::string> wanted = WantedControllers(limits);
+
+  AgentCgroup cgroup;
+  // Without cgroups: an error when limits were asked for, else a no-op object.
+  const auto none = [&](absl::string_view why) -> absl::StatusOr<AgentCgroup> {
+    if (!wanted.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot limit ", absl::StrJoin(wanted, ", "), ": ", why));
     }
+    cgroup.why_none_ = std::string(why);
+    return std::move(cgroup);
+  };
+
+  const absl::StatusOr<std::string> proc_cgroup = ReadFile(system.proc_self_cgroup);
+  if (!proc_cgroup.ok()) return none(proc_cgroup.status().message());
+  const absl::StatusOr<std::string> mountinfo = ReadFile(system.mountinfo);
+  if (!mountinfo.ok()) return none(mountinfo.status().message());
+  const std::vector<Membership> memberships = ParseProcCgroup(*proc_cgroup);
+  const std::vector<Mount> mounts = ParseMountInfo(*mountinfo);
+
+  ASSIGN_OR_RETURN(const std::vector<Plan> plans,
+                   PlanHierarchies(wanted, memberships, mounts,
+                                   FindV2Hierarchy(memberships, mounts), system));
+  std::vector<MadeDir> made;
+  std::vector<std::string> problems;
+  ASSIGN_OR_RETURN(const std::string name,
+                   MakeDirsUnderFreshName(plans, name_hint, made, problems));
+  std::vector<Plan> fallbacks;
+  if (made.empty() && wanted.empty()) {
+    fallbacks = FallbackPlans(memberships, mounts);
+    for (const Plan& plan : fallbacks) {
+      if (!MakeDir(plan, name, made, problems).ok()) continue;  // not required: cannot fail
+      if (!made.empty()) break;
+    }
+  }
+  // From here on the destructor removes what was made.
+  for (const MadeDir& m : made) {
+    const Plan& plan = *m.plan;
+    cgroup.groups_.push_back(
+        {.version = plan.version,
+         .controllers = plan.version == 1 ? plan.label : absl::StrJoin(plan.controllers, ","),
+         .path = m.path,
+         .dir = m.dir,
+         .memory = Contains(plan.controllers, "memory")});
   }
 
   for (size_t i = 0; i < cgroup.groups_.size(); ++i) {
-    RETURN_IF_ERROR(WriteLimits(*made[i], cgroup.groups_[i].dir, limits));
+    RETURN_IF_ERROR(WriteLimits(*made[i].plan, cgroup.groups_[i].dir, limits));
   }
   for (size_t i = 0; i < cgroup.groups_.size();) {
     Group& group = cgroup.groups_[i];
@@ -622,7 +690,7 @@ absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,
     const int err = errno;
     const std::string problem =
         absl::StrCat("cannot open ", procs, ": ", std::strerror(err), Hint(err));
-    if (made[i]->required) {
+    if (made[i].plan->required) {
       return absl::FailedPreconditionError(
           absl::StrCat("cannot limit ", group.controllers, ": ", problem));
     }
