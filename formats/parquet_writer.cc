@@ -260,10 +260,7 @@ std::string PageHeaderBytes(int64_t type, size_t uncompressed, size_t compressed
   return t.bytes();
 }
 
-}  // namespace
-
-absl::StatusOr<std::string> SerializeParquet(const Table& table,
-                                             const ParquetWriteOptions& options) {
+absl::Status CheckWritable(const Table& table, const ParquetWriteOptions& options) {
   if (table.num_columns() == 0)
     return absl::InvalidArgumentError("cannot write a table without columns");
   if (options.data_page_version != 1 && options.data_page_version != 2) {
@@ -281,84 +278,88 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
           absl::StrCat("column '", c.name, "' has a different length"));
     }
   }
-  const size_t rows = table.num_rows();
-  const size_t page_rows = options.rows_per_page > 0 ? static_cast<size_t>(options.rows_per_page)
-                                                     : std::max<size_t>(rows, 1);
-  const int64_t codec = CodecId(options.compression);
-  std::string file = "PAR1";
-  std::vector<WriteColumn> plans;
-  struct ChunkInfo {
-    int64_t start = 0, data_offset = 0, dict_offset = -1, compressed = 0, uncompressed = 0;
-  };
-  std::vector<ChunkInfo> infos;
-  for (const Column& column : table.columns()) {
-    ASSIGN_OR_RETURN(WriteColumn plan, PlanColumn(column, options));
-    WriteColumn& w = plan;
-    ChunkInfo info;
-    info.start = static_cast<int64_t>(file.size());
-    // With a dictionary: the distinct values in order of first appearance,
-    // and each value's index among them.
-    std::vector<std::string_view> distinct;
-    std::vector<uint32_t> indices;
-    int bit_width = 1;
-    // Booleans are never dictionary-encoded (no writer does; some readers
-    // take a boolean page's dictionary encoding for RLE).
-    const bool dictionary = options.dictionary && w.physical != kBoolean;
-    if (dictionary) {
-      std::map<std::string_view, uint32_t> seen;
-      for (size_t i = 0; i < w.num_values(); ++i) {
-        auto [it, inserted] = seen.emplace(w.Value(i), static_cast<uint32_t>(distinct.size()));
-        if (inserted) distinct.push_back(w.Value(i));
-        indices.push_back(it->second);
-      }
-      while ((size_t{1} << bit_width) < distinct.size()) ++bit_width;
-      std::string dict_body = PlainBytes(
-          w.physical, [&](size_t i) { return distinct[i]; }, 0, distinct.size());
-      ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, dict_body));
-      std::string header = PageHeaderBytes(kDictionaryPage, dict_body.size(), compressed.size(),
-                                           [&](ThriftWriter& t) {
-                                             t.StructField(7);
-                                             t.I32(1, static_cast<int64_t>(distinct.size()));
-                                             t.I32(2, kPlain);
-                                             t.EndStruct();
-                                           });
-      info.dict_offset = static_cast<int64_t>(file.size());
-      file += header;
-      file += compressed;
-      info.compressed += static_cast<int64_t>(header.size() + compressed.size());
-      info.uncompressed += static_cast<int64_t>(header.size() + dict_body.size());
+  return absl::OkStatus();
+}
+
+// Where one column chunk lies in the file, for its ColumnMetaData.
+struct ChunkInfo {
+  int64_t start = 0, data_offset = 0, dict_offset = -1, compressed = 0, uncompressed = 0;
+};
+
+// Appends a page (its header, then its body) to `file` and counts it in `info`.
+void AppendPage(const std::string& header, const std::string& body, size_t uncompressed_body,
+                std::string& file, ChunkInfo& info) {
+  file += header;
+  file += body;
+  info.compressed += static_cast<int64_t>(header.size() + body.size());
+  info.uncompressed += static_cast<int64_t>(header.size() + uncompressed_body);
+}
+
+// A column's dictionary: the distinct values in order of first appearance,
+// and each value's index among them.
+struct Dictionary {
+  std::vector<std::string_view> distinct;
+  std::vector<uint32_t> indices;
+  int bit_width = 1;
+};
+
+Dictionary BuildDictionary(const WriteColumn& w) {
+  Dictionary d;
+  std::map<std::string_view, uint32_t> seen;
+  for (size_t i = 0; i < w.num_values(); ++i) {
+    auto [it, inserted] = seen.emplace(w.Value(i), static_cast<uint32_t>(d.distinct.size()));
+    if (inserted) d.distinct.push_back(w.Value(i));
+    d.indices.push_back(it->second);
+  }
+  while ((size_t{1} << d.bit_width) < d.distinct.size()) ++d.bit_width;
+  return d;
+}
+
+absl::Status AppendDictionaryPage(const WriteColumn& w, const Dictionary& dict,
+                                  const ParquetWriteOptions& options, std::string& file,
+                                  ChunkInfo& info) {
+  std::string dict_body = PlainBytes(
+      w.physical, [&](size_t i) { return dict.distinct[i]; }, 0, dict.distinct.size());
+  ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, dict_body));
+  std::string header = PageHeaderBytes(kDictionaryPage, dict_body.size(), compressed.size(),
+                                       [&](ThriftWriter& t) {
+                                         t.StructField(7);
+                                         t.I32(1, static_cast<int64_t>(dict.distinct.size()));
+                                         t.I32(2, kPlain);
+                                         t.EndStruct();
+                                       });
+  info.dict_offset = static_cast<int64_t>(file.size());
+  AppendPage(header, compressed, dict_body.size(), file, info);
+  return absl::OkStatus();
+}
+
+// One data page of rows [begin, end), whose non-null values are
+// [value_pos, value_pos + non_null); `dict` when dictionary-encoded.
+absl::Status AppendDataPage(const WriteColumn& w, const Dictionary* dict, size_t begin,
+                            size_t end, size_t value_pos, size_t non_null,
+                            const ParquetWriteOptions& options, std::string& file,
+                            ChunkInfo& info) {
+  std::string levels = w.optional ? EncodeLevelRuns(w.present, begin, end) : std::string();
+  std::string values;
+  int64_t encoding = kPlain;
+  if (dict != nullptr) {
+    encoding = options.data_page_version == 1 ? kPlainDictionary : kRleDictionary;
+    values.push_back(static_cast<char>(dict->bit_width));
+    values += EncodeBitPacked(dict->indices, value_pos, value_pos + non_null, dict->bit_width);
+  } else {
+    values = PlainBytes(
+        w.physical, [&](size_t i) { return w.Value(i); }, value_pos, value_pos + non_null);
+  }
+  if (options.data_page_version == 1) {
+    std::string raw;
+    if (w.optional) {
+      PutU32(&raw, static_cast<uint32_t>(levels.size()));
+      raw += levels;
     }
-    info.data_offset = static_cast<int64_t>(file.size());
-    size_t value_pos = 0;
-    for (size_t begin = 0; begin < rows || (begin == 0 && rows == 0); begin += page_rows) {
-      const size_t end = std::min(rows, begin + page_rows);
-      size_t non_null = 0;
-      for (size_t i = begin; i < end; ++i) non_null += w.present[i];
-      std::string levels = w.optional ? EncodeLevelRuns(w.present, begin, end) : std::string();
-      std::string values;
-      int64_t encoding = kPlain;
-      if (dictionary) {
-        encoding = options.data_page_version == 1 ? kPlainDictionary : kRleDictionary;
-        values.push_back(static_cast<char>(bit_width));
-        values += EncodeBitPacked(indices, value_pos, value_pos + non_null, bit_width);
-      } else {
-        values = PlainBytes(
-            w.physical, [&](size_t i) { return w.Value(i); }, value_pos, value_pos + non_null);
-      }
-      value_pos += non_null;
-      std::string header, body;
-      size_t uncompressed_size;
-      if (options.data_page_version == 1) {
-        std::string raw;
-        if (w.optional) {
-          PutU32(&raw, static_cast<uint32_t>(levels.size()));
-          raw += levels;
-        }
-        raw += values;
-        ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, raw));
-        body = std::move(compressed);
-        uncompressed_size = raw.size();
-        header = PageHeaderBytes(kDataPage, raw.size(), body.size(), [&](ThriftWriter& t) {
+    raw += values;
+    ASSIGN_OR_RETURN(std::string body, Compress(options.compression, raw));
+    const std::string header =
+        PageHeaderBytes(kDataPage, raw.size(), body.size(), [&](ThriftWriter& t) {
           t.StructField(5);
           t.I32(1, static_cast<int64_t>(end - begin));
           t.I32(2, encoding);
@@ -366,36 +367,61 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
           t.I32(4, kRle);
           t.EndStruct();
         });
-      } else {
-        ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, values));
-        body = levels + compressed;
-        uncompressed_size = levels.size() + values.size();
-        header = PageHeaderBytes(kDataPageV2, uncompressed_size, body.size(), [&](ThriftWriter& t) {
-          t.StructField(8);
-          t.I32(1, static_cast<int64_t>(end - begin));
-          t.I32(2, static_cast<int64_t>((end - begin) - non_null));
-          t.I32(3, static_cast<int64_t>(end - begin));
-          t.I32(4, encoding);
-          t.I32(5, static_cast<int64_t>(levels.size()));
-          t.I32(6, 0);
-          t.Bool(7, options.compression != ParquetCompression::kUncompressed);
-          t.EndStruct();
-        });
-      }
-      file += header;
-      file += body;
-      info.compressed += static_cast<int64_t>(header.size() + body.size());
-      info.uncompressed += static_cast<int64_t>(header.size() + uncompressed_size);
-      if (rows == 0) break;
-    }
-    // Only the schema fields are needed from here on.
-    w.data = std::string();
-    w.offsets = std::vector<size_t>();
-    w.present = std::vector<uint8_t>();
-    plans.push_back(std::move(w));
-    infos.push_back(info);
+    AppendPage(header, body, raw.size(), file, info);
+    return absl::OkStatus();
   }
+  ASSIGN_OR_RETURN(std::string compressed, Compress(options.compression, values));
+  const std::string body = levels + compressed;
+  const size_t uncompressed_size = levels.size() + values.size();
+  const std::string header =
+      PageHeaderBytes(kDataPageV2, uncompressed_size, body.size(), [&](ThriftWriter& t) {
+        t.StructField(8);
+        t.I32(1, static_cast<int64_t>(end - begin));
+        t.I32(2, static_cast<int64_t>((end - begin) - non_null));
+        t.I32(3, static_cast<int64_t>(end - begin));
+        t.I32(4, encoding);
+        t.I32(5, static_cast<int64_t>(levels.size()));
+        t.I32(6, 0);
+        t.Bool(7, options.compression != ParquetCompression::kUncompressed);
+        t.EndStruct();
+      });
+  AppendPage(header, body, uncompressed_size, file, info);
+  return absl::OkStatus();
+}
 
+// Appends column `w`'s chunk: its dictionary page, if any, then one data page
+// per `page_rows` rows (one page for an empty table).
+absl::StatusOr<ChunkInfo> AppendColumnChunk(const WriteColumn& w, size_t rows, size_t page_rows,
+                                            const ParquetWriteOptions& options,
+                                            std::string& file) {
+  ChunkInfo info;
+  info.start = static_cast<int64_t>(file.size());
+  // Booleans are never dictionary-encoded (no writer does; some readers take
+  // a boolean page's dictionary encoding for RLE).
+  std::optional<Dictionary> dict;
+  if (options.dictionary && w.physical != kBoolean) {
+    dict = BuildDictionary(w);
+    RETURN_IF_ERROR(AppendDictionaryPage(w, *dict, options, file, info));
+  }
+  info.data_offset = static_cast<int64_t>(file.size());
+  size_t value_pos = 0;
+  for (size_t begin = 0; begin < rows || (begin == 0 && rows == 0); begin += page_rows) {
+    const size_t end = std::min(rows, begin + page_rows);
+    size_t non_null = 0;
+    for (size_t i = begin; i < end; ++i) non_null += w.present[i];
+    RETURN_IF_ERROR(AppendDataPage(w, dict.has_value() ? &*dict : nullptr, begin, end, value_pos,
+                                   non_null, options, file, info));
+    value_pos += non_null;
+    if (rows == 0) break;
+  }
+  return info;
+}
+
+// The file's FileMetaData: the schema, one row group of the chunks.
+std::string FileMetadata(const std::vector<WriteColumn>& plans,
+                         const std::vector<ChunkInfo>& infos, size_t rows,
+                         const ParquetWriteOptions& options) {
+  const int64_t codec = CodecId(options.compression);
   ThriftWriter t;
   t.BeginStruct();
   t.I32(1, options.data_page_version);
@@ -450,8 +476,33 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
   t.EndStruct();
   t.Binary(6, "mlebench parquet writer 1");
   t.EndStruct();
-  file += t.bytes();
-  PutU32(&file, static_cast<uint32_t>(t.bytes().size()));
+  return t.bytes();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> SerializeParquet(const Table& table,
+                                             const ParquetWriteOptions& options) {
+  RETURN_IF_ERROR(CheckWritable(table, options));
+  const size_t rows = table.num_rows();
+  const size_t page_rows = options.rows_per_page > 0 ? static_cast<size_t>(options.rows_per_page)
+                                                     : std::max<size_t>(rows, 1);
+  std::string file = "PAR1";
+  std::vector<WriteColumn> plans;
+  std::vector<ChunkInfo> infos;
+  for (const Column& column : table.columns()) {
+    ASSIGN_OR_RETURN(WriteColumn w, PlanColumn(column, options));
+    ASSIGN_OR_RETURN(ChunkInfo info, AppendColumnChunk(w, rows, page_rows, options, file));
+    // Only the schema fields are needed from here on.
+    w.data = std::string();
+    w.offsets = std::vector<size_t>();
+    w.present = std::vector<uint8_t>();
+    plans.push_back(std::move(w));
+    infos.push_back(info);
+  }
+  const std::string metadata = FileMetadata(plans, infos, rows, options);
+  file += metadata;
+  PutU32(&file, static_cast<uint32_t>(metadata.size()));
   file += "PAR1";
   return file;
 }
