@@ -219,6 +219,255 @@ struct Vehicle {
   double lidar_yaw;
 };
 
+// Appends the log record of a new log of `vehicle`; returns its token.
+std::string AppendLog(SyntheticRng& rng, const Vehicle& vehicle, Split& split) {
+  const std::string log_token = rng.Hex(64);
+  split.log_tokens.items.push_back(JsonValue::String(log_token));
+  JsonValue log = JsonValue::Object();
+  log.Set("date_captured", JsonValue::String(absl::StrFormat(
+                               "2019-%02d-%02d", rng.UniformInt(1, 12), rng.UniformInt(1, 28))));
+  log.Set("location", JsonValue::String("Palo Alto"));
+  log.Set("token", JsonValue::String(log_token));
+  log.Set("vehicle", JsonValue::String(vehicle.host.substr(5)));
+  log.Set("logfile", JsonValue::String(""));
+  split.log.items.push_back(std::move(log));
+  return log_token;
+}
+
+// The ego vehicle of one log: it drives straight across a flat patch of the
+// map.
+struct EgoDrive {
+  double ground, x, y, yaw, speed;
+  int64_t start_us;
+
+  double XAt(double t) const { return x + speed * t * std::cos(yaw); }
+  double YAt(double t) const { return y + speed * t * std::sin(yaw); }
+};
+
+EgoDrive DrawEgoDrive(SyntheticRng& rng) {
+  EgoDrive ego;
+  ego.ground = rng.Uniform(-20, -16);
+  ego.x = rng.Uniform(500, 3000);
+  ego.y = rng.Uniform(500, 2500);
+  ego.yaw = rng.Uniform(-kPi, kPi);
+  ego.speed = rng.Uniform(0, 8);
+  ego.start_us = 1231000000000000 + static_cast<int64_t>(rng.UniformInt(0, 999999999)) * 1000;
+  return ego;
+}
+
+// 2 to 5 objects around the ego, kept (over the whole log) well apart and off
+// the ego's path.
+std::vector<Instance> PlaceInstances(SyntheticRng& rng, const SharedTables& shared,
+                                     const EgoDrive& ego) {
+  std::vector<Instance> instances;
+  const int num_instances = static_cast<int>(rng.UniformInt(2, 5));
+  std::vector<double> weights;
+  for (const ClassSpec& c : kClasses) weights.push_back(c.weight);
+  for (int tries = 0; static_cast<int>(instances.size()) < num_instances && tries < 200; ++tries) {
+    const size_t k = rng.Categorical(weights);
+    Instance inst;
+    inst.class_index = k;
+    for (int d = 0; d < 3; ++d) {
+      inst.size[d] = Round(kClasses[k].size[d] * rng.Uniform(0.85, 1.15), 3);
+    }
+    const double distance = rng.Uniform(6, 35), bearing = rng.Uniform(-kPi, kPi);
+    inst.x = ego.x + distance * std::cos(bearing);
+    inst.y = ego.y + distance * std::sin(bearing);
+    inst.yaw = rng.Uniform(-kPi, kPi);
+    inst.speed = rng.Bernoulli(0.4) ? 0.0 : kClasses[k].speed * rng.Uniform(0.5, 1.2);
+    bool clear = true;
+    const double reach = inst.size[1] / 2 + inst.speed * kSampleSeconds * kSamplesPerLog;
+    for (const Instance& other : instances) {
+      const double gap = std::hypot(inst.x - other.x, inst.y - other.y);
+      const double other_reach = other.size[1] / 2 + other.speed * kSampleSeconds * kSamplesPerLog;
+      clear = clear && gap > reach + other_reach + 2.0;
+    }
+    clear = clear && std::hypot(inst.x - ego.x, inst.y - ego.y) > reach + 4.0;
+    if (!clear) continue;
+    inst.token = rng.Hex(64);
+    inst.attribute_token = shared.attribute_tokens[rng.UniformInt(shared.attribute_tokens.size())];
+    for (int i = 0; i < kSamplesPerLog; ++i) inst.annotation_tokens.push_back(rng.Hex(64));
+    instances.push_back(std::move(inst));
+  }
+  return instances;
+}
+
+// The tokens of one log's samples and of each sensor's data per sample.
+struct LogTokens {
+  std::string log;
+  std::vector<std::string> samples;
+  std::vector<std::vector<std::string>> data;  // [sensor][sample]
+};
+
+void AppendScene(const Vehicle& vehicle, const EgoDrive& ego, const LogTokens& tokens,
+                 Split& split) {
+  const int64_t end_us =
+      ego.start_us + static_cast<int64_t>((kSamplesPerLog - 1) * kSampleSeconds * 1e6);
+  JsonValue scene = JsonValue::Object();
+  scene.Set("description", JsonValue::String(""));
+  scene.Set("token", JsonValue::String(tokens.log));  // Lyft: one scene per log, same token
+  scene.Set("name", JsonValue::String(absl::StrCat(vehicle.host, "-lidar0-", ego.start_us * 1000,
+                                                   "-", end_us * 1000)));
+  scene.Set("first_sample_token", JsonValue::String(tokens.samples.front()));
+  scene.Set("nbr_samples", JsonValue::Int(kSamplesPerLog));
+  scene.Set("last_sample_token", JsonValue::String(tokens.samples.back()));
+  scene.Set("log_token", JsonValue::String(tokens.log));
+  split.scene.items.push_back(std::move(scene));
+}
+
+void AppendSample(const LogTokens& tokens, int i, int64_t time_us, Split& split) {
+  const std::vector<std::string>& samples = tokens.samples;
+  JsonValue sample = JsonValue::Object();
+  sample.Set("next", JsonValue::String(i + 1 < kSamplesPerLog ? samples[i + 1] : ""));
+  sample.Set("prev", JsonValue::String(i > 0 ? samples[i - 1] : ""));
+  sample.Set("token", JsonValue::String(samples[i]));
+  sample.Set("timestamp", JsonValue::Float(static_cast<double>(time_us) + 0.5));
+  sample.Set("scene_token", JsonValue::String(tokens.log));
+  split.sample.items.push_back(std::move(sample));
+}
+
+// The boxes of sample `i` (at `t` seconds): their annotations and the
+// sample's answer row. Returns the boxes.
+std::vector<Box> AppendAnnotations(SyntheticRng& rng, const std::vector<Instance>& instances,
+                                   const EgoDrive& ego, const LogTokens& tokens, int i, double t,
+                                   Split& split) {
+  std::vector<Box> boxes;
+  std::string prediction;
+  for (const Instance& inst : instances) {
+    Box box{inst.x + inst.speed * t * std::cos(inst.yaw),
+            inst.y + inst.speed * t * std::sin(inst.yaw),
+            ego.ground + inst.size[2] / 2,
+            inst.size[0],
+            inst.size[1],
+            inst.size[2],
+            inst.yaw,
+            inst.class_index};
+    boxes.push_back(box);
+    absl::StrAppend(&prediction, prediction.empty() ? "" : " ", FormatPythonFloat(box.x), " ",
+                    FormatPythonFloat(box.y), " ", FormatPythonFloat(box.z), " ",
+                    FormatPythonFloat(box.width), " ", FormatPythonFloat(box.length), " ",
+                    FormatPythonFloat(box.height), " ", FormatPythonFloat(box.yaw), " ",
+                    kClasses[box.class_index].name);
+    JsonValue a = JsonValue::Object();
+    a.Set("token", JsonValue::String(inst.annotation_tokens[i]));
+    a.Set("num_lidar_pts", JsonValue::Int(-1));
+    a.Set("size", Floats({box.width, box.length, box.height}));
+    a.Set("sample_token", JsonValue::String(tokens.samples[i]));
+    a.Set("rotation", YawQuaternion(box.yaw));
+    a.Set("prev", JsonValue::String(i > 0 ? inst.annotation_tokens[i - 1] : ""));
+    a.Set("translation", Floats({box.x, box.y, box.z}));
+    a.Set("num_radar_pts", JsonValue::Int(0));
+    a.Set("attribute_tokens", JsonValue::Array({JsonValue::String(inst.attribute_token)}));
+    a.Set("next", JsonValue::String(i + 1 < kSamplesPerLog ? inst.annotation_tokens[i + 1] : ""));
+    a.Set("instance_token", JsonValue::String(inst.token));
+    a.Set("visibility_token", JsonValue::String(absl::StrCat(rng.UniformInt(1, 4))));
+    split.sample_annotation.items.push_back(std::move(a));
+  }
+  split.rows.emplace_back(tokens.samples[i], prediction);
+  return boxes;
+}
+
+// A lidar sweep at ego position (ex, ey) with heading `pose_yaw`: points on
+// `boxes` and on the ground, world -> ego (pose) -> sensor (calibration), as
+// float32 rows of x, y, z, intensity, ring.
+absl::Status WriteLidarSweep(SyntheticRng& rng, const std::vector<Box>& boxes,
+                             const Vehicle& vehicle, double ex, double ey, double ground,
+                             double pose_yaw, const fs::path& path) {
+  std::vector<std::array<double, 3>> world;
+  for (const Box& box : boxes) AddBoxPoints(rng, box, world);
+  for (int g = 0; g < 350; ++g) {
+    const double r = 45 * std::sqrt(rng.Uniform()), a = rng.Uniform(-kPi, kPi);
+    world.push_back({ex + r * std::cos(a), ey + r * std::sin(a), ground + rng.Normal(0, 0.03)});
+  }
+  std::string bytes;
+  const double pc = std::cos(pose_yaw), ps = std::sin(pose_yaw);
+  const double cc = std::cos(vehicle.lidar_yaw), cs = std::sin(vehicle.lidar_yaw);
+  for (const auto& p : world) {
+    const double dx = p[0] - ex, dy = p[1] - ey, dz = p[2] - ground;
+    const double ox = pc * dx + ps * dy - vehicle.lidar_translation[0];
+    const double oy = -ps * dx + pc * dy - vehicle.lidar_translation[1];
+    const double oz = dz - vehicle.lidar_translation[2];
+    const float row[5] = {static_cast<float>(cc * ox + cs * oy),
+                          static_cast<float>(-cs * ox + cc * oy), static_cast<float>(oz),
+                          static_cast<float>(std::round(rng.Uniform(0, 100))),
+                          static_cast<float>(rng.UniformInt(0, 63))};
+    bytes.append(reinterpret_cast<const char*>(row), sizeof(row));
+  }
+  return WriteStringToFile(path, bytes);
+}
+
+// A camera frame: a noisy flat shade, brighter sky in the upper half.
+absl::Status WriteCameraImage(SyntheticRng& rng, const fs::path& path) {
+  RgbImage image{kImageSize, kImageSize, {}};
+  const double shade = rng.Uniform(60, 200);
+  for (int y = 0; y < kImageSize; ++y) {
+    for (int x = 0; x < kImageSize; ++x) {
+      const double sky = y < kImageSize / 2 ? 40 : 0;
+      for (int c = 0; c < 3; ++c) {
+        const double v = shade + sky + 3 * c + rng.Normal(0, 6);
+        image.pixels.push_back(static_cast<uint8_t>(std::clamp(std::round(v), 0.0, 255.0)));
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(image, 85));
+  return WriteStringToFile(path, jpeg);
+}
+
+// Sensor `s`'s datum of sample `i`: its ego pose, its sample_data record and
+// its file (a lidar sweep under `lidar`, an image under `images`).
+absl::Status AppendSensorDatum(SyntheticRng& rng, const Vehicle& vehicle, const EgoDrive& ego,
+                               const LogTokens& tokens, const std::vector<Box>& boxes, size_t s,
+                               int i, int64_t time_us, double ex, double ey,
+                               const fs::path& images, const fs::path& lidar, Split& split) {
+  const bool is_lidar = std::strcmp(kSensors[s].modality, "lidar") == 0;
+  // Sensors fire a few milliseconds apart around the sample time.
+  const int64_t sensor_us = time_us + static_cast<int64_t>(s) * 3000 - 3000;
+  const std::string name = absl::StrCat(vehicle.host, "_", kSensors[s].file_tag, "_",
+                                        sensor_us * 1000 + 6, is_lidar ? ".bin" : ".jpeg");
+  const std::string ego_token = rng.Hex(64);
+  const double pose_yaw = ego.yaw + rng.Normal(0, 0.002);
+  JsonValue pose = JsonValue::Object();
+  pose.Set("rotation", YawQuaternion(pose_yaw));
+  pose.Set("translation", Floats({ex, ey, ego.ground}));
+  pose.Set("token", JsonValue::String(ego_token));
+  pose.Set("timestamp", JsonValue::Int(sensor_us));
+  split.ego_pose.items.push_back(std::move(pose));
+
+  const std::vector<std::string>& data = tokens.data[s];
+  JsonValue datum = JsonValue::Object();
+  datum.Set("width", is_lidar ? JsonValue::Null() : JsonValue::Int(kImageSize));
+  datum.Set("height", is_lidar ? JsonValue::Null() : JsonValue::Int(kImageSize));
+  datum.Set("calibrated_sensor_token", JsonValue::String(vehicle.calibrated_sensor_tokens[s]));
+  datum.Set("token", JsonValue::String(data[i]));
+  datum.Set("sample_token", JsonValue::String(tokens.samples[i]));
+  datum.Set("is_key_frame", JsonValue::Bool(true));
+  datum.Set("prev", JsonValue::String(i > 0 ? data[i - 1] : ""));
+  datum.Set("fileformat", JsonValue::String(is_lidar ? "bin" : "jpeg"));
+  datum.Set("timestamp", JsonValue::Float(static_cast<double>(sensor_us) + 0.25));
+  datum.Set("next", JsonValue::String(i + 1 < kSamplesPerLog ? data[i + 1] : ""));
+  datum.Set("ego_pose_token", JsonValue::String(ego_token));
+  datum.Set("filename", JsonValue::String(absl::StrCat(is_lidar ? "lidar/" : "images/", name)));
+  split.sample_data.items.push_back(std::move(datum));
+
+  if (is_lidar) {
+    return WriteLidarSweep(rng, boxes, vehicle, ex, ey, ego.ground, pose_yaw, lidar / name);
+  }
+  return WriteCameraImage(rng, images / name);
+}
+
+void AppendInstances(const SharedTables& shared, const std::vector<Instance>& instances,
+                     Split& split) {
+  for (const Instance& inst : instances) {
+    JsonValue record = JsonValue::Object();
+    record.Set("token", JsonValue::String(inst.token));
+    record.Set("nbr_annotations", JsonValue::Int(kSamplesPerLog));
+    record.Set("category_token", JsonValue::String(shared.category_tokens[inst.class_index]));
+    record.Set("first_annotation_token", JsonValue::String(inst.annotation_tokens.front()));
+    record.Set("last_annotation_token", JsonValue::String(inst.annotation_tokens.back()));
+    split.instance.items.push_back(std::move(record));
+  }
+}
+
 // Generates `num_logs` logs of `vehicles` into `split`, writing the sensor
 // files under `images` and `lidar`.
 absl::Status MakeSplit(SyntheticRng& rng, const SharedTables& shared, int num_logs,
@@ -226,211 +475,29 @@ absl::Status MakeSplit(SyntheticRng& rng, const SharedTables& shared, int num_lo
                        const fs::path& lidar, Split& split) {
   for (int log_index = 0; log_index < num_logs; ++log_index) {
     const Vehicle& vehicle = vehicles[log_index % vehicles.size()];
-    const std::string log_token = rng.Hex(64);
-    split.log_tokens.items.push_back(JsonValue::String(log_token));
-    JsonValue log = JsonValue::Object();
-    log.Set("date_captured", JsonValue::String(absl::StrFormat(
-                                 "2019-%02d-%02d", rng.UniformInt(1, 12), rng.UniformInt(1, 28))));
-    log.Set("location", JsonValue::String("Palo Alto"));
-    log.Set("token", JsonValue::String(log_token));
-    log.Set("vehicle", JsonValue::String(vehicle.host.substr(5)));
-    log.Set("logfile", JsonValue::String(""));
-    split.log.items.push_back(std::move(log));
-
-    // The ego vehicle drives straight across a flat patch of the map.
-    const double ground = rng.Uniform(-20, -16);
-    double ego_x = rng.Uniform(500, 3000), ego_y = rng.Uniform(500, 2500);
-    const double ego_yaw = rng.Uniform(-kPi, kPi), ego_speed = rng.Uniform(0, 8);
-    const int64_t start_us =
-        1231000000000000 + static_cast<int64_t>(rng.UniformInt(0, 999999999)) * 1000;
-
-    std::vector<Instance> instances;
-    const int num_instances = static_cast<int>(rng.UniformInt(2, 5));
-    std::vector<double> weights;
-    for (const ClassSpec& c : kClasses) weights.push_back(c.weight);
-    for (int tries = 0; static_cast<int>(instances.size()) < num_instances && tries < 200;
-         ++tries) {
-      const size_t k = rng.Categorical(weights);
-      Instance inst;
-      inst.class_index = k;
-      for (int d = 0; d < 3; ++d) {
-        inst.size[d] = Round(kClasses[k].size[d] * rng.Uniform(0.85, 1.15), 3);
-      }
-      const double distance = rng.Uniform(6, 35), bearing = rng.Uniform(-kPi, kPi);
-      inst.x = ego_x + distance * std::cos(bearing);
-      inst.y = ego_y + distance * std::sin(bearing);
-      inst.yaw = rng.Uniform(-kPi, kPi);
-      inst.speed = rng.Bernoulli(0.4) ? 0.0 : kClasses[k].speed * rng.Uniform(0.5, 1.2);
-      // Keep boxes (over the whole log) well apart, and off the ego's path.
-      bool clear = true;
-      const double reach = inst.size[1] / 2 + inst.speed * kSampleSeconds * kSamplesPerLog;
-      for (const Instance& other : instances) {
-        const double gap = std::hypot(inst.x - other.x, inst.y - other.y);
-        const double other_reach =
-            other.size[1] / 2 + other.speed * kSampleSeconds * kSamplesPerLog;
-        clear = clear && gap > reach + other_reach + 2.0;
-      }
-      clear = clear && std::hypot(inst.x - ego_x, inst.y - ego_y) > reach + 4.0;
-      if (!clear) continue;
-      inst.token = rng.Hex(64);
-      inst.attribute_token =
-          shared.attribute_tokens[rng.UniformInt(shared.attribute_tokens.size())];
-      for (int i = 0; i < kSamplesPerLog; ++i) inst.annotation_tokens.push_back(rng.Hex(64));
-      instances.push_back(std::move(inst));
+    LogTokens tokens;
+    tokens.log = AppendLog(rng, vehicle, split);
+    const EgoDrive ego = DrawEgoDrive(rng);
+    const std::vector<Instance> instances = PlaceInstances(rng, shared, ego);
+    for (int i = 0; i < kSamplesPerLog; ++i) tokens.samples.push_back(rng.Hex(64));
+    tokens.data.resize(kSensors.size());
+    for (auto& data : tokens.data) {
+      for (int i = 0; i < kSamplesPerLog; ++i) data.push_back(rng.Hex(64));
     }
-
-    std::vector<std::string> sample_tokens;
-    for (int i = 0; i < kSamplesPerLog; ++i) sample_tokens.push_back(rng.Hex(64));
-    std::vector<std::vector<std::string>> data_tokens(kSensors.size());
-    for (auto& tokens : data_tokens) {
-      for (int i = 0; i < kSamplesPerLog; ++i) tokens.push_back(rng.Hex(64));
-    }
-    const int64_t end_us =
-        start_us + static_cast<int64_t>((kSamplesPerLog - 1) * kSampleSeconds * 1e6);
-    JsonValue scene = JsonValue::Object();
-    scene.Set("description", JsonValue::String(""));
-    scene.Set("token", JsonValue::String(log_token));  // Lyft: one scene per log, same token
-    scene.Set("name", JsonValue::String(absl::StrCat(vehicle.host, "-lidar0-", start_us * 1000, "-",
-                                                     end_us * 1000)));
-    scene.Set("first_sample_token", JsonValue::String(sample_tokens.front()));
-    scene.Set("nbr_samples", JsonValue::Int(kSamplesPerLog));
-    scene.Set("last_sample_token", JsonValue::String(sample_tokens.back()));
-    scene.Set("log_token", JsonValue::String(log_token));
-    split.scene.items.push_back(std::move(scene));
+    AppendScene(vehicle, ego, tokens, split);
 
     for (int i = 0; i < kSamplesPerLog; ++i) {
       const double t = i * kSampleSeconds;
-      const int64_t time_us = start_us + static_cast<int64_t>(std::llround(t * 1e6));
-      JsonValue sample = JsonValue::Object();
-      sample.Set("next", JsonValue::String(i + 1 < kSamplesPerLog ? sample_tokens[i + 1] : ""));
-      sample.Set("prev", JsonValue::String(i > 0 ? sample_tokens[i - 1] : ""));
-      sample.Set("token", JsonValue::String(sample_tokens[i]));
-      sample.Set("timestamp", JsonValue::Float(static_cast<double>(time_us) + 0.5));
-      sample.Set("scene_token", JsonValue::String(log_token));
-      split.sample.items.push_back(std::move(sample));
-
-      const double ex = ego_x + ego_speed * t * std::cos(ego_yaw);
-      const double ey = ego_y + ego_speed * t * std::sin(ego_yaw);
-
-      // Boxes of this sample and their annotations.
-      std::vector<Box> boxes;
-      std::string prediction;
-      for (const Instance& inst : instances) {
-        Box box{inst.x + inst.speed * t * std::cos(inst.yaw),
-                inst.y + inst.speed * t * std::sin(inst.yaw),
-                ground + inst.size[2] / 2,
-                inst.size[0],
-                inst.size[1],
-                inst.size[2],
-                inst.yaw,
-                inst.class_index};
-        boxes.push_back(box);
-        absl::StrAppend(&prediction, prediction.empty() ? "" : " ", FormatPythonFloat(box.x), " ",
-                        FormatPythonFloat(box.y), " ", FormatPythonFloat(box.z), " ",
-                        FormatPythonFloat(box.width), " ", FormatPythonFloat(box.length), " ",
-                        FormatPythonFloat(box.height), " ", FormatPythonFloat(box.yaw), " ",
-                        kClasses[box.class_index].name);
-        JsonValue a = JsonValue::Object();
-        a.Set("token", JsonValue::String(inst.annotation_tokens[i]));
-        a.Set("num_lidar_pts", JsonValue::Int(-1));
-        a.Set("size", Floats({box.width, box.length, box.height}));
-        a.Set("sample_token", JsonValue::String(sample_tokens[i]));
-        a.Set("rotation", YawQuaternion(box.yaw));
-        a.Set("prev", JsonValue::String(i > 0 ? inst.annotation_tokens[i - 1] : ""));
-        a.Set("translation", Floats({box.x, box.y, box.z}));
-        a.Set("num_radar_pts", JsonValue::Int(0));
-        a.Set("attribute_tokens", JsonValue::Array({JsonValue::String(inst.attribute_token)}));
-        a.Set("next",
-              JsonValue::String(i + 1 < kSamplesPerLog ? inst.annotation_tokens[i + 1] : ""));
-        a.Set("instance_token", JsonValue::String(inst.token));
-        a.Set("visibility_token", JsonValue::String(absl::StrCat(rng.UniformInt(1, 4))));
-        split.sample_annotation.items.push_back(std::move(a));
-      }
-      split.rows.emplace_back(sample_tokens[i], prediction);
-
+      const int64_t time_us = ego.start_us + static_cast<int64_t>(std::llround(t * 1e6));
+      AppendSample(tokens, i, time_us, split);
+      const double ex = ego.XAt(t), ey = ego.YAt(t);
+      const std::vector<Box> boxes = AppendAnnotations(rng, instances, ego, tokens, i, t, split);
       for (size_t s = 0; s < kSensors.size(); ++s) {
-        const bool is_lidar = std::strcmp(kSensors[s].modality, "lidar") == 0;
-        // Sensors fire a few milliseconds apart around the sample time.
-        const int64_t sensor_us = time_us + static_cast<int64_t>(s) * 3000 - 3000;
-        const std::string name = absl::StrCat(vehicle.host, "_", kSensors[s].file_tag, "_",
-                                              sensor_us * 1000 + 6, is_lidar ? ".bin" : ".jpeg");
-        const std::string ego_token = rng.Hex(64);
-        const double pose_yaw = ego_yaw + rng.Normal(0, 0.002);
-        JsonValue pose = JsonValue::Object();
-        pose.Set("rotation", YawQuaternion(pose_yaw));
-        pose.Set("translation", Floats({ex, ey, ground}));
-        pose.Set("token", JsonValue::String(ego_token));
-        pose.Set("timestamp", JsonValue::Int(sensor_us));
-        split.ego_pose.items.push_back(std::move(pose));
-
-        JsonValue datum = JsonValue::Object();
-        datum.Set("width", is_lidar ? JsonValue::Null() : JsonValue::Int(kImageSize));
-        datum.Set("height", is_lidar ? JsonValue::Null() : JsonValue::Int(kImageSize));
-        datum.Set("calibrated_sensor_token",
-                  JsonValue::String(vehicle.calibrated_sensor_tokens[s]));
-        datum.Set("token", JsonValue::String(data_tokens[s][i]));
-        datum.Set("sample_token", JsonValue::String(sample_tokens[i]));
-        datum.Set("is_key_frame", JsonValue::Bool(true));
-        datum.Set("prev", JsonValue::String(i > 0 ? data_tokens[s][i - 1] : ""));
-        datum.Set("fileformat", JsonValue::String(is_lidar ? "bin" : "jpeg"));
-        datum.Set("timestamp", JsonValue::Float(static_cast<double>(sensor_us) + 0.25));
-        datum.Set("next", JsonValue::String(i + 1 < kSamplesPerLog ? data_tokens[s][i + 1] : ""));
-        datum.Set("ego_pose_token", JsonValue::String(ego_token));
-        datum.Set("filename",
-                  JsonValue::String(absl::StrCat(is_lidar ? "lidar/" : "images/", name)));
-        split.sample_data.items.push_back(std::move(datum));
-
-        if (is_lidar) {
-          std::vector<std::array<double, 3>> world;
-          for (const Box& box : boxes) AddBoxPoints(rng, box, world);
-          for (int g = 0; g < 350; ++g) {
-            const double r = 45 * std::sqrt(rng.Uniform()), a = rng.Uniform(-kPi, kPi);
-            world.push_back(
-                {ex + r * std::cos(a), ey + r * std::sin(a), ground + rng.Normal(0, 0.03)});
-          }
-          // World -> ego (pose) -> sensor (calibration), as float32 rows of
-          // x, y, z, intensity, ring.
-          std::string bytes;
-          const double pc = std::cos(pose_yaw), ps = std::sin(pose_yaw);
-          const double cc = std::cos(vehicle.lidar_yaw), cs = std::sin(vehicle.lidar_yaw);
-          for (const auto& p : world) {
-            const double dx = p[0] - ex, dy = p[1] - ey, dz = p[2] - ground;
-            const double ox = pc * dx + ps * dy - vehicle.lidar_translation[0];
-            const double oy = -ps * dx + pc * dy - vehicle.lidar_translation[1];
-            const double oz = dz - vehicle.lidar_translation[2];
-            const float row[5] = {static_cast<float>(cc * ox + cs * oy),
-                                  static_cast<float>(-cs * ox + cc * oy), static_cast<float>(oz),
-                                  static_cast<float>(std::round(rng.Uniform(0, 100))),
-                                  static_cast<float>(rng.UniformInt(0, 63))};
-            bytes.append(reinterpret_cast<const char*>(row), sizeof(row));
-          }
-          RETURN_IF_ERROR(WriteStringToFile(lidar / name, bytes));
-        } else {
-          RgbImage image{kImageSize, kImageSize, {}};
-          const double shade = rng.Uniform(60, 200);
-          for (int y = 0; y < kImageSize; ++y) {
-            for (int x = 0; x < kImageSize; ++x) {
-              const double sky = y < kImageSize / 2 ? 40 : 0;
-              for (int c = 0; c < 3; ++c) {
-                const double v = shade + sky + 3 * c + rng.Normal(0, 6);
-                image.pixels.push_back(static_cast<uint8_t>(std::clamp(std::round(v), 0.0, 255.0)));
-              }
-            }
-          }
-          ASSIGN_OR_RETURN(std::string jpeg, EncodeJpeg(image, 85));
-          RETURN_IF_ERROR(WriteStringToFile(images / name, jpeg));
-        }
+        RETURN_IF_ERROR(AppendSensorDatum(rng, vehicle, ego, tokens, boxes, s, i, time_us, ex, ey,
+                                          images, lidar, split));
       }
     }
-    for (const Instance& inst : instances) {
-      JsonValue record = JsonValue::Object();
-      record.Set("token", JsonValue::String(inst.token));
-      record.Set("nbr_annotations", JsonValue::Int(kSamplesPerLog));
-      record.Set("category_token", JsonValue::String(shared.category_tokens[inst.class_index]));
-      record.Set("first_annotation_token", JsonValue::String(inst.annotation_tokens.front()));
-      record.Set("last_annotation_token", JsonValue::String(inst.annotation_tokens.back()));
-      split.instance.items.push_back(std::move(record));
-    }
+    AppendInstances(shared, instances, split);
   }
   return absl::OkStatus();
 }
