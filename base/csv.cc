@@ -808,6 +808,115 @@ void InferTokenChunk(const TokenChunk& tokens, const std::vector<bool>& as_strin
   }
 }
 
+// Rows are tokenized one pandas chunk at a time into a slot; full slots are
+// inferred on other threads (chunks are independent) while the next ones are
+// tokenized, and their values appended to the columns in row order. Memory
+// for tokens stays at kSlots chunks (about 16 MB each at most) whatever the
+// file's size, and is reused rather than freshly mapped.
+class ChunkPipeline {
+ public:
+  // `as_string`: per column, text whatever it holds (see InferTokenChunk).
+  explicit ChunkPipeline(const std::vector<bool>& as_string)
+      : as_string_(as_string), parts_(as_string.size()) {
+    for (Slot& slot : slots_) slot.inferred.resize(as_string.size());
+  }
+  ChunkPipeline(const ChunkPipeline&) = delete;
+  ChunkPipeline& operator=(const ChunkPipeline&) = delete;
+  // A caller may return an error while chunks are in flight: they finish
+  // first.
+  ~ChunkPipeline() {
+    for (Slot& slot : slots_) {
+      if (slot.done.valid()) slot.done.wait();
+    }
+  }
+
+  // Before the first row: each slot's token columns reserve `chunk_rows`
+  // (at most `expected_rows`), and each column's storage `expected_rows`.
+  void Reserve(size_t chunk_rows, size_t expected_rows) {
+    expected_rows_ = expected_rows;
+    for (Slot& slot : slots_) {
+      slot.tokens.columns.resize(parts_.size());
+      for (auto& column : slot.tokens.columns) {
+        column.reserve(std::min(chunk_rows, expected_rows));
+      }
+    }
+  }
+
+  // The chunk rows are tokenized into.
+  TokenChunk& filling() { return slots_[filling_].tokens; }
+
+  // Infers the filling chunk (on another thread, unless it is small or no
+  // thread can be had) and moves on to a free slot.
+  void Flush() { Flush(/*last=*/false); }
+
+  // Infers what is left, waits for every chunk and returns each column's
+  // parts, in row order.
+  std::vector<ColumnParts>& Finish() {
+    if (filling().rows > 0) {
+      Flush(/*last=*/true);
+    } else {
+      while (!in_flight_.empty()) CollectOldest();
+    }
+    return parts_;
+  }
+
+ private:
+  static constexpr size_t kSlots = 3;
+  struct Slot {
+    TokenChunk tokens;
+    std::vector<Chunk> inferred;  // one per column
+    std::future<void> done;
+  };
+
+  void Append(Slot& slot) {
+    for (size_t j = 0; j < parts_.size(); ++j) parts_[j].Append(slot.inferred[j], expected_rows_);
+  }
+
+  void CollectOldest() {
+    Slot& slot = slots_[in_flight_.front()];
+    in_flight_.pop_front();
+    slot.done.get();
+    Append(slot);
+  }
+
+  // The last chunk, or a small one, is inferred inline, after those in
+  // flight.
+  void Flush(bool last) {
+    Slot& full = slots_[filling_];
+    bool started = false;
+    if (!last && full.tokens.rows >= 4096) {
+      try {
+        full.done = std::async(std::launch::async, [&full, this] {
+          InferTokenChunk(full.tokens, as_string_, full.inferred);
+        });
+        started = true;
+      } catch (const std::system_error&) {
+        // No thread to be had (a process limit): infer it here instead.
+      }
+    }
+    if (started) {
+      in_flight_.push_back(filling_);
+      if (in_flight_.size() == kSlots) CollectOldest();
+    } else {
+      while (!in_flight_.empty()) CollectOldest();
+      InferTokenChunk(full.tokens, as_string_, full.inferred);
+      Append(full);
+    }
+    for (size_t k = 0; k < kSlots; ++k) {
+      if (std::find(in_flight_.begin(), in_flight_.end(), k) == in_flight_.end()) filling_ = k;
+    }
+    for (auto& column : slots_[filling_].tokens.columns) column.clear();
+    slots_[filling_].tokens.rows = 0;
+  }
+
+  const std::vector<bool>& as_string_;
+  std::vector<ColumnParts> parts_;  // per column, chunks in row order
+  Slot slots_[kSlots];
+  std::deque<size_t> in_flight_;  // slots being inferred, oldest first
+  size_t filling_ = 0;
+  size_t expected_rows_ = 0;  // for reserving each column's storage once
+};
+
 // ---------------------------------------------------------------------------
 // Header.
 
@@ -1345,70 +1454,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   const size_t max_cells = 16 * data.size() + (size_t{1} << 20);
   size_t num_rows = 0;
 
-  // Rows are tokenized one pandas chunk at a time into a slot; full slots
-  // are inferred on other threads (chunks are independent) while the next
-  // ones are tokenized, and their values appended to the columns in row
-  // order. Memory for tokens stays at kSlots chunks (about 16 MB each at
-  // most) whatever the file's size, and is reused rather than freshly mapped.
-  constexpr size_t kSlots = 3;
-  struct Slot {
-    TokenChunk tokens;
-    std::vector<Chunk> inferred;  // one per column
-    std::future<void> done;
-  };
-  std::vector<ColumnParts> parts(header_width);  // per column, chunks in row order
-  Slot slots[kSlots];
-  for (Slot& slot : slots) slot.inferred.resize(header_width);
-  std::deque<size_t> in_flight;  // slots being inferred, oldest first
-  size_t filling = 0;
-  size_t expected_rows = 0;  // for reserving each column's storage once
-  const auto append = [&](Slot& slot) {
-    for (size_t j = 0; j < header_width; ++j) parts[j].Append(slot.inferred[j], expected_rows);
-  };
-  const auto collect_oldest = [&] {
-    Slot& slot = slots[in_flight.front()];
-    in_flight.pop_front();
-    slot.done.get();
-    append(slot);
-  };
-  // Infers the filling slot's chunk (inline for the last or a small one,
-  // after the ones in flight) and moves on to a free slot.
-  const auto flush = [&](bool last) {
-    Slot& full = slots[filling];
-    bool started = false;
-    if (!last && full.tokens.rows >= 4096) {
-      try {
-        full.done = std::async(std::launch::async, [&full, &as_string] {
-          InferTokenChunk(full.tokens, as_string, full.inferred);
-        });
-        started = true;
-      } catch (const std::system_error&) {
-        // No thread to be had (a process limit): infer it here instead.
-      }
-    }
-    if (started) {
-      in_flight.push_back(filling);
-      if (in_flight.size() == kSlots) collect_oldest();
-    } else {
-      while (!in_flight.empty()) collect_oldest();
-      InferTokenChunk(full.tokens, as_string, full.inferred);
-      append(full);
-    }
-    for (size_t k = 0; k < kSlots; ++k) {
-      if (std::find(in_flight.begin(), in_flight.end(), k) == in_flight.end()) filling = k;
-    }
-    for (auto& column : slots[filling].tokens.columns) column.clear();
-    slots[filling].tokens.rows = 0;
-  };
-  // Errors below return while chunks may be in flight: finish them first.
-  struct Join {
-    Slot* slots;
-    ~Join() {
-      for (size_t k = 0; k < kSlots; ++k) {
-        if (slots[k].done.valid()) slots[k].done.wait();
-      }
-    }
-  } join{slots};
+  ChunkPipeline pipeline(as_string);
 
   // pandas takes the first data row's width: a wider first row makes its
   // extra leading fields the index (which we drop); later rows may be
@@ -1431,15 +1477,10 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
       // An estimate of the row count from the first 1 MiB (a reservation
       // that is too large costs address space only; one too small, a copy).
       const std::string_view sample = data.substr(0, size_t{1} << 20);
-      expected_rows = std::min<size_t>(
+      const size_t expected_rows = std::min<size_t>(
           data.size() / std::max<size_t>(sample.size() / (CountNewlines(sample) + 1), 1) + 16,
           max_cells / header_width);
-      for (Slot& slot : slots) {
-        slot.tokens.columns.resize(header_width);
-        for (auto& column : slot.tokens.columns) {
-          column.reserve(std::min(chunk_rows, expected_rows));
-        }
-      }
+      pipeline.Reserve(chunk_rows, expected_rows);
     } else if (fields.size() > width) {
       return ErrorAt(source_name, data, starts[width],
                      absl::StrCat("expected ", width, " fields, saw ", fields.size()));
@@ -1449,17 +1490,13 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                      absl::StrCat(num_rows, " rows of ", header_width,
                                   " columns are too many cells for ", data.size(), " bytes"));
     }
-    TokenChunk& buffer = slots[filling].tokens;
+    TokenChunk& buffer = pipeline.filling();
     for (size_t j = leading; j < width; ++j) {
       buffer.columns[j - leading].push_back(j < fields.size() ? fields[j] : std::string_view());
     }
-    if (++buffer.rows == chunk_rows) flush(/*last=*/false);
+    if (++buffer.rows == chunk_rows) pipeline.Flush();
   }
-  if (slots[filling].tokens.rows > 0) {
-    flush(/*last=*/true);
-  } else {
-    while (!in_flight.empty()) collect_oldest();
-  }
+  std::vector<ColumnParts>& parts = pipeline.Finish();
 
   std::vector<TypedColumn> columns;
   columns.reserve(header_width);
