@@ -626,62 +626,62 @@ Concatenation ConcatenatedKind(const std::vector<ColumnParts::Part>& parts) {
   return {number, b};
 }
 
-// The concatenation of a column's chunks as pandas makes it, in typed
-// storage where the result is one plain dtype (or text), else as cells.
-TypedColumn AssembleColumn(std::string name, ColumnParts& column) {
-  if (column.parts.empty()) {  // no rows: pandas gives object columns
-    return TypedColumn::Text(std::move(name), {});
-  }
-  const Concatenation concatenation = ConcatenatedKind(column.parts);
+// A column whose concatenation is one typed vector: its chunks' one vector as
+// is, or float64 made of float64, int64 and uint64 chunks. nullopt when it is
+// cells (several kinds with bools or text, uint64, numbers as objects).
+std::optional<TypedColumn> ConcatenateTyped(std::string& name, ColumnParts& column,
+                                            const Concatenation& concatenation) {
   const Kind kind = concatenation.kind;
-  // Kinds that are the concatenation itself: the one vector they fill.
-  if (!concatenation.numbers_as_object) {
-    const bool single_kind = std::all_of(
-        column.parts.begin(), column.parts.end(),
-        [&](const ColumnParts::Part& p) { return p.kind == kind && !p.as_objects; });
-    if (single_kind) {
-      switch (kind) {
-        case Kind::kInt64:
-          return TypedColumn::Ints(std::move(name), std::move(column.ints));
-        case Kind::kFloat64:
-          return TypedColumn::Doubles(std::move(name), std::move(column.doubles));
-        case Kind::kBool:
-          return TypedColumn::Bools(std::move(name), std::move(column.bools));
-        case Kind::kObject:
-          return TypedColumn::Text(std::move(name), std::move(column.text));
-        case Kind::kUint64:
-          break;
-      }
-    }
-    if (kind == Kind::kFloat64) {  // float64 with int64 and uint64 chunks
-      std::vector<double> values;
-      for (const ColumnParts::Part& p : column.parts) {
-        for (size_t k = p.begin; k < p.begin + p.count; ++k) {
-          switch (p.kind) {
-            case Kind::kFloat64:
-              values.push_back(column.doubles[k]);
-              break;
-            case Kind::kInt64:
-              values.push_back(static_cast<double>(column.ints[k]));
-              break;
-            case Kind::kUint64:
-              values.push_back(static_cast<double>(column.uints[k]));
-              break;
-            case Kind::kBool:
-            case Kind::kObject:
-              break;  // not part of a float64 concatenation without bools
-          }
-        }
-      }
-      return TypedColumn::Doubles(std::move(name), std::move(values));
+  if (concatenation.numbers_as_object) return std::nullopt;
+  const bool single_kind =
+      std::all_of(column.parts.begin(), column.parts.end(),
+                  [&](const ColumnParts::Part& p) { return p.kind == kind && !p.as_objects; });
+  if (single_kind) {
+    switch (kind) {
+      case Kind::kInt64:
+        return TypedColumn::Ints(std::move(name), std::move(column.ints));
+      case Kind::kFloat64:
+        return TypedColumn::Doubles(std::move(name), std::move(column.doubles));
+      case Kind::kBool:
+        return TypedColumn::Bools(std::move(name), std::move(column.bools));
+      case Kind::kObject:
+        return TypedColumn::Text(std::move(name), std::move(column.text));
+      case Kind::kUint64:
+        break;
     }
   }
-  // Cells: numbers of several kinds mixed with bools or text, and uint64.
-  std::vector<Cell> cells;
-  const auto uint_text = [](uint64_t v) {
-    char buf[24];
-    return std::string(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
-  };
+  if (kind != Kind::kFloat64) return std::nullopt;
+  std::vector<double> values;
+  for (const ColumnParts::Part& p : column.parts) {
+    for (size_t k = p.begin; k < p.begin + p.count; ++k) {
+      switch (p.kind) {
+        case Kind::kFloat64:
+          values.push_back(column.doubles[k]);
+          break;
+        case Kind::kInt64:
+          values.push_back(static_cast<double>(column.ints[k]));
+          break;
+        case Kind::kUint64:
+          values.push_back(static_cast<double>(column.uints[k]));
+          break;
+        case Kind::kBool:
+        case Kind::kObject:
+          break;  // not part of a float64 concatenation without bools
+      }
+    }
+  }
+  return TypedColumn::Doubles(std::move(name), std::move(values));
+}
+
+std::string UintText(uint64_t v) {
+  char buf[24];
+  return std::string(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
+}
+
+// Appends value `k` of part `p` (moved out where it is an object) to the cells
+// of a column whose concatenation is `concatenation`.
+void AppendConcatenatedCell(ColumnParts& column, const ColumnParts::Part& p, size_t k,
+                            const Concatenation& concatenation, std::vector<Cell>& cells) {
   const auto add_double = [&](double v) {
     if (concatenation.numbers_as_object && std::isnan(v)) {
       cells.emplace_back(std::monostate());
@@ -689,91 +689,101 @@ TypedColumn AssembleColumn(std::string name, ColumnParts& column) {
       cells.emplace_back(v);
     }
   };
-  for (const ColumnParts::Part& p : column.parts) {
-    for (size_t k = p.begin; k < p.begin + p.count; ++k) {
-      switch (kind) {
-        case Kind::kInt64:  // int64 and bool chunks (bools become 0 and 1)
-          if (p.kind == Kind::kInt64) {
-            cells.emplace_back(column.ints[k]);
-          } else {
-            cells.emplace_back(int64_t{column.bools[k]});
-          }
-          break;
-        case Kind::kUint64:  // no uint64 dtype here: exact values as text
-          cells.emplace_back(uint_text(p.kind == Kind::kUint64 ? column.uints[k]
-                                                               : uint64_t{column.bools[k]}));
-          break;
+  switch (concatenation.kind) {
+    case Kind::kInt64:  // int64 and bool chunks (bools become 0 and 1)
+      if (p.kind == Kind::kInt64) {
+        cells.emplace_back(column.ints[k]);
+      } else {
+        cells.emplace_back(int64_t{column.bools[k]});
+      }
+      return;
+    case Kind::kUint64:  // no uint64 dtype here: exact values as text
+      cells.emplace_back(
+          UintText(p.kind == Kind::kUint64 ? column.uints[k] : uint64_t{column.bools[k]}));
+      return;
+    case Kind::kFloat64:
+      switch (p.kind) {
         case Kind::kFloat64:
-          switch (p.kind) {
-            case Kind::kFloat64:
-              add_double(column.doubles[k]);
-              break;
-            case Kind::kInt64:
-              add_double(static_cast<double>(column.ints[k]));
-              break;
-            case Kind::kUint64:
-              add_double(static_cast<double>(column.uints[k]));
-              break;
-            case Kind::kBool:
-              add_double(static_cast<double>(column.bools[k]));
-              break;
-            case Kind::kObject:
-              break;
+          return add_double(column.doubles[k]);
+        case Kind::kInt64:
+          return add_double(static_cast<double>(column.ints[k]));
+        case Kind::kUint64:
+          return add_double(static_cast<double>(column.uints[k]));
+        case Kind::kBool:
+          return add_double(static_cast<double>(column.bools[k]));
+        case Kind::kObject:
+          return;
+      }
+      return;
+    case Kind::kBool:
+      cells.emplace_back(column.bools[k] == 1);
+      return;
+    case Kind::kObject:  // each chunk's values as Python objects
+      switch (p.kind) {
+        case Kind::kObject:
+          if (p.as_objects) {
+            cells.push_back(std::move(column.objects[k]));
+          } else if (TypedColumn::IsMissingText(column.text[k])) {
+            cells.emplace_back(std::monostate());
+          } else {
+            cells.emplace_back(std::string(column.text[k]));
           }
-          break;
+          return;
+        case Kind::kInt64:
+          cells.emplace_back(column.ints[k]);
+          return;
+        case Kind::kUint64:
+          cells.emplace_back(UintText(column.uints[k]));
+          return;
+        case Kind::kFloat64:
+          if (std::isnan(column.doubles[k])) {
+            cells.emplace_back(std::monostate());
+          } else {
+            cells.emplace_back(column.doubles[k]);
+          }
+          return;
         case Kind::kBool:
           cells.emplace_back(column.bools[k] == 1);
-          break;
-        case Kind::kObject:  // each chunk's values as Python objects
-          switch (p.kind) {
-            case Kind::kObject:
-              if (p.as_objects) {
-                cells.push_back(std::move(column.objects[k]));
-              } else if (TypedColumn::IsMissingText(column.text[k])) {
-                cells.emplace_back(std::monostate());
-              } else {
-                cells.emplace_back(std::string(column.text[k]));
-              }
-              break;
-            case Kind::kInt64:
-              cells.emplace_back(column.ints[k]);
-              break;
-            case Kind::kUint64:
-              cells.emplace_back(uint_text(column.uints[k]));
-              break;
-            case Kind::kFloat64:
-              if (std::isnan(column.doubles[k])) {
-                cells.emplace_back(std::monostate());
-              } else {
-                cells.emplace_back(column.doubles[k]);
-              }
-              break;
-            case Kind::kBool:
-              cells.emplace_back(column.bools[k] == 1);
-              break;
-          }
-          break;
+          return;
       }
+      return;
+  }
+}
+
+// The dtype of a column of cells.
+Dtype CellsDtype(const Concatenation& concatenation) {
+  if (concatenation.numbers_as_object) return Dtype::kObject;
+  switch (concatenation.kind) {
+    case Kind::kInt64:
+      return Dtype::kInt64;
+    case Kind::kFloat64:
+      return Dtype::kFloat64;
+    case Kind::kBool:
+      return Dtype::kBool;
+    case Kind::kUint64:
+    case Kind::kObject:
+      break;
+  }
+  return Dtype::kObject;
+}
+
+// The concatenation of a column's chunks as pandas makes it, in typed
+// storage where the result is one plain dtype (or text), else as cells.
+TypedColumn AssembleColumn(std::string name, ColumnParts& column) {
+  if (column.parts.empty()) {  // no rows: pandas gives object columns
+    return TypedColumn::Text(std::move(name), {});
+  }
+  const Concatenation concatenation = ConcatenatedKind(column.parts);
+  if (std::optional<TypedColumn> typed = ConcatenateTyped(name, column, concatenation)) {
+    return *std::move(typed);
+  }
+  std::vector<Cell> cells;
+  for (const ColumnParts::Part& p : column.parts) {
+    for (size_t k = p.begin; k < p.begin + p.count; ++k) {
+      AppendConcatenatedCell(column, p, k, concatenation, cells);
     }
   }
-  Dtype dtype = Dtype::kObject;
-  if (!concatenation.numbers_as_object) {
-    switch (kind) {
-      case Kind::kInt64:
-        dtype = Dtype::kInt64;
-        break;
-      case Kind::kFloat64:
-        dtype = Dtype::kFloat64;
-        break;
-      case Kind::kBool:
-        dtype = Dtype::kBool;
-        break;
-      case Kind::kUint64:
-      case Kind::kObject:
-        break;
-    }
-  }
-  return TypedColumn::Cells(std::move(name), dtype, std::move(cells));
+  return TypedColumn::Cells(std::move(name), CellsDtype(concatenation), std::move(cells));
 }
 
 // pandas' low_memory chunk size in rows for a table `width` fields wide: the
