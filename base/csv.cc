@@ -1217,6 +1217,139 @@ class RegularLineSplitter {
   uint64_t mask_ = 0;
 };
 
+// Where the body [body, n) of `d` is cut into segments parsed in parallel:
+// at least 1 MiB each, one per core, each cut after a "\n". Segment k is
+// [bounds[k], bounds[k + 1]).
+std::vector<size_t> SegmentBounds(const char* d, size_t body, size_t n) {
+  constexpr size_t kMinSegmentBytes = size_t{1} << 20;
+  const size_t body_size = n - body;
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
+  const size_t wanted = std::clamp<size_t>(body_size / kMinSegmentBytes, 1, threads);
+  std::vector<size_t> bounds = {body};
+  for (size_t k = 1; k < wanted; ++k) {
+    const size_t from = std::max(body + body_size / wanted * k, bounds.back());
+    const void* nl = std::memchr(d + from, '\n', n - from);
+    if (nl == nullptr) break;
+    const size_t cut = static_cast<const char*>(nl) - d + 1;
+    if (cut < n && cut > bounds.back()) bounds.push_back(cut);
+  }
+  bounds.push_back(n);
+  return bounds;
+}
+
+void AllocateRegularColumn(RegularColumn& column, size_t rows) {
+  switch (column.kind) {
+    case RegularKind::kInt64:
+      return column.Allocate<int64_t>(rows);
+    case RegularKind::kFloat64:
+      return column.Allocate<double>(rows);
+    case RegularKind::kText:
+      return column.Allocate<std::string_view>(rows);
+    case RegularKind::kBool:
+      return column.Allocate<uint8_t>(rows);
+  }
+}
+
+// Parses the rows [first_row, end_row) of the segment [begin, end) of `d`
+// into `columns`, marking in `seen` (chunk * width + column) each chunk
+// where a text column saw a witness. False if a value does not fit its
+// column's kind or the rows do not end where the segment does.
+bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size_t first_row,
+                         size_t end_row, size_t chunk_rows,
+                         const std::vector<RegularColumn>& columns, std::vector<uint8_t>& seen) {
+  const size_t width = columns.size();
+  std::vector<std::string_view> fields(width);
+  RegularLineSplitter lines(d, begin, end, sep);
+  for (const RegularColumn& column : columns) {
+    PopulatePages(column.bytes + first_row * column.value_size,
+                  column.bytes + end_row * column.value_size, kPopulateWrite);
+  }
+  size_t row = first_row;
+  size_t chunk = row / chunk_rows;
+  size_t next_chunk_row = (chunk + 1) * chunk_rows;
+  uint8_t* chunk_seen = seen.data() + chunk * width;
+  for (; row < end_row; ++row) {
+    if (row == next_chunk_row) {
+      ++chunk;
+      next_chunk_row += chunk_rows;
+      chunk_seen += width;
+    }
+    if (!lines.Next(width, fields.data())) return false;
+    for (size_t j = 0; j < width; ++j) {
+      const std::string_view t = fields[j];
+      const RegularColumn& column = columns[j];
+      switch (column.kind) {
+        case RegularKind::kText:
+          if (IsNaToken(t)) {
+            std::construct_at(column.values<std::string_view>() + row);
+          } else {
+            std::construct_at(column.values<std::string_view>() + row, t);
+            if (!chunk_seen[j]) chunk_seen[j] = IsTextWitness(t);
+          }
+          break;
+        case RegularKind::kInt64: {
+          int64_t v;
+          if (ParseInt64(t, &v) != IntParse::kOk) return false;
+          std::construct_at(column.values<int64_t>() + row, v);
+          break;
+        }
+        case RegularKind::kFloat64: {
+          double v = std::numeric_limits<double>::quiet_NaN();
+          if (!IsNaToken(t) && !(ParseDouble(t, &v) && std::fabs(v) < kTwoTo63)) return false;
+          std::construct_at(column.values<double>() + row, v);
+          break;
+        }
+        case RegularKind::kBool: {
+          bool v;
+          if (!ParseBool(t, &v)) return false;
+          std::construct_at(column.values<uint8_t>() + row, static_cast<uint8_t>(v));
+          break;
+        }
+      }
+    }
+  }
+  return lines.position() == end;
+}
+
+// Whether every text column pandas would infer saw a witness in every
+// chunk, in some segment (else pandas might have inferred another kind).
+bool EveryChunkWitnessed(const std::vector<RegularColumn>& columns,
+                         const std::vector<std::vector<uint8_t>>& witnessed, size_t num_chunks) {
+  const size_t width = columns.size();
+  for (size_t j = 0; j < width; ++j) {
+    if (!columns[j].needs_witness) continue;
+    for (size_t c = 0; c < num_chunks; ++c) {
+      bool seen = false;
+      for (size_t k = 0; k < witnessed.size() && !seen; ++k) {
+        seen = witnessed[k][c * width + j] != 0;
+      }
+      if (!seen) return false;
+    }
+  }
+  return true;
+}
+
+TypedColumn RegularTypedColumn(std::string name, const RegularColumn& column, size_t rows) {
+  switch (column.kind) {
+    case RegularKind::kInt64:
+      return TypedColumn::Ints(std::move(name), {column.values<int64_t>(), rows}, column.owner);
+    case RegularKind::kFloat64:
+      return TypedColumn::Doubles(std::move(name), {column.values<double>(), rows}, column.owner);
+    case RegularKind::kText:
+      return TypedColumn::Text(std::move(name), {column.values<std::string_view>(), rows},
+                               column.owner);
+    case RegularKind::kBool:
+      break;
+  }
+  return TypedColumn::Bools(std::move(name), {column.values<uint8_t>(), rows}, column.owner);
+}
+
+// The fast path for a regular body (the rows from byte `body` on): no quotes,
+// every row exactly names.size() fields, each value of the kind of its
+// column's first value, each inferred text column with a witness in every
+// chunk. Parses it on several threads into typed storage and moves `names`
+// into the columns; nullopt, with `names` untouched, when the body is not
+// regular (ParseCsv's general path then reads it).
 std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
                                                             std::vector<std::string>& names,
                                                             const std::vector<bool>& as_string,
@@ -1237,22 +1370,9 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     columns[j].needs_witness = *kind == RegularKind::kText && !as_string[j];
   }
 
-  // Segments of at least 1 MiB, one per core, cut after a "\n".
-  constexpr size_t kMinSegmentBytes = size_t{1} << 20;
-  const size_t body_size = n - body;
-  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
-  const size_t wanted = std::clamp<size_t>(body_size / kMinSegmentBytes, 1, threads);
-  std::vector<size_t> bounds = {body};
-  for (size_t k = 1; k < wanted; ++k) {
-    const size_t from = std::max(body + body_size / wanted * k, bounds.back());
-    const void* nl = std::memchr(d + from, '\n', n - from);
-    if (nl == nullptr) break;
-    const size_t cut = static_cast<const char*>(nl) - d + 1;
-    if (cut < n && cut > bounds.back()) bounds.push_back(cut);
-  }
-  bounds.push_back(n);
+  // Count each segment's rows, then parse the segments into their rows.
+  const std::vector<size_t> bounds = SegmentBounds(d, body, n);
   const size_t segments = bounds.size() - 1;
-
   std::vector<size_t> rows(segments);
   std::vector<uint8_t> scanned(segments);
   RunInParallel(segments, [&](size_t k) {
@@ -1267,118 +1387,24 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   const size_t total_rows = first_row[segments];
   const size_t chunk_rows = ChunkRows(width);
   const size_t num_chunks = (total_rows + chunk_rows - 1) / chunk_rows;
+  for (RegularColumn& column : columns) AllocateRegularColumn(column, total_rows);
 
-  for (RegularColumn& column : columns) {
-    switch (column.kind) {
-      case RegularKind::kInt64:
-        column.Allocate<int64_t>(total_rows);
-        break;
-      case RegularKind::kFloat64:
-        column.Allocate<double>(total_rows);
-        break;
-      case RegularKind::kText:
-        column.Allocate<std::string_view>(total_rows);
-        break;
-      case RegularKind::kBool:
-        column.Allocate<uint8_t>(total_rows);
-        break;
-    }
-  }
-
-  // Per segment: whether it parsed, and which (chunk, column) pairs it saw a
-  // witness for.
   std::vector<uint8_t> parsed(segments);
   std::vector<std::vector<uint8_t>> witnessed(segments);
   RunInParallel(segments, [&](size_t k) {
-    std::vector<uint8_t>& seen = witnessed[k];
-    seen.assign(num_chunks * width, 0);
-    std::vector<std::string_view> fields(width);
-    const size_t end = bounds[k + 1];
-    RegularLineSplitter lines(d, bounds[k], end, sep);
-    for (const RegularColumn& column : columns) {
-      PopulatePages(column.bytes + first_row[k] * column.value_size,
-                    column.bytes + first_row[k + 1] * column.value_size, kPopulateWrite);
-    }
-    size_t row = first_row[k];
-    size_t chunk = row / chunk_rows;
-    size_t next_chunk_row = (chunk + 1) * chunk_rows;
-    uint8_t* chunk_seen = seen.data() + chunk * width;
-    for (; row < first_row[k + 1]; ++row) {
-      if (row == next_chunk_row) {
-        ++chunk;
-        next_chunk_row += chunk_rows;
-        chunk_seen += width;
-      }
-      if (!lines.Next(width, fields.data())) return;
-      for (size_t j = 0; j < width; ++j) {
-        const std::string_view t = fields[j];
-        const RegularColumn& column = columns[j];
-        switch (column.kind) {
-          case RegularKind::kText:
-            if (IsNaToken(t)) {
-              std::construct_at(column.values<std::string_view>() + row);
-            } else {
-              std::construct_at(column.values<std::string_view>() + row, t);
-              if (!chunk_seen[j]) chunk_seen[j] = IsTextWitness(t);
-            }
-            break;
-          case RegularKind::kInt64: {
-            int64_t v;
-            if (ParseInt64(t, &v) != IntParse::kOk) return;
-            std::construct_at(column.values<int64_t>() + row, v);
-            break;
-          }
-          case RegularKind::kFloat64: {
-            double v = std::numeric_limits<double>::quiet_NaN();
-            if (!IsNaToken(t) && !(ParseDouble(t, &v) && std::fabs(v) < kTwoTo63)) return;
-            std::construct_at(column.values<double>() + row, v);
-            break;
-          }
-          case RegularKind::kBool: {
-            bool v;
-            if (!ParseBool(t, &v)) return;
-            std::construct_at(column.values<uint8_t>() + row, static_cast<uint8_t>(v));
-            break;
-          }
-        }
-      }
-    }
-    parsed[k] = lines.position() == end;
+    witnessed[k].assign(num_chunks * width, 0);
+    parsed[k] = ParseRegularSegment(d, bounds[k], bounds[k + 1], sep, first_row[k],
+                                    first_row[k + 1], chunk_rows, columns, witnessed[k]);
   });
   for (size_t k = 0; k < segments; ++k) {
     if (!parsed[k]) return std::nullopt;
   }
-  for (size_t j = 0; j < width; ++j) {
-    if (!columns[j].needs_witness) continue;
-    for (size_t c = 0; c < num_chunks; ++c) {
-      bool seen = false;
-      for (size_t k = 0; k < segments && !seen; ++k) seen = witnessed[k][c * width + j] != 0;
-      if (!seen) return std::nullopt;
-    }
-  }
+  if (!EveryChunkWitnessed(columns, witnessed, num_chunks)) return std::nullopt;
 
   std::vector<TypedColumn> typed;
   typed.reserve(width);
   for (size_t j = 0; j < width; ++j) {
-    const RegularColumn& column = columns[j];
-    switch (column.kind) {
-      case RegularKind::kInt64:
-        typed.push_back(TypedColumn::Ints(
-            std::move(names[j]), {column.values<int64_t>(), total_rows}, column.owner));
-        break;
-      case RegularKind::kFloat64:
-        typed.push_back(TypedColumn::Doubles(
-            std::move(names[j]), {column.values<double>(), total_rows}, column.owner));
-        break;
-      case RegularKind::kText:
-        typed.push_back(TypedColumn::Text(
-            std::move(names[j]), {column.values<std::string_view>(), total_rows}, column.owner));
-        break;
-      case RegularKind::kBool:
-        typed.push_back(TypedColumn::Bools(
-            std::move(names[j]), {column.values<uint8_t>(), total_rows}, column.owner));
-        break;
-    }
+    typed.push_back(RegularTypedColumn(std::move(names[j]), columns[j], total_rows));
   }
   return typed;
 }
