@@ -596,7 +596,7 @@ TEST(CsvPandasDiffTest, ReaderAndWriterMatchPandas) {
   const std::string script =
       srcdir != nullptr ? std::string(srcdir) + "/mlebench/base/testdata/pandas_csv_reference.py"
                         : "base/testdata/pandas_csv_reference.py";
-  const std::string command = "/usr/bin/python3 '" + script + "' '" + (dir / "files.txt").string() +
+  const std::string command = testing::ReferencePython() + " '" + script + "' '" + (dir / "files.txt").string() +
                               "' > '" + (dir / "pandas.txt").string() + "' 2> '" +
                               (dir / "pandas.err").string() + "'";
   const int status = std::system(command.c_str());

@@ -31,7 +31,7 @@ TEST(NpyDiffTest, MatchesNumpy) {
   constexpr int kCases = 1500;
   const fs::path dir = testing::NewTempDir("npy_cases");
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, dir.string(), absl::StrCat(kCases), "3"});
+      testing::RunCommand({testing::ReferencePython(), kScript, dir.string(), absl::StrCat(kCases), "3"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   int takes = 0, bad_accepted = 0, bad_rejected = 0, failures = 0;
   for (int i = 0; i < kCases && failures < 10; ++i) {

@@ -20,7 +20,7 @@ constexpr char kScript[] = "formats/tar_archive_test.py";
 TEST(TarArchiveTest, ListsTopLevelNamesOfPythonTars) {
   const fs::path dir = testing::NewTempDir("tars");
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, "write", dir.string()});
+      testing::RunCommand({testing::ReferencePython(), kScript, "write", dir.string()});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(*TarTopLevelNames(dir / "flat.tar.gz"),
             (Names{"Sample00123.zip", "Sample00300.zip", "notes.txt"}));
@@ -31,7 +31,7 @@ TEST(TarArchiveTest, ListsTopLevelNamesOfPythonTars) {
 TEST(TarArchiveTest, ExtractsPythonTarsSafely) {
   const fs::path dir = testing::NewTempDir("extract");
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, "write", dir.string()});
+      testing::RunCommand({testing::ReferencePython(), kScript, "write", dir.string()});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   ASSERT_TRUE(ExtractTar(dir / "nested.tar", dir / "out").ok());
   EXPECT_EQ(testing::ReadTree(dir / "out"),
@@ -80,7 +80,7 @@ TEST(TarArchiveTest, WritesDeterministicArchivesPythonReads) {
   EXPECT_EQ(ReadFileToString(dir / "one.tar.gz")->substr(4, 4), std::string(4, '\0'));
   EXPECT_EQ(*TarTopLevelNames(dir / "one.tar.gz"), (Names{"a", "b.zip", "empty"}));
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, "list", (dir / "one.tar.gz").string()});
+      testing::RunCommand({testing::ReferencePython(), kScript, "list", (dir / "one.tar.gz").string()});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output,
             "b.zip 3 0 0 0 0o644 bee\na/c.txt 3 0 0 0 0o644 sea\nempty 0 0 0 0 0o644 \n");

@@ -124,7 +124,7 @@ TEST(PandasJsonDiffTest, MatchesPandasToJson) {
   ASSERT_TRUE(WriteStringToFile(dir / "in.txt", input).ok());
   testing::CommandResult result = testing::RunCommand(
       {"/bin/sh", "-c",
-       "/usr/bin/python3 pycompat/pandas_json_diff_test.py < " + (dir / "in.txt").string()});
+       testing::ReferencePython() + " pycompat/pandas_json_diff_test.py < " + (dir / "in.txt").string()});
   ASSERT_EQ(result.exit_code, 0) << result.output.substr(0, 2000);
   // Compare line by line for readable failures.
   size_t a = 0, b = 0, line = 0, mismatches = 0;

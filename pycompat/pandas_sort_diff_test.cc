@@ -348,7 +348,7 @@ TEST(PandasSortDiffTest, MatchesPandasSortValues) {
     ASSERT_TRUE(out.good()) << cases_path;
   }
   const testing::CommandResult python =
-      testing::RunCommand({"/usr/bin/python3", kScript, cases_path, orders_path});
+      testing::RunCommand({testing::ReferencePython(), kScript, cases_path, orders_path});
   ASSERT_EQ(python.exit_code, 0) << python.output;
 
   std::ifstream in(orders_path);

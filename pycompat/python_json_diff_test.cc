@@ -24,7 +24,7 @@ TEST(PythonJsonDiffTest, MatchesPythonsJsonModule) {
   constexpr int kCases = 4000;
   const fs::path dir = testing::NewTempDir("json_cases");
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, dir.string(), absl::StrCat(kCases), "7"});
+      testing::RunCommand({testing::ReferencePython(), kScript, dir.string(), absl::StrCat(kCases), "7"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   int accepted = 0, rejected = 0, failures = 0;
   for (int i = 0; i < kCases && failures < 10; ++i) {

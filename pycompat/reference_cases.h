@@ -42,7 +42,7 @@ inline bool SameReferenceResult(const std::string& ours, const std::string& thei
   return true;
 }
 
-// Runs `script` (runfiles-relative) with /usr/bin/python3 on the cases and
+// Runs `script` (runfiles-relative) with ReferencePython() on the cases and
 // adds a test failure for each case whose answer differs (the first ten).
 // Returns how many cases the reference rejected ("ERROR"), or -1 when the
 // script could not be run or answered the wrong number of lines.
@@ -56,7 +56,7 @@ inline int CompareWithReference(const char* script, const std::vector<ReferenceC
     return -1;
   }
   const CommandResult run = RunCommand(
-      {"/usr/bin/python3", script, (dir / "cases.txt").string(), (dir / "reference.txt").string()});
+      {ReferencePython(), script, (dir / "cases.txt").string(), (dir / "reference.txt").string()});
   if (run.exit_code != 0) {
     ADD_FAILURE() << "reference script failed:\n" << run.output;
     return -1;

@@ -12,7 +12,6 @@
 namespace mlebench::testing {
 namespace {
 
-constexpr char kPython[] = "/usr/bin/python3";
 constexpr char kVariable[] = "NPY_DISABLE_CPU_FEATURES";
 
 // Runs a one-line numpy query and returns its space-separated words.
@@ -34,7 +33,7 @@ std::string NumpyKernelsName(NumpyKernels kernels) {
 absl::StatusOr<std::vector<std::string>> NumpyDispatchedFeatures() {
   static const absl::StatusOr<std::vector<std::string>>* features =
       new absl::StatusOr<std::vector<std::string>>(
-          Words({"/usr/bin/env", "-u", kVariable, kPython, "-c",
+          Words({"/usr/bin/env", "-u", kVariable, ReferencePython(), "-c",
                  "from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__; "
                  "print(' '.join(f for f in __cpu_dispatch__ if __cpu_features__.get(f)))"}));
   return *features;
@@ -56,7 +55,7 @@ absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
 
 absl::Status RunNumpyReference(NumpyKernels kernels, const std::string& script,
                                std::vector<std::string> args, const char* seed_variable) {
-  std::vector<std::string> argv = {kPython, script};
+  std::vector<std::string> argv = {ReferencePython(), script};
   for (std::string& arg : args) argv.push_back(std::move(arg));
   const char* seed = seed_variable != nullptr ? std::getenv(seed_variable) : nullptr;
   if (seed != nullptr) argv.push_back(seed);
@@ -71,7 +70,7 @@ absl::Status RunNumpyReference(NumpyKernels kernels, const std::string& script,
 
 absl::StatusOr<std::vector<std::string>> NumpyEnabledDispatchedFeatures(NumpyKernels kernels) {
   absl::StatusOr<std::vector<std::string>> argv = WithNumpyKernels(
-      kernels, {kPython, "-c",
+      kernels, {ReferencePython(), "-c",
                 "from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__; "
                 "print(' '.join(f for f in __cpu_dispatch__ if __cpu_features__.get(f)))"});
   if (!argv.ok()) return argv.status();

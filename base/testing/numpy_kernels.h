@@ -5,8 +5,9 @@
 // SIMD kernels.
 //
 // numpy picks the kernels of its ufuncs by the CPU it runs on. On a CPU with
-// AVX-512 (AVX512_SKX), Debian's numpy 1.24 computes float64 sin, cos, arccos,
-// log, log1p, exp and power with Intel's SVML, whose results differ from
+// AVX-512 (AVX512_SKX), numpy (Debian's 1.24 as the reference environment's
+// 1.26.4) computes float64 sin, cos, arccos, log, log1p, exp and power with
+// Intel's SVML, whose results differ from
 // glibc's libm in the last bits: measured over 1e5 random arguments, sin and
 // cos by up to 3 ulps, arccos, log and log1p by up to 2, exp and power by 1;
 // sums, products, sqrt, abs and clip are the same. Its baseline kernels

@@ -61,12 +61,26 @@ CommandResult RunCommand(const std::vector<std::string>& argv) {
   return result;
 }
 
+const std::string& ReferencePython() {
+  static const std::string* const python = [] {
+    const char* value = std::getenv("MLEBENCH_PYTHON");
+    return new std::string(value != nullptr && *value != '\0'
+                               ? value
+                               : "/MLEBENCH_PYTHON-is-unset-run-tests-with-bazelw");
+  }();
+  if (python->starts_with("/MLEBENCH_PYTHON-is-unset")) {
+    ADD_FAILURE() << "MLEBENCH_PYTHON is not set: run the tests with ./bazelw, which creates the "
+                     "Python reference environment and names it (tools/python/requirements.lock)";
+  }
+  return *python;
+}
+
 CommandResult RunPython(std::string_view script, const std::vector<std::string>& args) {
   const fs::path script_path = NewTempDir("python") / "script.py";
   if (absl::Status s = WriteStringToFile(script_path, script); !s.ok()) {
     return CommandResult{-1, std::string(s.message())};
   }
-  std::vector<std::string> argv = {"/usr/bin/python3", script_path.string()};
+  std::vector<std::string> argv = {ReferencePython(), script_path.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   return RunCommand(argv);
 }

@@ -24,8 +24,15 @@ struct CommandResult {
 // Runs `argv` (no shell interpretation of its words) and collects its output.
 CommandResult RunCommand(const std::vector<std::string>& argv);
 
-// Runs `script` with Debian's /usr/bin/python3 (which has numpy, pandas,
-// scikit-learn and PIL) and `args` as sys.argv[1:].
+// The reference Python interpreter: the virtual environment ./bazelw makes
+// from tools/python/requirements.lock (upstream's grading libraries at the
+// versions its container pins: pandas 2.2.2, scikit-learn 1.5.1, ...), which
+// the test environment names in MLEBENCH_PYTHON. Without it (bazel run
+// without ./bazelw) this is a test failure, and the returned path names the
+// problem, so that commands run with it fail too.
+const std::string& ReferencePython();
+
+// Runs `script` with ReferencePython() and `args` as sys.argv[1:].
 CommandResult RunPython(std::string_view script, const std::vector<std::string>& args = {});
 
 // The bytes of `path`, or "" when it cannot be read (a missing file then

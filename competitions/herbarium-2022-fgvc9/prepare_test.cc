@@ -82,7 +82,7 @@ TEST(Herbarium2022PrepareTest, OutputsMatchPythonByteForByte) {
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
     const testing::CommandResult run =
-        testing::RunCommand({"/usr/bin/python3", kReference, raw.string(),
+        testing::RunCommand({testing::ReferencePython(), kReference, raw.string(),
                              (reference / "public").string(), (reference / "private").string()});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->public_dir), testing::ReadTree(reference / "public"));

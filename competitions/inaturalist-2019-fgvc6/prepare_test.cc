@@ -87,7 +87,7 @@ TEST(INaturalistPrepareTest, OutputsMatchPython) {
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
     const testing::CommandResult run =
-        testing::RunCommand({"/usr/bin/python3", kReference, raw.string(),
+        testing::RunCommand({testing::ReferencePython(), kReference, raw.string(),
                              (reference / "public").string(), (reference / "private").string()});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->private_dir), testing::ReadTree(reference / "private"));

@@ -85,7 +85,7 @@ TEST(Tensorflow2QuestionAnsweringPrepareTest, WritesUpstreamsFilesAndMatchesPand
   const fs::path public_ref = testing::NewTempDir("public_ref");
   const fs::path private_ref = testing::NewTempDir("private_ref");
   testing::CommandResult result = testing::RunCommand(
-      {"/usr/bin/python3", "competitions/tensorflow2-question-answering/prepare_reference.py",
+      {testing::ReferencePython(), "competitions/tensorflow2-question-answering/prepare_reference.py",
        raw.string(), public_ref.string(), private_ref.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(testing::ReadTree(dirs->public_dir), testing::ReadTree(public_ref));

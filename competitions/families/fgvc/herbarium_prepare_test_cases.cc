@@ -89,7 +89,7 @@ TEST_P(HerbariumPrepareTest, OutputsMatchPythonByteForByte) {
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
     const testing::CommandResult run = testing::RunCommand(
-        {"/usr/bin/python3", kReference, raw.string(), (reference / "public").string(),
+        {testing::ReferencePython(), kReference, raw.string(), (reference / "public").string(),
          (reference / "private").string(), GetParam().root, GetParam().encoding, GetParam().dropped_test_key});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->public_dir), testing::ReadTree(reference / "public"));

@@ -17,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "base/python_float.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/matrix_view.h"
 #include "gtest/gtest.h"
@@ -51,7 +52,7 @@ TEST(AucRocMacroSklearnDiffTest, MatchesScikitLearn) {
   const std::string cases_path = absl::StrCat(tmp, "/macro_auc_cases.txt");
   const char* seed = std::getenv("METRICS_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

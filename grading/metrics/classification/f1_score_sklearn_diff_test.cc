@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/f1_score.h"
 #include "gtest/gtest.h"
 
@@ -55,7 +56,7 @@ TEST(F1ScoreSklearnDiffTest, MatchesSklearn) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
   const std::string cases_path = absl::StrCat(tmp, "/f1_cases.txt");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path);
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/matthews_correlation.h"
 #include "gtest/gtest.h"
 
@@ -25,7 +26,7 @@ TEST(MatthewsCorrelationSklearnDiffTest, MatchesSklearnOnRandomColumns) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
   const std::string cases_path = absl::StrCat(tmp, "/mcc_cases.txt");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path);
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream in(cases_path);
   ASSERT_TRUE(in);

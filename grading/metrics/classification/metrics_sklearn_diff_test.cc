@@ -23,6 +23,7 @@
 #include "base/table.h"
 #include "base/testing/diff_test_column.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/classification/log_loss.h"
@@ -95,7 +96,7 @@ TEST(MetricsSklearnDiffTest, MatchesScikitLearnOnRandomInputs) {
   // METRICS_DIFF_SEED (e.g. --test_env=METRICS_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("METRICS_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

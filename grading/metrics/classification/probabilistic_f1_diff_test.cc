@@ -17,6 +17,7 @@
 #include "base/testing/diff_test_column.h"
 #include "base/testing/diff_test_outcomes.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/probabilistic_f1.h"
 #include "gtest/gtest.h"
 
@@ -35,7 +36,7 @@ TEST(ProbabilisticF1DiffTest, MatchesPythonRestatementOnRandomInputs) {
   // PF1_DIFF_SEED (--test_env=PF1_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("PF1_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

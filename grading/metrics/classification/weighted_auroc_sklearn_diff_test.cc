@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/weighted_auroc.h"
 #include "gtest/gtest.h"
 
@@ -35,7 +36,7 @@ TEST(WeightedAurocDiffTest, MatchesUpstreamOnRandomInputs) {
   const std::string cases_path = absl::StrCat(tmp, "/weighted_auroc_cases.txt");
   // WEIGHTED_AUROC_DIFF_SEED (--test_env=WEIGHTED_AUROC_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("WEIGHTED_AUROC_DIFF_SEED");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ",
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ",
                                            seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/classification/weighted_multilabel_log_loss.h"
 #include "grading/metrics/matrix_view.h"
 #include "gtest/gtest.h"
@@ -42,7 +43,7 @@ TEST(WeightedMultilabelLogLossDiffTest, MatchesNumpyRestatementOnRandomInputs) {
   // WMLL_DIFF_SEED (--test_env=WMLL_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("WMLL_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream in(cases_path);
   ASSERT_TRUE(in) << cases_path;

@@ -51,7 +51,7 @@ template <typename Metric>
 void CompareWithReference(const std::string& metric, int seed, Metric score) {
   const std::string out = testing::NewTempDir("reference").string() + "/cases.txt";
   const testing::CommandResult run =
-      testing::RunCommand({"/usr/bin/python3", kScript, metric, out, std::to_string(seed)});
+      testing::RunCommand({testing::ReferencePython(), kScript, metric, out, std::to_string(seed)});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::ifstream in(out);
   std::string header, a, b, outcome;

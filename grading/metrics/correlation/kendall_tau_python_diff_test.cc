@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/correlation/kendall_tau.h"
 #include "gtest/gtest.h"
 
@@ -33,7 +34,7 @@ TEST(KendallTauDiffTest, MatchesUpstreamOnRandomInputs) {
   const std::string cases_path = absl::StrCat(tmp, "/kendall_tau_cases.txt");
   // KENDALL_TAU_DIFF_SEED (--test_env=KENDALL_TAU_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("KENDALL_TAU_DIFF_SEED");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ",
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ",
                                            seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 

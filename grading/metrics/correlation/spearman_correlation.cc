@@ -13,7 +13,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "pycompat/numpy_sum.h"
 
 namespace mlebench {
 namespace {
@@ -94,31 +93,23 @@ double RankCorrelation(const std::vector<double>& rx, const std::vector<double>&
   return std::clamp(r, -1.0, 1.0);
 }
 
-// scipy's _contains_nan on the stacked array. A float64 array is checked by
-// `np.isnan(np.sum(a))` over x0, y0, x1, y1, ... (numpy's pairwise sum), so
-// +inf and -inf anywhere, or finite values whose partial sums overflow both
-// ways, count as NaN too; an object array is checked value by value.
-bool StackContainsNaN(const std::vector<RankKey>& x, const std::vector<RankKey>& y,
-                      bool stacked_float64) {
-  if (!stacked_float64) return HasNaN(x) || HasNaN(y);
-  std::vector<double> stacked;
-  stacked.reserve(2 * x.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    stacked.push_back(static_cast<double>(x[i].number));
-    stacked.push_back(static_cast<double>(y[i].number));
-  }
-  return std::isnan(NumpySum(stacked));
+// scipy 1.14's _contains_nan on the stacked array: a float64 array holds NaN
+// when `np.isnan(np.max(a))`, i.e. when a value is NaN (+inf and -inf are
+// ranked like any other value); an object array is checked value by value.
+// (scipy 1.10 tested `np.isnan(np.sum(a))` instead, so that an infinity, or
+// finite values whose partial sums overflow both ways, made the result NaN.)
+bool StackContainsNaN(const std::vector<RankKey>& x, const std::vector<RankKey>& y) {
+  return HasNaN(x) || HasNaN(y);
 }
 
-absl::StatusOr<double> Spearman(const std::vector<RankKey>& x, const std::vector<RankKey>& y,
-                                bool stacked_float64) {
+absl::StatusOr<double> Spearman(const std::vector<RankKey>& x, const std::vector<RankKey>& y) {
   if (x.size() != y.size()) {
     return absl::InvalidArgumentError(absl::StrCat("spearmanr: inputs have different lengths (",
                                                    x.size(), " and ", y.size(), ")"));
   }
   if (x.size() <= 1) return kNaN;
   if (IsConstant(x) || IsConstant(y)) return kNaN;
-  if (StackContainsNaN(x, y, stacked_float64)) return kNaN;
+  if (StackContainsNaN(x, y)) return kNaN;
   ASSIGN_OR_RETURN(std::vector<double> rx, AverageRanks(x));
   ASSIGN_OR_RETURN(std::vector<double> ry, AverageRanks(y));
   return RankCorrelation(rx, ry);
@@ -165,12 +156,11 @@ std::vector<RankKey> ColumnKeys(const Column& column, Dtype other) {
 }  // namespace
 
 absl::StatusOr<double> SpearmanCorrelation(absl::Span<const double> x, absl::Span<const double> y) {
-  return Spearman(NumberKeys(x), NumberKeys(y), /*stacked_float64=*/true);
+  return Spearman(NumberKeys(x), NumberKeys(y));
 }
 
 absl::StatusOr<double> SpearmanCorrelation(const Column& x, const Column& y) {
-  return Spearman(ColumnKeys(x, y.dtype), ColumnKeys(y, x.dtype),
-                  StacksAsFloat64(x.dtype, y.dtype));
+  return Spearman(ColumnKeys(x, y.dtype), ColumnKeys(y, x.dtype));
 }
 
 }  // namespace mlebench

@@ -8,15 +8,16 @@
 namespace mlebench {
 
 // `scipy.stats.spearmanr(x, y).correlation` for two 1-D inputs, with its
-// defaults (nan_policy="propagate"), as scipy 1.10 to 1.14 compute it:
+// defaults (nan_policy="propagate"), as scipy 1.14 (upstream's pinned
+// 1.14.1) computes it:
 //  1. lengths differ: InvalidArgumentError (numpy's column_stack raises);
 //  2. fewer than two values: NaN;
 //  3. an input whose every value == its first (a NaN never equals itself,
 //     so this is not "all NaN"): NaN (scipy warns ConstantInputWarning);
-//  4. a NaN anywhere: NaN. For float inputs scipy detects it as
-//     `isnan(np.sum(stacked x and y))`, so +inf and -inf both present (in
-//     either input), or huge finite values whose pairwise sum overflows both
-//     ways, give NaN too; lone infinities of one sign are ranked;
+//  4. a NaN anywhere: NaN (scipy tests `isnan(np.max(stacked x and y))`;
+//     infinities are ranked, whatever their signs. scipy 1.10 tested
+//     `isnan(np.sum(...))`, which also made +inf with -inf, or finite values
+//     whose sum overflows both ways, NaN);
 //  5. otherwise np.corrcoef of the two inputs' average ranks (ties share the
 //     mean of their 1-based positions; infinities rank as the extremes).
 // Average ranks are multiples of 1/2 whose mean is exactly (n + 1) / 2, so

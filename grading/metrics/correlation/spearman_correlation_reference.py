@@ -1,13 +1,10 @@
-#!/usr/bin/python3
-"""Random inputs for SpearmanCorrelation, with the outcome of Debian's scipy
-1.10 `spearmanr(x, y).correlation` on each (as pandas Series, the way
-upstream's graders call it).
+"""Random inputs for SpearmanCorrelation, with the outcome of scipy 1.14.1's
+`spearmanr(x, y).correlation` on each (as pandas Series, the way upstream's
+graders call it).
 
-Run by spearman_correlation_scipy_diff_test as
-  /usr/bin/python3 spearman_correlation_reference.py OUT_FILE SEED
-Upstream's environment pins scipy 1.14.1, whose spearmanr takes the same
-steps as 1.10 for 1-D inputs (size check, constant check, NaN check, then
-np.corrcoef of rankdata's average ranks), so Debian's scipy is the reference.
+Run by spearman_correlation_scipy_diff_test with the reference environment
+(tools/python/requirements.lock) as
+  python3 spearman_correlation_reference.py OUT_FILE SEED
 
 Format: one case per block of four lines:
   case <index> <description>

@@ -58,7 +58,7 @@ TEST(SpearmanCorrelationScipyDiffTest, MatchesScipySpearmanr) {
   for (int seed : {1, 2}) {
     const std::string out = testing::NewTempDir("reference").string() + "/cases.txt";
     const testing::CommandResult run =
-        testing::RunCommand({"/usr/bin/python3", kScript, out, std::to_string(seed)});
+        testing::RunCommand({testing::ReferencePython(), kScript, out, std::to_string(seed)});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     std::ifstream in(out);
     std::string header, a, b, outcome;

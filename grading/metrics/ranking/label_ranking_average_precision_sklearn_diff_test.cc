@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_outcomes.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/matrix_view.h"
 #include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "gtest/gtest.h"
@@ -41,7 +42,7 @@ TEST(LabelRankingAveragePrecisionSklearnDiffTest, MatchesScikitLearnOnRandomInpu
   // LRAP_DIFF_SEED (--test_env=LRAP_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("LRAP_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

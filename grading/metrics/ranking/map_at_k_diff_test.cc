@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/ranking/map_at_k.h"
 #include "gtest/gtest.h"
 
@@ -34,7 +35,7 @@ TEST(MapAtKDiffTest, MatchesUpstreamOnRandomInputs) {
   // MAP_AT_K_DIFF_SEED (--test_env=MAP_AT_K_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("MAP_AT_K_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/text/jaccard.h"
 #include "gtest/gtest.h"
 #include "pycompat/python_str.h"
@@ -32,7 +33,7 @@ TEST(JaccardPythonDiffTest, MatchesUpstreamsJaccard) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
   const std::string cases_path = absl::StrCat(tmp, "/jaccard_cases.txt");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path);
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/text/levenshtein.h"
 #include "gtest/gtest.h"
 
@@ -36,7 +37,7 @@ TEST(LevenshteinDiffTest, MatchesPythonLevenshteinOnRandomTexts) {
   // inputs.
   const char *seed = std::getenv("LEVENSHTEIN_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

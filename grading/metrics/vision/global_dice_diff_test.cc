@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/vision/dice.h"
 #include "grading/metrics/vision/run_length_encoding.h"
 #include "gtest/gtest.h"
@@ -31,7 +32,7 @@ TEST(GlobalDiceDiffTest, MatchesNumpyRestatementOfUpstream) {
   // GLOBAL_DICE_DIFF_SEED (--test_env=GLOBAL_DICE_DIFF_SEED=7) explores other inputs.
   const char* seed = std::getenv("GLOBAL_DICE_DIFF_SEED");
   const std::string command =
-      absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
+      absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path, " ", seed == nullptr ? "" : seed);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 
   std::ifstream in(cases_path);

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/testing/diff_test_text.h"
+#include "base/testing/test_util.h"
 #include "grading/metrics/vision/lyft_box3d_map.h"
 #include "gtest/gtest.h"
 
@@ -40,7 +41,7 @@ TEST(LyftBox3dMapDiffTest, MatchesUpstreamRestatement) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
   const std::string cases_path = absl::StrCat(tmp, "/lyft_cases.txt");
-  const std::string command = absl::StrCat("/usr/bin/python3 ", kScript, " ", cases_path);
+  const std::string command = absl::StrCat(testing::ReferencePython(), " ", kScript, " ", cases_path);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream in(cases_path);
   ASSERT_TRUE(in);
