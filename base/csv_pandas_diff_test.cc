@@ -2,16 +2,15 @@
 //
 // Writes many generated CSV files (random ones and hand-picked tricky ones)
 // to $TEST_TMPDIR, has base/testdata/pandas_csv_reference.py read each with
-// Debian's pandas exactly as upstream does and dump the result, and compares
+// pandas 2.2.2 (the reference environment, upstream's pinned version) exactly
+// as upstream does and dump the result, and compares
 // that dump with the same dump of our reader's Table. The script also writes
 // each DataFrame back with to_csv(index=False); our WriteCsvString of our
 // Table must give the same bytes. Some files are tab-separated (".tsv"), read
 // and written with sep="\t" on both sides.
 //
-// Debian has pandas 1.5.3 while upstream uses pandas >= 2.2. The two read
-// CSV the same way except that 2.x also treats "None" as missing, so no
-// generated file contains "None" (csv_test.cc covers it). NUL bytes, which we
-// reject and pandas reads as string terminators, are left out too.
+// NUL bytes, which we reject and pandas reads as string terminators, are left
+// out of the generated files (csv_test.cc covers them).
 
 #include <sys/wait.h>
 
@@ -115,10 +114,10 @@ class Generator {
   }
 
   std::string NaToken() {
-    // pandas 2.x's defaults less "None" (pandas 1.5 reads it as text).
+    // pandas 2.x's default NA tokens.
     static const std::vector<std::string> kTokens = {
         "",    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-        "<NA>", "N/A", "NA",       "NULL", "NaN",    "n/a",      "nan",  "null"};
+        "<NA>", "N/A", "NA",       "NULL", "NaN",    "n/a",      "nan",  "null", "None"};
     return Pick(kTokens);
   }
 
@@ -149,12 +148,13 @@ class Generator {
         v = static_cast<int64_t>(rng_());
         break;
       case 3: {
-        // Not INT64_MIN + 1 .. + 512: with a NA in its column pandas 1.5
-        // turns those into NaN too (it compares after converting to
-        // float64), pandas 2.x only INT64_MIN itself.
+        // With a NA in its column pandas 2.x turns INT64_MIN itself into
+        // NaN, and only it (pandas 1.5 also did INT64_MIN + 1 .. + 512).
         const int64_t edges[] = {std::numeric_limits<int64_t>::max(),
                                  std::numeric_limits<int64_t>::max() - 1,
                                  std::numeric_limits<int64_t>::min(),
+                                 std::numeric_limits<int64_t>::min() + 1,
+                                 std::numeric_limits<int64_t>::min() + 512,
                                  std::numeric_limits<int64_t>::min() + 1000,
                                  int64_t{1} << 53,
                                  (int64_t{1} << 53) + 1,
@@ -483,12 +483,13 @@ std::string ChunkedCsv() {
   const size_t width = 1024;  // pandas' low_memory chunks: 512 rows
   const size_t rows = 1100;
   // Per special column: the value in rows of chunk 0, 1 and 2.
-  // No bool chunk next to a number chunk: pandas 1.5 casts the bools to
-  // numbers, pandas 2.x then makes the column object (csv_test.cc covers it).
+  // A bool chunk next to a number chunk: pandas 2.x casts the bools to
+  // numbers and then makes the column object (GH#39817).
   const std::vector<std::vector<std::string>> special = {
       {"1", "abc", "2"},   {"1", "NA", "2"},          {"1.5", "x", "2.5"}, {"True", "NA", "False"},
       {"1", "1.5", "x"},   {"NA", "NA", "1"},         {"True", "False", "abc"},
-      {"x", "1", "1.5"},   {"1", "9223372036854775808", "2"}};
+      {"x", "1", "1.5"},   {"1", "9223372036854775808", "2"},
+      {"True", "1", "False"}, {"1.5", "True", "2.5"}, {"True", "NA", "9223372036854775808"}};
   std::string csv;
   for (size_t j = 0; j < width; ++j) csv += (j > 0 ? ",c" : "c") + std::to_string(j);
   csv += "\n";

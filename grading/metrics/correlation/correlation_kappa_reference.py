@@ -1,32 +1,19 @@
-#!/usr/bin/python3
 """Random inputs for PearsonCorrelation and QuadraticWeightedKappa, with the
-outcome of Debian's scipy 1.10 `pearsonr` / scikit-learn 1.2.1
-`cohen_kappa_score(weights="quadratic")` on each.
+outcome of scipy 1.14.1's `pearsonr(x, y).statistic` / scikit-learn 1.5.1's
+`cohen_kappa_score(weights="quadratic")` on each (upstream's pinned
+versions: the reference environment, tools/python/requirements.lock).
 
-Run by pearson_correlation_scipy_diff_test and
-quadratic_weighted_kappa_sklearn_diff_test as
-  /usr/bin/python3 correlation_kappa_reference.py {pearson|qwk} OUT_FILE SEED
-Upstream's environment pins scipy 1.14.1 (environment/requirements.txt) and
-requires scikit-learn >= 1.5:
-  - pearsonr changed in 1.14: it scales the centred vectors by their maximum,
-    takes norms with np.linalg.norm and sums the products with np.sum, where
-    1.10 uses scipy.linalg.norm and np.dot (BLAS). So every scored pearson
-    case carries pearsonr_114, a numpy re-statement of 1.14.1's steps, which
-    the C++ result must equal bit for bit, and 1.10's value, which it must
-    match within 1e-9. 1.10's scipy.linalg.norm also raises ValueError on NaN
-    or infinity, where 1.14.1 returns NaN (and 1.10's two-value shortcut
-    returns +-1 even then, or raises TypeError on bools): for those cases the
-    re-statement is the only reference. Object columns (rejected by 1.14.1 outright) are left to
-    the unit tests.
-  - cohen_kappa_score and the label checks it runs are the same in 1.2.1 and
-    1.5 for these inputs.
+Run by correlation_kappa_reference_diff_test as
+  python3 correlation_kappa_reference.py {pearson|qwk} OUT_FILE SEED
+Object columns (rejected by pearsonr outright) are left to the unit tests.
+(scipy 1.10, Debian's, computed pearsonr another way: scipy.linalg.norm and
+np.dot, raising on NaN or infinity; 1.14 scales the centred vectors by their
+maximum and sums with np.sum.)
 
 Format: one case per block:
   case <index>
   col <int64|float64|bool> <n> <float.hex() or n for NaN>...   (twice)
-  ok <float.hex()> | raise <exception class>                       (qwk)
-  ok <pearsonr_114 float.hex()> <1.10 float.hex() or "-" if 1.10 raised>
-     | raise <exception class>                                     (pearson)
+  ok <float.hex()> | raise <exception class>
 """
 
 import sys
@@ -100,36 +87,6 @@ def qwk_cases(rng):
         yield pred, labels
 
 
-def pearsonr_114(x, y):
-    """scipy 1.14.1's pearsonr statistic for 1-D numeric inputs (its
-    array-API code path with numpy), without the warnings and p-value."""
-    n = len(x)
-    if n != len(y):
-        raise ValueError("`x` and `y` must have the same length along `axis`.")
-    if n < 2:
-        raise ValueError("`x` and `y` must have length at least 2.")
-    dtype = np.result_type(x.dtype, y.dtype)
-    if np.issubdtype(dtype, np.integer):
-        dtype = np.float64
-    x = x.astype(dtype)
-    y = y.astype(dtype)
-    const_xy = np.all(x == x[0:1]) | np.all(y == y[0:1])
-    with np.errstate(all="ignore"):
-        xm = x - np.mean(x, keepdims=True)
-        ym = y - np.mean(y, keepdims=True)
-        xm = xm / np.max(np.abs(xm), keepdims=True)
-        ym = ym / np.max(np.abs(ym), keepdims=True)
-        normxm = np.linalg.norm(xm, axis=-1, keepdims=True)
-        normym = np.linalg.norm(ym, axis=-1, keepdims=True)
-        r = np.sum(xm / normxm * ym / normym, axis=-1)
-    r = np.clip(r, -1.0, 1.0)
-    if const_xy:
-        r = np.nan
-    if n == 2:
-        r = np.round(r)
-    return float(r)
-
-
 def main():
     metric, out, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     rng = np.random.default_rng(seed)
@@ -139,18 +96,11 @@ def main():
             f.write(f"case {index}\n{column_line(a)}\n{column_line(b)}\n")
             if metric == "pearson":
                 try:
-                    value = pearsonr_114(a, b)
+                    value = pearsonr(a, b).statistic
                 except ValueError as e:
                     f.write(f"raise {type(e).__name__}\n")
                     continue
-                try:
-                    old = float(pearsonr(a, b)[0]).hex()
-                except (ValueError, TypeError) as e:
-                    # 1.10 only: NaN/inf rejected by scipy.linalg.norm, and
-                    # its n == 2 shortcut subtracts bools.
-                    assert "infs or NaNs" in str(e) or "boolean subtract" in str(e), e
-                    old = "-"
-                f.write(f"ok {value.hex()} {old}\n")
+                f.write(f"ok {float(value).hex()}\n")
                 continue
             try:
                 value = cohen_kappa_score(a, b, weights="quadratic")

@@ -21,26 +21,33 @@ bool IsConstant(absl::Span<const double> v) {
   return std::all_of(v.begin(), v.end(), [&](double x) { return x == v[0]; });
 }
 
-// x - mean(x), divided by its largest magnitude.
-std::vector<double> CentredAndScaled(absl::Span<const double> v) {
+// x - mean(x).
+std::vector<double> Centred(absl::Span<const double> v) {
   const double mean = NumpyMean(v);
   std::vector<double> centred(v.size());
-  double largest = 0.0;
-  for (size_t i = 0; i < v.size(); ++i) {
-    centred[i] = v[i] - mean;
-    // std::max would drop a NaN; numpy's max propagates it.
-    const double magnitude = std::abs(centred[i]);
-    if (std::isnan(magnitude) || !(magnitude <= largest)) largest = magnitude;
-  }
-  for (double& c : centred) c /= largest;
+  for (size_t i = 0; i < v.size(); ++i) centred[i] = v[i] - mean;
   return centred;
 }
 
-double Norm(absl::Span<const double> v) {
-  std::vector<double> squares(v.size());
-  for (size_t i = 0; i < v.size(); ++i) squares[i] = v[i] * v[i];
-  return std::sqrt(NumpySum(squares));
+// `xmax * np.linalg.norm(xm / xmax, axis=-1)` with xmax = max(|xm|) (numpy's
+// max propagates a NaN; the norm along an axis is sqrt of the pairwise sum of
+// squares, no BLAS).
+double ScaledNorm(absl::Span<const double> xm) {
+  double largest = 0.0;
+  for (double c : xm) {
+    const double magnitude = std::abs(c);
+    if (std::isnan(magnitude) || !(magnitude <= largest)) largest = magnitude;
+  }
+  std::vector<double> squares(xm.size());
+  for (size_t i = 0; i < xm.size(); ++i) {
+    const double scaled = xm[i] / largest;
+    squares[i] = scaled * scaled;
+  }
+  return largest * std::sqrt(NumpySum(squares));
 }
+
+// np.sign: -1, 0 (also for -0.0) or 1; NaN stays NaN.
+double NumpySign(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v == 0 ? 0.0 : v; }
 
 absl::StatusOr<std::vector<double>> ToFloat64(const Column& column) {
   if (column.dtype == Dtype::kObject) {
@@ -71,20 +78,19 @@ absl::StatusOr<double> PearsonCorrelation(absl::Span<const double> x, absl::Span
     return absl::InvalidArgumentError("`x` and `y` must have the same length along `axis`.");
   }
   if (n < 2) return absl::InvalidArgumentError("`x` and `y` must have length at least 2.");
-  if (IsConstant(x) || IsConstant(y)) return kNaN;
+  // Two values: the product of the signs of their differences, before (and
+  // whatever) the constant check, so two equal values give 0, not NaN.
+  if (n == 2) return NumpySign(x[1] - x[0]) * NumpySign(y[1] - y[0]);
+  const bool constant = IsConstant(x) || IsConstant(y);
 
-  std::vector<double> xm = CentredAndScaled(x);
-  std::vector<double> ym = CentredAndScaled(y);
-  const double x_norm = Norm(xm);
-  const double y_norm = Norm(ym);
+  const std::vector<double> xm = Centred(x), ym = Centred(y);
+  const double x_norm = ScaledNorm(xm), y_norm = ScaledNorm(ym);
   // `xm/normxm * ym/normym`, evaluated left to right as numpy does.
   std::vector<double> products(n);
   for (size_t i = 0; i < n; ++i) products[i] = xm[i] / x_norm * ym[i] / y_norm;
-  double r = NumpySum(products);
-  if (std::isnan(r)) return r;
-  r = std::clamp(r, -1.0, 1.0);
-  // scipy rounds the two-value case to exactly -1 or 1.
-  return n == 2 ? std::nearbyint(r) : r;
+  const double r = NumpySum(products);
+  if (constant) return kNaN;
+  return std::isnan(r) ? r : std::clamp(r, -1.0, 1.0);
 }
 
 absl::StatusOr<double> PearsonCorrelation(const Column& x, const Column& y) {

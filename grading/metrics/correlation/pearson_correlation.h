@@ -15,15 +15,20 @@ namespace mlebench {
 // `y` must have the same length along `axis`."), or fewer than two values
 // ("`x` and `y` must have length at least 2.").
 //
-// Not errors: a constant input (every value == the first) gives NaN (scipy
-// warns ConstantInputWarning); NaN or infinite values give NaN (scipy <= 1.13
-// raised ValueError from scipy.linalg.norm's finiteness check instead).
+// Two values: sign(x1 - x0) * sign(y1 - y0) (np.sign: 0 for equal values,
+// NaN for a NaN), with no constant check, so two equal values give 0.
 //
-// The float path is scipy 1.14's, step for step with numpy's arithmetic:
-// centre each input on its mean (NumpyMean), divide by the largest magnitude,
-// divide by the Euclidean norm (sqrt of NumpySum of squares, as
-// np.linalg.norm), sum `xm/normxm * ym/normym` left to right per element
-// (NumpySum), clip to [-1, 1], and round when n == 2.
+// Not errors: a constant input of three or more values (every value == the
+// first) gives NaN (scipy warns ConstantInputWarning); NaN or infinite values
+// give NaN (scipy <= 1.13 raised ValueError from scipy.linalg.norm's
+// finiteness check instead).
+//
+// The float path is scipy 1.14.1's, step for step with numpy's arithmetic:
+// centre each input on its mean (NumpyMean), xm; normxm = max|xm| times the
+// Euclidean norm of xm / max|xm| (sqrt of NumpySum of squares, as
+// np.linalg.norm along an axis); sum `xm/normxm * ym/normym` left to right
+// per element (NumpySum); clip to [-1, 1]. (Checked bit for bit against the
+// real pearsonr in correlation_kappa_reference_diff_test.)
 absl::StatusOr<double> PearsonCorrelation(absl::Span<const double> x, absl::Span<const double> y);
 
 // The same on pandas columns (`series.to_numpy()` handed to pearsonr).
