@@ -1,5 +1,5 @@
-// Differential test: ParseNpy, SerializeNpy and TakeNpyRows against Debian's
-// numpy 1.24 (npy_diff_test.py) on random arrays of many dtypes, shapes and
+// Differential test: ParseNpy, SerializeNpy and TakeNpyRows against numpy
+// 1.26.4, upstream's pinned version (npy_diff_test.py) on random arrays of many dtypes, shapes and
 // layouts: we must read what np.save wrote, write exactly np.save's bytes
 // back, select rows as fancy indexing does, and accept or reject mangled
 // files as np.load does. The .npy format (header layout, 64-byte alignment,

@@ -1,4 +1,4 @@
-"""Writes random .npy cases for npy_diff_test.cc with Debian's numpy.
+"""Writes random .npy cases for npy_diff_test.cc with numpy 1.26.4 (upstream's pin).
 
 For case i in [0, n): i.npy is np.save of a random array (random dtype,
 shape, byte order and memory layout); i.rows holds row positions and

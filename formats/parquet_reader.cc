@@ -370,9 +370,14 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
   ASSIGN_OR_RETURN(int64_t num_values, RequiredInt(*meta, 5, "num_values"));
   if (num_values != rows) return bad("chunk value count differs from the row group's rows");
   ASSIGN_OR_RETURN(int64_t data_offset, RequiredInt(*meta, 9, "data_page_offset"));
+  // The chunk starts at its dictionary page, if any. pyarrow writes a
+  // data_page_offset of 0 for an empty chunk (a dictionary page only).
   int64_t start = data_offset;
   std::optional<int64_t> dict_offset = IntField(*meta, 11);
-  if (dict_offset.has_value() && *dict_offset >= 4 && *dict_offset < start) start = *dict_offset;
+  if (dict_offset.has_value() && *dict_offset >= 4 && (start < 4 || *dict_offset < start)) {
+    start = *dict_offset;
+  }
+  if (rows == 0) return absl::OkStatus();  // no values: no page need be read
   if (start < 4 || start >= static_cast<int64_t>(footer_start))
     return bad("page offset outside the file");
 

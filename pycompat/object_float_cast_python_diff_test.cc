@@ -1,4 +1,4 @@
-// Differential test: PythonFloatFromString against Debian's Python 3 float()
+// Differential test: PythonFloatFromString against Python 3.11's float()
 // on the strings object_float_cast_python_diff_test.py generates (every
 // Unicode digit and space, and random strings over the grammar's alphabet).
 // Outcomes must agree exactly: raise or not, and the value bit for bit.

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Strings and what Python's float() makes of them, for object_float_cast.
 
 Run by object_float_cast_python_diff_test (a cc_test) as
-  /usr/bin/python3 object_float_cast_python_diff_test.py OUT_FILE
+  python3 object_float_cast_python_diff_test.py OUT_FILE
 One case per line: "<UTF-8 hex of the string> <outcome>", the outcome being
 "err" (ValueError), "nan", or float.hex() of the value (inf as "inf"/"-inf").
 The cases: every Unicode decimal digit and whitespace character (the tables

@@ -1,12 +1,12 @@
-// Differential test: SortValuesOrder against Debian's pandas 1.5.3 /
-// numpy 1.24 `DataFrame.sort_values` (pandas_sort_diff_test.py) on random
+// Differential test: SortValuesOrder against pandas 2.2.2 /
+// numpy 1.26.4 (upstream's pinned versions) `DataFrame.sort_values` (pandas_sort_diff_test.py) on random
 // columns: object columns of strings with heavy duplicates, missing values,
 // non-ASCII text and shared prefixes, in random, sorted, re-sorted and
 // adversarial orders; object columns of bools or of mixed Python numbers;
 // strings mixed with numbers (TypeError on both sides); and int64, float64
 // and bool columns.
 // Object columns must give the identical permutation: pandas 2.2 sorts them
-// with numpy's generic object introsort, the same code in numpy 1.24 and 2.x.
+// with numpy's generic object introsort.
 // For numeric dtypes only the values must line up position by position (and
 // missing values come last in input order): numpy's order among equal
 // numbers depends on the CPU's SIMD sort (see pandas_ops.h), so ties are not

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """pandas' `DataFrame.sort_values` row order, for pandas_sort_diff_test.
 
 Run by pandas_sort_diff_test (a cc_test) as
-  /usr/bin/python3 pandas_sort_diff_test.py CASES_FILE ORDERS_FILE
+  python3 pandas_sort_diff_test.py CASES_FILE ORDERS_FILE
 CASES_FILE holds one column a line: its dtype ("object", "int64", "float64",
 "bool"), then one token a cell: "n" missing (NaN), "s<hex of UTF-8>" a str,
 "b0"/"b1" a bool, "i<decimal>" an int, "f<repr>" a float.

@@ -1,4 +1,4 @@
-// Differential test: ParseJson and DumpJson against Debian's Python 3.11
+// Differential test: ParseJson and DumpJson against Python 3.11's
 // json module (python_json_diff_test.py) on thousands of random documents,
 // valid and mangled. The json module's behaviour checked here (its scanner,
 // escapes, number handling, indent layout) is the same in upstream's Python

@@ -1,8 +1,6 @@
 // Differential test: NumpyRandomState and TrainTestSplitIndices against
-// Debian's numpy 1.24 and scikit-learn 1.2.1 (random_numpy_diff_test.py).
-// numpy's legacy RandomState streams are frozen across versions, and
-// _validate_shuffle_split / ShuffleSplit are unchanged between scikit-learn
-// 1.2 and upstream's 1.5, so these references stand in for upstream's.
+// numpy 1.26.4 and scikit-learn 1.5.1, upstream's pinned versions
+// (random_numpy_diff_test.py).
 
 #include <cstdint>
 #include <cstdlib>

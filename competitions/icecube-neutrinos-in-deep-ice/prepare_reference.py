@@ -1,47 +1,68 @@
-#!/usr/bin/python3
-"""A pandas + scikit-learn restatement of upstream's prepare.py, for
-prepare_test. Debian's pandas cannot read Parquet (no pyarrow), so the test
-hands over raw train_meta.parquet as CSV (read with our Parquet reader, which
-has its own tests) and compares our Parquet outputs as CSV too.
+"""Upstream's prepare.py restated with pandas 2.2.2, scikit-learn 1.5.1,
+pyarrow 17.0.0 and fastparquet 2024.5.0 (the reference environment), for
+prepare_test, and the comparison of our outputs with it.
 
-  prepare_reference.py TRAIN_META_CSV BATCH_FILE_NAMES OUT_DIR
+  prepare_reference.py RAW_DIR OUR_PUBLIC OUR_PRIVATE OUT_DIR
 
-writes OUT_DIR/{train_meta,test_meta,sample_submission,test}.csv and
-OUT_DIR/{train,test}_batches.txt (the batch files copied to train/ and test/).
+Reads RAW_DIR/train_meta.parquet with pd.read_parquet, as upstream does, and
+writes upstream's outputs under OUT_DIR/public and OUT_DIR/private, Parquet
+with to_parquet(index=False, engine="fastparquet") as upstream writes it,
+plus OUT_DIR/{train,test}_batches.txt (the batch files upstream copies).
+Then reads our OUR_PUBLIC/{train,test}_meta.parquet with pd.read_parquet and
+prints, per file, "frame-equal NAME" when the DataFrame equals upstream's
+exactly (values, dtypes, column order; pandas.testing.assert_frame_equal with
+check_exact) or raises, and "bytes NAME identical|different" for the record:
+our writer does not yet write fastparquet's bytes (docs/dependencies.md).
 """
 
 import sys
 from pathlib import Path
 
 import pandas as pd
+from pandas.testing import assert_frame_equal
 from sklearn.model_selection import train_test_split
 
-meta_csv, batch_names, out = sys.argv[1], sys.argv[2].split(","), Path(sys.argv[3])
-# round_trip: the CSV only carries the Parquet file's exact doubles across.
-old_train = pd.read_csv(meta_csv, float_precision="round_trip")
+raw, ours_public, ours_private, out = (Path(a) for a in sys.argv[1:5])
+public, private = out / "public", out / "private"
+public.mkdir(parents=True, exist_ok=True)
+private.mkdir(parents=True, exist_ok=True)
+
+old_train = pd.read_parquet(raw / "train_meta.parquet")
 batch_ids = old_train["batch_id"].unique()
 train_ids, test_ids = train_test_split(batch_ids, test_size=0.1, random_state=0)
 old_train["split"] = None
 old_train.loc[old_train["batch_id"].isin(train_ids), "split"] = "train"
 old_train.loc[old_train["batch_id"].isin(test_ids), "split"] = "test"
-new_train = old_train[old_train["split"] == "train"].drop(columns=["split"]).reset_index(drop=True)
-new_test = old_train[old_train["split"] == "test"].drop(columns=["split"]).reset_index(drop=True)
+new_train = (
+    old_train[old_train["split"] == "train"].drop(columns=["split"]).reset_index(drop=True).copy()
+)
+new_test = (
+    old_train[old_train["split"] == "test"].drop(columns=["split"]).reset_index(drop=True).copy()
+)
 new_test_without_labels = new_test.drop(columns=["azimuth", "zenith"])
 new_test = new_test[["event_id", "azimuth", "zenith"]]
 sample_submission = new_test.copy()
 sample_submission["azimuth"] = 1
 sample_submission["zenith"] = 1
-new_train.to_csv(out / "train_meta.csv", index=False)
-new_test_without_labels.to_csv(out / "test_meta.csv", index=False)
-sample_submission.to_csv(out / "sample_submission.csv", index=False)
-new_test.to_csv(out / "test.csv", index=False)
+new_train.to_parquet(public / "train_meta.parquet", index=False, engine="fastparquet")
+new_test_without_labels.to_parquet(public / "test_meta.parquet", index=False, engine="fastparquet")
+sample_submission.to_csv(public / "sample_submission.csv", index=False)
+new_test.to_csv(private / "test.csv", index=False)
+
 train_set, test_set = set(train_ids), set(test_ids)
 train_files, test_files = [], []
-for name in sorted(batch_names):
-    batch_id = int(Path(name).stem.split("_")[-1])
+for batch_file in sorted((raw / "train").glob("*.parquet")):
+    batch_id = int(batch_file.stem.split("_")[-1])
     if batch_id in train_set:
-        train_files.append(name)
+        train_files.append(batch_file.name)
     elif batch_id in test_set:
-        test_files.append(name)
+        test_files.append(batch_file.name)
 (out / "train_batches.txt").write_text("\n".join(train_files) + "\n")
 (out / "test_batches.txt").write_text("\n".join(test_files) + "\n")
+
+for name in ("train_meta.parquet", "test_meta.parquet"):
+    assert_frame_equal(pd.read_parquet(ours_public / name), pd.read_parquet(public / name),
+                       check_exact=True)
+    print(f"frame-equal {name}")
+    same = (ours_public / name).read_bytes() == (public / name).read_bytes()
+    print(f"bytes {name} {'identical' if same else 'different'}")

@@ -50,7 +50,22 @@ std::string PythonStrRepr(std::string_view text) {
 absl::StatusOr<RegressionTarget> ToRegressionTarget(const Column& column) {
   RegressionTarget target;
   target.is_bool = column.dtype == Dtype::kBool;
+  target.is_int64 = column.dtype == Dtype::kInt64;
   target.values.reserve(column.cells.size());
+  if (target.is_bool || target.is_int64) {
+    target.ints.reserve(column.cells.size());
+    for (const Cell& cell : column.cells) {
+      if (const auto* b = std::get_if<bool>(&cell)) {
+        target.ints.push_back(*b ? 1 : 0);
+      } else if (const auto* i = std::get_if<int64_t>(&cell)) {
+        target.ints.push_back(*i);
+      } else {
+        target.ints.clear();  // not a plain bool/int64 column after all
+        target.is_bool = target.is_int64 = false;
+        break;
+      }
+    }
+  }
   for (const Cell& cell : column.cells) {
     std::optional<double> v = ObjectToFloat64(cell);
     if (!v) {

@@ -1,6 +1,7 @@
 #ifndef MLEBENCH_GRADING_METRICS_REGRESSION_TARGET_H_
 #define MLEBENCH_GRADING_METRICS_REGRESSION_TARGET_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -17,10 +18,13 @@ namespace mlebench {
 // (bools as 0/1, int64 converted to the nearest double, missing as NaN);
 // `is_bool` records that numpy still sees a bool array, which matters to
 // functions whose numpy loops pick a narrower float type for bools (np.log1p
-// computes bools in float16).
+// computes bools in float16); `is_int64` an int64 array, whose arithmetic
+// numpy does in int64 (`ints` holds the exact values of both kinds).
 struct RegressionTarget {
   std::vector<double> values;
   bool is_bool = false;
+  bool is_int64 = false;
+  std::vector<int64_t> ints;  // for bool and int64 targets: 0/1, the values
 };
 
 // Converts `column` as check_array does, before its finiteness and size

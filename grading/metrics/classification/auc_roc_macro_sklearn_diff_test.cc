@@ -1,5 +1,5 @@
 // Differential test: MacroRocAucScore and CheckMacroRocAucTrue against
-// Debian's scikit-learn on random multi-label inputs shaped like upstream's
+// scikit-learn 1.5.1 (upstream's pinned version) on random multi-label inputs shaped like upstream's
 // multi-label graders' (auc_roc_macro_sklearn_diff_test.py generates them; see
 // its header for what is and is not covered). Requires the same raise/no-raise
 // outcome, sklearn's message where we reproduce it, the same float as

@@ -1,16 +1,15 @@
-#!/usr/bin/python3
 """Random multi-label inputs for MacroRocAucScore / CheckMacroRocAucTrue.
 
 Run by auc_roc_macro_sklearn_diff_test (a cc_test) as
-  /usr/bin/python3 auc_roc_macro_sklearn_diff_test.py OUT_FILE [SEED]
+  python3 auc_roc_macro_sklearn_diff_test.py OUT_FILE [SEED]
 Shapes are those of upstream's multi-label graders (2 columns as in
 playground-series-s3e18, 6 as in jigsaw-toxic-comment-classification-challenge,
 and others), 1 to 1e5 rows, with rare classes, heavy ties, all-equal columns,
 {-1, 1} labels and broken inputs (one-class columns, labels 2 or 0.5, NaN,
-inf, extra score columns, row-count mismatches). Debian's scikit-learn 1.2.1
-and upstream's 1.5 take the same path for all of these, with the same float
-arithmetic (see metrics_sklearn_diff_test.py), so the values are compared bit
-for bit (both raise on a one-class column; 1.6 would score it NaN). Not generated: a y_score with fewer columns than y_true,
+inf, extra score columns, row-count mismatches), scored by scikit-learn 1.5.1
+(upstream's pinned version, from the reference environment) and compared bit
+for bit (1.5.1 raises on a one-class column; 1.6 would score it NaN). Not
+generated: a y_score with fewer columns than y_true,
 which sklearn silently scores on those columns only and MacroRocAucScore
 rejects by design.
 

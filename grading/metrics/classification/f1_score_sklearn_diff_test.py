@@ -1,23 +1,22 @@
 # Writes random multiclass (string and integer labels) and multilabel
-# (MultiLabelBinarizer) cases with Debian's scikit-learn results, for
+# (MultiLabelBinarizer) cases with scikit-learn 1.5.1's results, for
 # f1_score_sklearn_diff_test.cc. Per case, five lines:
 #   case KIND AVERAGE BETA ZERO_DIVISION     KIND: s (strings), i (ints), ml
 #   y_true tokens                            s: "x"+hex, i: decimal, ml: "r"+",".join(hex)
 #   y_pred tokens
 #   classes tokens ("x"+hex; ml only, else empty)
-#   "err" | precision recall f_score f_score_new
-# precision/recall/f_score are sklearn's precision_recall_fscore_support.
-# Debian has sklearn 1.2, which computes F from precision and recall; upstream
-# pins sklearn >= 1.5, which computes it from counts (different rounding, and
-# beta = 0 means "precision" there). f_score_new restates 1.5's formula with
-# numpy on sklearn's own confusion counts, so our F can be checked bit for bit
-# against it and within 1e-9 against 1.2's.
+#   "err" | precision recall f_score f_score
+# precision/recall/f_score are precision_recall_fscore_support of scikit-learn
+# 1.5.1 (upstream's pinned version, from the reference environment), which
+# computes F from the confusion counts (beta = 0 means "precision"). F is
+# written twice, where the test once read sklearn 1.2's F (computed from
+# precision and recall, Debian's) and a numpy restatement of 1.5's.
 import random
 import sys
 import warnings
 
 import numpy as np
-from sklearn.metrics import multilabel_confusion_matrix, precision_recall_fscore_support
+from sklearn.metrics import precision_recall_fscore_support
 from sklearn.preprocessing import MultiLabelBinarizer
 
 warnings.filterwarnings("ignore")
@@ -42,31 +41,6 @@ def random_size(case):
     return rng.randint(1001, 5000)
 
 
-def new_fscore(tp, pred, true, beta, zero_division, average):
-    zd = 1.0 if zero_division == 1 else 0.0
-    tp, pred, true = (np.asarray(v, dtype=np.int64) for v in (tp, pred, true))
-    if average == "micro":
-        tp, pred, true = (np.array([v.sum()]) for v in (tp, pred, true))
-
-    def divide(num, den):
-        den = np.asarray(den, dtype=np.float64)
-        mask = den == 0.0
-        out = np.asarray(num, dtype=np.float64) / np.where(mask, 1.0, den)
-        out[mask] = zd
-        return out
-
-    if np.isposinf(beta):
-        f = divide(tp, true)
-    elif beta == 0:
-        f = divide(tp, pred)
-    else:
-        beta2 = beta**2
-        f = divide((1 + beta2) * tp, beta2 * true + pred)
-    if len(f) == 0:
-        return float("nan")
-    return float(np.mean(f))
-
-
 def write_case(out, kind, average, beta, zd, y_true, y_pred, classes):
     try:
         if kind == "ml":
@@ -77,13 +51,7 @@ def write_case(out, kind, average, beta, zd, y_true, y_pred, classes):
             yt, yp = y_true, y_pred
         p, r, f, _ = precision_recall_fscore_support(
             yt, yp, average=average, beta=beta, zero_division=zd)
-        try:
-            mcm = multilabel_confusion_matrix(yt, yp)
-            tp = mcm[:, 1, 1]
-            fnew = new_fscore(tp, tp + mcm[:, 0, 1], tp + mcm[:, 1, 0], beta, zd, average)
-        except Exception:  # no labels at all
-            fnew = new_fscore([], [], [], beta, zd, average)
-        result = " ".join(repr(float(v)) for v in (p, r, f, fnew))
+        result = " ".join(repr(float(v)) for v in (p, r, f, f))
     except (ValueError, TypeError):
         result = "err"
     if kind == "s":

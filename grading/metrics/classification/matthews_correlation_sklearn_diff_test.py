@@ -1,14 +1,13 @@
-#!/usr/bin/python3
 """Random label columns for our C++ MatthewsCorrCoef, scored by
 sklearn.metrics.matthews_corrcoef.
 
 Run by matthews_correlation_sklearn_diff_test as
-  /usr/bin/python3 matthews_correlation_sklearn_diff_test.py OUT_FILE
+  python3 matthews_correlation_sklearn_diff_test.py OUT_FILE
 
 Each case is one line "<csv hex> ok <float.hex()>" or "<csv hex> raise",
 where the CSV has columns t (y_true) and p (y_pred) as pandas reads them.
-Debian's sklearn 1.2 computes matthews_corrcoef with the same formula and
-checks as upstream's >= 1.5.
+The reference is scikit-learn 1.5.1 (upstream's pinned version, from the
+reference environment).
 """
 
 import io

@@ -1,33 +1,21 @@
-#!/usr/bin/python3
-"""Random inputs for our C++ metrics, with scikit-learn's outcome on each.
+"""Random inputs for our C++ metrics, with scikit-learn 1.5.1's outcome on each
+(upstream's pinned version: the reference environment,
+tools/python/requirements.lock).
 
 Run by metrics_sklearn_diff_test (a cc_test) as
-  /usr/bin/python3 metrics_sklearn_diff_test.py OUT_FILE [SEED]
+  python3 metrics_sklearn_diff_test.py OUT_FILE [SEED]
 It writes one case per block of lines (format below); the C++ test replays
 each case through AccuracyScore / RocAucScore / MacroRocAucScore / LogLoss and
-compares. Debian ships scikit-learn 1.2.1 while upstream requires >= 1.5:
-  - accuracy_score takes the same path in both, so 1.2.1's values and errors
-    are the reference;
-  - roc_auc_score's arithmetic is also the same in both (1.3 only changed
-    roc_curve's first threshold to inf, which the area never reads; 1.5's
-    auc calls scipy's trapezoid, which forwards to numpy's trapz with the
-    same formula), so 1.2.1's float is the reference, bit for bit. Each
-    scored case also carries roc_auc_15, a numpy re-statement of 1.5.1's
-    steps, which must agree to the bit too (and with 1.2.1: checked here);
-  - log_loss changed: 1.2.1 renormalises every row of y_pred by its sum
-    (after clipping), 1.5 does not (and expands a 1-D y_pred before clipping,
-    which gives the same numbers). So 1.2.1's value is a reference only for
-    rows that already sum to one, and every case also carries a numpy
-    re-statement of the 1.5 formula, which the C++ result must equal bit for
-    bit. Which inputs raise, and why, did not change between the versions.
+compares. (Until 2026-12-02 this ran on Debian's scikit-learn 1.2.1, whose
+log_loss renormalises every row of y_pred by its sum, and carried numpy
+restatements of 1.5's log_loss and roc_auc_score; the real 1.5.1 answers now.)
 
 Format, one token list per line:
   case <metric> <index>
   col <dtype> <n> <cell>...        (accuracy: y_true, then y_pred)
   vec <n> <float>...               (auc: y_true, then y_score)
   mat <rows> <cols> <1d> <float>...  (auc_macro, log_loss: y_true, then y_pred)
-  ok <sklearn value> [<1.5 re-statement> <rows sum to one: 0/1>]   (log_loss)
-  ok <sklearn value> <1.5 re-statement>                            (auc)
+  ok <sklearn value>
   raise <exception class> <message as UTF-8 hex>
 Cells: i:<int> f:<float.hex()> b:<0|1> s:<UTF-8 hex> n (missing). Floats are
 float.hex(), which C's strtod reads back exactly.
@@ -37,9 +25,7 @@ import sys
 import warnings
 
 import numpy as np
-from scipy.special import xlogy
 from sklearn.metrics import accuracy_score, log_loss, roc_auc_score
-from sklearn.preprocessing import LabelBinarizer
 
 warnings.simplefilter("ignore")
 
@@ -218,34 +204,12 @@ def auc_scores(n):
     return s
 
 
-def roc_auc_15(y, s):
-    """scikit-learn 1.5.1's roc_auc_score steps for binary y (no weights)."""
-    y = y == np.unique(y)[1]
-    order = np.argsort(s, kind="mergesort")[::-1]
-    s, y = s[order], y[order]
-    threshold_idxs = np.r_[np.where(np.diff(s))[0], y.size - 1]
-    tps = np.cumsum(y * 1.0, dtype=np.float64)[threshold_idxs]  # stable_cumsum
-    fps = 1 + threshold_idxs - tps
-    if len(fps) > 2:  # roc_curve(drop_intermediate=True)
-        keep = np.where(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])[0]
-        fps, tps = fps[keep], tps[keep]
-    fpr = np.r_[0, fps] / fps[-1]
-    tpr = np.r_[0, tps] / tps[-1]
-    assert np.all(np.diff(fpr) >= 0)  # auc's direction: 1
-    return float((np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0).sum())  # trapezoid
-
-
 def write_auc_case(index, y, s):
     lines.append(f"case auc {index}")
     for arr in (y, s):
         lines.append(f"vec {len(arr)} " + " ".join(fhex(v) for v in arr))
     result = outcome(roc_auc_score, y, s)
-    if result[0] == "ok":
-        restated = roc_auc_15(y, s)
-        assert restated.hex() == result[1].hex(), (index, restated, result[1])
-        write_outcome(result, [fhex(restated)])
-    else:
-        write_outcome(result)
+    write_outcome(result)
     return result
 
 
@@ -310,23 +274,6 @@ def auc_macro_case(index):
 
 # ---------------------------------------------------------------- log loss
 
-def log_loss_15(y_true, y_pred):
-    """sklearn 1.5's log_loss arithmetic, for inputs that 1.2.1 accepts."""
-    lb = LabelBinarizer().fit(y_true)
-    t = lb.transform(y_true)
-    if t.shape[1] == 1:
-        t = np.append(1 - t, t, axis=1)
-    p = np.asarray(y_pred, dtype=np.float64)
-    if p.ndim == 1:
-        p = p[:, np.newaxis]
-    if p.shape[1] == 1:
-        p = np.append(1 - p, p, axis=1)
-    eps = np.finfo(p.dtype).eps
-    p = np.clip(p, eps, 1 - eps)
-    loss = -xlogy(t, p).sum(axis=1)
-    return float(np.average(loss))
-
-
 def probabilities(n, k, normalised):
     if normalised:
         p = rng.dirichlet(np.full(k, rng.uniform(0.2, 3.0)), n)
@@ -385,11 +332,7 @@ def log_loss_case(index):
     lines.append(f"case log_loss {index}")
     lines.append(matrix_line(np.asarray(y, dtype=np.float64), true_1d))
     lines.append(matrix_line(np.asarray(p, dtype=np.float64), pred_1d))
-    result = outcome(log_loss, y, p)
-    if result[0] == "ok":
-        write_outcome(result, [fhex(log_loss_15(y, p)), str(int(normalised))])
-    else:
-        write_outcome(result)
+    write_outcome(outcome(log_loss, y, p))
 
 
 for count, make in ((700, accuracy_case), (600, auc_case), (120, auc_macro_case),

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Random inputs for our C++ ProbabilisticFBeta, with a Python restatement's outcome.
 
 Run by probabilistic_f1_diff_test (a cc_test) as
-  /usr/bin/python3 probabilistic_f1_diff_test.py OUT_FILE [SEED]
+  python3 probabilistic_f1_diff_test.py OUT_FILE [SEED]
 
 The reference below restates rsna-breast-cancer-detection's `pfbeta` (a plain
 Python loop over numpy arrays, so the Python/numpy scalar types matter: a

@@ -1,9 +1,9 @@
 """Usage: weighted_auroc_sklearn_diff_test.py <cases file> [seed]
 
 Random cases for weighted_auroc_sklearn_diff_test: the ALASKA2 weighted AUC
-of upstream's grade.py, restated with numpy and scikit-learn's roc_curve and
-auc (Debian's scikit-learn 1.2 computes the same curve points as 1.5: only
-the first threshold value changed, which the metric does not use).
+of upstream's grade.py, restated with numpy and scikit-learn 1.5.1's
+roc_curve and auc (upstream's pinned version, from the reference
+environment).
 
 Output, one case after another:
   case <n rows>

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Random inputs for our C++ WeightedMultilabelLogLoss, with a numpy restatement's value.
 
 Run by weighted_multilabel_log_loss_diff_test (a cc_test) as
-  /usr/bin/python3 weighted_multilabel_log_loss_diff_test.py OUT_FILE [SEED]
+  python3 weighted_multilabel_log_loss_diff_test.py OUT_FILE [SEED]
 
 The reference restates rsna-2022-cervical-spine-fracture-detection's
 custom_comp_weighted_loss with numpy, on matrices built as upstream builds

@@ -1,5 +1,5 @@
 // Differential test: KendallTau against upstream's AI4Code kendall_tau,
-// restated line for line in Python and run by Debian's /usr/bin/python3 on
+// restated line for line in Python and run by the reference environment's Python on
 // random cases (1 to 1e5 items; see the script). Scores must agree bit for
 // bit, and both sides must fail on the same cases.
 

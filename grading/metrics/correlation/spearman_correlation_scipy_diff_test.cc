@@ -1,5 +1,5 @@
-// Differential test: SpearmanCorrelation against Debian's scipy 1.10
-// `spearmanr(x, y).correlation` on random pandas columns of 0 to 100000
+// Differential test: SpearmanCorrelation against scipy 1.14.1's
+// (upstream's pinned version) `spearmanr(x, y).correlation` on random pandas columns of 0 to 100000
 // values (float64 with ties, infinities and NaN, int64, large int64, bool,
 // text with and without missing values, constants, unequal lengths),
 // generated and scored by spearman_correlation_reference.py. Each case must

@@ -1,13 +1,10 @@
-#!/usr/bin/python3
 """Random inputs for our C++ LabelRankingAveragePrecision, with scikit-learn's outcome.
 
 Run by label_ranking_average_precision_sklearn_diff_test (a cc_test) as
-  /usr/bin/python3 label_ranking_average_precision_sklearn_diff_test.py OUT_FILE [SEED]
+  python3 label_ranking_average_precision_sklearn_diff_test.py OUT_FILE [SEED]
 
-Upstream pins scikit-learn 1.5; Debian ships 1.2.1, whose
-label_ranking_average_precision_score is the same code (checks, the
-rankdata(method="max") tie handling, the weighted sum and its division),
-so it is called directly.
+The reference is scikit-learn 1.5.1's label_ranking_average_precision_score
+(upstream's pinned version, from the reference environment).
 
 Format, one token list per line:
   case lrap <index> <n_samples> <n_labels> <weights: none|given>

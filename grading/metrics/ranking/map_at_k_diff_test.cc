@@ -1,7 +1,7 @@
 // Differential test: MeanAveragePrecisionAtK (with SplitOnSpace turning label
 // texts into lists, as upstream's graders do) against a line-for-line Python
-// restatement of upstream's mean_average_precision_at_k, run by Debian's
-// /usr/bin/python3 on random cases of 1 to 1e5 rows (see the script). The
+// restatement of upstream's mean_average_precision_at_k, run with the
+// reference environment's numpy 1.26.4 on random cases of 1 to 1e5 rows (see the script). The
 // scores must agree bit for bit (both sides take numpy's mean), NaN included.
 
 #include <cmath>

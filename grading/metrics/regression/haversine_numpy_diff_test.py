@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Random inputs for our C++ TripHaversineScore, with a numpy restatement of
 upstream's calc_score (smartphone-decimeter-2022/notebook.py).
 
 Run by haversine_numpy_diff_test as
-  /usr/bin/python3 haversine_numpy_diff_test.py OUT_FILE
+  python3 haversine_numpy_diff_test.py OUT_FILE
 
 Format, one case after another: "case <n>", then four lines of float.hex()
 values (predicted latitude, predicted longitude, true latitude, true

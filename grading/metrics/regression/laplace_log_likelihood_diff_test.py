@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Random inputs for our C++ LaplaceLogLikelihood, with upstream's outcome.
 
 Run by laplace_log_likelihood_diff_test (a cc_test) as
-  /usr/bin/python3 laplace_log_likelihood_diff_test.py OUT_FILE [SEED]
+  python3 laplace_log_likelihood_diff_test.py OUT_FILE [SEED]
 The reference restates osic-pulmonary-fibrosis-progression's
 laplace_log_likelihood with numpy on float64 arrays.
 

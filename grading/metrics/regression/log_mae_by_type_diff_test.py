@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Random inputs for our C++ LogMaeByType, with upstream's outcome.
 
 Run by log_mae_by_type_diff_test (a cc_test) as
-  /usr/bin/python3 log_mae_by_type_diff_test.py OUT_FILE [SEED]
+  python3 log_mae_by_type_diff_test.py OUT_FILE [SEED]
 
 The reference restates champs-scalar-coupling's grade.py after its merge:
 pandas groupby("type"), np.log(sklearn mean_absolute_error) per group, and

@@ -1,13 +1,10 @@
-#!/usr/bin/python3
 """Random inputs for our C++ MeanAbsoluteError, with scikit-learn's outcome.
 
 Run by mean_absolute_error_sklearn_diff_test (a cc_test) as
-  /usr/bin/python3 mean_absolute_error_sklearn_diff_test.py OUT_FILE [SEED]
+  python3 mean_absolute_error_sklearn_diff_test.py OUT_FILE [SEED]
 
-Upstream pins scikit-learn 1.5; Debian ships 1.2.1. Their mean_absolute_error
-is the same function (1.5 had not yet moved it to the array API: both check
-with dtype="numeric" and compute np.average(np.abs(y_pred - y_true), axis=0)),
-so sklearn 1.2.1 is called directly here.
+The reference is scikit-learn 1.5.1's mean_absolute_error (upstream's pinned
+version, from the reference environment).
 
 Format, one token list per line:
   case mae <index>

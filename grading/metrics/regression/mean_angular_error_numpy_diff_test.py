@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Random inputs for our C++ MeanAngularError, with a numpy restatement of
 upstream's angular_dist_score (icecube-neutrinos-in-deep-ice/grade.py).
 
 Run by mean_angular_error_numpy_diff_test as
-  /usr/bin/python3 mean_angular_error_numpy_diff_test.py OUT_FILE
+  python3 mean_angular_error_numpy_diff_test.py OUT_FILE
 
 Format, one line each: "case <n>", then four lines of float.hex() values
 (azimuth true, zenith true, azimuth pred, zenith pred), then "ok <float.hex()>".

@@ -1,29 +1,20 @@
-#!/usr/bin/python3
 """Random regression inputs for our C++ RMSE / RMSLE metrics, with sklearn's outcome.
 
 Run by regression_sklearn_diff_test (a cc_test) as
-  /usr/bin/python3 regression_sklearn_diff_test.py OUT_FILE [SEED]
+  python3 regression_sklearn_diff_test.py OUT_FILE [SEED]
 Each case is a block of lines (format below); the C++ test replays it through
 RootMeanSquaredError / RootMeanSquaredLogError / MeanColumnWiseRmsle.
 
-Upstream pins scikit-learn 1.5.1; Debian ships 1.2.1, which has neither
-root_mean_squared_error nor root_mean_squared_log_error. What differs:
-  - 1.5's mean_squared_error casts both inputs to float64 before anything
-    else (_find_matching_floating_dtype); 1.2.1 keeps bool and int64 arrays,
-    so it subtracts ints exactly (and overflows), and cannot subtract two bool
-    arrays at all. The 1.5 reference below therefore runs 1.2.1's own
-    check_consistent_length and check_array with dtype=float64 (1.5's order and
-    checks) and hands the float64 arrays to 1.2.1's
-    mean_squared_error(squared=False), whose arithmetic on float64 input is
-    1.5's: the same numpy operations.
-  - 1.5's root_mean_squared_log_error checks with dtype="numeric" (bool stays
-    bool), rejects negatives with "Root Mean Squared Logarithmic Error ...",
-    then calls root_mean_squared_error on np.log1p of each; 1.2.1's
-    sqrt(mean_squared_log_error) does the same arithmetic but words its error
-    "Mean Squared ...". The reference restates 1.5 with 1.2.1's pieces. Two bool
-    inputs (float16 arithmetic, not reproduced) are never generated.
-Every "ok" case also carries 1.2.1's direct value where 1.2.1 accepts the raw
-inputs, which must agree within 1e-9 relative.
+The reference is scikit-learn 1.5.1 (upstream's pinned version, from the
+reference environment): root_mean_squared_error and
+root_mean_squared_log_error, which cast both inputs to float64 (RMSE) or
+check them with dtype="numeric" (RMSLE: bool stays bool; two bool inputs,
+float16 arithmetic, are never generated) and reject negatives with "Root Mean
+Squared Logarithmic Error ...". Every "ok" case also carries the older
+spelling's value on the same 1.5.1, mean_squared_error(squared=False) /
+sqrt(mean_squared_log_error), where it accepts the inputs, which must agree
+within 1e-9 relative. (Until 2026-12-02 this ran on Debian's 1.2.1, which has
+neither function; the reference was then a restatement from 1.2.1's pieces.)
 
 Format, one token list per line:
   case <rmse|rmsle|mcrmsle> <index>
@@ -43,8 +34,13 @@ import sys
 import warnings
 
 import numpy as np
-from sklearn.metrics import mean_squared_error, mean_squared_log_error
-from sklearn.utils.validation import check_array, check_consistent_length
+from sklearn.metrics import (
+    mean_squared_error,
+    mean_squared_log_error,
+    root_mean_squared_error,
+    root_mean_squared_log_error,
+)
+from sklearn.utils.validation import check_array
 
 warnings.simplefilter("ignore")
 
@@ -162,29 +158,18 @@ def write_column(arr):
 
 
 def rmse_15(y_true, y_pred):
-    check_consistent_length(y_true, y_pred)
-    t = check_array(y_true, ensure_2d=False, dtype=np.float64)
-    p = check_array(y_pred, ensure_2d=False, dtype=np.float64)
-    return float(mean_squared_error(t, p, squared=False))
+    return float(root_mean_squared_error(y_true, y_pred))
 
 
 def rmsle_15(y_true, y_pred):
-    check_consistent_length(y_true, y_pred)
-    t = check_array(y_true, ensure_2d=False, dtype="numeric")
-    p = check_array(y_pred, ensure_2d=False, dtype="numeric")
-    if (t < 0).any() or (p < 0).any():
-        raise ValueError("Root Mean Squared Logarithmic Error cannot be used when "
-                         "targets contain negative values.")
-    lt, lp = np.log1p(t), np.log1p(p)
-    assert not (lt.dtype == np.float16 and lp.dtype == np.float16)
-    return rmse_15(lt, lp)
+    return float(root_mean_squared_log_error(y_true, y_pred))
 
 
-def rmse_121(y_true, y_pred):
+def rmse_old_spelling(y_true, y_pred):
     return float(mean_squared_error(y_true, y_pred, squared=False))
 
 
-def rmsle_121(y_true, y_pred):
+def rmsle_old_spelling(y_true, y_pred):
     return float(np.sqrt(mean_squared_log_error(y_true, y_pred)))
 
 
@@ -192,8 +177,8 @@ def mcrmsle_15(true_a, true_b, pred_a, pred_b):
     return (rmsle_15(true_a, pred_a) + rmsle_15(true_b, pred_b)) / 2
 
 
-def mcrmsle_121(true_a, true_b, pred_a, pred_b):
-    return (rmsle_121(true_a, pred_a) + rmsle_121(true_b, pred_b)) / 2
+def mcrmsle_old_spelling(true_a, true_b, pred_a, pred_b):
+    return (rmsle_old_spelling(true_a, pred_a) + rmsle_old_spelling(true_b, pred_b)) / 2
 
 
 def log1p_part(y_true, y_pred):
@@ -249,7 +234,7 @@ def rmse_case(index):
     lines.append(f"case rmse {index}")
     write_column(y_true)
     write_column(y_pred)
-    write_outcome(rmse_15, rmse_121, y_true, y_pred)
+    write_outcome(rmse_15, rmse_old_spelling, y_true, y_pred)
 
 
 def rmsle_case(index):
@@ -257,7 +242,7 @@ def rmsle_case(index):
     lines.append(f"case rmsle {index}")
     write_column(y_true)
     write_column(y_pred)
-    write_outcome(rmsle_15, rmsle_121, y_true, y_pred, parts=[(y_true, y_pred)])
+    write_outcome(rmsle_15, rmsle_old_spelling, y_true, y_pred, parts=[(y_true, y_pred)])
 
 
 def mcrmsle_case(index):
@@ -266,7 +251,7 @@ def mcrmsle_case(index):
     lines.append(f"case mcrmsle {index}")
     for arr in (true_a, true_b, pred_a, pred_b):
         write_column(arr)
-    write_outcome(mcrmsle_15, mcrmsle_121, true_a, true_b, pred_a, pred_b,
+    write_outcome(mcrmsle_15, mcrmsle_old_spelling, true_a, true_b, pred_a, pred_b,
                   parts=[(true_a, pred_a), (true_b, pred_b)])
 
 

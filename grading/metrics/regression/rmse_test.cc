@@ -57,12 +57,29 @@ TEST(RootMeanSquaredErrorTest, ChecksInSklearnsOrder) {
 
 TEST(RootMeanSquaredErrorTest, ColumnsOfEveryDtype) {
   const Column answers = Floats({1.0, 0.0, 2.0});
-  // Bools and ints are numbers (sklearn 1.5 casts both inputs to float64).
+  // Bools and ints are numbers next to floats.
   EXPECT_EQ(*RootMeanSquaredError(answers, Column{"y", Dtype::kBool, {true, false, true}}),
             std::sqrt(1.0 / 3.0));
-  EXPECT_EQ(*RootMeanSquaredError(Column{"y", Dtype::kBool, {true, false}},
-                                  Column{"y", Dtype::kBool, {false, false}}),
-            std::sqrt(0.5));
+  // Two bool columns: numpy cannot subtract them (sklearn 1.5.1 raises
+  // TypeError; 1.6 casts to float64 first).
+  EXPECT_THAT(RootMeanSquaredError(Column{"y", Dtype::kBool, {true, false}},
+                                   Column{"y", Dtype::kBool, {false, false}})
+                  .status()
+                  .message(),
+              HasSubstr("numpy boolean subtract"));
+  // int64 and bool columns: int64 arithmetic, wrapping on overflow (values
+  // from sklearn 1.5.1: 2**62 - -2**62 wraps to -2**63, whose square wraps
+  // to 0; 3037000500**2 wraps negative).
+  const auto ints = [](std::vector<int64_t> v) {
+    Column c{"y", Dtype::kInt64, {}};
+    for (int64_t x : v) c.cells.emplace_back(x);
+    return c;
+  };
+  EXPECT_EQ(*RootMeanSquaredError(ints({int64_t{1} << 62, 3}), ints({-(int64_t{1} << 62), 1})),
+            1.4142135623730951);
+  EXPECT_EQ(*RootMeanSquaredError(Column{"y", Dtype::kBool, {true, false, true}}, ints({3, 0, -1})),
+            1.632993161855452);
+  EXPECT_TRUE(std::isnan(*RootMeanSquaredError(ints({3037000500, 0}), ints({0, 0}))));
   EXPECT_EQ(*RootMeanSquaredError(answers,
                                   Column{"y", Dtype::kInt64, {int64_t{1}, int64_t{0}, int64_t{2}}}),
             0.0);

@@ -1,8 +1,8 @@
 """Usage: levenshtein_diff_test.py <cases file> [seed]
 
-Random text pairs for levenshtein_diff_test with their distance by Debian's
-python3-levenshtein (`Levenshtein.distance` on Python str, counting code
-points), the library upstream's graders import.
+Random text pairs for levenshtein_diff_test with their distance by
+Levenshtein 0.25.1 (`Levenshtein.distance` on Python str, counting code
+points), the library and version upstream's graders import.
 
 Output, one pair a line:
   p h<hex of UTF-8 of a> h<hex of UTF-8 of b> <distance>

@@ -1,7 +1,7 @@
 // Differential test: GreedyBoxMeanAveragePrecision and
-// CocoBoxAveragePrecision against numpy restatements of upstream's siim
-// calculate_map (with sklearn >= 1.5's average_precision_score) and of
-// pycocotools' COCOeval as vinbigdata's grader configures it, on random box
+// CocoBoxAveragePrecision against a numpy restatement of upstream's siim
+// calculate_map (with sklearn >= 1.5's average_precision_score) and against
+// pycocotools 2.0.8's COCOeval called as vinbigdata's grader calls it, on random box
 // sets: tied scores, empty predictions, labels/categories absent from the
 // ground truth, boxes with negative extent, NaN/inf scores, >100 detections.
 // Scores must agree to 1e-12 relative and raising must agree.

@@ -1,17 +1,25 @@
 """Reference for box_average_precision_diff_test.cc.
 
-Writes random cases and their expected results. The references restate, in
-plain numpy, (1) siim-covid19-detection's calculate_map/calculate_iou with
-sklearn >= 1.5's average_precision_score (Debian ships sklearn 1.2 and no
-pycocotools, so both are restated rather than imported), and (2)
-pycocotools' COCOeval bbox evaluate/accumulate/summarize as vinbigdata's
-grader configures it (iouThrs [t], default areaRng/maxDets/recThrs, ids from
-0). Usage: box_average_precision_diff_test.py OUT_PATH
+Writes random cases and their expected results:
+(1) siim-covid19-detection's calculate_map/calculate_iou, restated in plain
+    numpy (upstream's grade.py is not importable here) with sklearn >= 1.5's
+    average_precision_score restated too;
+(2) vinbigdata's score from pycocotools 2.0.8's real COCOeval (the reference
+    environment), set up as upstream's VinBigDataEval does: images numbered
+    in order, categories from the truths, bbox as [x_min, y_min, x_max,
+    y_max] (COCO reads the last two as width and height), iouThrs [t],
+    summarize()'s stats[0]. (Until 2026-12-02 a numpy restatement of COCOeval
+    stood in for it; on these cases the two agreed bit for bit.)
+Usage: box_average_precision_diff_test.py OUT_PATH
 """
 
+import contextlib
+import io
 import sys
 
 import numpy as np
+from pycocotools.coco import COCO
+from pycocotools.cocoeval import COCOeval
 
 
 # ---- sklearn >= 1.5 average_precision_score (binary) ----
@@ -83,93 +91,38 @@ def greedy_map(preds, truths, thr):
 
 
 # ---- pycocotools COCOeval (bbox), restated ----
-def coco_iou(d, g):
-    w = np.fmin(d[2] + d[0], g[2] + g[0]) - np.fmax(d[0], g[0])
-    if w <= 0:
-        return 0.0
-    h = np.fmin(d[3] + d[1], g[3] + g[1]) - np.fmax(d[1], g[1])
-    if h <= 0:
-        return 0.0
-    i = w * h
-    return i / (d[2] * d[3] + g[2] * g[3] - i)
-
-
-def coco_ap(num_images, gts, dts, thr):
-    # gts/dts: lists of dicts with image, category, bbox, area, score; id = index.
+def pycocotools_ap(num_images, gts, dts, thr):
+    """stats[0] of COCOeval, as upstream's VinBigDataEval.evaluate runs it."""
     cats = sorted({g["category"] for g in gts})
-    lo, hi = 0, 1e5**2
-    rec_thrs = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
-    R = len(rec_thrs)
-    precision = -np.ones((1, R, len(cats)))
-    for k, cat in enumerate(cats):
-        E = []
-        for img in range(num_images):
-            g = [dict(x, id=i) for i, x in enumerate(gts) if x["image"] == img and x["category"] == cat]
-            d = [dict(x, id=i) for i, x in enumerate(dts) if x["image"] == img and x["category"] == cat]
-            if not g and not d:
-                continue
-            for x in g:
-                x["_ignore"] = 1 if (x["area"] < lo or x["area"] > hi) else 0
-            gi = np.argsort([x["_ignore"] for x in g], kind="mergesort")
-            g = [g[i] for i in gi]
-            di = np.argsort([-x["score"] for x in d], kind="mergesort")
-            d = [d[i] for i in di[0:100]]
-            G, D = len(g), len(d)
-            gtm = np.zeros((1, G))
-            dtm = np.zeros((1, D))
-            gtIg = np.array([x["_ignore"] for x in g])
-            dtIg = np.zeros((1, D))
-            if G and D:
-                ious = np.array([[coco_iou(a["bbox"], b["bbox"]) for b in g] for a in d])
-                for dind, dd in enumerate(d):
-                    iou = min([thr, 1 - 1e-10])
-                    m = -1
-                    for gind in range(G):
-                        if gtm[0, gind] > 0:
-                            continue
-                        if m > -1 and gtIg[m] == 0 and gtIg[gind] == 1:
-                            break
-                        if ious[dind, gind] < iou:
-                            continue
-                        iou = ious[dind, gind]
-                        m = gind
-                    if m == -1:
-                        continue
-                    dtIg[0, dind] = gtIg[m]
-                    dtm[0, dind] = g[m]["id"]
-                    gtm[0, m] = dd["id"]
-            a = np.array([x["area"] < lo or x["area"] > hi for x in d]).reshape((1, D))
-            dtIg = np.logical_or(dtIg, np.logical_and(dtm == 0, a))
-            E.append(dict(dtScores=[x["score"] for x in d], dtm=dtm, dtIg=dtIg, gtIg=gtIg))
-        if not E:
-            continue
-        sc = np.concatenate([e["dtScores"][0:100] for e in E])
-        inds = np.argsort(-sc, kind="mergesort")
-        dtm = np.concatenate([e["dtm"][:, 0:100] for e in E], axis=1)[:, inds]
-        dtIg = np.concatenate([e["dtIg"][:, 0:100] for e in E], axis=1)[:, inds]
-        gtIg = np.concatenate([e["gtIg"] for e in E])
-        npig = np.count_nonzero(gtIg == 0)
-        if npig == 0:
-            continue
-        tps = np.logical_and(dtm, np.logical_not(dtIg))
-        fps = np.logical_and(np.logical_not(dtm), np.logical_not(dtIg))
-        tp = np.cumsum(tps, axis=1).astype(float)[0]
-        fp = np.cumsum(fps, axis=1).astype(float)[0]
-        nd = len(tp)
-        rc = tp / npig
-        pr = (tp / (fp + tp + np.spacing(1))).tolist()
-        q = [0.0] * R
-        for i in range(nd - 1, 0, -1):
-            if pr[i] > pr[i - 1]:
-                pr[i - 1] = pr[i]
-        try:
-            for ri, pi in enumerate(np.searchsorted(rc, rec_thrs, side="left")):
-                q[ri] = pr[pi]
-        except IndexError:
-            pass
-        precision[0, :, k] = np.array(q)
-    s = precision
-    return -1.0 if len(s[s > -1]) == 0 else float(np.mean(s[s > -1]))
+    images = [{"id": i} for i in range(num_images)]
+    categories = [{"id": c, "name": c, "supercategory": "none"} for c in cats]
+
+    def annotation(k, x, with_score):
+        a = {"id": k, "image_id": x["image"], "category_id": x["category"],
+             "bbox": np.array(x["bbox"]), "segmentation": [], "ignore": 0,
+             "area": x["area"], "iscrowd": 0}
+        if with_score:
+            a["score"] = x["score"]
+        return a
+
+    with contextlib.redirect_stdout(io.StringIO()):  # pycocotools prints progress
+        coco_ds = COCO()
+        coco_ds.dataset = {"type": "instances", "images": images, "categories": categories,
+                           "annotations": [annotation(k, g, False) for k, g in enumerate(gts)]}
+        coco_ds.createIndex()
+        coco_dt = COCO()
+        coco_dt.dataset = {"images": images.copy(), "categories": categories.copy(),
+                           "annotations": [annotation(k, d, True) for k, d in enumerate(dts)]}
+        coco_dt.createIndex()
+        evaluation = COCOeval(coco_ds, coco_dt, "bbox")
+        evaluation.params.imgIds = sorted(coco_ds.getImgIds())
+        evaluation.params.useCats = True
+        evaluation.params.iouType = "bbox"
+        evaluation.params.iouThrs = np.array([thr])
+        evaluation.evaluate()
+        evaluation.accumulate()
+        evaluation.summarize()
+    return float(evaluation.stats[0])
 
 
 def main():
@@ -263,7 +216,7 @@ def main():
             lines.append(" ".join([str(x["image"]), str(x["category"])] +
                                   [repr(float(v)) for v in x["bbox"]] +
                                   [repr(float(x["area"])), repr(float(x["score"]))]))
-        lines.append(repr(coco_ap(num_images, gts, dts, thr)))
+        lines.append(repr(pycocotools_ap(num_images, gts, dts, thr)))
         out.extend(lines)
 
     with open(sys.argv[1], "w") as f:

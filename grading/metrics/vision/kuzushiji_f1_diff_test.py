@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Random pages for our C++ KuzushijiF1, with a numpy restatement of
 upstream's kuzushiji_metric.py (score_page and kuzushiji_f1).
 
 Run by kuzushiji_f1_diff_test as
-  /usr/bin/python3 kuzushiji_f1_diff_test.py OUT_FILE
+  python3 kuzushiji_f1_diff_test.py OUT_FILE
 
 Format, one case after another: "case <n>", then n lines "<preds> <truth>"
 where each is "-" for a missing page or "h" + the UTF-8 hex of the string,

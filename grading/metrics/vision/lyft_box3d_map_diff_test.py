@@ -1,12 +1,13 @@
 """Reference for lyft_box3d_map_diff_test.cc.
 
 Writes random cases of the Lyft 3-D detection grade and the expected result
-of each. The reference restates, in plain Python with numpy and shapely
-(Debian's python3-shapely, on the same GEOS library as our C++), upstream's
+of each. The reference restates, in plain Python with numpy, upstream's
 parse_row and Lyft's mAP_evaluation.py (Box3D checks, greedy matching at each
-IoU threshold, get_ap) and the part of pyquaternion those use (pyquaternion is
-not in Debian): the axis-angle constructor with math.cos/math.sin and the
-rotation matrix as a 4x4 numpy product.
+IoU threshold, get_ap) on the real pyquaternion 0.9.9 (the axis-angle
+constructor, rotation_matrix) and shapely 2.0.6 (ground-polygon
+intersections), the reference environment's, as upstream imports them.
+(Until 2026-12-02 the pyquaternion pieces were restated too; on these cases
+the outputs are byte-identical.)
 
 Output format, per case:
   case <num_samples>
@@ -20,32 +21,21 @@ import random
 import sys
 
 import numpy as np
+from pyquaternion import Quaternion
 from shapely.geometry import Polygon
 
 THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
 CLASSES = ["car", "bus", "pedestrian", "truck", "Car"]
 
 
-# ---- pyquaternion, the pieces upstream touches ----
+# ---- pyquaternion, as upstream's parse_row and Box3D call it ----
 def axis_z_quaternion(yaw):
-    angle = yaw or 0.0  # `radians or ... or 0.0`
-    half = angle / 2.0
-    scalar = math.cos(half)  # ValueError for +-inf
-    vector = np.array([0.0, 0.0, 1.0]) * math.sin(half)
-    return [scalar, vector[0], vector[1], vector[2]]
+    return list(Quaternion(axis=[0, 0, 1], radians=yaw))  # ValueError for +-inf
 
 
 def yaw_cos_sin(rotation):
-    q = np.asarray([float(v) for v in rotation])
-    if not abs(1.0 - np.dot(q, q)) < 1e-14:
-        norm = math.sqrt(np.dot(q, q))
-        if norm > 0:
-            q = q / norm
-    w, x, y, z = q
-    left = np.array([[w, -x, -y, -z], [x, w, -z, y], [y, z, w, -x], [z, -y, x, w]])
-    right = np.array([[w, -x, -y, -z], [x, w, z, -y], [y, -z, w, x], [z, y, -x, w]])
-    product = np.dot(left, right.conj().transpose())
-    return product[1, 1], product[2, 1]
+    matrix = Quaternion(rotation).rotation_matrix
+    return matrix[0, 0], matrix[1, 0]
 
 
 # ---- parse_row ----
