@@ -5,9 +5,9 @@
 #   tools/grading_speed_comparison.sh UPSTREAM_SRC [ROWS]
 #
 # UPSTREAM_SRC is a local copy of openai/mle-bench's source (never committed
-# here); its graders run with Debian's pandas/sklearn (/usr/bin/python3), with
-# empty stand-ins for the modules they import but never call (tqdm, py7zr,
-# yaml when missing). Both sides read the same CSV files and do the whole job
+# here); its graders run in the Python reference environment (upstream's pinned
+# pandas, scikit-learn, ...: tools/python/requirements.lock, made by ./bazelw),
+# with an empty stand-in for tqdm, which they import but never call. Both sides read the same CSV files and do the whole job
 # upstream's `grade_csv` does up to the score: read submission and answers
 # (pandas read_csv, float_precision="round_trip"), check, grade, round to 5
 # places. Each run is a fresh process; the best of 3 wall-clock times counts.
@@ -18,17 +18,18 @@ rows="${2:-1000000}"
 cd "$(dirname "$0")/.."
 ./bazelw build -c opt //tools:mlebench >/dev/null 2>&1
 mlebench="$(./bazelw info -c opt bazel-bin 2>/dev/null)/tools/mlebench"
+# The reference environment ./bazelw just made or found (system_packages.bazelrc).
+python="$(sed -n 's/^test --test_env=MLEBENCH_PYTHON=//p' system_packages.bazelrc)"
+[[ -x "$python" ]] || { echo "no Python reference environment (run ./bazelw first)" >&2; exit 2; }
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/stubs/tqdm"
 echo 'def tqdm(x=None, *a, **k): return x' >"$work/stubs/tqdm/__init__.py"
 echo 'from . import tqdm' >"$work/stubs/tqdm/auto.py"
-echo '' >"$work/stubs/py7zr.py"
-/usr/bin/python3 -c 'import yaml' 2>/dev/null || echo '' >"$work/stubs/yaml.py"
 
 # Answers and a submission per competition, written by pandas.
-/usr/bin/python3 - "$work/data" "$work/sub" "$rows" <<'PY'
+"$python" - "$work/data" "$work/sub" "$rows" <<'PY'
 import os, sys
 import numpy as np, pandas as pd
 data, sub, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -91,7 +92,7 @@ echo "| competition | metric | rows | upstream (s) | mlebench (s) | speed-up | u
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for cid in aerial-cactus-identification spooky-author-identification whale-categorization-playground; do
   metric="$(awk -F'\t' -v c="$cid" '$1 == c {print $3}' competitions/competitions.tsv)"
-  up_s="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of_3 /usr/bin/python3 \
+  up_s="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of_3 "$python" \
       "$work/upstream_grade.py" "$cid" "$work/sub/$cid.csv" "$work/data/$cid/prepared/private/test.csv")"
   up_score="$(tail -1 "$work/out")"
   our_s="$(best_of_3 "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
