@@ -1,9 +1,17 @@
 #include "grading/grader_testing.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/csv.h"
+#include "base/testing/test_util.h"
 #include "gtest/gtest.h"
 
 namespace mlebench::testing {
@@ -49,6 +57,46 @@ void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle
   EXPECT_TRUE(IsInvalidSubmission(result.status())) << result.status();
   EXPECT_NE(result.status().message().find(std::string(needle)), std::string::npos)
       << result.status() << "\n(expected the reason to mention: " << std::string(needle) << ")";
+}
+
+UpstreamGradeComparison CompareWithUpstreamGrade(std::string_view id, std::string_view script,
+                                                 int cases, double relative_tolerance) {
+  UpstreamGradeComparison counts;
+  const std::filesystem::path dir = NewTempDir("upstream_grade");
+  const CommandResult run = RunPython(script, {dir.string(), std::to_string(cases)});
+  if (run.exit_code != 0) {
+    ADD_FAILURE() << "upstream's grade() restatement failed:\n" << run.output;
+    return counts;
+  }
+  const std::vector<std::string> outcomes =
+      absl::StrSplit(ReadFileOrFail(dir / "scores.txt"), '\n', absl::SkipEmpty());
+  if (outcomes.size() != static_cast<size_t>(cases)) {
+    ADD_FAILURE() << "scores.txt has " << outcomes.size() << " lines for " << cases << " cases";
+    return counts;
+  }
+  for (int k = 0; k < cases; ++k) {
+    const absl::StatusOr<double> ours =
+        GradeCsvText(id, ReadFileOrFail(dir / absl::StrCat(k, ".sub.csv")),
+                     ReadFileOrFail(dir / absl::StrCat(k, ".ans.csv")));
+    const std::string& outcome = outcomes[k];
+    if (absl::StartsWith(outcome, "raise")) {
+      ++counts.raised;
+      EXPECT_FALSE(ours.ok()) << "case " << k << ": upstream " << outcome << ", we scored "
+                              << *ours;
+      continue;
+    }
+    ++counts.scored;
+    if (!ours.ok()) {
+      ADD_FAILURE() << "case " << k << ": upstream scored " << outcome << ", we: " << ours.status();
+      continue;
+    }
+    const double theirs = std::strtod(outcome.c_str() + 3, nullptr);
+    const bool same = (std::isnan(theirs) && std::isnan(*ours)) || *ours == theirs ||
+                      std::fabs(*ours - theirs) <= relative_tolerance * std::fabs(theirs);
+    EXPECT_TRUE(same) << "case " << k << ": ours " << *ours << ", upstream " << theirs
+                      << " (difference " << *ours - theirs << ")";
+  }
+  return counts;
 }
 
 }  // namespace mlebench::testing

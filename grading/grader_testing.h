@@ -23,6 +23,24 @@ absl::StatusOr<double> GradeCsvText(std::string_view id, std::string_view submis
 // Expects an invalid-submission status whose reason contains `needle`.
 void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle);
 
+// A grader-level differential test against upstream's grade(). `script` is
+// Python run with the reference environment (ReferencePython(): upstream's
+// pinned pandas, scikit-learn, ...) as `script DIR CASES`; for each k < CASES
+// it writes DIR/<k>.sub.csv and DIR/<k>.ans.csv, grades them as upstream's
+// grade_csv does (its read_csv: pd.read_csv(float_precision="round_trip") of
+// both; then grade()), and writes one line per
+// case to DIR/scores.txt: "ok <float.hex() of the score>" or "raise <class>"
+// (upstream makes any exception an invalid submission). Each case is graded
+// with the grader `id`; the outcomes must agree, scores within
+// `relative_tolerance` (0: bit for bit, NaN with NaN). Returns how many cases
+// were scored and how many raised, for the caller's coverage checks.
+struct UpstreamGradeComparison {
+  int scored = 0;
+  int raised = 0;
+};
+UpstreamGradeComparison CompareWithUpstreamGrade(std::string_view id, std::string_view script,
+                                                 int cases, double relative_tolerance = 0);
+
 }  // namespace mlebench::testing
 
 #endif  // MLEBENCH_GRADING_GRADER_TESTING_H_

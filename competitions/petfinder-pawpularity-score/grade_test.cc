@@ -103,5 +103,97 @@ TEST(PetfinderGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
   }
 }
 
+// Upstream's grade() (prepare_for_metric, root_mean_squared_error), restated
+// line for line, on pandas 2.2.2 and scikit-learn 1.5.1 of the reference
+// environment, on random answers and submissions: int and float predictions,
+// out-of-range, missing and text values, dropped, duplicated and foreign ids,
+// a misnamed column. Same score bit for bit, or invalid where upstream raises.
+constexpr char kUpstreamGrade[] = R"py(
+import math, random, sys
+import numpy as np, pandas as pd
+
+def read_csv(path):  # upstream's mlebench.utils.read_csv: round_trip floats
+    try:
+        return pd.read_csv(path, float_precision="round_trip")
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+out, cases = sys.argv[1], int(sys.argv[2])
+rng = random.Random(20261202)
+
+def value_text(v):
+    return "" if v is None else v if isinstance(v, str) else repr(v)
+
+def write_case(case, answers_header, answer_rows, sub_header, sub_rows, grade):
+    with open(f"{out}/{case}.ans.csv", "w") as f:
+        f.write(answers_header + "\n" + "".join(",".join(r) + "\n" for r in answer_rows))
+    with open(f"{out}/{case}.sub.csv", "w") as f:
+        f.write(sub_header + "\n" + "".join(",".join(r) + "\n" for r in sub_rows))
+    try:
+        value = grade(read_csv(f"{out}/{case}.sub.csv"), read_csv(f"{out}/{case}.ans.csv"))
+        return f"ok {float(value).hex()}"
+    except Exception as e:  # upstream's grade_csv: any exception is an invalid submission
+        return f"raise {type(e).__name__}"
+
+def spoil(rows, id_of, make_id):
+    """Upstream's typical submission faults, now and then: a row dropped or
+    duplicated, an id changed; rows shuffled."""
+    rows = list(rows)
+    rng.shuffle(rows)
+    r = rng.random()
+    if r < 0.05 and len(rows) > 1:
+        rows.pop()
+    elif r < 0.1:
+        rows.append(rows[0])
+    elif r < 0.15:
+        rows[0] = [make_id()] + rows[0][1:]
+    return rows
+
+def finish(scores):
+    with open(f"{out}/scores.txt", "w") as f:
+        f.write("\n".join(scores) + "\n")
+
+from sklearn.metrics import root_mean_squared_error
+
+def grade(submission, answers):
+    id_col, target_col = "Id", "Pawpularity"
+    if id_col not in submission.columns or target_col not in submission.columns:
+        raise ValueError("missing column")
+    if not submission[target_col].between(1, 100).all():
+        raise ValueError("range")
+    submission = submission.sort_values(id_col)
+    answers = answers.sort_values(id_col)
+    if (submission[id_col].values != answers[id_col].values).any():
+        raise ValueError("ids")
+    return root_mean_squared_error(answers[target_col].to_numpy(), submission[target_col].to_numpy())
+
+def pred():
+    r = rng.random()
+    if r < 0.01: return "abc"
+    if r < 0.02: return ""
+    if r < 0.03: return rng.choice(["0.5", "100.5", "inf"])
+    if r < 0.3: return str(rng.randint(1, 100))
+    return repr(round(rng.uniform(1, 100), rng.choice([0, 2, 9, 17])))
+
+scores = []
+for case in range(int(cases)):
+    n = rng.choice([1, 2, 5, 30, 300]) if case else 5000
+    ids = ["%032x" % rng.getrandbits(128) for _ in range(n)]
+    answers = [[i] + [str(rng.randint(0, 1)) for _ in range(12)] + [str(rng.randint(1, 100))]
+               for i in ids]
+    subs = spoil([[i, pred()] for i in ids], 0, lambda: "%032x" % rng.getrandbits(128))
+    header = "Id,Subject Focus,Eyes,Face,Near,Action,Accessory,Group,Collage,Human,Occlusion,Info,Blur,Pawpularity"
+    sub_header = "Id,Pawpularity" if case % 31 != 3 else "Id,pawpularity"
+    scores.append(write_case(case, header, answers, sub_header, subs, grade))
+finish(scores)
+)py";
+
+TEST(PetfinderGradeTest, MatchesUpstreamOnTheReferenceEnvironment) {
+  const testing::UpstreamGradeComparison counts =
+      testing::CompareWithUpstreamGrade(kId, kUpstreamGrade, 200);
+  EXPECT_GT(counts.scored, 80);
+  EXPECT_GT(counts.raised, 20);
+}
+
 }  // namespace
 }  // namespace mlebench::grade_test
