@@ -91,5 +91,98 @@ TEST(UsPatentGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
   }
 }
 
+// Upstream's grade() (prepare_for_metric, pearsonr), restated line for line,
+// on pandas 2.2.2 and scipy 1.14.1 of the reference environment, on random
+// answers and submissions: rounded and tied scores, constant sides (NaN),
+// missing and text values, dropped, duplicated and foreign ids. Same score
+// bit for bit (NaN with NaN), or invalid where upstream raises.
+constexpr char kUpstreamGrade[] = R"py(
+import math, random, sys
+import numpy as np, pandas as pd
+
+def read_csv(path):  # upstream's mlebench.utils.read_csv: round_trip floats
+    try:
+        return pd.read_csv(path, float_precision="round_trip")
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+out, cases = sys.argv[1], int(sys.argv[2])
+rng = random.Random(20261202)
+
+def value_text(v):
+    return "" if v is None else v if isinstance(v, str) else repr(v)
+
+def write_case(case, answers_header, answer_rows, sub_header, sub_rows, grade):
+    with open(f"{out}/{case}.ans.csv", "w") as f:
+        f.write(answers_header + "\n" + "".join(",".join(r) + "\n" for r in answer_rows))
+    with open(f"{out}/{case}.sub.csv", "w") as f:
+        f.write(sub_header + "\n" + "".join(",".join(r) + "\n" for r in sub_rows))
+    try:
+        value = grade(read_csv(f"{out}/{case}.sub.csv"), read_csv(f"{out}/{case}.ans.csv"))
+        return f"ok {float(value).hex()}"
+    except Exception as e:  # upstream's grade_csv: any exception is an invalid submission
+        return f"raise {type(e).__name__}"
+
+def spoil(rows, id_of, make_id):
+    """Upstream's typical submission faults, now and then: a row dropped or
+    duplicated, an id changed; rows shuffled."""
+    rows = list(rows)
+    rng.shuffle(rows)
+    r = rng.random()
+    if r < 0.05 and len(rows) > 1:
+        rows.pop()
+    elif r < 0.1:
+        rows.append(rows[0])
+    elif r < 0.15:
+        rows[0] = [make_id()] + rows[0][1:]
+    return rows
+
+def finish(scores):
+    with open(f"{out}/scores.txt", "w") as f:
+        f.write("\n".join(scores) + "\n")
+
+from scipy.stats import pearsonr
+
+def grade(submission, answers):
+    if len(submission) != len(answers):
+        raise ValueError("length")
+    if not set(["id", "score"]).issubset(submission.columns):
+        raise ValueError("columns")
+    submission = submission.sort_values("id")
+    answers = answers.sort_values("id")
+    if (submission["id"].values != answers["id"].values).any():
+        raise ValueError("ids")
+    return pearsonr(answers["score"].to_numpy(), submission["score"].to_numpy())[0]
+
+def pred():
+    r = rng.random()
+    if r < 0.01: return "abc"
+    if r < 0.02: return ""
+    if r < 0.3: return rng.choice(["0", "0.25", "0.5", "0.75", "1", "2", "-1"])
+    return repr(round(rng.uniform(-0.2, 1.2), rng.choice([2, 5, 17])))
+
+scores = []
+for case in range(int(cases)):
+    n = rng.choice([2, 3, 10, 50, 400]) if case else 6000
+    ids = [f"{rng.getrandbits(64):016x}" for _ in range(n)]
+    truth = [rng.choice(["0.0", "0.25", "0.5", "0.75", "1.0"]) for _ in ids]
+    if case % 19 == 4:
+        truth = ["0.5"] * n  # constant answers: NaN
+    subs = spoil([[i, pred()] for i in ids], 0, lambda: f"{rng.getrandbits(64):016x}")
+    if case % 23 == 9:
+        subs = [[i, "0.5"] for i, _ in subs]  # constant predictions: NaN
+    answers = [[i, "anchor", "target", "A47", t] for i, t in zip(ids, truth)]
+    scores.append(write_case(case, "id,anchor,target,context,score", answers, "id,score", subs,
+                             grade))
+finish(scores)
+)py";
+
+TEST(UsPatentGradeTest, MatchesUpstreamOnTheReferenceEnvironment) {
+  const testing::UpstreamGradeComparison counts =
+      testing::CompareWithUpstreamGrade(kId, kUpstreamGrade, 200);
+  EXPECT_GT(counts.scored, 50);
+  EXPECT_GT(counts.raised, 20);
+}
+
 }  // namespace
 }  // namespace mlebench::grade_test
