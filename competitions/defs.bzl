@@ -8,6 +8,8 @@ package name), with its row in competitions/competitions.tsv and these sources:
     generate_raw.cc  generate_raw_test.cc
                                      the synthetic raw download and its tests
     description.md                   the task, in our own words
+    upstream_grade.py                upstream's grade() restated in Python, with
+                                     random cases (//tools/upstream_grade)
 
 The three test files are one test, `code_test`, compiled as one translation
 unit (//tools:unity_source.bzl); each keeps its names in the namespace
@@ -181,6 +183,13 @@ def mle_competition(
         deps = _TEST_DEPS + test_deps,
         local_defines = defines,
         **test
+    )
+    # Upstream's grade() restated in Python, with random cases
+    # (//tools/upstream_grade: the grader-level differential test).
+    native.filegroup(
+        name = "upstream_grade",
+        srcs = native.glob(["upstream_grade.py"]),
+        visibility = ["//tools/upstream_grade:__pkg__"],
     )
     native.filegroup(
         name = "sources",

@@ -1,6 +1,8 @@
 #ifndef MLEBENCH_GRADING_GRADER_TESTING_H_
 #define MLEBENCH_GRADING_GRADER_TESTING_H_
 
+#include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -23,23 +25,22 @@ absl::StatusOr<double> GradeCsvText(std::string_view id, std::string_view submis
 // Expects an invalid-submission status whose reason contains `needle`.
 void ExpectInvalid(const absl::StatusOr<double>& result, std::string_view needle);
 
-// A grader-level differential test against upstream's grade(). `script` is
-// Python run with the reference environment (ReferencePython(): upstream's
-// pinned pandas, scikit-learn, ...) as `script DIR CASES`; for each k < CASES
-// it writes DIR/<k>.sub.csv and DIR/<k>.ans.csv, grades them as upstream's
-// grade_csv does (its read_csv: pd.read_csv(float_precision="round_trip") of
-// both; then grade()), and writes one line per
-// case to DIR/scores.txt: "ok <float.hex() of the score>" or "raise <class>"
-// (upstream makes any exception an invalid submission). Each case is graded
-// with the grader `id`; the outcomes must agree, scores within
-// `relative_tolerance` (0: bit for bit, NaN with NaN). Returns how many cases
-// were scored and how many raised, for the caller's coverage checks.
+// Grades the cases a grader-level differential test wrote into `dir`
+// (<k>.sub.csv and <k>.ans.csv for k < cases, see
+// //tools/upstream_grade:driver.py) with the grader `id`, and expects the
+// outcomes upstream's grade() had on them, one line per case in
+// `upstream_outcomes`: "ok <float.hex() of the score>", or "raise <class>" (an
+// invalid submission). Scores agree within `relative_tolerance` (0: bit for
+// bit, NaN with NaN). Returns how many cases upstream scored and how many it
+// rejected, for the caller's coverage checks.
 struct UpstreamGradeComparison {
   int scored = 0;
   int raised = 0;
 };
-UpstreamGradeComparison CompareWithUpstreamGrade(std::string_view id, std::string_view script,
-                                                 int cases, double relative_tolerance = 0);
+UpstreamGradeComparison CompareWithUpstreamOutcomes(std::string_view id,
+                                                    const std::filesystem::path& dir,
+                                                    const std::string& upstream_outcomes, int cases,
+                                                    double relative_tolerance = 0);
 
 }  // namespace mlebench::testing
 
