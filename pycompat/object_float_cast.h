@@ -2,6 +2,7 @@
 #define MLEBENCH_PYCOMPAT_OBJECT_FLOAT_CAST_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "base/table.h"

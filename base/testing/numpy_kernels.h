@@ -5,7 +5,7 @@
 // SIMD kernels.
 //
 // numpy picks the kernels of its ufuncs by the CPU it runs on. On a CPU with
-// AVX-512 (AVX512_SKX), numpy (Debian's 1.24 as the reference environment's
+// AVX-512 (AVX512_SKX), numpy (the reference environment's
 // 1.26.4) computes float64 sin, cos, arccos, log, log1p, exp and power with
 // Intel's SVML, whose results differ from
 // glibc's libm in the last bits: measured over 1e5 random arguments, sin and
@@ -35,18 +35,18 @@ enum class NumpyKernels {
 // "baseline" or "machine", for test names and messages.
 std::string NumpyKernelsName(NumpyKernels kernels);
 
-// The CPU features /usr/bin/python3's numpy dispatches at run time (its
+// The CPU features the reference numpy dispatches at run time (its
 // __cpu_dispatch__) that this machine has, asked once per process: the ones
 // the baseline turns off (numpy refuses, with a warning on every run, to
 // disable a feature the CPU lacks, e.g. AVX-512 on a machine without it).
 absl::StatusOr<std::vector<std::string>> NumpyDispatchedFeatures();
 
-// `argv` (a /usr/bin/python3 command) wrapped in /usr/bin/env so that its
+// `argv` (a ReferencePython() command) wrapped in /usr/bin/env so that its
 // numpy runs with `kernels`.
 absl::StatusOr<std::vector<std::string>> WithNumpyKernels(NumpyKernels kernels,
                                                           std::vector<std::string> argv);
 
-// Runs `/usr/bin/python3 script args...` with `kernels`, plus, when
+// Runs `ReferencePython() script args...` with `kernels`, plus, when
 // `seed_variable` names a set environment variable, its value as one more
 // argument (so --test_env=SEED_VARIABLE=7 explores other inputs). An error
 // carries the command's output.

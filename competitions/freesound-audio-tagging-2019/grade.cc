@@ -16,6 +16,7 @@
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "grading/grader.h"
 #include "grading/metrics/matrix_view.h"
+#include "grading/metrics/metric_inputs.h"
 #include "grading/metrics/ranking/label_ranking_average_precision.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
@@ -75,7 +76,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     const Column& answer = answers.columns()[c + 1];
     for (size_t row = 0; row < rows; ++row) {
       const Cell& cell = submitted.cells[(*submission_order)[row]];
-      const std::optional<double> score = ObjectToFloat64(cell);
+      // pd.to_numeric parses text its own way: not as float() does, so "1_0"
+      // or a non-ASCII digit raises.
+      const std::string* text = std::get_if<std::string>(&cell);
+      const std::optional<double> score =
+          text != nullptr ? ParseNumericString(*text) : ObjectToFloat64(cell);
       if (!score.has_value()) {
         return InvalidSubmission(absl::StrCat("Error converting submission values to float: ",
                                               "column '", submitted.name, "' holds '",

@@ -101,6 +101,12 @@ TEST(FreesoundGradeTest, ValuesMustBeFiniteNumbers) {
                 "rejects");
   ExpectInvalid(Grade(Header() + Row("a.wav", {{4, "inf"}}) + Row("b.wav", {}) + Row("c.wav", {})),
                 "rejects");
+  // pd.to_numeric, unlike float(), takes no underscores or non-ASCII digits
+  // (the reference environment raises ValueError "Unable to parse string").
+  for (const char* text : {"1_0", "\xd9\xa3", "\xef\xbc\x91"}) {
+    ExpectInvalid(Grade(Header() + Row("a.wav", {{4, text}}) + Row("b.wav", {}) + Row("c.wav", {})),
+                  "converting submission values to float");
+  }
 }
 
 TEST(FreesoundGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {

@@ -68,6 +68,28 @@ TEST(Herbarium2020GradeTest, RejectsLabelsIntCannotTake) {
   EXPECT_EQ(*Grade("Id,Predicted\n0,3\n1,3\n2,5\n3,7\n4, 7\n"), 1.0);
 }
 
+// Upstream on Python 3.11, scikit-learn 1.5.1: 1.0, then a ValueError.
+TEST(Herbarium2020GradeTest, IntTakesUnicodeDigitsAndSpaces) {
+  EXPECT_EQ(*Grade("Id,Predicted\n0,\u0663\n1,\uff13\n2,5\n3,7\n4,\u00a07\n"), 1.0);
+  ExpectInvalid(Grade("Id,Predicted\n0,\u0663\n1,\u00b3\n2,5\n3,7\n4,7\n"), "int()");
+}
+
+// numpy makes a list of ints all in [2**63, 2**64) uint64, which sklearn
+// scores (0.0 here, as upstream); among smaller ints they make floats, and
+// beyond 2**64 objects, which it rejects.
+TEST(Herbarium2020GradeTest, LabelsBeyondInt64) {
+  EXPECT_EQ(*Grade("Id,Predicted\n0,9223372036854775808\n1,18446744073709551615\n"
+                   "2,9223372036854775808\n3,10000000000000000000\n4,9999999999999999999\n"),
+            0.0);
+  EXPECT_EQ(*Grade("Id,Predicted\n0,1e19\n1,9.3e18\n2,1.8e19\n3,1e19\n4,9.3e18\n"), 0.0);
+  ExpectInvalid(Grade("Id,Predicted\n0,3\n1,9223372036854775808\n2,9223372036854775808\n"
+                      "3,9223372036854775808\n4,9223372036854775808\n"),
+                "beyond int64");
+  ExpectInvalid(Grade("Id,Predicted\n0,18446744073709551616\n1,9223372036854775808\n"
+                      "2,9223372036854775808\n3,9223372036854775808\n4,9223372036854775808\n"),
+                "int()");
+}
+
 TEST(Herbarium2020GradeTest, MalformedAnswersAreNotTheSubmissionsFault) {
   absl::StatusOr<double> result =
       Grade("Id,Predicted\n0,3\n", "Id,Category\n0,3\n");

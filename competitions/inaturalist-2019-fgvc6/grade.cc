@@ -5,9 +5,10 @@
 // by row; y_true is int() of the answers' `predicted`; a submitted
 // `predicted` that pandas reads as an integer (or bool) is taken as is, and
 // a text one contributes int() of its first whitespace-separated token (so
-// Kaggle's "12 45 3" top-k lists score their first guess). Floats (also
-// integers in a column with a missing value) make upstream call .split() on
-// a float and raise: invalid, like empty text and tokens int() rejects.
+// Kaggle's "12 45 3" top-k lists score their first guess; int() also reads
+// non-ASCII decimal digits, "٧" as 7). Floats (also integers in a column with
+// a missing value) make upstream call .split() on a float and raise: invalid,
+// like empty text and tokens int() rejects.
 
 #include <cstdint>
 #include <optional>
@@ -44,6 +45,7 @@ std::optional<int64_t> PredictedLabel(const Cell& cell) {
   if (!code_points) return std::nullopt;
   const std::vector<std::u32string> tokens = PythonSplit(*code_points);
   if (tokens.empty()) return std::nullopt;  // IndexError
+  // PythonIntOfCell reads any Unicode decimal digits, as int() does ("٣" is 3).
   return PythonIntOfCell(Cell(EncodeUtf8(tokens.front())));
 }
 

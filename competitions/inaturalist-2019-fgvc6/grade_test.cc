@@ -27,6 +27,10 @@ TEST(INaturalistGradeTest, Scores) {
   // Kaggle's format: the first of a space-separated top-k list counts.
   EXPECT_EQ(*Grade("id,predicted\n265210,7 1 2\n265211,3 7\n265212, 1009\n265213,400 5\n"),
             0.25);
+  // int() reads any Unicode decimal digits (upstream on Python 3.11: 0.0 and 0.25).
+  EXPECT_EQ(*Grade("id,predicted\n265210,٧ 1\n265211,７\n265212,١٠٠٩\n265213,4٠0\n"), 0.0);
+  EXPECT_EQ(*Grade("id,predicted\n265210,٧ 1\n265211,3\n265212,1009\n265213,４00\n"),
+            0.25);
 }
 
 TEST(INaturalistGradeTest, RejectsInvalidSubmissions) {
@@ -47,6 +51,9 @@ TEST(INaturalistGradeTest, RejectsInvalidSubmissions) {
   testing::ExpectInvalid(Grade("id,predicted\n265210,a 7\n265211,7\n265212,1\n265213,1\n"),
                          "integer");
   testing::ExpectInvalid(Grade("id,predicted\n265210,\" \"\n265211,7\n265212,1\n265213,1 2\n"),
+                         "integer");
+  // A numeral that is not a decimal digit: int() raises ValueError.
+  testing::ExpectInvalid(Grade("id,predicted\n265210,7\n265211,7\n265212,1009\n265213,四\n"),
                          "integer");
 }
 

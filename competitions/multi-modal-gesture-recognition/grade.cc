@@ -6,8 +6,7 @@
 // As upstream: both tables are sorted by `Id` (pandas sort_values) and must
 // then agree row by row; each `Sequence` is `str(cell).split()` with int()
 // of every token (a submission token int() rejects, or a missing cell, which
-// str() makes "nan", is invalid). Python int() also takes non-ASCII digits
-// and integers beyond 64 bits; those tokens are rejected here.
+// str() makes "nan", is invalid).
 
 #include <cmath>
 #include <cstdint>
@@ -16,10 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grading/grader.h"
 #include "grading/metrics/text/levenshtein.h"
+#include "pycompat/python_unicode.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_int.h"
 #include "pycompat/python_str.h"
@@ -27,6 +28,26 @@
 
 namespace mlebench {
 namespace {
+
+// What Levenshtein.distance (rapidfuzz 3.10) compares a Python int by: its
+// hash(), |n| mod 2**61 - 1 with n's sign (-1 becoming -2), except -1 itself,
+// which keeps -1; nullopt where int(token) raises. So integers beyond 64 bits
+// are gestures too, and 2**61 + 4 is gesture 5.
+std::optional<int64_t> GestureKey(const std::string& token) {
+  absl::StatusOr<int64_t> value = PythonIntFromString(token);
+  if (!value.ok() && !absl::IsOutOfRange(value.status())) return std::nullopt;
+  if (value.ok() && *value == -1) return -1;
+  constexpr uint64_t kModulus = (uint64_t{1} << 61) - 1;
+  uint64_t remainder = 0;  // below 2**61, so 8 times it fits
+  for (char c : token) {
+    if (c < '0' || c > '9') continue;  // a sign or an underscore
+    remainder = ((remainder << 3) % kModulus + (remainder << 1) % kModulus) % kModulus;
+    remainder = (remainder + static_cast<uint64_t>(c - '0')) % kModulus;
+  }
+  const int64_t hash = token.find('-') == std::string::npos ? static_cast<int64_t>(remainder)
+                                                            : -static_cast<int64_t>(remainder);
+  return hash == -1 ? -2 : hash;
+}
 
 // Gesture ids, each replaced by a code point standing for it, so that the
 // sequences can be compared as strings (only equality matters).
@@ -38,9 +59,12 @@ class GestureCodes {
     if (!text) return std::nullopt;
     std::u32string coded;
     for (const std::u32string& token : PythonSplit(*text)) {
-      std::optional<int64_t> value = PythonIntOfCell(Cell(EncodeUtf8(token)));
-      if (!value) return std::nullopt;
-      auto [it, inserted] = codes_.try_emplace(*value, static_cast<char32_t>(codes_.size()));
+      // int() of a str reads any Unicode decimal digits ("٣" is 3).
+      std::optional<std::string> ascii = PythonDecimalAndSpaceToAscii(EncodeUtf8(token));
+      if (!ascii) return std::nullopt;
+      std::optional<int64_t> key = GestureKey(*ascii);
+      if (!key) return std::nullopt;
+      auto [it, inserted] = codes_.try_emplace(*key, static_cast<char32_t>(codes_.size()));
       coded.push_back(it->second);
     }
     return coded;

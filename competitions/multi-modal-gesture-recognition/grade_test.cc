@@ -42,6 +42,42 @@ TEST(GestureGradeTest, SumsEditDistancesOverTrueGestureCount) {
   EXPECT_DOUBLE_EQ(*Grade("Id,Sequence\n300,5\n301,8\n302,1\n"), (2.0 + 1 + 3) / 9);
 }
 
+TEST(GestureGradeTest, GesturesCompareByPythonHash) {
+  // Levenshtein.distance compares ints by hash(): int() takes integers beyond
+  // 64 bits, and 2**64 - 1 is gesture 7, 2**61 + 5 gesture 6 (scores from the
+  // reference environment).
+  EXPECT_DOUBLE_EQ(*Grade("Id,Sequence\n300,5 99999999999999999999 7\n301,8 9\n302,1 2 3 4\n"),
+                   1.0 / 9);
+  EXPECT_DOUBLE_EQ(*Grade("Id,Sequence\n300,18446744073709551615\n301,8\n302,1\n"), 6.0 / 9);
+  EXPECT_EQ(*Grade("Id,Sequence\n300,5 2305843009213693957 7\n301,8 9\n302,1 2 3 4\n"), 0.0);
+  // Equal values match whatever their spelling; the sign counts; -1 keeps its
+  // own key though hash(-1) is -2.
+  constexpr std::string_view kBig = "Id,Sequence\n1,99999999999999999999 5 -1\n";
+  EXPECT_EQ(*testing::GradeCsvText(kId, "Id,Sequence\n1,099_999_999_999_999_999_999 5 -1\n", kBig),
+            0.0);
+  EXPECT_EQ(*testing::GradeCsvText(kId, "Id,Sequence\n1,-99999999999999999999 5 -1\n", kBig),
+            1.0 / 3);
+  EXPECT_EQ(*testing::GradeCsvText(kId, "Id,Sequence\n1,+99999999999999999999 5 -2\n", kBig),
+            1.0 / 3);
+  EXPECT_EQ(*testing::GradeCsvText(
+                kId, "Id,Sequence\n1,99999999999999999999 5 -2305843009213693952\n", kBig),
+            1.0 / 3);
+}
+
+TEST(GestureGradeTest, NonAsciiDecimalDigitsAreDigits) {
+  // int() reads any Unicode decimal digit (reference environment's scores):
+  // Arabic-Indic 5 and 6 and fullwidth 7; fullwidth 12 is one gesture; "40".
+  EXPECT_EQ(*Grade("Id,Sequence\n300,\xd9\xa5 \xd9\xa6 \xef\xbc\x97\n301,8 9\n302,1 2 3 4\n"),
+            0.0);
+  EXPECT_DOUBLE_EQ(*Grade("Id,Sequence\n300,5 6 7\n301,8 9\n302,\xef\xbc\x91\xef\xbc\x92 3 4\n"),
+                   2.0 / 9);
+  EXPECT_DOUBLE_EQ(*Grade("Id,Sequence\n300,5 6 7\n301,8 9\n302,1 2 3 \xd9\xa4\xd9\xa0\n"),
+                   1.0 / 9);
+  // A superscript two is no decimal digit: ValueError.
+  testing::ExpectInvalid(Grade("Id,Sequence\n300,5 6 7\n301,8 9\n302,1 \xc2\xb2 3 4\n"),
+                         "integers");
+}
+
 TEST(GestureGradeTest, RejectsInvalidSubmissions) {
   testing::ExpectInvalid(Grade("Id,Sequence\n300,5 6 7\n301,8 9\n"), "rows");
   testing::ExpectInvalid(Grade("Id,Gestures\n300,5 6 7\n301,8 9\n302,1\n"), "'Sequence'");

@@ -41,10 +41,9 @@ std::map<std::string, std::vector<size_t>> RowsByTrip(const Column& trip_ids) {
 }
 
 // The column's values at `rows` as numpy's deg2rad sees them: ints and floats
-// as doubles (NaN for missing). Text (an object column) makes np.deg2rad
-// raise a TypeError: nullopt.
-// ASSUMPTION: a bool column (every value True/False) is taken as 1.0/0.0;
-// numpy would compute its deg2rad and cos in float16, which we do not mimic.
+// as doubles (NaN for missing), bools as 1.0/0.0 (AngleDtypeOf says to take
+// them as float16 angles). Text (an object column) makes np.deg2rad raise a
+// TypeError: nullopt.
 std::optional<std::vector<double>> Numbers(const Column& column, const std::vector<size_t>& rows) {
   if (column.dtype == Dtype::kObject) return std::nullopt;
   std::vector<double> values;
@@ -62,6 +61,10 @@ std::optional<std::vector<double>> Numbers(const Column& column, const std::vect
     }
   }
   return values;
+}
+
+AngleDtype AngleDtypeOf(const Column& column) {
+  return column.dtype == Dtype::kBool ? AngleDtype::kBool : AngleDtype::kFloat64;
 }
 
 absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
@@ -117,7 +120,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
       return InvalidSubmission(
           "LatitudeDegrees and LongitudeDegrees must be numbers (np.deg2rad rejects text)");
     }
-    ASSIGN_OR_RETURN(double score, TripHaversineScore(*pred_lat, *pred_lng, *true_lat, *true_lng));
+    ASSIGN_OR_RETURN(double score,
+                     TripHaversineScore(*pred_lat, *pred_lng, *true_lat, *true_lng,
+                                        AngleDtypeOf(*submission.Find("LatitudeDegrees")),
+                                        AngleDtypeOf(*submission.Find("LongitudeDegrees"))));
     scores.push_back(score);
   }
   return NumpyMean(scores);

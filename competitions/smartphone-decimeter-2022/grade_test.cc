@@ -66,6 +66,25 @@ TEST(SmartphoneDecimeterGradeTest, MissingPredictionGivesNanScore) {
   EXPECT_TRUE(std::isnan(*score));
 }
 
+TEST(SmartphoneDecimeterGradeTest, BoolCoordinatesAreFloat16Angles) {
+  // A True/False column is bool: numpy 1.26.4 takes its deg2rad and cos in
+  // float16. Scores from upstream's grade() on the reference environment.
+  absl::StatusOr<double> score = Grade(
+      "tripId,UnixTimeMillis,LatitudeDegrees,LongitudeDegrees\n"
+      "2021-01-05-US-A-Pixel4,1000,True,20.0\n"
+      "2021-01-05-US-A-Pixel4,2000,False,20.0\n"
+      "2021-02-07-US-B-Mi8,1500,True,100.0\n");
+  ASSERT_TRUE(score.ok()) << score.status();
+  EXPECT_EQ(*score, 914584.6508429407);
+  score = Grade(
+      "tripId,UnixTimeMillis,LatitudeDegrees,LongitudeDegrees\n"
+      "2021-01-05-US-A-Pixel4,1000,10.0,True\n"
+      "2021-01-05-US-A-Pixel4,2000,11.0,False\n"
+      "2021-02-07-US-B-Mi8,1500,-5.0,True\n");
+  ASSERT_TRUE(score.ok()) << score.status();
+  EXPECT_EQ(*score, 6553072.967376061);
+}
+
 TEST(SmartphoneDecimeterGradeTest, MissingColumnsAreInvalid) {
   testing::ExpectInvalid(Grade("UnixTimeMillis,LatitudeDegrees,LongitudeDegrees\n1,1,1\n1,1,1\n1,1,1\n"),
                          "'tripId'");

@@ -25,6 +25,7 @@
 #include "base/table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
+#include "pycompat/python_int.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_str.h"
 
@@ -37,7 +38,7 @@ constexpr std::string_view kPredictionColumn = "PredictionString";
 // A token span (start, end) or a yes/no answer ("YES", "NO").
 using Answer = std::variant<std::pair<int64_t, int64_t>, std::string>;
 
-// Python's str.isspace() code points (what str.strip() and int() remove).
+// Python's str.isspace() code points (what str.strip() removes).
 bool IsPythonSpace(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 ||
          c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
@@ -54,42 +55,6 @@ std::string PythonStrip(const std::string& text) {
   while (begin < end && IsPythonSpace((*code_points)[begin])) ++begin;
   while (end > begin && IsPythonSpace((*code_points)[end - 1])) --end;
   return EncodeUtf8(std::u32string_view(*code_points).substr(begin, end - begin));
-}
-
-// The outcome of Python's `int(text)`: ValueError (nullopt), or a value,
-// which is std::nullopt inside when it lies beyond int64 (and so can equal no
-// token index). Accepts surrounding whitespace, a sign, ASCII digits with
-// single underscores between them. (Python also accepts non-ASCII decimal
-// digits; those are treated as a ValueError here.)
-std::optional<std::optional<int64_t>> PythonInt(const std::string& raw) {
-  const std::string text = PythonStrip(raw);
-  size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
-  if (i == text.size()) return std::nullopt;
-  bool overflow = false;
-  int64_t value = 0;  // accumulated negatively to reach INT64_MIN
-  bool previous_digit = false;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '_') {
-      if (!previous_digit || i + 1 == text.size()) return std::nullopt;
-      previous_digit = false;
-      continue;
-    }
-    if (c < '0' || c > '9') return std::nullopt;
-    previous_digit = true;
-    if (!overflow) {
-      if (value < (INT64_MIN + (c - '0')) / 10) {
-        overflow = true;
-      } else {
-        value = value * 10 - (c - '0');
-      }
-    }
-  }
-  if (!previous_digit) return std::nullopt;
-  if (overflow || (!negative && value == INT64_MIN)) return std::optional<int64_t>();
-  return std::optional<int64_t>(negative ? value : -value);
 }
 
 absl::StatusOr<int64_t> TokenIndex(const JsonValue* object, std::string_view key) {
@@ -206,16 +171,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     std::optional<Answer> predicted;  // empty: no prediction
     const size_t colon = prediction.find(':');
     if (colon != std::string::npos && prediction.find(':', colon + 1) == std::string::npos) {
-      const auto start = PythonInt(prediction.substr(0, colon));
-      const auto end = PythonInt(prediction.substr(colon + 1));
-      if (!start.has_value() || !end.has_value()) {
+      const absl::StatusOr<int64_t> start = PythonIntFromString(prediction.substr(0, colon));
+      const absl::StatusOr<int64_t> end = PythonIntFromString(prediction.substr(colon + 1));
+      if (absl::IsInvalidArgument(start.status()) || absl::IsInvalidArgument(end.status())) {
         return InvalidSubmission(
             absl::StrCat("Invalid submission format: ", prediction, " (not two integers)"));
       }
-      // An index beyond int64 equals no annotated span; a text that is
-      // neither "YES" nor "NO" stands for it.
-      predicted = start->has_value() && end->has_value() ? Answer(std::pair(**start, **end))
-                                                         : Answer(std::string("\x01out-of-range"));
+      // An index beyond int64 (OutOfRange) equals no annotated span; a text
+      // that is neither "YES" nor "NO" stands for it.
+      predicted = start.ok() && end.ok() ? Answer(std::pair(*start, *end))
+                                         : Answer(std::string("\x01out-of-range"));
     } else if (prediction == "YES" || prediction == "NO") {
       predicted = Answer(prediction);
     } else if (!prediction.empty()) {

@@ -77,6 +77,18 @@ TEST(Tensorflow2QuestionAnsweringGradeTest, WrongAnswersHandComputed) {
                    4.0 / 6.0);
 }
 
+// int() maps non-ASCII digits and whitespace to ASCII, but does not strip
+// U+001C (which str.strip() does). Upstream on Python 3.11: 4/6, a ValueError.
+TEST(Tensorflow2QuestionAnsweringGradeTest, SpansInUnicodeDigits) {
+  EXPECT_DOUBLE_EQ(*Grade("example_id,PredictionString\n"
+                          "11_short,\u0661\u0662:\u0661\u0664\n11_long,\uff11\uff10:\u00a020\n"
+                          "22_short,\n22_long,\n-33_short,\n-33_long,\n"),
+                   4.0 / 6.0);
+  ExpectInvalid(Grade("example_id,PredictionString\n11_short,12\x1c:14\n11_long,\n22_short,\n"
+                      "22_long,\n-33_short,\n-33_long,\n"),
+                "Invalid submission format");
+}
+
 TEST(Tensorflow2QuestionAnsweringGradeTest, InvalidSubmissions) {
   ExpectInvalid(Grade("example_id,PredictionString\n11_short,\n11_long,\n"), "Submission length");
   ExpectInvalid(Grade("example_id,Prediction\n"

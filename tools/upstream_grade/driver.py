@@ -11,9 +11,14 @@ libraries, and generates random cases for it. It defines
 
 and may set CASES (default 200), RELATIVE_TOLERANCE (default 0: bit for bit),
 MIN_SCORED and MIN_RAISED (defaults: a quarter and a twentieth of the cases)
-and read_answers(path) (default read_csv, for answers that are not CSV).
+and read_answers(path) (default read_csv, for answers that are not CSV). The
+test runs this with numpy's baseline kernels (base/testing/numpy_kernels.h), so
+log, sin, ... give libm's bits on every CPU and a tolerance is rarely needed.
+Both texts a case returns must be CSV that pandas reads: upstream's grade_csv
+does not catch a read_csv error, so no outcome can be compared for it.
 
-The script runs in a fresh namespace that already holds
+The script runs in a fresh namespace that already holds what shared.py defines
+(restatements and case generators several competitions share), and
 
     rng                   random.Random(20261202), the script's own;
     np, pd                numpy and pandas;
@@ -66,6 +71,9 @@ def make_spoil(rng):
     return spoil
 
 
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared.py")
+
+
 def run_script(script, out):
     rng = random.Random(20261202)
     namespace = {
@@ -78,8 +86,9 @@ def run_script(script, out):
         "csv_text": csv_text,
         "spoil": make_spoil(rng),
     }
-    with open(script) as f:
-        exec(compile(f.read(), script, "exec"), namespace)
+    for path in (SHARED, script):
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), namespace)
     cases = int(namespace.get("CASES", 200))
     grade = namespace["grade"]
     make_case = namespace["make_case"]

@@ -1,7 +1,7 @@
 // Every registered grader against upstream's grade(), restated in
 // competitions/<id>/upstream_grade.py and run on the reference environment
 // (upstream's pinned pandas, scikit-learn, scipy, ...; see driver.py for what a
-// script defines). One Python process runs the scripts of every competition
+// script defines), with numpy's baseline kernels (base/testing/numpy_kernels.h). One Python process runs the scripts of every competition
 // this test run selects (--test_filter, sharding), then each competition's
 // test grades the same files with our grader and expects upstream's outcome
 // for every case: the same score, bit for bit unless the script allows a
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "base/testing/numpy_kernels.h"
 #include "base/testing/test_util.h"
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
@@ -67,7 +69,13 @@ class UpstreamGradeRuns : public ::testing::Environment {
       }
     }
     if (argv.size() == 3) return;
-    const testing::CommandResult run = testing::RunCommand(argv);
+    // numpy's baseline kernels: on AVX-512, numpy computes log, log1p, sin,
+    // cos, arccos, ... with SVML, a few ulps from libm; the baseline gives
+    // the same bits on every x86-64 CPU, which our graders reproduce exactly.
+    absl::StatusOr<std::vector<std::string>> command =
+        testing::WithNumpyKernels(testing::NumpyKernels::kBaseline, std::move(argv));
+    ASSERT_TRUE(command.ok()) << command.status();
+    const testing::CommandResult run = testing::RunCommand(*command);
     ASSERT_EQ(run.exit_code, 0) << "the upstream-grade driver failed:\n" << run.output;
   }
 };

@@ -71,14 +71,27 @@ absl::StatusOr<double> GradeIdLabelMacroF1(const Table& submission, const Table&
   }
   std::vector<int64_t> y_pred;
   y_pred.reserve(order->size());
+  size_t above_int64 = 0;  // predictions int() makes an integer in [2**63, 2**64)
   for (size_t row : *order) {
     std::optional<int64_t> value = PythonIntOfCell(labels->cells[row]);
+    if (!value && PythonIntOfCellAboveInt64(labels->cells[row])) {
+      ++above_int64;
+      continue;
+    }
     if (!value) {
       return InvalidSubmission(absl::StrCat(
           "'", label, "' must hold integer class ids; int() rejects a value in row ", row));
     }
     y_pred.push_back(*value);
   }
+  if (above_int64 > 0 && above_int64 < order->size()) {
+    // Mixed with smaller ints, numpy makes floats, which sklearn calls continuous.
+    return InvalidSubmission(
+        absl::StrCat("'", label, "' mixes class ids beyond int64 with others"));
+  }
+  // All of them: numpy holds the list as uint64 and sklearn scores it, but no
+  // prediction can equal an answer (all int64), so every label's F1 is 0.
+  if (above_int64 > 0) return 0.0;
   FScoreOptions options;
   options.average = FScoreAverage::kMacro;
   absl::StatusOr<double> score = MulticlassFScore(y_true, y_pred, options);

@@ -8,7 +8,9 @@
 //   both sorted by the id column (pandas sort_values), ids equal row by row
 //   (numpy `!=` on .values; else InvalidSubmissionError);
 //   y = [int(v) for v in label column] on both sides (PythonIntOfCell,
-//   pycompat/python_int.h);
+//   pycompat/python_int.h); predictions all in [2**63, 2**64) make a uint64
+//   array that sklearn scores 0 (no answer reaches that range), some of them
+//   among smaller ones a float array it rejects;
 //   f1_score(y_true, y_pred, average="macro").
 
 #include <string_view>

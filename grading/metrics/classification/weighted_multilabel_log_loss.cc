@@ -24,19 +24,29 @@ absl::StatusOr<double> WeightedMultilabelLogLoss(const MatrixView& y_true, const
   if (y_true.rows == 0) return absl::InvalidArgumentError("no rows to average");
   constexpr double kEpsilon = 1e-15;
   std::vector<double> row_losses(y_true.rows);
+  std::vector<double> weighted_losses(y_true.cols), weights(y_true.cols);
   for (size_t i = 0; i < y_true.rows; ++i) {
-    // The row sums run left to right: upstream's matrices come from
-    // DataFrame.to_numpy(), which is column-major, so numpy reduces axis 1
-    // by adding whole columns in turn.
-    double loss_sum = 0, weight_sum = 0;
     for (size_t j = 0; j < y_true.cols; ++j) {
       const double y = y_true.at(i, j);
       double p = y_pred.at(i, j);
       if (!std::isnan(p)) p = std::clamp(p, kEpsilon, 1 - kEpsilon);
       const double loss = -(y * std::log(p) + (1 - y) * std::log(1 - p));
-      const double weight = y * positive_weights[j] + (1 - y) * negative_weights[j];
-      loss_sum += loss * weight;
-      weight_sum += weight;
+      weights[j] = y * positive_weights[j] + (1 - y) * negative_weights[j];
+      weighted_losses[j] = loss * weights[j];
+    }
+    // Upstream's matrices come from DataFrame.to_numpy(), which is
+    // column-major: with several rows numpy reduces axis 1 by adding whole
+    // columns in turn, left to right; a single row is contiguous, and numpy
+    // sums it pairwise (NumpySum).
+    double loss_sum = 0, weight_sum = 0;
+    if (y_true.rows == 1) {
+      loss_sum = NumpySum(weighted_losses);
+      weight_sum = NumpySum(weights);
+    } else {
+      for (size_t j = 0; j < y_true.cols; ++j) {
+        loss_sum += weighted_losses[j];
+        weight_sum += weights[j];
+      }
     }
     row_losses[i] = loss_sum / weight_sum;
   }

@@ -12,7 +12,9 @@ namespace mlebench {
 // weighted by positive_weights[column] where y_true is 1 and by
 // negative_weights[column] where it is 0 (generally
 // y * positive + (1 - y) * negative); per row, the weighted losses' sum over
-// the columns (left to right) divided by the weights' sum; the result is
+// the columns (left to right, or pairwise as NumpySum when there is only one
+// row, as numpy sums upstream's column-major matrices) divided by the
+// weights' sum; the result is
 // numpy's mean of the rows. NaN inputs propagate to a NaN result, as numpy's
 // do. InvalidArgumentError for shapes that differ or do not match the weight
 // counts, or no rows.

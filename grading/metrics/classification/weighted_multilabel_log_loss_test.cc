@@ -39,5 +39,28 @@ TEST(WeightedMultilabelLogLossTest, NanPropagatesAndShapesMustMatch) {
   EXPECT_FALSE(Loss({}, {}).ok());
 }
 
+// rsna-2022's eight columns and weights, on values (hard 0/1 predictions,
+// clipped) whose logs numpy's SIMD kernels and libm agree on.
+absl::StatusOr<double> CervicalLoss(const std::vector<double>& truth,
+                                    const std::vector<double>& pred) {
+  return WeightedMultilabelLogLoss(MatrixView{truth, truth.size() / 8, 8},
+                                   MatrixView{pred, pred.size() / 8, 8},
+                                   {7, 1, 1, 1, 1, 1, 1, 1}, {14, 2, 2, 2, 2, 2, 2, 2});
+}
+
+TEST(WeightedMultilabelLogLossTest, SumsOneRowPairwiseAndSeveralLeftToRight) {
+  // numpy 1.26 on upstream's matrices (DataFrame.to_numpy(), column-major):
+  // one row is contiguous and np.sum(axis=1) adds it pairwise,
+  // 25.904148929302195; two copies of it are added column by column, left
+  // to right, 25.9041489293022.
+  const std::vector<double> truth = {1, 0, 1, 0, 0, 1, 1, 0};
+  const std::vector<double> pred = {0, 1, 1, 0, 1, 0, 1, 0};
+  EXPECT_EQ(*CervicalLoss(truth, pred), 25.904148929302195);
+  std::vector<double> truth2 = truth, pred2 = pred;
+  truth2.insert(truth2.end(), truth.begin(), truth.end());
+  pred2.insert(pred2.end(), pred.begin(), pred.end());
+  EXPECT_EQ(*CervicalLoss(truth2, pred2), 25.9041489293022);
+}
+
 }  // namespace
 }  // namespace mlebench

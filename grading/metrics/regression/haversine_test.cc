@@ -36,6 +36,21 @@ TEST(HaversineDistancesMetersTest, NanAndInfinityGiveNan) {
   EXPECT_TRUE(std::isnan((*d)[1]));
 }
 
+TEST(HaversineDistancesMetersTest, BoolPredictionsAreFloat16Angles) {
+  // numpy 1.26.4's np.deg2rad and np.cos of a bool array are float16
+  // (True: 0.0174560546875 rad, cosine 1); values from upstream's formula.
+  std::vector<double> flags = {1, 0}, lat = {10, 11}, lng = {20, 21}, same_lng = {20, 20};
+  absl::StatusOr<std::vector<double>> d =
+      HaversineDistancesMeters(flags, same_lng, lat, lng, AngleDtype::kBool, AngleDtype::kFloat64);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ((*d)[0], 1000736.7420315248);
+  EXPECT_EQ((*d)[1], 1228126.109277834);
+  d = HaversineDistancesMeters(lat, flags, lat, lng, AngleDtype::kFloat64, AngleDtype::kBool);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ((*d)[0], 2080299.0189823257);
+  EXPECT_EQ((*d)[1], 2291717.997073268);
+}
+
 TEST(HaversineDistancesMetersTest, LengthMismatchIsError) {
   std::vector<double> two = {0, 0}, one = {0};
   EXPECT_FALSE(HaversineDistancesMeters(two, two, two, one).ok());
