@@ -63,7 +63,38 @@ enum class ParquetStorage {
   kString,   // BYTE_ARRAY annotated UTF8
 };
 
+// The file layout: which writer's bytes SerializeParquet reproduces.
+enum class ParquetLayout {
+  // Our own: see SerializeParquet.
+  kDefault,
+  // The bytes fastparquet 2024.5.0 writes for DataFrame.to_parquet(path,
+  // index=False, engine="fastparquet", compression=C, row_group_offsets=R) on
+  // pandas 2.2.2 (upstream's environment), C being `compression` (kSnappy:
+  // pandas' default; kUncompressed: None) and R `fastparquet_row_group_rows`,
+  // for the DataFrame whose columns are the table's, in order, with these
+  // numpy dtypes: kInt64 -> int64 (int32 / int16 with storage kInt32 /
+  // kInt16), kFloat64 -> float64 (float32 with storage kFloat), kBool -> bool;
+  // its index a RangeIndex, its columns index unnamed and of object dtype, no
+  // attrs. That is: every column OPTIONAL with definition levels, one or more
+  // row groups of at most R rows, PLAIN v1 pages of up to 500 MiB, each
+  // padded with 8 zero bytes, deprecated min/max statistics for the numeric
+  // columns, null counts for all, the "pandas" metadata and fastparquet's
+  // created_by. NaN (and missing) float cells are nulls, as fastparquet
+  // stores them. One byte can differ from what fastparquet writes on some
+  // machines: the sign of a float column's min or max statistic when that is
+  // zero and the row group holds both 0.0 and -0.0; pandas takes it from
+  // numpy's max/min kernel, which picks the other zero with AVX2 or AVX-512
+  // than with the SSE2 baseline that this layout follows (see
+  // formats/internal/fastparquet_layout.h). InvalidArgumentError for other
+  // dtypes or storage, missing values in int or bool columns, names that are
+  // not UTF-8, GZIP or ZSTD (fastparquet compresses those with other
+  // libraries' bytes), or non-default dictionary, data_page_version or
+  // rows_per_page.
+  kFastparquet,
+};
+
 struct ParquetWriteOptions {
+  ParquetLayout layout = ParquetLayout::kDefault;
   ParquetCompression compression = ParquetCompression::kSnappy;
   // Storage per column name; other columns follow their dtype: kInt64 ->
   // kInt64, kFloat64 -> kDouble, kBool -> kBoolean, kObject -> kString (or
@@ -74,16 +105,19 @@ struct ParquetWriteOptions {
   bool dictionary = false;    // dictionary pages for all but BOOLEAN columns
   int data_page_version = 1;  // 1 or 2
   int64_t rows_per_page = 0;  // 0: one data page per column
+  // kFastparquet only: fastparquet.write's row_group_offsets as an int (its
+  // default; 0: one row group). Must be >= 0.
+  int64_t fastparquet_row_group_rows = 50'000'000;
 };
 
-// DataFrame.to_parquet-like bytes for `table`: one row group, PLAIN values,
-// a fixed created_by string, no statistics, so that the same table and
-// options always give the same bytes. Columns holding a missing value are
+// With layout kDefault: DataFrame.to_parquet-like bytes for `table`: one row
+// group, PLAIN values, a fixed created_by string, no statistics, so that the
+// same table and options always give the same bytes. Columns holding a missing value are
 // OPTIONAL (null for NaN / missing cells, as pyarrow stores pandas' NaN),
 // others REQUIRED. InvalidArgumentError if a cell does not fit its column's
 // storage (text in a numeric column, a missing value in an integer one, an
 // integer out of its range), for duplicate or empty column names, or a table
-// without columns.
+// without columns. With layout kFastparquet: see there (deterministic too).
 absl::StatusOr<std::string> SerializeParquet(const Table& table,
                                              const ParquetWriteOptions& options = {});
 

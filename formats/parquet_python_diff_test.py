@@ -11,6 +11,13 @@ files our reader must read, and as readers of files our writer wrote.
   python3 parquet_python_diff_test.py read DIR
       For each DIR/<k>.parquet, writes DIR/<k>.pyarrow and DIR/<k>.fastparquet:
       the file as each library reads it, or "raise <exception>".
+  python3 parquet_python_diff_test.py fastparquet DIR LABEL
+      For each DIR/<k>.frame (a DataFrame, see read_frame), writes
+      DIR/<k>.LABEL.parquet with DataFrame.to_parquet(index=False,
+      engine="fastparquet", ...) as upstream's preparers do; with LABEL
+      "baseline", also DIR/<k>.ours.pyarrow and DIR/<k>.ours.fastparquet:
+      DIR/<k>.ours.parquet (our writer's file of the same frame) as each
+      library reads it.
 
 Dump format, per column: "name <UTF-8 hex>", then
 "col <int64|float64|bool|object> <n> <cell>..." with cells i:<int>
@@ -160,8 +167,58 @@ def read(directory):
                 f.write(text)
 
 
+def parse_cell(token):
+    if token[0] == "i":
+        return int(token[2:])
+    if token[0] == "b":
+        return token[2] == "1"
+    return float.fromhex(token[2:])
+
+
+def read_frame(path):
+    """A frame file: "options <snappy|none> <row_group_offsets>", then per
+    column "name <UTF-8 hex>", "dtype <numpy dtype>", "cells <n> <cell>..."
+    (cells i:<int> f:<float.hex()> b:<0|1>). Returns the DataFrame (built as
+    pandas builds one from a dict: one consolidated block per dtype) and the
+    to_parquet keywords."""
+    lines = open(path).read().split("\n")
+    _, compression, offsets = lines[0].split(" ")
+    columns = {}
+    for k in range(1, len(lines) - 2, 3):
+        name = bytes.fromhex(lines[k].split(" ")[1]).decode("utf-8")
+        dtype = lines[k + 1].split(" ")[1]
+        cells = lines[k + 2].split(" ")[2:]
+        columns[name] = np.array([parse_cell(t) for t in cells], dtype=dtype)
+    options = dict(compression=None if compression == "none" else compression,
+                   row_group_offsets=int(offsets))
+    return pd.DataFrame(columns), options
+
+
+def fastparquet_write(directory, label):
+    for entry in sorted(os.listdir(directory)):
+        if not entry.endswith(".frame"):
+            continue
+        stem = os.path.join(directory, entry[: -len(".frame")])
+        df, options = read_frame(stem + ".frame")
+        df.to_parquet(f"{stem}.{label}.parquet", index=False, engine="fastparquet", **options)
+        if label != "baseline":
+            continue
+        for library, reader in (
+            ("pyarrow", lambda p: pq.read_table(p).to_pandas()),
+            ("fastparquet", lambda p: fastparquet.ParquetFile(p).to_pandas()),
+        ):
+            try:
+                text = dump(reader(stem + ".ours.parquet"))
+            except Exception as e:  # noqa: BLE001 - any failure is an outcome
+                text = f"raise {type(e).__name__} {e}\n"
+            with open(f"{stem}.ours.{library}", "w") as f:
+                f.write(text)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "fastparquet":
+        fastparquet_write(sys.argv[2], sys.argv[3])
     else:
         read(sys.argv[2])

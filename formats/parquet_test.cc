@@ -1,14 +1,19 @@
 #include "formats/parquet.h"
 
+#include <snappy-c.h>
+
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/table_ops.h"
 #include "base/testing/test_util.h"
+#include "formats/internal/fastparquet_layout.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -374,6 +379,202 @@ TEST(ParquetTest, FileRoundTripAndMissingFile) {
   EXPECT_EQ(ReadParquetFile(dir / "absent.parquet").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(ReadParquetFile(dir / "t.parquet", {}, 10).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// ---------------------------------------------------------------------------
+// ParquetLayout::kFastparquet (against fastparquet itself: see
+// parquet_python_diff_test).
+
+std::string Unhex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+ParquetWriteOptions Fastparquet() {
+  ParquetWriteOptions options;
+  options.layout = ParquetLayout::kFastparquet;
+  return options;
+}
+
+// pd.DataFrame({"a": [1, 2, 3], "b": [0.5, np.nan, -0.0]}).to_parquet(path,
+// index=False, engine="fastparquet") on pandas 2.2.2 and fastparquet 2024.5.0.
+TEST(ParquetTest, FastparquetLayoutIsFastparquetsFile) {
+  const std::string expected = Unhex(
+      "504152311500154c15422c15061500150615080000261c02000000060101000901010e01013c030000000000"
+      "000000000000000000001500153c15382c150615001506150800001e1802000000030500050104e03f050728"
+      "00008000000000000000001502193c4806736368656d611504001504158001150218016100150a1580011502"
+      "180162001606191c192c26081c15041915001918016115021606166e1664190016083c180803000000000000"
+      "0018080100000000000000160000191c150015001502000000266c1c150a1915001918016215021606165e16"
+      "5a1900166c3c1808000000000000e03f18080000000000000080160200191c15001500150200000016cc0116"
+      "0600191c180670616e64617318e0037b22636f6c756d6e5f696e6465786573223a205b7b226669656c645f6e"
+      "616d65223a206e756c6c2c20226d65746164617461223a206e756c6c2c20226e616d65223a206e756c6c2c20"
+      "226e756d70795f74797065223a20226f626a656374222c202270616e6461735f74797065223a20226d697865"
+      "642d696e7465676572227d5d2c2022636f6c756d6e73223a205b7b226669656c645f6e616d65223a20226122"
+      "2c20226d65746164617461223a206e756c6c2c20226e616d65223a202261222c20226e756d70795f74797065"
+      "223a2022696e743634222c202270616e6461735f74797065223a2022696e743634227d2c207b226669656c64"
+      "5f6e616d65223a202262222c20226d65746164617461223a206e756c6c2c20226e616d65223a202262222c20"
+      "226e756d70795f74797065223a2022666c6f61743634222c202270616e6461735f74797065223a2022666c6f"
+      "61743634227d5d2c202263726561746f72223a207b226c696272617279223a20226661737470617271756574"
+      "222c202276657273696f6e223a2022323032342e352e30227d2c2022696e6465785f636f6c756d6e73223a20"
+      "5b5d2c202270616e6461735f76657273696f6e223a2022322e322e32222c2022706172746974696f6e5f636f"
+      "6c756d6e73223a205b5d7d00182d66617374706172717565742d707974686f6e2076657273696f6e20323032"
+      "342e352e3020286275696c6420302900c502000050415231");
+  const Table table({Column{"a", Dtype::kInt64, {int64_t{1}, int64_t{2}, int64_t{3}}},
+                     Column{"b", Dtype::kFloat64, {0.5, kNaN, -0.0}}});
+  absl::StatusOr<std::string> bytes = SerializeParquet(table, Fastparquet());
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(*bytes, expected);
+  absl::StatusOr<Table> back = ParseParquet(*bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSameTable(table, *back);
+  // The default layout is still ours.
+  absl::StatusOr<std::string> ours = SerializeParquet(table);
+  ASSERT_TRUE(ours.ok());
+  EXPECT_NE(ours->find("mlebench parquet writer 1"), std::string::npos);
+}
+
+TEST(ParquetTest, FastparquetLayoutRoundTripsAndIsDeterministic) {
+  for (size_t rows : {0, 1, 8, 9, 1000}) {
+    absl::StatusOr<Table> dropped = DropColumns(MixedTable(rows, 4), {"maybe", "text", "nothing"});
+    ASSERT_TRUE(dropped.ok());
+    Table table = *std::move(dropped);
+    table.mutable_columns().push_back(Column{"small", Dtype::kInt64, {}});
+    table.mutable_columns().push_back(Column{"single", Dtype::kFloat64, {}});
+    for (size_t r = 0; r < rows; ++r) {
+      table.mutable_columns()[3].cells.emplace_back(static_cast<int64_t>(r % 300) - 150);
+      table.mutable_columns()[4].cells.emplace_back(r % 5 == 0 ? kNaN : r * 0.25);
+    }
+    for (int64_t group_rows : {0, 1, 7, 50'000'000}) {
+      ParquetWriteOptions options = Fastparquet();
+      options.fastparquet_row_group_rows = group_rows;
+      options.compression = group_rows == 7 ? ParquetCompression::kUncompressed
+                                            : ParquetCompression::kSnappy;
+      options.storage = {{"small", ParquetStorage::kInt16}, {"single", ParquetStorage::kFloat}};
+      absl::StatusOr<std::string> a = SerializeParquet(table, options);
+      absl::StatusOr<std::string> b = SerializeParquet(table, options);
+      ASSERT_TRUE(a.ok() && b.ok()) << a.status();
+      EXPECT_EQ(*a, *b);
+      EXPECT_NE(a->find("fastparquet-python version 2024.5.0 (build 0)"), std::string::npos);
+      EXPECT_NE(a->find("\"numpy_type\": \"int16\""), std::string::npos);
+      absl::StatusOr<Table> back = ParseParquet(*a);
+      ASSERT_TRUE(back.ok()) << back.status();
+      ExpectSameTable(table, *back);
+    }
+  }
+}
+
+TEST(ParquetTest, FastparquetLayoutRejectsWhatFastparquetWouldNotWriteSo) {
+  const Table ints({Column{"a", Dtype::kInt64, {int64_t{1}}}});
+  for (auto change : std::vector<void (*)(ParquetWriteOptions&)>{
+           [](ParquetWriteOptions& o) { o.compression = ParquetCompression::kGzip; },
+           [](ParquetWriteOptions& o) { o.compression = ParquetCompression::kZstd; },
+           [](ParquetWriteOptions& o) { o.dictionary = true; },
+           [](ParquetWriteOptions& o) { o.data_page_version = 2; },
+           [](ParquetWriteOptions& o) { o.rows_per_page = 10; },
+           [](ParquetWriteOptions& o) { o.fastparquet_row_group_rows = -1; },
+           [](ParquetWriteOptions& o) { o.storage["a"] = ParquetStorage::kDouble; }}) {
+    ParquetWriteOptions options = Fastparquet();
+    change(options);
+    EXPECT_EQ(SerializeParquet(ints, options).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+  const std::vector<Table> bad = {
+      Table({Column{"s", Dtype::kObject, {std::string("x")}}}),
+      Table({Column{"b", Dtype::kBool, {std::monostate{}}}}),
+      Table({Column{"i", Dtype::kInt64, {std::monostate{}}}}),
+      Table({Column{"bad\xff", Dtype::kInt64, {int64_t{1}}}}),
+  };
+  for (const Table& table : bad) {
+    EXPECT_EQ(SerializeParquet(table, Fastparquet()).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << table.columns()[0].name;
+  }
+}
+
+TEST(ParquetTest, FastparquetRowGroupsAndPages) {
+  using parquet_internal::FastparquetRowGroupStarts;
+  EXPECT_TRUE(FastparquetRowGroupStarts(0, 10).empty());
+  EXPECT_EQ(FastparquetRowGroupStarts(5, 0), std::vector<size_t>({0}));
+  EXPECT_EQ(FastparquetRowGroupStarts(10, 10), std::vector<size_t>({0}));
+  // 11 rows in groups of at most 10: two groups of 6 and 5.
+  EXPECT_EQ(FastparquetRowGroupStarts(11, 10), std::vector<size_t>({0, 6}));
+  EXPECT_EQ(FastparquetRowGroupStarts(7, 3), std::vector<size_t>({0, 3, 6}));
+  // Kaggle's ~131M-row train_meta: three groups under fastparquet's 50M.
+  EXPECT_EQ(FastparquetRowGroupStarts(131'953'924, 50'000'000),
+            std::vector<size_t>({0, 43'984'642, 87'969'284}));
+  EXPECT_EQ(parquet_internal::FastparquetRowsPerPage(8), 64'527'753u);
+  EXPECT_EQ(parquet_internal::FastparquetRowsPerPage(4), 127'100'121u);
+  EXPECT_EQ(parquet_internal::FastparquetRowsPerPage(0.125), 2'097'152'000u);
+}
+
+TEST(ParquetTest, FastparquetLevelsAndBooleans) {
+  using parquet_internal::FastparquetDefinitionLevels;
+  const uint8_t all[3] = {1, 1, 1};
+  EXPECT_EQ(FastparquetDefinitionLevels(all, 3), std::string("\x02\0\0\0\x06\x01", 6));
+  const uint8_t some[8] = {1, 0, 1, 1, 1, 1, 1, 1};
+  // 8 levels: two bytes, the second a whole byte of padding.
+  EXPECT_EQ(FastparquetDefinitionLevels(some, 8), std::string("\x03\0\0\0\x05\xfd\x00", 7));
+  EXPECT_EQ(parquet_internal::FastparquetPackedBooleans(some, 3), std::string("\x05", 1));
+  EXPECT_EQ(parquet_internal::FastparquetPackedBooleans(some, 0), std::string("\0", 1));
+}
+
+TEST(ParquetTest, FastparquetPandasMetadataEscapesNames) {
+  absl::StatusOr<std::string> json = parquet_internal::FastparquetPandasMetadata(
+      {{"\xc3\xa9\"\\\n", "int16"}, {"b", "bool"}});
+  ASSERT_TRUE(json.ok());
+  EXPECT_NE(json->find("{\"field_name\": \"\\u00e9\\\"\\\\\\n\", \"metadata\": null, \"name\": "
+                       "\"\\u00e9\\\"\\\\\\n\", \"numpy_type\": \"int16\", \"pandas_type\": "
+                       "\"int16\"}, {\"field_name\": \"b\""),
+            std::string::npos)
+      << *json;
+  EXPECT_FALSE(parquet_internal::FastparquetPandasMetadata({{"\xff", "int64"}}).ok());
+}
+
+// numpy's baseline max/min: which zero wins a tie (measured on numpy 1.26.4
+// with NPY_DISABLE_CPU_FEATURES set to every dispatched feature).
+TEST(ParquetTest, NumpyBaselineNanExtremePicksNumpysZero) {
+  auto max_of = [](std::vector<double> v) {
+    return parquet_internal::NumpyBaselineNanExtreme<double>(
+        v.size(), [&](size_t i) { return v[i]; }, true);
+  };
+  EXPECT_FALSE(max_of({}).has_value());
+  EXPECT_FALSE(max_of({kNaN, kNaN}).has_value());
+  EXPECT_EQ(*max_of({kNaN, -INFINITY}), -INFINITY);
+  // Lanes over values 1..: {-0.0, 0.0} -> lane 1 wins: 0.0 (then the tail).
+  EXPECT_FALSE(std::signbit(*max_of({-0.0, -0.0, 0.0})));
+  EXPECT_TRUE(std::signbit(*max_of({0.0, -0.0, -0.0})));
+  // Lane 1 (value 2, -0.0) beats lane 0 (value 1, 0.0) in the fold.
+  EXPECT_TRUE(std::signbit(*max_of({-1.0, 0.0, -0.0})));
+  // The tail value 3 comes last and wins the tie.
+  EXPECT_FALSE(std::signbit(*max_of({-1.0, -0.0, -0.0, 0.0})));
+  // Missing values count as -inf, in their lanes.
+  EXPECT_FALSE(std::signbit(*max_of({kNaN, 0.0, kNaN})));
+}
+
+TEST(ParquetTest, SnapCompressDecompresses) {
+  std::mt19937 gen(7);
+  for (size_t size : {0, 1, 16, 17, 100, 65536, 65537, 300000}) {
+    std::string input;
+    for (size_t i = 0; i < size; ++i) {
+      input.push_back(static_cast<char>(i % 97 < 40 ? gen() % 4 : gen()));
+    }
+    const std::string compressed = parquet_internal::SnapCompress(input);
+    size_t n = 0;
+    ASSERT_EQ(snappy_uncompressed_length(compressed.data(), compressed.size(), &n), SNAPPY_OK);
+    std::string back(n, '\0');
+    ASSERT_EQ(snappy_uncompress(compressed.data(), compressed.size(), back.data(), &n), SNAPPY_OK)
+        << size;
+    EXPECT_EQ(back, input) << size;
+  }
+  // snap and libsnappy 1.1.9 part on this page of fastparquet's (3 values
+  // and their levels): snap finds the copy of the 8 bytes at offset 9.
+  const std::string page = Unhex(
+      "020000000601000000000000f03f0000000000000080000000000000f03f0000000000000000");
+  EXPECT_EQ(parquet_internal::SnapCompress(page),
+            Unhex("261802000000060100050104f03f050708000080090824f03f0000000000000000"));
 }
 
 }  // namespace

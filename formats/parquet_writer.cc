@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/internal/fastparquet_layout.h"
 #include "formats/internal/parquet_format.h"
 #include "formats/internal/thrift_compact.h"
 
@@ -31,7 +33,7 @@ void PutU32(std::string* out, uint32_t v) {
   out->append(b, 4);
 }
 
-// Definition levels (bit width 1) as RLE runs.
+// Definition levels (bit width 1) as RLE runs (v1 pages).
 std::string EncodeLevelRuns(const std::vector<uint8_t>& levels, size_t begin, size_t end) {
   std::string out;
   size_t i = begin;
@@ -45,6 +47,54 @@ std::string EncodeLevelRuns(const std::vector<uint8_t>& levels, size_t begin, si
     }
     out.push_back(static_cast<char>(header));
     out.push_back(static_cast<char>(levels[i]));
+    i = j;
+  }
+  return out;
+}
+
+// Definition levels (bit width 1) in the RLE / bit-packed hybrid, for v2
+// pages: RLE runs of 8 or more equal levels, bit-packed runs (whole groups of
+// 8 but at the end) between them: about a byte per 8 rows plus 2 per long
+// run. Not RLE runs only, although the spec allows any runs: fastparquet
+// 2024.5.0's read_data_page_v2 bounds the bytes of levels it decodes by the
+// page's value count instead of their byte length, and so misreads levels
+// that take more bytes than the page has values (short RLE runs, 2 bytes
+// each).
+std::string EncodeLevelsHybrid(const std::vector<uint8_t>& levels, size_t begin, size_t end) {
+  auto put_varint = [](uint64_t v, std::string& out) {
+    while (v >= 0x80) {
+      out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out.push_back(static_cast<char>(v));
+  };
+  // Whether levels [i, i + 8) exist and are equal.
+  auto long_run_at = [&](size_t i) {
+    return i + 8 <= end && std::all_of(&levels[i], &levels[i] + 8,
+                                       [&](uint8_t l) { return l == levels[i]; });
+  };
+  std::string out;
+  size_t i = begin;
+  while (i < end) {
+    if (long_run_at(i)) {
+      size_t j = i + 8;
+      while (j < end && levels[j] == levels[i]) ++j;
+      put_varint(static_cast<uint64_t>(j - i) << 1, out);
+      out.push_back(static_cast<char>(levels[i]));
+      i = j;
+      continue;
+    }
+    size_t j = i;
+    do {
+      j = std::min(end, j + 8);
+    } while (j < end && !long_run_at(j));
+    const size_t groups = (j - i + 7) / 8;
+    put_varint((static_cast<uint64_t>(groups) << 1) | 1, out);
+    std::string packed(groups, '\0');
+    for (size_t k = 0; k < j - i; ++k) {
+      if (levels[i + k]) packed[k / 8] = static_cast<char>(packed[k / 8] | (1 << (k % 8)));
+    }
+    out += packed;
     i = j;
   }
   return out;
@@ -110,7 +160,9 @@ std::string StorageName(ParquetStorage s) {
   return "?";
 }
 
-absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteOptions& options) {
+// Plans rows [begin, min(end, rows)) of `column`.
+absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteOptions& options,
+                                       size_t begin = 0, size_t end = SIZE_MAX) {
   WriteColumn w;
   w.name = column.name;
   auto it = options.storage.find(column.name);
@@ -164,7 +216,7 @@ absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteO
                                                    ": value does not fit Parquet storage ",
                                                    StorageName(w.storage)));
   };
-  for (size_t row = 0; row < column.cells.size(); ++row) {
+  for (size_t row = begin; row < std::min(end, column.cells.size()); ++row) {
     const Cell& c = column.cells[row];
     if (IsMissing(c)) {
       if (w.physical == kInt32 || w.physical == kInt64) return misfit(row);
@@ -339,7 +391,11 @@ absl::Status AppendDataPage(const WriteColumn& w, const Dictionary* dict, size_t
                             size_t end, size_t value_pos, size_t non_null,
                             const ParquetWriteOptions& options, std::string& file,
                             ChunkInfo& info) {
-  std::string levels = w.optional ? EncodeLevelRuns(w.present, begin, end) : std::string();
+  std::string levels;
+  if (w.optional) {
+    levels = options.data_page_version == 1 ? EncodeLevelRuns(w.present, begin, end)
+                                            : EncodeLevelsHybrid(w.present, begin, end);
+  }
   std::string values;
   int64_t encoding = kPlain;
   if (dict != nullptr) {
@@ -479,11 +535,328 @@ std::string FileMetadata(const std::vector<WriteColumn>& plans,
   return t.bytes();
 }
 
+// ---------------------------------------------------------------------------
+// The fastparquet layout (ParquetLayout::kFastparquet).
+
+// How fastparquet declares a column of a numpy dtype.
+struct FastparquetType {
+  std::string numpy_type;    // the pandas metadata's numpy_type
+  int64_t type_length = 0;   // SchemaElement.type_length: the dtype's bits
+  int64_t converted = -1;    // SchemaElement.converted_type, -1 for none
+  double bytes_per_value = 0;
+  bool numeric = false;      // statistics with min and max (stats="auto")
+  bool nullable = false;     // NaN cells are nulls; missing values elsewhere are refused
+};
+
+// The numpy dtype the preparer's DataFrame would hold the column in.
+absl::StatusOr<FastparquetType> FastparquetTypeOf(const Column& column, ParquetStorage storage) {
+  using S = ParquetStorage;
+  if (column.dtype == Dtype::kInt64 && storage == S::kInt64) {
+    return FastparquetType{"int64", 64, -1, 8, true, false};
+  }
+  if (column.dtype == Dtype::kInt64 && storage == S::kInt32) {
+    return FastparquetType{"int32", 32, -1, 4, true, false};
+  }
+  if (column.dtype == Dtype::kInt64 && storage == S::kInt16) {
+    return FastparquetType{"int16", 16, kInt16, 4, true, false};
+  }
+  if (column.dtype == Dtype::kFloat64 && storage == S::kDouble) {
+    return FastparquetType{"float64", 64, -1, 8, true, true};
+  }
+  if (column.dtype == Dtype::kFloat64 && storage == S::kFloat) {
+    return FastparquetType{"float32", 32, -1, 4, true, true};
+  }
+  if (column.dtype == Dtype::kBool && storage == S::kBoolean) {
+    return FastparquetType{"bool", 1, -1, 0.125, false, false};
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("column '", column.name, "': the fastparquet layout stores int64, float64 and ",
+                   "bool columns (int32 / int16 / float32 by storage), not ",
+                   std::string(DtypeName(column.dtype)), " as ", StorageName(storage)));
+}
+
+absl::Status CheckFastparquetOptions(const ParquetWriteOptions& options) {
+  if (options.compression != ParquetCompression::kSnappy &&
+      options.compression != ParquetCompression::kUncompressed) {
+    return absl::InvalidArgumentError(
+        "the fastparquet layout is snappy or uncompressed (fastparquet's GZIP and ZSTD bytes "
+        "come from other compressors)");
+  }
+  if (options.dictionary || options.data_page_version != 1 || options.rows_per_page != 0) {
+    return absl::InvalidArgumentError(
+        "the fastparquet layout has fastparquet's own pages: no dictionary, data_page_version, "
+        "or rows_per_page options");
+  }
+  if (options.fastparquet_row_group_rows < 0) {
+    return absl::InvalidArgumentError("fastparquet_row_group_rows must be >= 0");
+  }
+  return absl::OkStatus();
+}
+
+// One column of the schema, as planned on no rows.
+struct FastparquetColumn {
+  std::string name;
+  int physical = 0;
+  FastparquetType type;
+};
+
+// One column chunk's footer facts.
+struct FastparquetChunk {
+  ChunkInfo info;
+  int64_t pages = 0, nulls = 0;
+  std::optional<std::pair<std::string, std::string>> max_min;  // PLAIN bytes
+};
+
+// The PLAIN bytes of the values pandas' Series.max() and min() give for the
+// chunk's rows, or none for a column of NaN only.
+template <typename T>
+std::optional<std::pair<std::string, std::string>> FloatMaxMin(const WriteColumn& w) {
+  std::vector<T> values;
+  values.reserve(w.present.size());
+  for (size_t row = 0, v = 0; row < w.present.size(); ++row) {
+    T x = std::numeric_limits<T>::quiet_NaN();
+    if (w.present[row]) std::memcpy(&x, w.Value(v++).data(), sizeof(T));
+    values.push_back(x);
+  }
+  const auto get = [&](size_t i) { return values[i]; };
+  const std::optional<T> max = NumpyBaselineNanExtreme<T>(values.size(), get, /*max=*/true);
+  const std::optional<T> min = NumpyBaselineNanExtreme<T>(values.size(), get, /*max=*/false);
+  if (!max.has_value() || !min.has_value()) return std::nullopt;
+  return std::make_pair(std::string(reinterpret_cast<const char*>(&*max), sizeof(T)),
+                        std::string(reinterpret_cast<const char*>(&*min), sizeof(T)));
+}
+
+template <typename T>
+std::pair<std::string, std::string> IntMaxMin(const WriteColumn& w) {
+  size_t max = 0, min = 0;
+  auto at = [&](size_t i) {
+    T x;
+    std::memcpy(&x, w.Value(i).data(), sizeof(T));
+    return x;
+  };
+  for (size_t i = 1; i < w.num_values(); ++i) {
+    if (at(i) > at(max)) max = i;
+    if (at(i) < at(min)) min = i;
+  }
+  return {std::string(w.Value(max)), std::string(w.Value(min))};
+}
+
+std::optional<std::pair<std::string, std::string>> FastparquetMaxMin(const WriteColumn& w,
+                                                                     const FastparquetType& t) {
+  if (!t.numeric || w.present.empty()) return std::nullopt;
+  switch (w.physical) {
+    case kDouble:
+      return FloatMaxMin<double>(w);
+    case kFloat:
+      return FloatMaxMin<float>(w);
+    case kInt64:
+      return IntMaxMin<int64_t>(w);
+    case kInt32:
+      return IntMaxMin<int32_t>(w);
+  }
+  return std::nullopt;
+}
+
+// One v1 data page of rows [begin, end), whose values start at `value_pos`:
+// definition levels, PLAIN values, 8 zero bytes; compressed with snap's
+// Snappy (see SnapCompress), as fastparquet's cramjam compresses it.
+void AppendFastparquetPage(const WriteColumn& w, size_t begin, size_t end, size_t value_pos,
+                           size_t non_null, ParquetCompression compression, std::string& file,
+                           ChunkInfo& info) {
+  std::string raw = FastparquetDefinitionLevels(w.present.data() + begin, end - begin);
+  const std::string_view values =
+      std::string_view(w.data).substr(w.offsets[value_pos],
+                                      w.offsets[value_pos + non_null] - w.offsets[value_pos]);
+  if (w.physical == kBoolean) {
+    raw += FastparquetPackedBooleans(reinterpret_cast<const uint8_t*>(values.data()), non_null);
+  } else {
+    raw += values;
+  }
+  raw.append(8, '\0');
+  const std::string body =
+      compression == ParquetCompression::kSnappy ? SnapCompress(raw) : raw;
+  const std::string header =
+      PageHeaderBytes(kDataPage, raw.size(), body.size(), [&](ThriftWriter& t) {
+        t.StructField(5);
+        t.I32(1, static_cast<int64_t>(end - begin));
+        t.I32(2, kPlain);
+        t.I32(3, kRle);
+        t.I32(4, kBitPacked);
+        t.EndStruct();
+      });
+  AppendPage(header, body, raw.size(), file, info);
+}
+
+// A row group's chunk of `w` (planned on that row group's rows).
+FastparquetChunk AppendFastparquetChunk(const WriteColumn& w, const FastparquetType& type,
+                                        ParquetCompression compression, std::string& file) {
+  FastparquetChunk chunk;
+  chunk.info.start = chunk.info.data_offset = static_cast<int64_t>(file.size());
+  const size_t rows = w.present.size();
+  const size_t page_rows = FastparquetRowsPerPage(type.bytes_per_value);
+  size_t value_pos = 0;
+  for (size_t begin = 0; begin < rows; begin += page_rows) {
+    const size_t end = std::min(rows, begin + page_rows);
+    size_t non_null = 0;
+    for (size_t i = begin; i < end; ++i) non_null += w.present[i];
+    AppendFastparquetPage(w, begin, end, value_pos, non_null, compression, file, chunk.info);
+    value_pos += non_null;
+    chunk.nulls += static_cast<int64_t>((end - begin) - non_null);
+    ++chunk.pages;
+  }
+  chunk.max_min = FastparquetMaxMin(w, type);
+  return chunk;
+}
+
+void WriteFastparquetChunkMetadata(const FastparquetColumn& column, const FastparquetChunk& chunk,
+                                   int64_t rows, int64_t codec, ThriftWriter& t) {
+  t.BeginStruct();
+  t.I64(2, chunk.info.start);
+  t.StructField(3);
+  t.I32(1, column.physical);
+  t.ListField(2, kTI32, 1);
+  t.I32Value(kPlain);
+  t.ListField(3, kTBinary, 1);
+  t.BinaryValue(column.name);
+  t.I32(4, codec);
+  t.I64(5, rows);
+  t.I64(6, chunk.info.uncompressed);
+  t.I64(7, chunk.info.compressed);
+  t.ListField(8, kTStop, 0);  // key_value_metadata: fastparquet's empty list, one 0 byte
+  t.I64(9, chunk.info.data_offset);
+  t.StructField(12);
+  if (chunk.max_min.has_value()) {
+    t.Binary(1, chunk.max_min->first);
+    t.Binary(2, chunk.max_min->second);
+  }
+  t.I64(3, chunk.nulls);
+  t.EndStruct();
+  t.ListField(13, kTStruct, 1);  // encoding_stats
+  t.BeginStruct();
+  t.I32(1, kDataPage);
+  t.I32(2, kPlain);
+  t.I32(3, chunk.pages);
+  t.EndStruct();
+  t.EndStruct();
+  t.EndStruct();
+}
+
+struct FastparquetRowGroup {
+  int64_t rows = 0;
+  std::vector<FastparquetChunk> chunks;
+};
+
+std::string FastparquetFileMetadata(const std::vector<FastparquetColumn>& columns,
+                                    const std::vector<FastparquetRowGroup>& groups, size_t rows,
+                                    const std::string& pandas_metadata, int64_t codec) {
+  ThriftWriter t;
+  t.BeginStruct();
+  t.I32(1, 1);
+  t.ListField(2, kTStruct, columns.size() + 1);
+  t.BeginStruct();
+  t.Binary(4, "schema");
+  t.I32(5, static_cast<int64_t>(columns.size()));
+  t.EndStruct();
+  for (const FastparquetColumn& c : columns) {
+    t.BeginStruct();
+    t.I32(1, c.physical);
+    t.I32(2, c.type.type_length);
+    t.I32(3, 1);  // OPTIONAL
+    t.Binary(4, c.name);
+    if (c.type.converted >= 0) t.I32(6, c.type.converted);
+    t.EndStruct();
+  }
+  t.I64(3, static_cast<int64_t>(rows));
+  if (groups.empty()) {
+    t.ListField(4, kTStop, 0);
+  } else {
+    t.ListField(4, kTStruct, groups.size());
+  }
+  for (const FastparquetRowGroup& g : groups) {
+    t.BeginStruct();
+    t.ListField(1, kTStruct, columns.size());
+    int64_t total = 0;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      WriteFastparquetChunkMetadata(columns[c], g.chunks[c], g.rows, codec, t);
+      total += g.chunks[c].info.uncompressed;
+    }
+    t.I64(2, total);
+    t.I64(3, g.rows);
+    t.EndStruct();
+  }
+  t.ListField(5, kTStruct, 1);
+  t.BeginStruct();
+  t.Binary(1, "pandas");
+  t.Binary(2, pandas_metadata);
+  t.EndStruct();
+  t.Binary(6, kFastparquetCreatedBy);
+  t.EndStruct();
+  return t.bytes();
+}
+
+// The schema: each column planned on no rows, and its fastparquet type.
+absl::StatusOr<std::vector<FastparquetColumn>> FastparquetSchema(
+    const Table& table, const ParquetWriteOptions& options) {
+  std::vector<FastparquetColumn> columns;
+  for (const Column& column : table.columns()) {
+    ASSIGN_OR_RETURN(WriteColumn w, PlanColumn(column, options, 0, 0));
+    ASSIGN_OR_RETURN(FastparquetType type, FastparquetTypeOf(column, w.storage));
+    columns.push_back({column.name, w.physical, std::move(type)});
+  }
+  return columns;
+}
+
+// Appends row group [begin, end): each column planned on those rows only, so
+// that one column's values of one row group are held at a time.
+absl::StatusOr<FastparquetRowGroup> AppendFastparquetRowGroup(
+    const Table& table, const std::vector<FastparquetColumn>& columns, size_t begin, size_t end,
+    const ParquetWriteOptions& options, std::string& file) {
+  FastparquetRowGroup group;
+  group.rows = static_cast<int64_t>(end - begin);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ASSIGN_OR_RETURN(WriteColumn w, PlanColumn(table.columns()[c], options, begin, end));
+    if (w.optional && !columns[c].type.nullable) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "column '", w.name, "': a ", columns[c].type.numpy_type,
+          " column cannot hold missing values in the fastparquet layout"));
+    }
+    group.chunks.push_back(AppendFastparquetChunk(w, columns[c].type, options.compression, file));
+  }
+  return group;
+}
+
+absl::StatusOr<std::string> SerializeFastparquet(const Table& table,
+                                                 const ParquetWriteOptions& options) {
+  RETURN_IF_ERROR(CheckFastparquetOptions(options));
+  ASSIGN_OR_RETURN(std::vector<FastparquetColumn> columns, FastparquetSchema(table, options));
+  std::vector<PandasColumn> pandas;
+  for (const FastparquetColumn& c : columns) pandas.push_back({c.name, c.type.numpy_type});
+  ASSIGN_OR_RETURN(std::string pandas_metadata, FastparquetPandasMetadata(pandas));
+  const size_t rows = table.num_rows();
+  const std::vector<size_t> starts =
+      FastparquetRowGroupStarts(rows, options.fastparquet_row_group_rows);
+  std::string file = "PAR1";
+  std::vector<FastparquetRowGroup> groups;
+  for (size_t g = 0; g < starts.size(); ++g) {
+    const size_t end = g + 1 < starts.size() ? starts[g + 1] : rows;
+    ASSIGN_OR_RETURN(FastparquetRowGroup group,
+                     AppendFastparquetRowGroup(table, columns, starts[g], end, options, file));
+    groups.push_back(std::move(group));
+  }
+  const std::string metadata = FastparquetFileMetadata(columns, groups, rows, pandas_metadata,
+                                                       CodecId(options.compression));
+  file += metadata;
+  PutU32(&file, static_cast<uint32_t>(metadata.size()));
+  file += "PAR1";
+  return file;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> SerializeParquet(const Table& table,
                                              const ParquetWriteOptions& options) {
   RETURN_IF_ERROR(CheckWritable(table, options));
+  if (options.layout == ParquetLayout::kFastparquet) return SerializeFastparquet(table, options);
   const size_t rows = table.num_rows();
   const size_t page_rows = options.rows_per_page > 0 ? static_cast<size_t>(options.rows_per_page)
                                                      : std::max<size_t>(rows, 1);

@@ -81,9 +81,15 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "azimuth", int64_t{1}));
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "zenith", int64_t{1}));
 
-  // Upstream writes these with fastparquet; the content (names, dtypes,
-  // values, row order) is what matters, not fastparquet's exact bytes.
+  // Upstream writes these with to_parquet(index=False, engine="fastparquet"):
+  // the same bytes (see ParquetLayout::kFastparquet), so that upstream's
+  // checksums can hold for them. That takes the DataFrame's dtypes to be
+  // int64 and float64, as our reader gives every integer and float column,
+  // i.e. Kaggle's train_meta.parquet to hold INT64 and DOUBLE columns (not
+  // checked here: were one narrower, pandas would keep it narrow and the
+  // bytes would differ).
   ParquetWriteOptions parquet;
+  parquet.layout = ParquetLayout::kFastparquet;
   RETURN_IF_ERROR(WriteParquetFile(new_train, public_dir / "train_meta.parquet", parquet));
   new_train = Table();  // its memory is not needed any more
   RETURN_IF_ERROR(

@@ -11,8 +11,9 @@ plus OUT_DIR/{train,test}_batches.txt (the batch files upstream copies).
 Then reads our OUR_PUBLIC/{train,test}_meta.parquet with pd.read_parquet and
 prints, per file, "frame-equal NAME" when the DataFrame equals upstream's
 exactly (values, dtypes, column order; pandas.testing.assert_frame_equal with
-check_exact) or raises, and "bytes NAME identical|different" for the record:
-our writer does not yet write fastparquet's bytes (docs/dependencies.md).
+check_exact) or raises, then "bytes NAME identical" when our file is
+fastparquet's byte for byte, else "bytes NAME different at byte N (ours A
+bytes, fastparquet's B)".
 """
 
 import sys
@@ -64,5 +65,11 @@ for name in ("train_meta.parquet", "test_meta.parquet"):
     assert_frame_equal(pd.read_parquet(ours_public / name), pd.read_parquet(public / name),
                        check_exact=True)
     print(f"frame-equal {name}")
-    same = (ours_public / name).read_bytes() == (public / name).read_bytes()
-    print(f"bytes {name} {'identical' if same else 'different'}")
+    ours, theirs = (ours_public / name).read_bytes(), (public / name).read_bytes()
+    if ours == theirs:
+        print(f"bytes {name} identical")
+    else:
+        at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b),
+                  min(len(ours), len(theirs)))
+        print(f"bytes {name} different at byte {at} (ours {len(ours)} bytes, "
+              f"fastparquet's {len(theirs)})")
