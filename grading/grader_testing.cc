@@ -73,8 +73,8 @@ UpstreamGradeComparison CompareWithUpstreamOutcomes(std::string_view id,
   }
   for (int k = 0; k < cases; ++k) {
     const std::filesystem::path submission = dir / absl::StrCat(k, ".sub.csv");
-    const absl::StatusOr<double> ours =
-        GradeCsvText(id, ReadFileOrFail(submission), ReadFileOrFail(dir / absl::StrCat(k, ".ans.csv")));
+    const absl::StatusOr<double> ours = GradeCsvText(
+        id, ReadFileOrFail(submission), ReadFileOrFail(dir / absl::StrCat(k, ".ans.csv")));
     const std::string& outcome = outcomes[k];
     if (absl::StartsWith(outcome, "raise ")) {
       ++counts.raised;

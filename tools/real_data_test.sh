@@ -65,10 +65,10 @@ mkdir -p "$data/aerial-cactus-identification"
 cp -rL "$bin/competitions/aerial-cactus-identification/raw" "$data/aerial-cactus-identification/raw"
 
 # spaceship-titanic prepared by another tool: pandas + sklearn, as upstream's
-# prepare.py does it.
+# prepare.py does it, on the reference environment (upstream's pinned versions).
 ship="$data/spaceship-titanic/prepared"
 mkdir -p "$ship/public" "$ship/private"
-/usr/bin/python3 - "$bin/competitions/spaceship-titanic/raw/train.csv" "$ship" <<'PY'
+"${MLEBENCH_PYTHON:?the reference Python is unset: run tests through ./bazelw}" - "$bin/competitions/spaceship-titanic/raw/train.csv" "$ship" <<'PY'
 import sys
 import pandas as pd
 from sklearn.model_selection import train_test_split

@@ -120,15 +120,11 @@ absl::StatusOr<std::map<std::string, std::string>> TopLevelChecksums(const fs::p
 
 void CompareChecksums(const std::string& where, const std::map<std::string, std::string>& actual,
                       const std::map<std::string, std::string>& expected,
-                      bool compare_parquet_bytes, std::vector<std::string>& problems,
-                      std::vector<std::string>& not_compared) {
+                      std::vector<std::string>& problems) {
   for (const auto& [name, md5] : expected) {
     auto it = actual.find(name);
-    const bool parquet = name.size() > 8 && name.compare(name.size() - 8, 8, ".parquet") == 0;
     if (it == actual.end()) {
       problems.push_back(absl::StrCat(where, "/", name, " is missing"));
-    } else if (parquet && !compare_parquet_bytes) {
-      not_compared.push_back(absl::StrCat(where, "/", name));
     } else if (it->second != md5) {
       problems.push_back(absl::StrCat(where, "/", name, " has md5 ", it->second, ", expected ", md5));
     }
@@ -300,18 +296,15 @@ absl::StatusOr<std::string> Md5File(const fs::path& path) {
   return hex;
 }
 
-absl::StatusOr<std::vector<std::string>> VerifyUpstreamChecksums(
-    const CompetitionDataDir& dir, const UpstreamChecksums& expected,
-    bool compare_parquet_bytes) {
-  std::vector<std::string> problems, not_compared;
+absl::Status VerifyUpstreamChecksums(const CompetitionDataDir& dir,
+                                     const UpstreamChecksums& expected) {
+  std::vector<std::string> problems;
   absl::StatusOr<std::map<std::string, std::string>> pub = TopLevelChecksums(dir.public_dir());
   if (!pub.ok()) return pub.status();
   absl::StatusOr<std::map<std::string, std::string>> priv = TopLevelChecksums(dir.private_dir());
   if (!priv.ok()) return priv.status();
-  CompareChecksums("public", *pub, expected.public_files, compare_parquet_bytes, problems,
-                   not_compared);
-  CompareChecksums("private", *priv, expected.private_files, compare_parquet_bytes, problems,
-                   not_compared);
+  CompareChecksums("public", *pub, expected.public_files, problems);
+  CompareChecksums("private", *priv, expected.private_files, problems);
   std::error_code ec;
   if (expected.zip.has_value() && fs::is_regular_file(dir.zip(), ec)) {
     ASSIGN_OR_RETURN(std::string md5, Md5File(dir.zip()));
@@ -320,7 +313,7 @@ absl::StatusOr<std::vector<std::string>> VerifyUpstreamChecksums(
                                       ", expected ", *expected.zip));
     }
   }
-  if (problems.empty()) return not_compared;
+  if (problems.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(
       absl::StrCat("prepared data of ", dir.id, " does not match upstream's checksums.yaml: ",
                    absl::StrJoin(problems, "; ")));
@@ -374,20 +367,11 @@ absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
   }
   std::string checksum_state = "not given";
   if (checksums.has_value()) {
-    // Data prepared elsewhere (upstream's tool) must match to the byte; our
-    // own Parquet output matches fastparquet's in content only.
-    ASSIGN_OR_RETURN(
-        std::vector<std::string> not_compared,
-        VerifyUpstreamChecksums(dir, *checksums, /*compare_parquet_bytes=*/taken_as_is));
+    // Data prepared elsewhere (upstream's tool) and here alike must match to
+    // the byte.
+    RETURN_IF_ERROR(VerifyUpstreamChecksums(dir, *checksums));
     what += "; checksums match upstream's";
     checksum_state = "verified";
-    if (!not_compared.empty()) {
-      absl::StrAppend(&what,
-                      " (not compared, written by our own Parquet writer, whose bytes "
-                      "differ from fastparquet's: ",
-                      absl::StrJoin(not_compared, ", "), ")");
-      checksum_state = absl::StrCat("verified except ", absl::StrJoin(not_compared, ","));
-    }
   }
   ASSIGN_OR_RETURN(std::string listing, StatManifest(dir.prepared()));
   PreparedData out;

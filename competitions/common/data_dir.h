@@ -86,13 +86,11 @@ absl::StatusOr<std::string> Md5File(const std::filesystem::path& path);
 // jsonl, parquet and bson files of public/ and private/ must equal the
 // expected ones exactly (no file missing, none extra); the zip's too when
 // both `expected.zip` and the zip file exist. The error lists every mismatch.
-// Without `compare_parquet_bytes` (for data our preparers wrote: our Parquet
-// writer stores the same table as upstream's fastparquet in other bytes),
-// .parquet files must exist but their md5s are not compared. Returns the
-// files not compared ("public/train_meta.parquet").
-absl::StatusOr<std::vector<std::string>> VerifyUpstreamChecksums(
-    const CompetitionDataDir& dir, const UpstreamChecksums& expected,
-    bool compare_parquet_bytes = true);
+// Parquet files too, whoever wrote them: our preparers write fastparquet's
+// bytes where upstream's prepare.py uses fastparquet (formats/parquet.h,
+// ParquetLayout::kFastparquet).
+absl::Status VerifyUpstreamChecksums(const CompetitionDataDir& dir,
+                                     const UpstreamChecksums& expected);
 
 // The build's real-data step. Takes dir.prepared() as is when IsPrepared()
 // (upstream never re-prepares either); refuses to touch a non-empty but

@@ -148,7 +148,7 @@ TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
   WriteFileOrFail(dir.private_dir() / "test.csv", "a\n3\n");
   WriteFileOrFail(dir.public_dir() / "extra.json", "{}");
   fs::remove(dir.public_dir() / "train.csv");
-  absl::Status s = VerifyUpstreamChecksums(dir, checksums).status();
+  absl::Status s = VerifyUpstreamChecksums(dir, checksums);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(s.message()), HasSubstr("private/test.csv has md5"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("public/train.csv is missing"));
@@ -157,34 +157,10 @@ TEST(EnsurePreparedDataTest, AcceptsUpstreamLayoutWithoutMarkerAndChecksThem) {
       EnsurePreparedData(dir, "private/test.csv", "public/sample_submission.csv", checksums).ok());
 }
 
-// Our Parquet writer stores fastparquet's table in other bytes: Parquet files
-// we prepared are checked for presence only; taken as is, they must match.
-TEST(EnsurePreparedDataTest, ParquetWeWroteIsNotComparedByMd5) {
+// Parquet files are compared by md5 like every other file, also when we
+// prepared them: our writer writes fastparquet's bytes where upstream does.
+TEST(EnsurePreparedDataTest, ParquetIsComparedByMd5EvenWhenPreparedHere) {
   const fs::path root = NewTempDir("parquet_checksums");
-  const CompetitionDataDir dir(root, kId);
-  WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
-  WriteFileOrFail(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
-  UpstreamChecksums checksums;
-  checksums.public_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
-  absl::StatusOr<PreparedData> prepared =
-      EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt);
-  ASSERT_TRUE(prepared.ok()) << prepared.status();
-  checksums.private_files = {{"meta.parquet", *Md5File(dir.private_dir() / "meta.parquet")}};
-
-  absl::StatusOr<std::vector<std::string>> skipped =
-      VerifyUpstreamChecksums(dir, checksums, /*compare_parquet_bytes=*/false);
-  ASSERT_TRUE(skipped.ok()) << skipped.status();
-  EXPECT_EQ(*skipped, (std::vector<std::string>{"public/meta.parquet", "private/meta.parquet"}));
-  EXPECT_FALSE(VerifyUpstreamChecksums(dir, checksums).ok());  // bytes compared: they differ
-
-  // A Parquet file that is missing is still an error.
-  fs::remove(dir.public_dir() / "meta.parquet");
-  absl::Status missing = VerifyUpstreamChecksums(dir, checksums, false).status();
-  EXPECT_THAT(std::string(missing.message()), HasSubstr("public/meta.parquet is missing"));
-}
-
-TEST(EnsurePreparedDataTest, PreparedHereWithParquetSaysWhatWasNotCompared) {
-  const fs::path root = NewTempDir("parquet_prepared_here");
   const CompetitionDataDir dir(root, kId);
   WriteFileOrFail(dir.raw() / "in.txt", "hello\n");
   WriteFileOrFail(dir.raw() / "meta.parquet", "PAR1 our bytes PAR1");
@@ -193,12 +169,20 @@ TEST(EnsurePreparedDataTest, PreparedHereWithParquetSaysWhatWasNotCompared) {
   checksums.private_files = {{"meta.parquet", "0123456789abcdef0123456789abcdef"}};
   absl::StatusOr<PreparedData> prepared =
       EnsurePreparedData(dir, "private/in.txt", "public/in.txt", checksums);
-  ASSERT_TRUE(prepared.ok()) << prepared.status();
-  EXPECT_THAT(prepared->log, HasSubstr("not compared"));
-  EXPECT_THAT(prepared->handle,
-              HasSubstr("checksums\tverified except public/meta.parquet,private/meta.parquet\n"));
-  // Taken as is on the next run, the same files must match to the byte.
-  EXPECT_FALSE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", checksums).ok());
+  ASSERT_FALSE(prepared.ok());
+  EXPECT_THAT(std::string(prepared.status().message()),
+              HasSubstr("public/meta.parquet has md5 "));
+  EXPECT_THAT(std::string(prepared.status().message()),
+              HasSubstr("private/meta.parquet has md5 "));
+
+  // With the right md5s the same files pass, and a missing one is an error.
+  const std::string md5 = *Md5File(dir.private_dir() / "meta.parquet");
+  checksums.public_files = {{"meta.parquet", md5}};
+  checksums.private_files = {{"meta.parquet", md5}};
+  EXPECT_TRUE(VerifyUpstreamChecksums(dir, checksums).ok());
+  fs::remove(dir.public_dir() / "meta.parquet");
+  absl::Status missing = VerifyUpstreamChecksums(dir, checksums);
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("public/meta.parquet is missing"));
 }
 
 TEST(EnsurePreparedDataTest, ExtractsTheKaggleZipWhenRawIsAbsent) {

@@ -1,7 +1,8 @@
 // Every registered grader against upstream's grade(), restated in
 // competitions/<id>/upstream_grade.py and run on the reference environment
 // (upstream's pinned pandas, scikit-learn, scipy, ...; see driver.py for what a
-// script defines), with numpy's baseline kernels (base/testing/numpy_kernels.h). One Python process runs the scripts of every competition
+// script defines), with numpy's baseline kernels (base/testing/numpy_kernels.h).
+// One Python process runs the scripts of every competition
 // this test run selects (--test_filter, sharding), then each competition's
 // test grades the same files with our grader and expects upstream's outcome
 // for every case: the same score, bit for bit unless the script allows a
@@ -97,7 +98,8 @@ Settings ReadSettings(const std::filesystem::path& file) {
     const bool ok = (words[0] == "cases" && absl::SimpleAtoi(words[1], &settings.cases)) ||
                     (words[0] == "relative_tolerance" &&
                      absl::SimpleAtod(words[1], &settings.relative_tolerance)) ||
-                    (words[0] == "min_scored" && absl::SimpleAtoi(words[1], &settings.min_scored)) ||
+                    (words[0] == "min_scored" &&
+                     absl::SimpleAtoi(words[1], &settings.min_scored)) ||
                     (words[0] == "min_raised" && absl::SimpleAtoi(words[1], &settings.min_raised));
     EXPECT_TRUE(ok) << file << ": " << line;
   }
