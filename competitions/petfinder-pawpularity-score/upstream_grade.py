@@ -19,7 +19,8 @@ def grade(submission, answers):
     answers = answers.sort_values(id_col)
     if (submission[id_col].values != answers[id_col].values).any():
         raise ValueError("ids")
-    return root_mean_squared_error(answers[target_col].to_numpy(), submission[target_col].to_numpy())
+    return root_mean_squared_error(answers[target_col].to_numpy(),
+                                   submission[target_col].to_numpy())
 
 def pred():
     r = rng.random()

@@ -30,9 +30,11 @@ def grade(submission, answers):
     for idx, image_id in enumerate(image_ids):
         for _, row in true_df[true_df["image_id"] == image_id].iterrows():
             annotations.append({"id": k, "image_id": idx, "category_id": row["class_id"],
-                                "bbox": np.array([row["x_min"], row["y_min"], row["x_max"], row["y_max"]]),
+                                "bbox": np.array([row["x_min"], row["y_min"],
+                                                  row["x_max"], row["y_max"]]),
                                 "segmentation": [], "ignore": 0,
-                                "area": (row["x_max"] - row["x_min"]) * (row["y_max"] - row["y_min"]),
+                                "area": ((row["x_max"] - row["x_min"])
+                                         * (row["y_max"] - row["y_min"])),
                                 "iscrowd": 0})
             k += 1
     predictions, k = [], 0
@@ -69,7 +71,8 @@ NAMES = {0: "Aortic enlargement", 3: "Cardiomegaly", 7: "Lung Opacity", 10: "Ple
          13: "Pulmonary fibrosis", 14: "No finding"}
 def box(grid):
     x, y = rng.randint(0, grid), rng.randint(0, grid)
-    w, h = rng.randint(-1 if rng.random() < 0.05 else 1, grid // 2 + 2), rng.randint(1, grid // 2 + 2)
+    w = rng.randint(-1 if rng.random() < 0.05 else 1, grid // 2 + 2)
+    h = rng.randint(1, grid // 2 + 2)
     return [float(x), float(y), float(x + w), float(y + h)]
 def make_case(case):
     grid = rng.choice([4, 20, 300])
@@ -100,7 +103,8 @@ def make_case(case):
             parts.append(" ".join([str(c), repr(score)] + [repr(v) for v in b]))
         lines.append((image, " ".join(parts)))
         if rng.random() < 0.1:  # the same image again, more boxes
-            lines.append((image, f"{rng.choice(classes)} 0.5 " + " ".join(repr(v) for v in box(grid))))
+            extra_class = rng.choice(classes)
+            lines.append((image, f"{extra_class} 0.5 " + " ".join(repr(v) for v in box(grid))))
     if case % 17 == 5:
         lines[0] = (lines[0][0], lines[0][1] + " 7")  # not six numbers a box
     if case % 23 == 7:
