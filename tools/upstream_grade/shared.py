@@ -9,11 +9,11 @@ code, like the scripts.
 """
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
+
 # ROC AUC graders: upstream's prepare_for_auroc_metric, then roc_auc_score. They use the
 # script's ID and TARGET; make_auroc_case also its LARGE (rows of case 0), ODD (odd score
 # cells), new_ids(n), foreign_id(), respell(id) and answers_text(ids, labels), and scores(n)
 # (usually auroc_scores).
-
 def grade_auroc(submission, answers):
     # prepare_for_auroc_metric: the answers' asserts, then the submission's
     # checks in upstream's order.
@@ -78,10 +78,10 @@ def make_auroc_case(k):
         header, rows = header + ["extra"], [r + ["x"] for r in rows]  # an extra column: fine
     return answers_text(ids, labels), csv_text(",".join(header), rows)
 
+
 # Accuracy graders: upstream's prepare_for_accuracy_metric, then accuracy_score. They use
 # the script's ID, TARGET, CLASSES (label spellings), ODD, new_id() and predictions(truth)
 # (usually accuracy_predictions); FLOAT_IDS = True lets some cases spell ids as floats.
-
 def grade_accuracy(submission, answers):
     if TARGET not in answers.columns or ID not in answers.columns:
         raise AssertionError("answers")
@@ -133,8 +133,8 @@ def make_accuracy_case(k):
     answers = csv_text(f"{ID},{TARGET}", [[i, t] for i, t in zip(ids, truth)])
     return answers, csv_text(header, rows)
 
-# Multi-class log loss graders: the one-hot inputs upstream's helper builds.
 
+# Multi-class log loss graders: the one-hot inputs upstream's helper builds.
 def one_hot_log_loss_inputs(submission, answers, id_column):
     # Upstream's competitions/utils.py helper, without the softmax it skips here.
     if not set(submission.columns) >= set(answers.columns):
@@ -148,8 +148,8 @@ def one_hot_log_loss_inputs(submission, answers, id_column):
     assert list(kept.columns) == list(truth.columns), "column order"
     return truth.drop(columns=[id_column]).to_numpy(), kept.drop(columns=[id_column]).to_numpy()
 
-# Segmentation graders: upstream's rle_decode.
 
+# Segmentation graders: upstream's rle_decode.
 def rle_decode(rle, height, width):
     # mlebench.competitions.utils.rle_decode: 1-based column-major runs.
     assert isinstance(rle, str)
@@ -168,8 +168,8 @@ def rle_decode(rle, height, width):
         flat[lo:hi] = True
     return flat.reshape((width, height)).T
 
-# MAP@k graders: upstream's apk.
 
+# MAP@k graders: upstream's apk.
 def average_precision(actual, predicted, k):
     predicted = predicted[:k]
     score, hits = 0.0, 0.0
@@ -181,8 +181,9 @@ def average_precision(actual, predicted, k):
         return 0.0
     return score / min(len(actual), k)
 
-# The herbarium family (id-label macro F1). They use the script's ID, TARGET and ODD.
 
+# The herbarium family (id-label macro F1). They use the script's ID, TARGET and
+# CATEGORIES (how many category ids the competition has).
 def grade_id_label_macro_f1(submission, answers):
     if len(submission) != len(answers):
         raise ValueError("length")
@@ -197,18 +198,50 @@ def grade_id_label_macro_f1(submission, answers):
     y_pred = [int(v) for v in submission[TARGET]]
     return f1_score(y_true=y_true, y_pred=y_pred, average="macro")
 
+
+# Labels int() takes or rejects; int() takes Unicode digits and spaces.
+HERBARIUM_ODD = ["abc", "", "2.5", "1e3", "inf", "-1", "True", "1_0", " 3", "0x10", "-0", "1.0",
+                 "99999999999999999999", "18446744073709551615", "9223372036854775807", "nan",
+                 "\u0663", "\u00a07", "\uff11\uff10", "\u00b2"]
+
+
 def herbarium_label(pool, truth):
     r = rng.random()
     if r < 0.03:
-        return rng.choice(ODD)
+        return rng.choice(HERBARIUM_ODD)
     if r < 0.5:
         return truth
     return str(rng.choice(pool))
 
+
+def make_herbarium_case(k):
+    n = rng.choice([1, 2, 3, 10, 50, 400]) if k % 50 else 3000
+    pool = rng.sample(range(CATEGORIES), rng.choice([1, 2, 5, 50, 1000]))
+    base = rng.choice([0, 1, 10 ** 6])
+    ids = [str(base + i) for i in range(n)]
+    truth = [str(rng.choice(pool)) for _ in ids]
+    rows = [[i, label(pool, t)] for i, t in zip(ids, truth)]
+    if k % 13 == 3:
+        rows = [[i, rng.choice(["True", "False"])] for i, _ in rows]
+    if k % 11 == 5:
+        rows = [[i + ".0", p] for i, p in rows]  # float ids still equal the answers' ints
+    rows = spoil(rows, lambda: rng.choice(["x1", str(base + n + 1), "", str(base) + ".5"]))
+    header = f"{ID},{TARGET}"
+    if k % 17 == 6:
+        header = rng.choice([f"{ID},predicted", f"id,{TARGET}", ID])
+        if header == ID:
+            rows = [[r[0]] for r in rows]
+    elif k % 17 == 9:
+        header, rows = f"{TARGET},{ID},extra", [[p, i, "z"] for i, p in rows]
+    answers = csv_text(f"{ID},{TARGET}", [[i, t] for i, t in zip(ids, truth)])
+    if k % 29 == 7:
+        return answers, rng.choice(["", f"{ID},{TARGET}\n"])
+    return answers, csv_text(header, rows)
+
+
 # The text normalization pair (English, Russian): accuracy of the answers' after column as
 # str. They use the script's ID, TARGET, TOKENS, NUMBERS, new_id(), field(value, quote_all)
 # and quoted(value).
-
 def grade_text_normalization(submission, answers):
     if TARGET not in answers.columns or ID not in answers.columns:
         raise AssertionError("answers")
