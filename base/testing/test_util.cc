@@ -2,15 +2,21 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
 #include "base/status_macros.h"
+#include "base/testing/internal/python_fork_server.h"
 #include "gtest/gtest.h"
+
+extern char** environ;
 
 namespace mlebench::testing {
 namespace fs = std::filesystem;
@@ -75,14 +81,56 @@ const std::string& ReferencePython() {
   return *python;
 }
 
+namespace {
+
+// This process's environment, sorted: a fork server serves the environment
+// it started with, so a test that changes a variable gets a new one.
+std::string EnvironmentKey() {
+  std::vector<std::string> variables;
+  for (char** entry = environ; *entry != nullptr; ++entry) variables.emplace_back(*entry);
+  std::sort(variables.begin(), variables.end());
+  std::string key;
+  for (const std::string& variable : variables)
+    absl::StrAppend(&key, variable, std::string(1, '\0'));
+  return key;
+}
+
+}  // namespace
+
+CommandResult RunPythonFile(const fs::path& script, const std::vector<std::string>& args) {
+  static std::mutex* const mutex = new std::mutex;
+  static std::unique_ptr<internal::PythonForkServer>* const server =
+      new std::unique_ptr<internal::PythonForkServer>;
+  static std::string* const server_environment = new std::string;
+  std::lock_guard<std::mutex> lock(*mutex);
+  const std::string environment = EnvironmentKey();
+  if (*server != nullptr && environment != *server_environment) server->reset();
+  if (*server == nullptr) {
+    absl::StatusOr<std::unique_ptr<internal::PythonForkServer>> started =
+        internal::PythonForkServer::Start(ReferencePython());
+    if (!started.ok()) return CommandResult{-1, std::string(started.status().message())};
+    *server = *std::move(started);
+    *server_environment = environment;
+  }
+  std::error_code error;
+  const fs::path cwd = fs::current_path(error);
+  if (error) return CommandResult{-1, "cannot read the working directory: " + error.message()};
+  absl::StatusOr<internal::ScriptResult> result =
+      (*server)->Run(fs::absolute(script).string(), args, cwd.string(),
+                     (NewTempDir("python_output") / "output").string());
+  if (!result.ok()) {
+    server->reset();  // the next script starts a new server
+    return CommandResult{-1, std::string(result.status().message())};
+  }
+  return CommandResult{result->exit_code, std::move(result->output)};
+}
+
 CommandResult RunPython(std::string_view script, const std::vector<std::string>& args) {
   const fs::path script_path = NewTempDir("python") / "script.py";
   if (absl::Status s = WriteStringToFile(script_path, script); !s.ok()) {
     return CommandResult{-1, std::string(s.message())};
   }
-  std::vector<std::string> argv = {ReferencePython(), script_path.string()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return RunCommand(argv);
+  return RunPythonFile(script_path, args);
 }
 
 std::map<std::string, std::string> ReadTree(const fs::path& dir) {

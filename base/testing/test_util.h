@@ -32,7 +32,21 @@ CommandResult RunCommand(const std::vector<std::string>& argv);
 // problem, so that commands run with it fail too.
 const std::string& ReferencePython();
 
-// Runs `script` with ReferencePython() and `args` as sys.argv[1:].
+// Runs the Python file `script` as `ReferencePython() script args...` would,
+// in a child forked from a server process that has imported numpy and pandas
+// once (and keeps the numpy, pandas, sklearn and scipy modules that scripts
+// import), so that a script costs a fork instead of an interpreter start-up.
+// Each script gets a fresh `__main__`, this process's working directory, an
+// empty stdin; what it changes dies with it. The server runs with this
+// process's environment as it was when the server started; after a change
+// to the environment, the next call starts a new server. The hash seed is
+// one per server (base/testing/internal/python_fork_server.h has the
+// details). A server that died (a script killed it) is an exit code of -1
+// with the reason in `output`; the next call starts a new one.
+CommandResult RunPythonFile(const std::filesystem::path& script,
+                            const std::vector<std::string>& args = {});
+
+// Writes `script` to a new temporary file and runs it with RunPythonFile.
 CommandResult RunPython(std::string_view script, const std::vector<std::string>& args = {});
 
 // The bytes of `path`, or "" when it cannot be read (a missing file then

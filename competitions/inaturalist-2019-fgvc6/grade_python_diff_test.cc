@@ -85,8 +85,8 @@ TEST(INaturalistGradePythonDiffTest, MatchesUpstreamOnRandomSubmissions) {
     ASSERT_TRUE(WriteStringToFile(dir / absl::StrCat(i, ".sub.csv"), cases.back().submission).ok());
     ASSERT_TRUE(WriteStringToFile(dir / absl::StrCat(i, ".ans.csv"), cases.back().answers).ok());
   }
-  const testing::CommandResult run = testing::RunCommand(
-      {testing::ReferencePython(), kScript, dir.string(), absl::StrCat(kCases)});
+  const testing::CommandResult run =
+      testing::RunPythonFile(kScript, {dir.string(), absl::StrCat(kCases)});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::vector<std::string> lines = absl::StrSplit(run.output, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), static_cast<size_t>(kCases)) << run.output;

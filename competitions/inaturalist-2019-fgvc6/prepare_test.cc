@@ -86,9 +86,9 @@ TEST(INaturalistPrepareTest, OutputsMatchPython) {
     const fs::path reference = testing::NewTempDir("reference");
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
-    const testing::CommandResult run =
-        testing::RunCommand({testing::ReferencePython(), kReference, raw.string(),
-                             (reference / "public").string(), (reference / "private").string()});
+    const testing::CommandResult run = testing::RunPythonFile(
+        kReference,
+        {raw.string(), (reference / "public").string(), (reference / "private").string()});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->private_dir), testing::ReadTree(reference / "private"));
     // Byte for byte, except the tars: compared by their files.

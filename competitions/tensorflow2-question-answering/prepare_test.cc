@@ -84,9 +84,9 @@ TEST(Tensorflow2QuestionAnsweringPrepareTest, WritesUpstreamsFilesAndMatchesPand
 
   const fs::path public_ref = testing::NewTempDir("public_ref");
   const fs::path private_ref = testing::NewTempDir("private_ref");
-  testing::CommandResult result = testing::RunCommand(
-      {testing::ReferencePython(), "competitions/tensorflow2-question-answering/prepare_reference.py",
-       raw.string(), public_ref.string(), private_ref.string()});
+  testing::CommandResult result =
+      testing::RunPythonFile("competitions/tensorflow2-question-answering/prepare_reference.py",
+                             {raw.string(), public_ref.string(), private_ref.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(testing::ReadTree(dirs->public_dir), testing::ReadTree(public_ref));
   EXPECT_EQ(testing::ReadTree(dirs->private_dir), testing::ReadTree(private_ref));

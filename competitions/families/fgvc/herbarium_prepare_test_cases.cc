@@ -88,9 +88,10 @@ TEST_P(HerbariumPrepareTest, OutputsMatchPythonByteForByte) {
     const fs::path reference = testing::NewTempDir("reference");
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
-    const testing::CommandResult run = testing::RunCommand(
-        {testing::ReferencePython(), kReference, raw.string(), (reference / "public").string(),
-         (reference / "private").string(), GetParam().root, GetParam().encoding, GetParam().dropped_test_key});
+    const testing::CommandResult run =
+        testing::RunPythonFile(kReference, {raw.string(), (reference / "public").string(),
+                                            (reference / "private").string(), GetParam().root,
+                                            GetParam().encoding, GetParam().dropped_test_key});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->public_dir), testing::ReadTree(reference / "public"));
     EXPECT_EQ(testing::ReadTree(ours->private_dir), testing::ReadTree(reference / "private"));
