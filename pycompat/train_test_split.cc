@@ -113,6 +113,24 @@ absl::StatusOr<TrainTestIndices> TrainTestSplitIndices(int64_t n_samples,
   return indices;
 }
 
+namespace train_test_split_internal {
+
+absl::StatusOr<TrainTestIndices> SplitGroupRows(const std::vector<std::vector<int64_t>>& group_rows,
+                                                const TrainTestSplitOptions& options) {
+  ASSIGN_OR_RETURN(TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
+  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
+    std::vector<int64_t> rows;
+    for (int64_t g : group_indices) {
+      rows.insert(rows.end(), group_rows[g].begin(), group_rows[g].end());
+    }
+    return rows;
+  };
+  return TrainTestIndices{flatten(split.train_indices), flatten(split.test_indices)};
+}
+
+}  // namespace train_test_split_internal
+
 absl::StatusOr<TrainTestTables> TrainTestSplitTable(const Table& table,
                                                     const TrainTestSplitOptions& options) {
   ASSIGN_OR_RETURN(TrainTestIndices indices,

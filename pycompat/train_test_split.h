@@ -1,8 +1,11 @@
 #ifndef MLEBENCH_PYCOMPAT_TRAIN_TEST_SPLIT_H_
 #define MLEBENCH_PYCOMPAT_TRAIN_TEST_SPLIT_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -41,6 +44,39 @@ struct TrainTestIndices {
 // seeds numpy rejects are InvalidArgumentError with scikit-learn's reason.
 absl::StatusOr<TrainTestIndices> TrainTestSplitIndices(int64_t n_samples,
                                                        const TrainTestSplitOptions& options);
+
+namespace train_test_split_internal {
+// TrainTestSplitGroups once the rows are grouped: `group_rows[g]` holds the
+// rows of group g, groups in sorted key order.
+absl::StatusOr<TrainTestIndices> SplitGroupRows(const std::vector<std::vector<int64_t>>& group_rows,
+                                                const TrainTestSplitOptions& options);
+}  // namespace train_test_split_internal
+
+// Upstream's split of a table by a key column (whole groups on one side):
+//   groups = sorted(df[key].unique())
+//   train_groups, test_groups = train_test_split(groups, <options>)
+// then each side's rows group by group. `keys[r]` is the key of row r. The
+// groups are the distinct keys in ascending order (std::map's, i.e. `<`:
+// numeric for integers, bytewise for UTF-8 strings, which is code point
+// order), numbered 0, 1, ...; TrainTestSplitIndices(<number of groups>,
+// options) picks them; each side lists the rows of its groups in the order
+// the split returns the groups, a group's rows in ascending row order (as
+// `df.groupby(key)` gives them), so rows of one group need not be adjacent in
+// `keys`. Errors are TrainTestSplitIndices' for that number of groups (e.g.
+// no rows, or a single group with a fractional test_size: an empty train
+// set).
+template <typename Key>
+absl::StatusOr<TrainTestIndices> TrainTestSplitGroups(const std::vector<Key>& keys,
+                                                      const TrainTestSplitOptions& options) {
+  std::map<Key, std::vector<int64_t>> groups;
+  for (size_t row = 0; row < keys.size(); ++row) {
+    groups[keys[row]].push_back(static_cast<int64_t>(row));
+  }
+  std::vector<std::vector<int64_t>> group_rows;
+  group_rows.reserve(groups.size());
+  for (auto& [key, rows] : groups) group_rows.push_back(std::move(rows));
+  return train_test_split_internal::SplitGroupRows(group_rows, options);
+}
 
 // `train_test_split(table, ...)` on a DataFrame: the rows of `table` at
 // TrainTestSplitIndices(table.num_rows(), options), in that order, with every

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -86,27 +85,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(std::vector<std::string> molecules, MoleculeNames(old_train, "train.csv"));
 
   // groupby("molecule_name"): groups in name order, rows in file order.
-  std::map<std::string, std::vector<int64_t>> groups;
-  for (size_t row = 0; row < molecules.size(); ++row) {
-    groups[(molecules)[row]].push_back(static_cast<int64_t>(row));
-  }
-  std::vector<const std::vector<int64_t>*> group_rows;
-  for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
-  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
-    std::vector<int64_t> rows;
-    for (int64_t g : group_indices) {
-      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
-    }
-    return rows;
-  };
-  const std::vector<int64_t> train_rows = flatten(split.train_indices);
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitGroups(molecules, options));
+  const std::vector<int64_t>& train_rows = split.train_indices;
   ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
-  ASSIGN_OR_RETURN(Table answers, TakeRows(old_train, flatten(split.test_indices)));
+  ASSIGN_OR_RETURN(Table answers, TakeRows(old_train, split.test_indices));
   ASSIGN_OR_RETURN(Table new_test, (DropColumns(answers, {std::string(kTargetColumn)})));
   ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"id"})));
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, kTargetColumn, Cell(int64_t{0})));

@@ -187,26 +187,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     return absl::InvalidArgumentError("train.csv: 'Weeks' must hold integers");
   }
 
-  std::map<std::string, std::vector<int64_t>> groups;
-  for (size_t row = 0; row < patients.size(); ++row) {
-    groups[(patients)[row]].push_back(static_cast<int64_t>(row));
-  }
-  std::vector<const std::vector<int64_t>*> group_rows;
-  for (const auto& [name, rows] : groups) group_rows.push_back(&rows);
+  // groupby("Patient"): groups in Patient order, rows in file order.
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
-  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
-    std::vector<int64_t> rows;
-    for (int64_t g : group_indices) {
-      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
-    }
-    return rows;
-  };
-  const std::vector<int64_t> train_rows = flatten(split.train_indices);
-  const std::vector<int64_t> test_rows = flatten(split.test_indices);
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitGroups(patients, options));
+  const std::vector<int64_t>& train_rows = split.train_indices;
+  const std::vector<int64_t>& test_rows = split.test_indices;
   ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
   ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, test_rows));
   std::vector<std::string> train_patients, test_patients;

@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -115,29 +114,19 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     RETURN_IF_ERROR(old_train.Get(name).status());
   }
 
-  // groupby("breath_id"): groups in key order, each its rows in file order.
-  std::map<int64_t, std::vector<int64_t>> groups;
-  const Column& breath_ids = *old_train.Find("breath_id");
-  for (size_t row = 0; row < breath_ids.cells.size(); ++row) {
-    groups[std::get<int64_t>(breath_ids.cells[row])].push_back(static_cast<int64_t>(row));
+  // groupby("breath_id"): groups in key order, each its rows in file order
+  // (ApplyUpstreamDtypes made breath_id int64).
+  std::vector<int64_t> breath_ids;
+  breath_ids.reserve(old_train.num_rows());
+  for (const Cell& cell : old_train.Find("breath_id")->cells) {
+    breath_ids.push_back(std::get<int64_t>(cell));
   }
-  std::vector<const std::vector<int64_t>*> group_rows;
-  for (const auto& [breath_id, rows] : groups) group_rows.push_back(&rows);
-
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(group_rows.size()), options));
-  const auto flatten = [&](const std::vector<int64_t>& group_indices) {
-    std::vector<int64_t> rows;
-    for (int64_t g : group_indices) {
-      rows.insert(rows.end(), group_rows[g]->begin(), group_rows[g]->end());
-    }
-    return rows;
-  };
-  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, flatten(split.train_indices)));
-  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, flatten(split.test_indices)));
+  ASSIGN_OR_RETURN(TrainTestIndices split, TrainTestSplitGroups(breath_ids, options));
+  ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, split.train_indices));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, split.test_indices));
   RenumberIds(new_train);
   RenumberIds(new_test);
 
