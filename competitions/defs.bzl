@@ -38,6 +38,7 @@ load(
     "prepared_data",
 )
 load("//testdata:defs.bzl", "synthetic_raw")
+load("//tools:precompiled_header.bzl", "precompiled_header_copts")
 load("//tools:unity_source.bzl", "unity_source")
 
 # What every grader, preparer and generator (and their tests) depends on; a
@@ -71,6 +72,26 @@ _TEST_DEPS = [
     "//testdata/common:synthetic_test_util",
     "@com_google_googletest//:gtest_main",
 ]
+
+# The precompiled headers of the competition's sources, by target
+# (//competitions/common:BUILD.bazel; tools/precompiled_header.bzl): most of a
+# competition's compile time was parsing the same standard and absl headers.
+_PRECOMPILED_HEADERS = {
+    "grader": "//competitions/common:grader_pch",
+    "preparer": "//competitions/common:preparer_pch",
+    "generator": "//competitions/common:generator_pch",
+    "code_test": "//competitions/common:code_test_pch",
+}
+
+# A target with copts of its own (say -O2) compiles without the header: GCC
+# takes a precompiled header built with other optimisation options without a
+# word, and crashed on one (tabular-playground-series-may-2022's generator at
+# -O2 on the -O1 header: an internal compiler error).
+def _precompiled_header_deps(target, copts):
+    return [] if copts != None else [_PRECOMPILED_HEADERS[target]]
+
+def _precompiled_header_copts(target, copts):
+    return copts if copts != None else precompiled_header_copts(_PRECOMPILED_HEADERS[target])
 
 # The competition's own libraries and binaries are linked into the
 # all-competition tools (//competitions:all_competitions) and used by the
@@ -156,10 +177,13 @@ def mle_competition(
         ("generator", "generate_raw", _GENERATOR_DEPS + generator_deps, generator,
          "raw_generator", "//testdata/common:generate_main"),
     ]:
+        library_args = dict(library_args)
+        copts = library_args.pop("copts", None)
         cc_library(
             name = library,
             srcs = [source + ".cc"],
-            deps = library_deps,
+            deps = library_deps + _precompiled_header_deps(library, copts),
+            copts = _precompiled_header_copts(library, copts),
             local_defines = defines,
             alwayslink = 1,
             visibility = _LIBRARY_VISIBILITY,
@@ -177,10 +201,13 @@ def mle_competition(
         name = "code_test_unity",
         srcs = ["grade_test.cc", "prepare_test.cc", "generate_raw_test.cc"],
     )
+    test = dict(test)
+    test_copts = test.pop("copts", None)
     cc_test(
         name = "code_test",
         srcs = [":code_test_unity"],
-        deps = _TEST_DEPS + test_deps,
+        deps = _TEST_DEPS + test_deps + _precompiled_header_deps("code_test", test_copts),
+        copts = _precompiled_header_copts("code_test", test_copts),
         local_defines = defines,
         **test
     )
