@@ -38,7 +38,7 @@ load(
     "prepared_data",
 )
 load("//testdata:defs.bzl", "synthetic_raw")
-load("//tools:precompiled_header.bzl", "precompiled_header_copts")
+load("//tools:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
 load("//tools:unity_source.bzl", "unity_source")
 
 # What every grader, preparer and generator (and their tests) depends on; a
@@ -88,7 +88,7 @@ _PRECOMPILED_HEADERS = {
 # word, and crashed on one (tabular-playground-series-may-2022's generator at
 # -O2 on the -O1 header: an internal compiler error).
 def _precompiled_header_deps(target, copts):
-    return [] if copts != None else [_PRECOMPILED_HEADERS[target]]
+    return [] if copts != None else precompiled_header_deps(_PRECOMPILED_HEADERS[target])
 
 def _precompiled_header_copts(target, copts):
     return copts if copts != None else precompiled_header_copts(_PRECOMPILED_HEADERS[target])
