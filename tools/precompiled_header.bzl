@@ -31,8 +31,10 @@ GCC writes heap addresses and stale stack words into a .gch, so two runs on
 the same inputs differ: in 30 million of its 102 million bytes, and with
 address-space randomisation off still in 24 (six 4-byte words, each the upper
 half of the process's random stack-protector guard). The compiler therefore
-runs under //tools/pch:run_reproducibly, with randomisation off and the guard
-fixed; then the same inputs give the same .gch, byte for byte. Where
+runs under //tools/pch:run_reproducibly, with randomisation off, the guard
+fixed and $PWD a path of fixed length (a sandbox directory of another length
+moved every heap address); then the same inputs give the same .gch, byte for
+byte, in any output base. Where
 randomisation cannot be turned off (a seccomp filter refuses it), the .gch is
 written empty and GCC parses the header as text: slower, same results. An
 object compiled with the .gch is the same bytes as with the header parsed as
@@ -91,6 +93,11 @@ def _precompiled_header_impl(ctx):
     )
     for variant, pic in _variants(ctx):
         gch = ctx.actions.declare_file("%s.h.gch/%s.gch" % (ctx.label.name, variant))
+
+        # With the headers it reads recorded in the .gch (-MD), a consumer's
+        # -fpch-deps lists them in its own .d file, from which Bazel learns
+        # what a compile read: a change to any of them recompiles it.
+        dependencies = ctx.actions.declare_file("%s_%s.gch.d" % (ctx.label.name, variant))
         variables = cc_common.create_compile_variables(
             feature_configuration = features,
             cc_toolchain = cc_toolchain,
@@ -118,13 +125,13 @@ def _precompiled_header_impl(ctx):
         ctx.actions.run(
             executable = ctx.executable._run_reproducibly,
             arguments = [ctx.file._stack_guard.path, gch.path, compiler, "-x", "c++-header"] +
-                        command_line,
+                        command_line + ["-MD", "-MF", dependencies.path],
             # What Bazel's own compile actions get: --action_env, that is
             # PATH and the Debian packages' fingerprint (a package upgrade
             # makes a new .gch).
             use_default_shell_env = True,
             inputs = inputs,
-            outputs = [gch],
+            outputs = [gch, dependencies],
             mnemonic = "CppPrecompileHeader",
             progress_message = "Precompiling %s (%s)" % (header.short_path, variant),
         )
@@ -194,8 +201,14 @@ def precompiled_header_copts(label):
       label: the precompiled_header target, as an absolute label string.
 
     Returns:
-      ["-include", "<package>/<name>.h"], or nothing with
-      --//tools:precompiled_headers=off.
+      ["-include", "<package>/<name>.h", "-fpch-deps"], or nothing with
+      --//tools:precompiled_headers=off. -fpch-deps lists the headers in the
+      precompiled header in the compile's .d file: without it Bazel, which
+      prunes a compile's inputs to those, would not recompile when one of
+      them changes.
     """
     package, _, name = label.lstrip("/").partition(":")
-    return select({_ON: ["-include", "%s/%s.h" % (package, name)], "//conditions:default": []})
+    return select({
+        _ON: ["-include", "%s/%s.h" % (package, name), "-fpch-deps"],
+        "//conditions:default": [],
+    })

@@ -4,9 +4,10 @@
 // does not depend on the randomness of its processes: with address-space
 // layout randomisation off (personality(ADDR_NO_RANDOMIZE), inherited by
 // every process COMMAND starts) and with GUARD_LIBRARY preloaded into each of
-// them, which fixes the stack-protector guard (fixed_stack_guard.cc). GCC
-// writes heap addresses and stale stack words into a .gch; with both fixed,
-// the same inputs give the same bytes (tools/precompiled_header.bzl).
+// them, which fixes the stack-protector guard (fixed_stack_guard.cc), and
+// with $PWD set to /proc/self/cwd. GCC writes heap addresses and stale stack
+// words into a .gch; with all three fixed, the same inputs give the same
+// bytes in any working directory (tools/precompiled_header.bzl).
 //
 // Where randomisation cannot be turned off (a seccomp filter such as Docker's
 // default profile refuses that personality), COMMAND is not run: OUTPUT is
@@ -42,6 +43,14 @@ int main(int argc, char** argv) {
   const std::filesystem::path guard = std::filesystem::absolute(argv[1], error);
   if (error) {
     std::fprintf(stderr, "run_reproducibly: %s: %s\n", argv[1], error.message().c_str());
+    return 1;
+  }
+  // GCC asks for the working directory (libiberty's getpwd, which takes $PWD
+  // when it names the same directory) and keeps it in heap strings, so a
+  // sandbox path of another length moves every later heap address: name it
+  // by a path of fixed length instead.
+  if (setenv("PWD", "/proc/self/cwd", 1) != 0) {
+    std::perror("run_reproducibly: setenv");
     return 1;
   }
   std::string preload = guard.string();
