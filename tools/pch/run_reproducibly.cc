@@ -7,7 +7,8 @@
 // them, which fixes the stack-protector guard (fixed_stack_guard.cc), and
 // with $PWD set to /proc/self/cwd. GCC writes heap addresses and stale stack
 // words into a .gch; with all three fixed, the same inputs give the same
-// bytes in any working directory (tools/precompiled_header.bzl).
+// bytes from run to run (across output bases, not yet for every header:
+// tools/precompiled_header.bzl says which).
 //
 // Where randomisation cannot be turned off (a seccomp filter such as Docker's
 // default profile refuses that personality), COMMAND is not run: OUTPUT is
