@@ -97,11 +97,6 @@ def _precompiled_header_impl(ctx):
     )
     for variant, pic in _variants(ctx):
         gch = ctx.actions.declare_file("%s.h.gch/%s.gch" % (ctx.label.name, variant))
-
-        # With the headers it reads recorded in the .gch (-MD), a consumer's
-        # -fpch-deps lists them in its own .d file, from which Bazel learns
-        # what a compile read: a change to any of them recompiles it.
-        dependencies = ctx.actions.declare_file("%s_%s.gch.d" % (ctx.label.name, variant))
         variables = cc_common.create_compile_variables(
             feature_configuration = features,
             cc_toolchain = cc_toolchain,
@@ -128,14 +123,19 @@ def _precompiled_header_impl(ctx):
                  "precompiled_header does not pass on")
         ctx.actions.run(
             executable = ctx.executable._run_reproducibly,
+            # -MD records the headers read in the .gch (the .d file itself is
+            # not needed): a consumer's -fpch-deps then lists them in its own
+            # .d file, from which Bazel learns what a compile read, so a
+            # change to any of them recompiles it. The .gch stays the one
+            # output, which run_reproducibly's fallback writes empty.
             arguments = [ctx.file._stack_guard.path, gch.path, compiler, "-x", "c++-header"] +
-                        command_line + ["-MD", "-MF", dependencies.path],
+                        command_line + ["-MD", "-MF", "/dev/null"],
             # What Bazel's own compile actions get: --action_env, that is
             # PATH and the Debian packages' fingerprint (a package upgrade
             # makes a new .gch).
             use_default_shell_env = True,
             inputs = inputs,
-            outputs = [gch, dependencies],
+            outputs = [gch],
             mnemonic = "CppPrecompileHeader",
             progress_message = "Precompiling %s (%s)" % (header.short_path, variant),
         )
