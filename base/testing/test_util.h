@@ -12,8 +12,21 @@
 
 namespace mlebench::testing {
 
-// A new empty directory under $TEST_TMPDIR (or the system temp directory),
-// unique within the process; `label` makes it recognisable.
+// Where NewTempDir makes its directories, chosen once per process:
+// - $MLEBENCH_TEST_SCRATCH when set (e.g. `--test_env=MLEBENCH_TEST_SCRATCH=
+//   /some/disk/dir` to keep a failed test's files; nothing removes them);
+// - else a directory of its own on /dev/shm, when that is a writable tmpfs
+//   with 2 GiB free: tests here write and delete tens of thousands of files,
+//   and on a cloud VM's disk that took AI4Code's tests 25 to 67 s instead of
+//   13 (docs/performance.md). It is removed when the process exits normally;
+//   under Bazel's linux-sandbox every action has a /dev/shm of its own
+//   (.bazelrc), gone with the sandbox, and elsewhere a crashed test's
+//   directory is removed by the next run of the same test;
+// - else $TEST_TMPDIR (or the system temp directory).
+const std::filesystem::path& TestScratchRoot();
+
+// A new empty directory under TestScratchRoot(), unique within the process;
+// `label` makes it recognisable.
 std::filesystem::path NewTempDir(std::string_view label);
 
 struct CommandResult {
