@@ -18,10 +18,17 @@ itself and takes the first variant in it that it deems valid; where none is
 
 GCC does not check every option, though: it took a header precompiled at -O1
 for a compile at -O2 and crashed (an internal compiler error). So a consumer
-must not add options of its own that change code generation: a target with
-its own copts does without the header (competitions/defs.bzl), and so must a
-file given its own options with `--per_file_copt`. `--copt` and `--cxxopt`
-are safe: the header is compiled with them too.
+must not add options of its own that change code generation unless the
+header has them too (its `copts`, after `--copt` and `--cxxopt`, as in a
+consumer's command line): a target with copts of its own does without the
+header (competitions/defs.bzl), and so must a file given its own options
+with `--per_file_copt`. `--copt` and `--cxxopt` are safe: the header is
+compiled with them too.
+
+GCC 12 also crashes (a segmentation fault while reading the header) when a
+consumer compiles without -MD: the header here is made with -MD, so that
+-fpch-deps works, and every compile Bazel runs has -MD. A compile repeated
+by hand from `bazel aquery` must keep its `-MD -MF` options.
 
 The target provides the headers of its `deps` for compiling, never their
 libraries for linking: a consumer still names what it calls in its own deps,
@@ -100,7 +107,8 @@ def _precompiled_header_impl(ctx):
         variables = cc_common.create_compile_variables(
             feature_configuration = features,
             cc_toolchain = cc_toolchain,
-            user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts,
+            user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts +
+                                 ctx.attr.copts,
             source_file = header.path,
             output_file = gch.path,
             use_pic = pic,
@@ -159,6 +167,11 @@ precompiled_header = rule(
             mandatory = True,
             doc = "What the header includes, each as written after `#include` " +
                   "(`<vector>`, `\"base/table.h\"`), in order.",
+        ),
+        "copts": attr.string_list(
+            doc = "Options after `--copt` and `--cxxopt` (say `-O0`). Every consumer " +
+                  "must pass the same ones, last in its own copts: GCC does not check " +
+                  "all options that a precompiled header must share with its user.",
         ),
         "deps": attr.label_list(
             providers = [CcInfo],
