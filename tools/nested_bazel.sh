@@ -18,6 +18,7 @@ nested_workspace() {
     (cd "$src" && tar --exclude='./bazel-*' -cf - .) | tar -C "$work" -xf -
   fi
   [[ -f "$src/system_packages.bazelrc" ]] && cp "$src/system_packages.bazelrc" "$work/"
+  [[ -f "$src/machine.bazelrc" ]] && cp "$src/machine.bazelrc" "$work/"
   cd "$work"
   rm -f user.bazelrc
 }

@@ -18,10 +18,10 @@ namespace mlebench::testing {
 // - else a directory of its own on /dev/shm, when that is a writable tmpfs
 //   with 2 GiB free: tests here write and delete tens of thousands of files,
 //   and on a cloud VM's disk that took AI4Code's tests 25 to 67 s instead of
-//   13 (docs/performance.md). It is removed when the process exits normally;
-//   under Bazel's linux-sandbox every action has a /dev/shm of its own
-//   (.bazelrc), gone with the sandbox, and elsewhere a crashed test's
-//   directory is removed by the next run of the same test;
+//   13 (docs/performance.md). Only this user may enter it; it is removed when
+//   the process exits normally, and what a crashed run left is removed by
+//   the next run of the same test (the name holds a hash of $TEST_TMPDIR,
+//   which Bazel gives each test action, and the process id);
 // - else $TEST_TMPDIR (or the system temp directory).
 const std::filesystem::path& TestScratchRoot();
 

@@ -36,9 +36,8 @@ TEST(NewTempDirTest, FreshEmptyDirectoriesUnderTheScratchRoot) {
   }
 }
 
-// Under ./bazelw every sandboxed test has an empty tmpfs of its own on
-// /dev/shm (.bazelrc), so the scratch is in memory there, in a directory
-// only this user can enter.
+// Where /dev/shm is a tmpfs with room (as on most Linux machines), the
+// scratch is in memory there, in a directory only this user can enter.
 TEST(TestScratchRootTest, OnTheSharedMemoryTmpfsWhenThereIsOne) {
   struct statfs stats;
   if (statfs("/dev/shm", &stats) != 0 || stats.f_type != TMPFS_MAGIC ||
