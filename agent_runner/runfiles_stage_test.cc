@@ -388,24 +388,29 @@ TEST_F(RunfilesStageTest, CopiesWhenHardLinksAreOff) {
   EXPECT_EQ(Mode(staged_ / "a.txt"), 0444);
 }
 
-// Hard links cannot cross file systems: /dev/shm (a tmpfs) usually differs
-// from TEST_TMPDIR's.
+// Hard links cannot cross file systems: of /dev/shm (a tmpfs) and /tmp, one
+// usually differs from TEST_TMPDIR's (on disk, or on /dev/shm where Bazel's
+// sandboxes are; ./bazelw's machine.bazelrc).
 TEST_F(RunfilesStageTest, CopiesAcrossFileSystems) {
-  char shm_template[] = "/dev/shm/runfiles_stage_test.XXXXXX";
-  if (mkdtemp(shm_template) == nullptr) GTEST_SKIP() << "no writable /dev/shm";
-  const fs::path shm(shm_template);
-  if (Lstat(shm).st_dev == Lstat(root_).st_dev) {
-    fs::remove_all(shm);
-    GTEST_SKIP() << "/dev/shm is on the same file system as TEST_TMPDIR";
+  fs::path other;
+  for (const char* candidate : {"/dev/shm", "/tmp"}) {
+    std::string pattern = absl::StrCat(candidate, "/runfiles_stage_test.XXXXXX");
+    if (mkdtemp(pattern.data()) == nullptr) continue;
+    if (Lstat(pattern).st_dev != Lstat(root_).st_dev) {
+      other = pattern;
+      break;
+    }
+    fs::remove_all(pattern);
   }
+  if (other.empty()) GTEST_SKIP() << "neither /dev/shm nor /tmp is another file system here";
   const std::string binary("\0\1\2\3 bytes \xfe\xff", 14);
-  WriteFile(shm / "data.bin", binary, 0444);
-  WriteFile(shm / "tool", "#!/bin/sh\n", 0555);
-  Symlink(shm / "data.bin", tree_ / "data.bin");
-  Symlink(shm / "tool", tree_ / "tool");
+  WriteFile(other / "data.bin", binary, 0444);
+  WriteFile(other / "tool", "#!/bin/sh\n", 0555);
+  Symlink(other / "data.bin", tree_ / "data.bin");
+  Symlink(other / "tool", tree_ / "tool");
   absl::StatusOr<StagingStats> stats =
-      StageRunfiles(tree_, staged_, {.allowed_roots = {outputs_, shm}});
-  fs::remove_all(shm);
+      StageRunfiles(tree_, staged_, {.allowed_roots = {outputs_, other}});
+  fs::remove_all(other);
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->copies, 2);
   EXPECT_EQ(stats->hard_links, 0);

@@ -131,10 +131,12 @@ void AddParentDirs(Args& args, const fs::path& path, std::set<fs::path>& made) {
     dir /= *it;
     if (!made.insert(dir).second) continue;
     // Those the sandbox has already are left as they are: the read-only
-    // system mounts and what is in them, and /tmp itself (inside it, on the
-    // sandbox's own tmpfs, the way to a mount is made like anywhere else).
-    bool exists_inside = dir == "/tmp";
-    for (const char* mount : {"/usr", "/etc", "/proc", "/dev", "/sys"}) {
+    // system mounts and what is in them, and /tmp, /dev and /dev/shm
+    // themselves (inside them, on the sandbox's own file systems, the way to
+    // a mount is made like anywhere else: Bazel's sandboxes and tests'
+    // temporary directories can be under /dev/shm).
+    bool exists_inside = dir == "/tmp" || dir == "/dev" || dir == "/dev/shm";
+    for (const char* mount : {"/usr", "/etc", "/proc", "/sys"}) {
       exists_inside = exists_inside || dir == mount || IsUnder(dir, mount);
     }
     if (exists_inside) continue;

@@ -13,8 +13,9 @@
 namespace mlebench::testing {
 
 // Where NewTempDir makes its directories, chosen once per process:
-// - $MLEBENCH_TEST_SCRATCH when set (e.g. `--test_env=MLEBENCH_TEST_SCRATCH=
-//   /some/disk/dir` to keep a failed test's files; nothing removes them);
+// - $MLEBENCH_TEST_SCRATCH when set (e.g. `--test_env=MLEBENCH_TEST_SCRATCH=DIR
+//   --sandbox_writable_path=DIR` to keep a failed test's files; nothing
+//   removes them);
 // - else a directory of its own on /dev/shm, when that is a writable tmpfs
 //   with 2 GiB free: tests here write and delete tens of thousands of files,
 //   and on a cloud VM's disk that took AI4Code's tests 25 to 67 s instead of
