@@ -73,34 +73,36 @@ _TEST_DEPS = [
     "@com_google_googletest//:gtest_main",
 ]
 
-# The precompiled headers of the competition's sources, by target
-# (//competitions/common:BUILD.bazel; tools/precompiled_header.bzl): most of a
-# competition's compile time was parsing the same standard and absl headers.
-_PRECOMPILED_HEADERS = {
-    "grader": "//competitions/common:grader_pch",
-    "preparer": "//competitions/common:preparer_pch",
-    "generator": "//competitions/common:generator_pch",
-    "code_test": "//competitions/common:code_test_pch",
-}
-
 # The competitions' tests compile at -O0 (their precompiled header too): a
 # test's own code is assertions and small tables, while what it tests, the
 # competition's libraries, keeps the project's -O1. That makes the 82
 # compiles of code_test_unity.cc a quarter shorter (docs/performance.md).
 CODE_TEST_COPTS = ["-O0"]
 
+# The precompiled header of each of the competition's targets
+# (//competitions/common:BUILD.bazel; tools/precompiled_header.bzl), and the
+# copts that header was compiled with after --copt, which the target must
+# pass too: most of a competition's compile time was parsing the same
+# standard and absl headers.
+_PRECOMPILED_HEADERS = {
+    "grader": struct(label = "//competitions/common:grader_pch", copts = []),
+    "preparer": struct(label = "//competitions/common:preparer_pch", copts = []),
+    "generator": struct(label = "//competitions/common:generator_pch", copts = []),
+    "code_test": struct(label = "//competitions/common:code_test_pch", copts = CODE_TEST_COPTS),
+}
+
 # A target with copts of its own (say -O2) compiles without the header: GCC
 # takes a precompiled header built with other optimisation options without a
 # word, and crashed on one (tabular-playground-series-may-2022's generator at
 # -O2 on the -O1 header: an internal compiler error).
 def _precompiled_header_deps(target, copts):
-    return [] if copts != None else precompiled_header_deps(_PRECOMPILED_HEADERS[target])
+    return [] if copts != None else precompiled_header_deps(_PRECOMPILED_HEADERS[target].label)
 
 def _precompiled_header_copts(target, copts):
     if copts != None:
         return copts
-    own = CODE_TEST_COPTS if target == "code_test" else []
-    return precompiled_header_copts(_PRECOMPILED_HEADERS[target]) + own
+    header = _PRECOMPILED_HEADERS[target]
+    return precompiled_header_copts(header.label) + header.copts
 
 # The competition's own libraries and binaries are linked into the
 # all-competition tools (//competitions:all_competitions) and used by the

@@ -5,8 +5,8 @@
 
 # Copies this workspace (git's tracked and untracked files, or all of it when
 # it is no git checkout) into $1 and changes to it. The user's own rc is left
-# out; ./bazelw's Debian package versions are kept, so that the copy's
-# actions have the outer build's keys.
+# out; ./bazelw's generated rc files are kept, so that the copy's actions
+# have the outer build's keys and run where the outer build's do.
 nested_workspace() {
   local src work="$1"
   src="$(dirname "$(readlink -f WORKSPACE)")"
@@ -17,8 +17,10 @@ nested_workspace() {
   else
     (cd "$src" && tar --exclude='./bazel-*' -cf - .) | tar -C "$work" -xf -
   fi
-  [[ -f "$src/system_packages.bazelrc" ]] && cp "$src/system_packages.bazelrc" "$work/"
-  [[ -f "$src/machine.bazelrc" ]] && cp "$src/machine.bazelrc" "$work/"
+  local rc
+  for rc in system_packages.bazelrc machine.bazelrc; do  # written by ./bazelw
+    [[ -f "$src/$rc" ]] && cp "$src/$rc" "$work/"
+  done
   cd "$work"
   rm -f user.bazelrc
 }
