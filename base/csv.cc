@@ -209,10 +209,22 @@ class Tokenizer {
 
   // Reads the next record that is not blank into `fields` (views valid while
   // this tokenizer lives) and the offset where each field starts into
-  // `starts`.
-  Result Next(std::vector<std::string_view>& fields, std::vector<size_t>& starts) {
+  // `starts`. Only the first `max_kept` fields are kept (a record of a
+  // billion delimiters must not take a billion views); field_count() says
+  // how many the record had.
+  Result Next(std::vector<std::string_view>& fields, std::vector<size_t>& starts,
+              size_t max_kept = std::numeric_limits<size_t>::max()) {
     fields.clear();
     starts.clear();
+    count_ = 0;
+    // Each field ends with one of these, which counts it (and keeps it while
+    // there is room).
+    const auto keep = [&](size_t start, std::string_view field) {
+      if (count_++ < max_kept) {
+        starts.push_back(start);
+        fields.push_back(field);
+      }
+    };
     const char* d = data_.data();
     const size_t n = data_.size();
     const char sep = sep_;
@@ -245,9 +257,10 @@ class Tokenizer {
     size_t p = pos_;
     while (true) {
       // START_FIELD
-      starts.push_back(p);
+      const size_t field_start = p;
+      const bool kept = count_ < max_kept;
       if (p >= n) {  // after a trailing delimiter
-        fields.emplace_back();
+        keep(field_start, std::string_view());
         pos_ = n;
         return Result::kRecord;
       }
@@ -264,7 +277,7 @@ class Tokenizer {
           if (hit == nullptr) return Result::kUnterminatedQuote;
           close = static_cast<const char*>(hit) - d;
           if (close + 1 < n && d[close + 1] == '"') {  // doubled quote
-            scratch_.append(d + content_start, close + 1 - content_start);
+            if (kept) scratch_.append(d + content_start, close + 1 - content_start);
             copied = true;
             q = close + 2;
             content_start = q;
@@ -276,21 +289,29 @@ class Tokenizer {
         // QUOTE_IN_QUOTED_FIELD: anything but a delimiter or line end
         // continues the field unquoted (quotes there are literal).
         if (p < n && d[p] != sep && d[p] != '\n' && d[p] != '\r') {
-          scratch_.append(d + content_start, close - content_start);
           size_t e = p;
           while (e < n && d[e] != sep && d[e] != '\n' && d[e] != '\r') ++e;
-          scratch_.append(d + p, e - p);
-          fields.push_back(arena_.Store(scratch_));
+          if (kept) {
+            scratch_.append(d + content_start, close - content_start);
+            scratch_.append(d + p, e - p);
+            keep(field_start, arena_.Store(scratch_));
+          } else {
+            keep(field_start, std::string_view());
+          }
           p = e;
         } else if (copied) {
-          scratch_.append(d + content_start, close - content_start);
-          fields.push_back(arena_.Store(scratch_));
+          if (kept) {
+            scratch_.append(d + content_start, close - content_start);
+            keep(field_start, arena_.Store(scratch_));
+          } else {
+            keep(field_start, std::string_view());
+          }
         } else {
-          fields.emplace_back(d + content_start, close - content_start);
+          keep(field_start, std::string_view(d + content_start, close - content_start));
         }
       } else {
         const size_t e = FieldEnd(d, p, n, sep);
-        fields.emplace_back(d + p, e - p);
+        keep(field_start, std::string_view(d + p, e - p));
         p = e;
       }
       // After a field: delimiter, line end or end of data.
@@ -315,6 +336,8 @@ class Tokenizer {
 
   size_t record_start() const { return record_start_; }
   size_t quote_start() const { return quote_start_; }
+  // The number of fields of the record Next() read last, kept or not.
+  size_t field_count() const { return count_; }
   // Where the next record (or blank line) starts.
   size_t position() const { return pos_; }
 
@@ -324,6 +347,7 @@ class Tokenizer {
   char sep_;
   size_t record_start_ = 0;
   size_t quote_start_ = 0;
+  size_t count_ = 0;
   std::string scratch_;
   Arena& arena_;
 };
@@ -1350,10 +1374,13 @@ TypedColumn RegularTypedColumn(std::string name, const RegularColumn& column, si
 // chunk. Parses it on several threads into typed storage and moves `names`
 // into the columns; nullopt, with `names` untouched, when the body is not
 // regular (ParseCsv's general path then reads it).
+// More than `max_rows` body rows is no table either: nullopt, with the count
+// in `*too_many_rows` (left alone otherwise), before any column is allocated.
 std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
                                                             std::vector<std::string>& names,
                                                             const std::vector<bool>& as_string,
-                                                            char sep) {
+                                                            char sep, size_t max_rows,
+                                                            std::optional<size_t>* too_many_rows) {
   const size_t width = names.size();
   if (width == 0 || body >= data.size()) return std::nullopt;
   const char* d = data.data();
@@ -1385,6 +1412,10 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
     first_row[k + 1] = first_row[k] + rows[k];
   }
   const size_t total_rows = first_row[segments];
+  if (total_rows > max_rows) {
+    *too_many_rows = total_rows;
+    return std::nullopt;
+  }
   const size_t chunk_rows = ChunkRows(width);
   const size_t num_chunks = (total_rows + chunk_rows - 1) / chunk_rows;
   for (RegularColumn& column : columns) AllocateRegularColumn(column, total_rows);
@@ -1455,7 +1486,20 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                    "quoted field is not closed before the end of the data");
   };
 
-  Tokenizer::Result result = tokenizer.Next(fields, starts);
+  // The caller's cap on cells: rows x columns, the header row included.
+  const size_t cell_cap = options.max_cells > 0 ? static_cast<size_t>(options.max_cells)
+                                                : std::numeric_limits<size_t>::max();
+  const auto too_many_cells = [&](size_t rows, size_t columns) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(std::string(source_name), ": ", rows, " or more rows of ", columns,
+                     " columns (the header row included) are more than the limit of ", cell_cap,
+                     " cells"));
+  };
+  // Fields kept of a header (or first row) that may be too wide: enough to
+  // tell either limit was passed, and where.
+  const size_t max_wide_fields = std::min(kMaxColumns, cell_cap) + 1;
+
+  Tokenizer::Result result = tokenizer.Next(fields, starts, max_wide_fields);
   // The header's bytes first: they decide the error if the whole file is
   // checked, and names are only made of checked text.
   RETURN_IF_ERROR(CheckBytes(
@@ -1466,6 +1510,7 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   // empty DataFrame.
   if (result == Tokenizer::Result::kEnd) return std::vector<TypedColumn>();
 
+  if (tokenizer.field_count() > cell_cap) return too_many_cells(1, tokenizer.field_count());
   if (fields.size() > kMaxColumns) {
     RETURN_IF_ERROR(CheckBytes(data, source_name));
     return ErrorAt(source_name, data, starts[kMaxColumns],
@@ -1475,11 +1520,16 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   std::vector<std::string>& names = header.names;
   const std::vector<bool>& as_string = header.as_string;
   const size_t header_width = names.size();
+  // Body rows within the cap (the header row takes one row's worth).
+  const size_t max_body_rows = cell_cap / std::max<size_t>(header_width, 1) - 1;
 
+  std::optional<size_t> too_many_rows;
   if (std::optional<std::vector<TypedColumn>> regular =
-          TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator)) {
+          TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator,
+                              max_body_rows, &too_many_rows)) {
     return *std::move(regular);
   }
+  if (too_many_rows.has_value()) return too_many_cells(*too_many_rows + 1, header_width);
   PopulatePages(data.data(), data.data() + data.size(), kPopulateRead);
   RETURN_IF_ERROR(CheckBytes(data, source_name));
 
@@ -1500,11 +1550,18 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   size_t chunk_rows = 0;
   bool first_row = true;
   while (true) {
-    result = tokenizer.Next(fields, starts);
+    // A row wider than the first is an error, so one more field than that
+    // is all there is to keep.
+    result = tokenizer.Next(fields, starts, first_row ? max_wide_fields : width + 1);
     if (result == Tokenizer::Result::kEnd) break;
     if (result == Tokenizer::Result::kUnterminatedQuote) return unterminated();
     if (first_row) {
       first_row = false;
+      if (tokenizer.field_count() > cell_cap) return too_many_cells(2, tokenizer.field_count());
+      if (fields.size() > kMaxColumns) {
+        return ErrorAt(source_name, data, starts[kMaxColumns],
+                       absl::StrCat("more than ", kMaxColumns, " fields"));
+      }
       if (fields.size() > header_width) {
         width = fields.size();
         leading = width - header_width;
@@ -1515,13 +1572,14 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
       const std::string_view sample = data.substr(0, size_t{1} << 20);
       const size_t expected_rows = std::min<size_t>(
           data.size() / std::max<size_t>(sample.size() / (CountNewlines(sample) + 1), 1) + 16,
-          max_cells / header_width);
+          std::min(max_cells / header_width, max_body_rows));
       pipeline.Reserve(chunk_rows, expected_rows);
-    } else if (fields.size() > width) {
+    } else if (tokenizer.field_count() > width) {
       return ErrorAt(source_name, data, starts[width],
-                     absl::StrCat("expected ", width, " fields, saw ", fields.size()));
+                     absl::StrCat("expected ", width, " fields, saw ", tokenizer.field_count()));
     }
-    if (++num_rows > max_cells / header_width) {
+    if (++num_rows > max_body_rows) return too_many_cells(num_rows + 1, header_width);
+    if (num_rows > max_cells / header_width) {
       return ErrorAt(source_name, data, tokenizer.record_start(),
                      absl::StrCat(num_rows, " rows of ", header_width,
                                   " columns are too many cells for ", data.size(), " bytes"));

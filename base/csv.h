@@ -49,9 +49,11 @@ namespace mlebench {
 // with more fields than the first data row, an unterminated quote (where it
 // opened), NUL bytes or invalid UTF-8 (binary content), data larger than
 // `max_bytes`, and, to bound memory, more than 4Mi columns or more cells
-// (rows x columns, counting padding) than 16 per input byte plus 1Mi. ReadCsvFile also fails with NotFoundError for an absent file
-// and InvalidArgumentError for one that cannot be read or is not a regular
-// file, naming the path.
+// (rows x columns, counting padding) than 16 per input byte plus 1Mi.
+// ReadCsvFile also fails with NotFoundError for an absent file and
+// InvalidArgumentError for one that cannot be read or is not a regular file,
+// naming the path. More cells than CsvReadOptions::max_cells is
+// ResourceExhaustedError, found before any of those cells is built.
 struct CsvReadOptions {
   // Columns to keep as strings (no numeric/bool inference), like pandas'
   // `dtype={name: str}` (which also covers a duplicate renamed from such a
@@ -59,6 +61,14 @@ struct CsvReadOptions {
   std::vector<std::string> string_columns;
   // Largest file accepted, in bytes; bigger files are an error, not an OOM.
   int64_t max_bytes = int64_t{8} << 30;
+  // Most cells accepted, counted as rows x columns with the header row
+  // included and every row at the table's full width (a short row's padding
+  // is built like any other cell); 0: no limit beyond the one above. More is
+  // ResourceExhaustedError ("... more than N cells ..."), detected while rows
+  // are counted, before their cells are built, so that reading a hostile file
+  // costs at most this many cells of memory (the grade step derives it from
+  // the answers: grading/grading_limits.h).
+  int64_t max_cells = 0;
   // The field delimiter, pandas' `sep` (e.g. '\t' for `sep="\t"`). One of
   // the bytes CheckCsvSeparator accepts; another is InvalidArgumentError.
   char separator = ',';

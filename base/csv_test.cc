@@ -1,5 +1,6 @@
 #include "base/csv.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -558,6 +559,57 @@ TEST(ReadCsvTest, MemoryBlowUpsAreErrors) {
               HasSubstr("more than 4194304 columns"));
   // The same shapes within bounds read fine.
   EXPECT_EQ(Read(std::string(2000, ',') + "\n1\n2\n").num_columns(), 2001u);
+}
+
+TEST(ReadCsvTest, MaxCellsIsCheckedBeforeTheCellsAreBuilt) {
+  CsvReadOptions options;
+  options.max_cells = 1000;
+  const auto code = [&](std::string_view data) {
+    absl::StatusOr<TypedTable> t = ReadTypedCsvString(data, "sub.csv", options);
+    return t.ok() ? absl::StatusCode::kOk : t.status().code();
+  };
+  const auto message = [&](std::string_view data) {
+    return std::string(ReadTypedCsvString(data, "sub.csv", options).status().message());
+  };
+  // Exactly at the cap (10 columns x (1 header + 99 rows)) reads, on both
+  // paths: regular rows, and short rows padded to the header's width.
+  std::string regular = "a,b,c,d,e,f,g,h,i,j\n";
+  std::string padded = regular;
+  for (int i = 0; i < 99; ++i) {
+    regular += "1,2,3,4,5,6,7,8,9,10\n";
+    padded += "1\n";
+  }
+  EXPECT_EQ(code(regular), absl::StatusCode::kOk);
+  EXPECT_EQ(code(padded), absl::StatusCode::kOk);
+  // One row more is too many, whichever path reads it.
+  EXPECT_EQ(code(regular + "1,2,3,4,5,6,7,8,9,10\n"), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(code(padded + "1\n"), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(message(padded + "1\n"),
+              HasSubstr("sub.csv: 101 or more rows of 10 columns (the header row included) are "
+                        "more than the limit of 1000 cells"));
+  // The shape: a wide header over short rows, and a header wider
+  // than the cap by itself; a first data row wider than the cap too.
+  std::string wide(2000, ',');
+  wide += "\n1\n";
+  EXPECT_THAT(message(wide), HasSubstr("1 or more rows of 2001 columns"));
+  EXPECT_EQ(code("a\n" + std::string(1000, ',') + "\n"), absl::StatusCode::kResourceExhausted);
+  // Without a cap, the same files read.
+  options.max_cells = 0;
+  EXPECT_EQ(code(padded + "1\n"), absl::StatusCode::kOk);
+  EXPECT_EQ(code(wide), absl::StatusCode::kOk);
+}
+
+TEST(ReadCsvTest, AHugeHeaderKeepsFewFields) {
+  // 64Mi delimiters: keeping a view and an offset for each would take 1.5 GB
+  // before the column limit could say no.
+  struct rusage before;
+  getrusage(RUSAGE_SELF, &before);
+  const std::string header(size_t{64} << 20, ',');
+  EXPECT_THAT(std::string(ReadError(header + "\n").message()), HasSubstr("more than 4194304 columns"));
+  struct rusage after;
+  getrusage(RUSAGE_SELF, &after);
+  // ru_maxrss is in KiB: the header itself (64 MiB) plus 4Mi kept fields.
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 400 * 1024);
 }
 
 TEST(ReadCsvTest, RandomBytesNeverCrash) {

@@ -10,6 +10,11 @@
 //
 // --dataset_file names a file holding the dataset's name on its first line
 // (what the real-data prepare step writes).
+//
+// What grading may cost is bounded by the answers (grading_limits.h): a
+// submission larger than they allow, or one whose grading would take more
+// memory or CPU time, gets an invalid report saying so, never a killed
+// action.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -20,6 +25,7 @@
 #include "base/command_line.h"
 #include "base/status_macros.h"
 #include "grading/grader.h"
+#include "grading/grading_limits.h"
 #include "grading/medals.h"
 #include "grading/report.h"
 
@@ -62,9 +68,27 @@ absl::Status Run(const std::vector<std::string>& args) {
   }
   context.submission_path = cl.Get("submission_path_label", cl.Get("submission"));
 
-  ASSIGN_OR_RETURN(
-      CompetitionReport report,
-      GradeSubmissionFile(*grader, cl.Get("submission"), cl.Get("answers"), thresholds, context));
+  const std::string submission = cl.Get("submission");
+  CompetitionReport report;
+  if (!SubmissionFileExists(submission)) {
+    ASSIGN_OR_RETURN(report, GradeSubmissionFile(*grader, submission, cl.Get("answers"),
+                                                 thresholds, context));
+  } else {
+    ASSIGN_OR_RETURN(AnswersForGrading answers,
+                     ReadAnswersForGrading(*grader, cl.Get("answers")));
+    // From here on the submission, which an agent wrote, is read: memory and
+    // CPU time are bounded by the answers, and running out of either is the
+    // submission's invalid report, written before anything else can fail.
+    const auto limit_report = [&](const std::string& reason) {
+      return ToPythonJson(MakeReport(id, true, std::nullopt, reason, thresholds, context), 2) +
+             "\n";
+    };
+    RETURN_IF_ERROR(EnforceGradingLimits(answers.limits, cl.Get("out"),
+                                         limit_report(GradingMemoryOverLimit(answers.limits)),
+                                         limit_report(GradingCpuOverLimit(answers.limits))));
+    ASSIGN_OR_RETURN(report,
+                     GradeSubmissionAgainst(*grader, submission, answers, thresholds, context));
+  }
   std::ofstream out(cl.Get("out"), std::ios::binary | std::ios::trunc);
   out << ToPythonJson(report, 2) << "\n";
   out.close();

@@ -1,9 +1,9 @@
 #include "grading/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <string>
 #include <system_error>
 
@@ -149,50 +149,74 @@ CompetitionReport MakeReport(std::string_view competition_id, bool submission_ex
   return r;
 }
 
-absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& grader,
-                                                      const std::string& submission_file,
-                                                      const std::string& answers_file,
-                                                      const MedalThresholds& thresholds,
-                                                      const ReportContext& context) {
+absl::StatusOr<AnswersForGrading> ReadAnswersForGrading(const CompetitionGrader& grader,
+                                                        const std::string& answers_file) {
+  absl::StatusOr<TypedTable> table = ReadAnswersFile(grader, answers_file);
+  if (!table.ok()) {
+    return absl::Status(table.status().code(),
+                        absl::StrCat("cannot read answers: ", table.status().message()));
+  }
+  AnswersForGrading answers;
+  answers.table = *std::move(table);
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(answers_file, ec);
+  answers.file_bytes = ec ? 0 : static_cast<int64_t>(bytes);
+  answers.cells = static_cast<int64_t>((answers.table.num_rows() + 1) *
+                                       answers.table.num_columns());
+  answers.limits = GradingLimitsFor(answers.file_bytes, answers.cells);
+  return answers;
+}
+
+namespace {
+CompetitionReport NoSubmissionReport(const CompetitionGrader& grader,
+                                     const MedalThresholds& thresholds,
+                                     const ReportContext& context) {
+  return MakeReport(grader.id, false, std::nullopt,
+                    "no submission: expected a .csv file at the submission path", thresholds,
+                    context);
+}
+}  // namespace
+
+bool SubmissionFileExists(const std::string& submission_file) {
   std::error_code ec;
   const std::filesystem::path path(submission_file);
-  const bool exists = std::filesystem::is_regular_file(path, ec) &&
-                      absl::AsciiStrToLower(path.extension().string()) == ".csv";
-  if (!exists) {
-    return MakeReport(grader.id, false, std::nullopt,
-                      "no submission: expected a .csv file at the submission path", thresholds,
-                      context);
+  return std::filesystem::is_regular_file(path, ec) &&
+         absl::AsciiStrToLower(path.extension().string()) == ".csv";
+}
+
+absl::StatusOr<CompetitionReport> GradeSubmissionAgainst(const CompetitionGrader& grader,
+                                                         const std::string& submission_file,
+                                                         const AnswersForGrading& answers,
+                                                         const MedalThresholds& thresholds,
+                                                         const ReportContext& context) {
+  if (!SubmissionFileExists(submission_file)) {
+    return NoSubmissionReport(grader, thresholds, context);
   }
-  // The two files are independent, so they are read at the same time (on a
-  // machine with a spare core, the smaller read costs nothing); the outcomes
-  // are then examined in the order upstream meets them: answers first.
-  const auto read_answers = [&grader, &answers_file] {
-    return ReadAnswersFile(grader, answers_file);
+  const auto invalid = [&](absl::string_view reason) {
+    return MakeReport(grader.id, true, std::nullopt, std::string(reason), thresholds, context);
   };
-  std::future<absl::StatusOr<TypedTable>> answers_read;
-  try {
-    answers_read = std::async(std::launch::async, read_answers);
-  } catch (const std::system_error&) {  // no thread to be had: read it afterwards
-    answers_read = std::async(std::launch::deferred, read_answers);
+  // The size first: a file beyond the limit is not opened at all.
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(submission_file, ec);
+  if (!ec && size > static_cast<uintmax_t>(answers.limits.max_submission_bytes)) {
+    return invalid(SubmissionBytesOverLimit(static_cast<int64_t>(size), answers.file_bytes,
+                                            answers.limits));
   }
-  absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, grader.submission_csv);
-  absl::StatusOr<TypedTable> answers = answers_read.get();
-  if (!answers.ok()) {
-    return absl::Status(answers.status().code(),
-                        absl::StrCat("cannot read answers: ", answers.status().message()));
+  CsvReadOptions options = grader.submission_csv;
+  options.max_bytes = std::min(options.max_bytes, answers.limits.max_submission_bytes);
+  options.max_cells = answers.limits.max_submission_cells;
+  absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, options);
+  if (absl::IsResourceExhausted(submission.status())) {
+    return invalid(
+        SubmissionCellsOverLimit(submission.status().message(), answers.cells, answers.limits));
   }
   if (!submission.ok()) {
-    return MakeReport(grader.id, true, std::nullopt,
-                      absl::StrCat("submission is not a readable CSV: ",
-                                   submission.status().message()),
-                      thresholds, context);
+    return invalid(
+        absl::StrCat("submission is not a readable CSV: ", submission.status().message()));
   }
-  absl::StatusOr<double> score = GradeTables(grader, *submission, *answers);
+  absl::StatusOr<double> score = GradeTables(grader, *submission, answers.table);
   if (!score.ok()) {
-    if (IsInvalidSubmission(score.status())) {
-      return MakeReport(grader.id, true, std::nullopt, std::string(score.status().message()), thresholds,
-                        context);
-    }
+    if (IsInvalidSubmission(score.status())) return invalid(score.status().message());
     return absl::Status(score.status().code(),
                         absl::StrCat("grader for ", grader.id,
                                      " failed: ", score.status().message()));
@@ -200,6 +224,19 @@ absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& g
   // A NaN score (e.g. the correlation of a constant column) is what upstream
   // reports too: valid, no medal (every comparison with NaN is false).
   return MakeReport(grader.id, true, RoundPython(*score, 5), "", thresholds, context);
+}
+
+absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& grader,
+                                                      const std::string& submission_file,
+                                                      const std::string& answers_file,
+                                                      const MedalThresholds& thresholds,
+                                                      const ReportContext& context) {
+  if (!SubmissionFileExists(submission_file)) {
+    return NoSubmissionReport(grader, thresholds, context);
+  }
+  absl::StatusOr<AnswersForGrading> answers = ReadAnswersForGrading(grader, answers_file);
+  if (!answers.ok()) return answers.status();
+  return GradeSubmissionAgainst(grader, submission_file, *answers, thresholds, context);
 }
 
 AggregatedReport Aggregate(const std::vector<CompetitionReport>& reports) {

@@ -1,0 +1,95 @@
+#include "grading/grading_limits.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/testing/test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+using ::mlebench::testing::ReadFileOrEmpty;
+using ::testing::HasSubstr;
+
+TEST(GradingLimitsTest, GrowWithTheAnswersOnly) {
+  const GradingLimits small = GradingLimitsFor(1000, 100);
+  EXPECT_EQ(small.max_submission_bytes, 32 * 1000 + (1 << 20));
+  EXPECT_EQ(small.max_submission_cells, 4 * 100 + (1 << 20));
+  EXPECT_EQ(small.cpu_seconds, 300);
+  EXPECT_GE(small.memory_headroom_bytes,
+            (int64_t{512} << 20) + 4 * small.max_submission_bytes +
+                256 * small.max_submission_cells);
+  const GradingLimits large = GradingLimitsFor(int64_t{100} << 20, 10'000'000);
+  EXPECT_EQ(large.max_submission_bytes, 32 * (int64_t{100} << 20) + (1 << 20));
+  EXPECT_EQ(large.max_submission_cells, 40'000'000 + (1 << 20));
+  EXPECT_EQ(large.cpu_seconds, 300 + 1600);
+  // Absurd sizes saturate instead of wrapping around to small limits.
+  const GradingLimits absurd = GradingLimitsFor(INT64_MAX / 2, INT64_MAX / 2);
+  EXPECT_EQ(absurd.max_submission_bytes, INT64_MAX);
+  EXPECT_EQ(absurd.memory_headroom_bytes, INT64_MAX);
+  EXPECT_GT(absurd.cpu_seconds, 0);
+}
+
+TEST(GradingLimitsTest, ReasonsSayWhichLimitAndWhy) {
+  const GradingLimits limits = GradingLimitsFor(100, 10);
+  EXPECT_EQ(SubmissionBytesOverLimit(5'000'000, 100, limits),
+            "submission is too large to grade: 5000000 bytes, more than the 1051776 bytes "
+            "allowed for this competition's answers (32 x their 100 bytes + 1 MiB)");
+  EXPECT_THAT(SubmissionCellsOverLimit("x.csv: 3 or more rows", 10, limits),
+              HasSubstr("x.csv: 3 or more rows (the limit for this competition's answers: "
+                        "4 x their 10 cells + 1048576)"));
+  EXPECT_THAT(GradingMemoryOverLimit(limits), HasSubstr("bytes of memory allowed"));
+  EXPECT_THAT(GradingCpuOverLimit(limits), HasSubstr("300 s of CPU time"));
+}
+
+// Runs `body` in a child that enforces `limits` with reports "memory" and
+// "cpu" into `out`; returns the child's wait status.
+template <typename Body>
+int RunLimited(const GradingLimits& limits, const std::filesystem::path& out, Body body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!EnforceGradingLimits(limits, out.string(), "memory\n", "cpu\n").ok()) _exit(3);
+    body();
+    _exit(4);  // the limit was never hit
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(GradingLimitsTest, RunningOutOfMemoryWritesTheMemoryReport) {
+  const std::filesystem::path out = ::testing::TempDir() + "/memory.json";
+  GradingLimits limits = GradingLimitsFor(0, 0);
+  limits.memory_headroom_bytes = 64 << 20;
+  const int status = RunLimited(limits, out, [] {
+    std::vector<std::vector<char>> hog;
+    for (int i = 0; i < 1024; ++i) hog.emplace_back(size_t{1} << 20, 'x');  // 1 GiB
+  });
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(ReadFileOrEmpty(out), "memory\n");
+}
+
+TEST(GradingLimitsTest, RunningOutOfCpuTimeWritesTheCpuReport) {
+  const std::filesystem::path out = ::testing::TempDir() + "/cpu.json";
+  GradingLimits limits = GradingLimitsFor(0, 0);
+  limits.cpu_seconds = 1;
+  const int status = RunLimited(limits, out, [] {
+    volatile uint64_t spin = 0;
+    for (uint64_t i = 0; i < (uint64_t{1} << 40); ++i) spin = spin + i;  // far beyond 1 s
+  });
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(ReadFileOrEmpty(out), "cpu\n");
+}
+
+}  // namespace
+}  // namespace mlebench
