@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "competitions/common/data_dir.h"
 #include "base/command_line.h"
+#include "base/display_text.h"
 #include "grading/gating.h"
 #include "grading/junit.h"
 #include "grading/report.h"
@@ -49,6 +50,12 @@ absl::Status WriteFile(const std::filesystem::path& path, std::string_view conte
   return absl::OkStatus();
 }
 
+// One line on stderr; what it quotes may come from files an agent's run
+// made, so it is escaped (base/display_text.h).
+void PrintError(std::string_view message) {
+  std::cerr << "check_report: " << EscapeForConsole(message, 2000) << "\n";
+}
+
 // Returns the process exit code: 0 pass, 1 gate failed, 2 broken inputs.
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
@@ -58,7 +65,7 @@ int Run(const std::vector<std::string>& args) {
     if (absl::Status s = RequireFlags(*cl, {"competition", "report", "gate"}); !s.ok()) cl = s;
   }
   if (!cl.ok()) {
-    std::fprintf(stderr, "check_report: %s\n", cl.status().ToString().c_str());
+    PrintError(cl.status().ToString());
     return 2;
   }
   if (cl->Has("data_handle")) {
@@ -66,10 +73,9 @@ int Run(const std::vector<std::string>& args) {
     absl::Status current = handle.ok() ? CheckHandleIsCurrent(*handle, cl->Get("prepared_dir"))
                                        : handle.status();
     if (!current.ok()) {
-      std::fprintf(stderr,
-                   "check_report: %s: %s; run `bazel sync --only=mlebench_data` so that the "
-                   "build scans, prepares and grades it again\n",
-                   cl->Get("competition").c_str(), std::string(current.message()).c_str());
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", current.message(),
+                              "; run `bazel sync --only=mlebench_data` so that the build scans, "
+                              "prepares and grades it again"));
       return 2;
     }
   }
@@ -78,8 +84,8 @@ int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CompetitionReport> report =
       json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
   if (!policy.ok() || !report.ok()) {
-    std::fprintf(stderr, "check_report: %s: %s\n", cl->Get("competition").c_str(),
-                 (!policy.ok() ? policy.status() : report.status()).ToString().c_str());
+    PrintError(absl::StrCat(cl->Get("competition"), ": ",
+                            (!policy.ok() ? policy.status() : report.status()).ToString()));
     return 2;
   }
   report->set_agent(cl->Get("agent"));
@@ -97,8 +103,7 @@ int Run(const std::vector<std::string>& args) {
       s = absl::InvalidArgumentError("--isolation_requested needs --run_record");
     }
     if (!s.ok()) {
-      std::fprintf(stderr, "check_report: %s: %s\n", cl->Get("competition").c_str(),
-                   s.ToString().c_str());
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", s.ToString()));
       return 2;
     }
     options.isolation_requested = *requested;
@@ -114,9 +119,8 @@ int Run(const std::vector<std::string>& args) {
     } else {
       // Fail closed whatever the gate: an unreadable record would otherwise
       // let a run pass whose isolation nobody checked.
-      std::fprintf(stderr,
-                   "check_report: %s: %s: %s; cannot tell what isolation the agent ran under\n",
-                   cl->Get("competition").c_str(), path.c_str(), env.status().ToString().c_str());
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", path, ": ", env.status().ToString(),
+                              "; cannot tell what isolation the agent ran under"));
       return 2;
     }
   }
@@ -129,7 +133,7 @@ int Run(const std::vector<std::string>& args) {
     if (absl::Status s =
             WriteFile(xml, CompetitionJUnitXml(*report, *policy, decision, summary, options));
         !s.ok()) {
-      std::fprintf(stderr, "check_report: %s\n", s.ToString().c_str());
+      PrintError(s.ToString());
       return 2;
     }
   }
@@ -144,7 +148,7 @@ int Run(const std::vector<std::string>& args) {
       s = content.ok() ? WriteFile(out / (id + name), *content) : content.status();
     }
     if (!s.ok()) {
-      std::fprintf(stderr, "check_report: %s\n", s.ToString().c_str());
+      PrintError(s.ToString());
       return 2;
     }
   }

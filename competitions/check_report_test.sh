@@ -123,6 +123,25 @@ expect_err 'run record lacks "isolation"'
 check 2 none --run_record garbage.json
 expect_err "cannot tell what isolation the agent ran under"
 
+# An invalid reason quoting what an agent wrote in a cell: carriage returns,
+# line breaks and escape sequences that would forge lines of a passing gate
+# and test, and U+FFFF, which XML 1.0 cannot hold.
+sed -e 's/"score": 0.75/"score": null/' -e 's/"valid_submission": true/"valid_submission": false/' \
+  -e 's|"invalid_reason": ""|"invalid_reason": "unknown id \\u001b[2K\\rx\\ngate valid: PASS\\n//competitions/evil:evil   PASSED in 1.0s\\uffff"|' \
+  report.json >forged.json
+cp report.json honest.json
+cp forged.json report.json
+check 1 valid --run_record bwrap.json
+[ "$(wc -l <"$T/out")" = 1 ] || fail "the summary is not one line"
+grep -q "$(printf '[\r\033]')" "$T/out" && fail "control characters in the summary"
+grep -q '^gate valid: PASS' "$T/out" && fail "a forged gate line"
+grep -q '^//competitions/evil' "$T/out" && fail "a forged test line"
+expect_out 'FAIL (invalid submission: unknown id \x1b[2K\rx\ngate valid: PASS\n//competitions/evil:evil   PASSED in 1.0s\uffff)'
+python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$T/test.xml" ||
+  fail "test.xml does not parse"
+expect_xml 'message="invalid submission: unknown id \x1b[2K&#13;x&#10;gate valid: PASS'
+cp honest.json report.json
+
 # Broken flags.
 for bad in docker auto ""; do
   check 2 valid --run_record bwrap.json --isolation_requested "$bad"

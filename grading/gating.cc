@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/display_text.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
 #include "google/protobuf/struct.pb.h"
@@ -146,21 +147,26 @@ std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
   if (!r.isolation().empty()) {
     const bool accepted =
         r.isolation() != "bwrap" && options.isolation_requested == IsolationRequest::kNone;
-    absl::StrAppend(&environment, " isolation ", r.isolation(), accepted ? " (requested)" : "");
+    absl::StrAppend(&environment, " isolation ", EscapeForConsole(r.isolation(), 20),
+                    accepted ? " (requested)" : "");
   }
-  if (!r.network().empty()) absl::StrAppend(&environment, " network ", r.network());
+  if (!r.network().empty()) {
+    absl::StrAppend(&environment, " network ", EscapeForConsole(r.network(), 20));
+  }
   std::string validity = r.valid_submission()    ? "valid"
                          : r.submission_exists() ? "INVALID"
                                                  : "NO SUBMISSION";
+  // The reason may quote the submission, which an agent wrote: shown
+  // escaped and cut, like everything else a report holds.
   return absl::StrCat(
-      r.competition_id(), ": score ", ScoreText(r), " (",
+      EscapeForConsole(r.competition_id(), 200), ": score ", ScoreText(r), " (",
       r.is_lower_better() ? "lower" : "higher", " is better), ", validity, ", medal ",
       std::string(MedalName(r)), ", above median ", r.above_median() ? "yes" : "no", " [gold ",
       FormatPythonFloat(r.gold_threshold()), " silver ", FormatPythonFloat(r.silver_threshold()),
       " bronze ", FormatPythonFloat(r.bronze_threshold()), " median ",
       FormatPythonFloat(r.median_threshold()), "]", environment, " gate ",
       std::string(GatingPolicyName(policy)), ": ",
-      decision.pass ? "PASS" : absl::StrCat("FAIL (", decision.reason, ")"));
+      decision.pass ? "PASS" : absl::StrCat("FAIL (", EscapeForConsole(decision.reason, 500), ")"));
 }
 
 }  // namespace mlebench

@@ -66,7 +66,10 @@ std::string_view MedalName(const CompetitionReport& report);
 // "spaceship-titanic: score 0.79 (higher is better), valid, medal none, above
 //  median no [gold 0.82066 silver 0.81388 bronze 0.80967 median 0.79565]
 //  isolation bwrap network deny gate valid: PASS".
-// "isolation X" and "network Y" appear only when known (non-empty);
+// Text from the report - the invalid reason above all, which may quote the
+// submission - is shown through EscapeForConsole (base/display_text.h), the
+// reason cut at 500 bytes: the line is always one line, with no control
+// characters. "isolation X" and "network Y" appear only when known (non-empty);
 // "isolation none (requested)" when the run had none because the user asked
 // for it (options.isolation_requested kNone).
 std::string SummaryLine(const CompetitionReport& report, GatingPolicy policy,

@@ -3,43 +3,19 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "base/display_text.h"
 #include "base/python_float.h"
 
 namespace mlebench {
 
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      case '\t': out += "&#9;"; break;
-      default:
-        // XML 1.0 forbids other control characters; drop them visibly.
-        if (c < 0x20) {
-          out += "?";
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  return out;
-}
-
 std::string CompetitionJUnitXml(const CompetitionReport& r, GatingPolicy policy,
                                 const GateDecision& decision, std::string_view summary,
                                 const GateOptions& options) {
-  const std::string id = XmlEscape(r.competition_id());
+  const std::string id = EscapeForXml(r.competition_id());
   const bool scored = r.score().kind_case() == google::protobuf::Value::kNumberValue;
   std::string props;
   auto prop = [&](const std::string& name, const std::string& value) {
-    absl::StrAppend(&props, "        <property name=\"", name, "\" value=\"", XmlEscape(value),
+    absl::StrAppend(&props, "        <property name=\"", name, "\" value=\"", EscapeForXml(value),
                     "\"/>\n");
   };
   auto yes = [](bool b) { return b ? "true" : "false"; };
@@ -70,10 +46,10 @@ std::string CompetitionJUnitXml(const CompetitionReport& r, GatingPolicy policy,
   absl::StrAppend(&xml, "    <testcase name=\"", id, "\" classname=\"mlebench.", id, "\">\n");
   absl::StrAppend(&xml, "      <properties>\n", props, "      </properties>\n");
   if (!decision.pass) {
-    absl::StrAppend(&xml, "      <failure message=\"", XmlEscape(decision.reason), "\">",
-                    XmlEscape(decision.reason), "</failure>\n");
+    absl::StrAppend(&xml, "      <failure message=\"", EscapeForXml(decision.reason), "\">",
+                    EscapeForXml(decision.reason), "</failure>\n");
   }
-  absl::StrAppend(&xml, "      <system-out>", XmlEscape(summary), "</system-out>\n");
+  absl::StrAppend(&xml, "      <system-out>", EscapeForXml(summary), "</system-out>\n");
   absl::StrAppend(&xml, "    </testcase>\n  </testsuite>\n</testsuites>\n");
   return xml;
 }

@@ -15,13 +15,11 @@ namespace mlebench {
 // isolation and network empty when unknown), the gate's options
 // (isolation_requested: "bwrap", "none" or "" when not said) and
 // policy, a <failure> when the gate failed, and the summary line as
-// <system-out>. Deterministic.
+// <system-out>. Every value goes through EscapeForXml (base/display_text.h),
+// so that whatever an agent wrote, the document parses. Deterministic.
 std::string CompetitionJUnitXml(const CompetitionReport& report, GatingPolicy policy,
                                 const GateDecision& decision, std::string_view summary,
                                 const GateOptions& options = {});
-
-// Escapes text for XML attribute values and character data.
-std::string XmlEscape(std::string_view text);
 
 }  // namespace mlebench
 

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/display_text.h"
 #include "base/status_macros.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/struct.pb.h"
@@ -141,12 +142,16 @@ absl::StatusOr<CompetitionReport> ReportFromStruct(const Struct& object, const s
   return report;
 }
 
+// Text from a report file, which anyone (an agent among them) may have
+// written, as the console may show it.
+std::string Shown(std::string_view text) { return EscapeForConsole(text, 200); }
+
 std::string AgentLabel(const std::string& agent) {
-  return agent.empty() ? "(agent not recorded)" : agent;
+  return agent.empty() ? "(agent not recorded)" : Shown(agent);
 }
 
 std::string DatasetLabel(const std::string& dataset) {
-  return dataset.empty() ? "data not recorded" : absl::StrCat(dataset, " data");
+  return dataset.empty() ? "data not recorded" : absl::StrCat(Shown(dataset), " data");
 }
 
 std::string Outcome(const CompetitionReport& r) {
@@ -354,9 +359,10 @@ absl::StatusOr<BenchmarkSummary> Summarize(const std::vector<SourcedReport>& rep
       continue;
     }
     return absl::InvalidArgumentError(
-        absl::StrCat("conflicting reports for ", r.competition_id(), " (agent ",
+        absl::StrCat("conflicting reports for ", Shown(r.competition_id()), " (agent ",
                      AgentLabel(r.agent()), ", ", DatasetLabel(r.dataset()), ", seed ", r.seed(),
-                     "): ", slot->source, " and ", sourced.source, " differ (", difference,
+                     "): ", Shown(slot->source), " and ", Shown(sourced.source), " differ (",
+                     Shown(difference),
                      "); runs with different seeds must record them (mlebench grade --seed N)"));
   }
   for (const auto& [key, seeds] : groups) {
@@ -402,7 +408,7 @@ std::string FormatSummary(const BenchmarkSummary& summary) {
     for (const SeedSummary& s : agent.seeds()) {
       if (s.missing_competitions_size() == 0) continue;
       absl::StrAppend(&out, "  warning: seed ", s.seed(), " has no report for ",
-                      absl::StrJoin(s.missing_competitions(), ", "),
+                      Shown(absl::StrJoin(s.missing_competitions(), ", ")),
                       "; its percentages are over its ", s.total_competitions(), " competitions\n");
     }
     std::vector<std::vector<std::string>> seed_rows = {{"seed", "competitions", "submissions",
@@ -421,7 +427,7 @@ std::string FormatSummary(const BenchmarkSummary& summary) {
       competition_rows[0].push_back(absl::StrCat("seed ", s.seed()));
     }
     for (const CompetitionAcrossSeeds& c : agent.competitions()) {
-      std::vector<std::string> row = {c.competition_id(), absl::StrCat(c.seeds_seen()),
+      std::vector<std::string> row = {Shown(c.competition_id()), absl::StrCat(c.seeds_seen()),
                                       absl::StrCat(c.medals())};
       int next = 0;
       for (const SeedSummary& s : agent.seeds()) {
