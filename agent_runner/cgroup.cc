@@ -798,6 +798,18 @@ std::string AgentCgroup::Describe() const {
   return absl::StrCat("cgroup ", absl::StrJoin(parts, ", "));
 }
 
+absl::Status AgentCgroup::RemoveLeftover(const std::vector<std::string>& directories) {
+  AgentCgroup leftover;
+  for (const std::string& dir : directories) {
+    Group group;
+    struct stat st;
+    group.version = stat(JoinPath(dir, "cgroup.kill").c_str(), &st) == 0 ? 2 : 1;
+    group.dir = dir;
+    leftover.groups_.push_back(std::move(group));
+  }
+  return leftover.Remove();
+}
+
 std::vector<std::string> AgentCgroup::directories() const {
   std::vector<std::string> dirs;
   for (const Group& group : groups_) dirs.push_back(group.dir);

@@ -122,6 +122,11 @@ class AgentCgroup {
   // The cgroup's directories, one per hierarchy (empty when !enforced()).
   std::vector<std::string> directories() const;
 
+  // Kills and removes cgroups that a runner which died left behind, given
+  // their directories() (for the janitor of workspace_lease.h): Remove() on
+  // them, each taken as v2 where it has cgroup.kill and v1 otherwise.
+  static absl::Status RemoveLeftover(const std::vector<std::string>& directories);
+
  private:
   struct Group {
     int version = 0;          // 1 or 2

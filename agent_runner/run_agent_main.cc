@@ -3,7 +3,8 @@
 //   run_agent --competition ID --public DIR --description FILE --agent EXE
 //             --time_limit_s N --seed N
 //             --submission_out DIR --log_out FILE --record_out FILE
-//             [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]
+//             [--grace_s S] [--workspace DIR [--workspace_outside_execroot]]
+//             [--keep_workspace] [--link_public]
 //             [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
 //             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
@@ -23,6 +24,9 @@
 // --pids and --cpus (0: no limit of that kind) default to DefaultResourceLimits.
 // --link_public links the public files into data/ instead of copying them
 // (real datasets in a stable data dir; see RunOptions::link_public).
+// --workspace_outside_execroot puts the (relative) --workspace under
+// <output base>/mlebench-workspaces/<workspace name>/ when the runner runs in
+// an execroot, and leaves it relative elsewhere (see agent_runner/README.md).
 //
 // Exits 0 whenever the agent could be run, whatever it did; non-zero only for
 // errors of the runner itself (bad flags, unreadable inputs, failed syscalls).
@@ -55,7 +59,8 @@ constexpr char kUsage[] =
     "usage: run_agent --competition ID --public DIR --description FILE --agent EXE\n"
     "                 --time_limit_s N --seed N\n"
     "                 --submission_out DIR --log_out FILE --record_out FILE\n"
-    "                 [--grace_s S] [--workspace DIR] [--keep_workspace] [--link_public]\n"
+    "                 [--grace_s S] [--workspace DIR [--workspace_outside_execroot]]\n"
+    "                 [--keep_workspace] [--link_public]\n"
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
     "                 [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
@@ -85,6 +90,18 @@ absl::StatusOr<std::filesystem::path> SourceTreeRoot(const std::string& marker) 
   return root;
 }
 
+// Where the workspaces of a runner that runs in an execroot go:
+// <output base>/mlebench-workspaces/<workspace name>, beside the execroot
+// rather than in it, so that `bazel clean` never walks a tree an agent made
+// (./bazelw clean removes them itself). nullopt when the working directory is
+// not an execroot (a remote worker's, say).
+std::optional<std::filesystem::path> WorkspacesOutsideExecroot() {
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::canonical(".", ec);
+  if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
+  return cwd.parent_path().parent_path() / "mlebench-workspaces" / cwd.filename();
+}
+
 struct Flags {
   RunOptions run;
   std::string record_out;
@@ -100,7 +117,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
            "network", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "max_submission_bytes", "max_log_bytes", "workspace_quota_bytes"},
-          {"keep_workspace", "link_public"}));
+          {"keep_workspace", "link_public", "workspace_outside_execroot"}));
   if (!cl.positional.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", cl.positional.front(), "'"));
@@ -135,6 +152,14 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
         absl::StrCat("--grace_s must be a number, got '", values["grace_s"], "'"));
   }
   if (values.contains("workspace")) run.workspace = values["workspace"];
+  if (cl.Has("workspace_outside_execroot")) {
+    if (!run.workspace.has_value() || run.workspace->is_absolute()) {
+      return absl::InvalidArgumentError("--workspace_outside_execroot needs a relative --workspace");
+    }
+    if (std::optional<std::filesystem::path> root = WorkspacesOutsideExecroot()) {
+      run.workspace = *root / *run.workspace;
+    }
+  }
   if (values.contains("sample_submission")) run.sample_submission = values["sample_submission"];
   if (values.contains("isolation")) {
     const std::optional<Isolation> isolation = ParseIsolation(values["isolation"]);

@@ -85,6 +85,80 @@ if kill -0 "$pid" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/
   kill -9 "$pid"
 fi
 
+# A run killed with SIGKILL (how Bazel ends an action on an interrupt or a
+# timeout) leaves its workspace - 20,000 directories deep, deeper than Bazel's
+# own deletion survives - to the janitor: gone within seconds, lock file and
+# agent too.
+cat > "$tmp/deep.py" <<'AGENT'
+#!/usr/bin/python3
+import os, time
+os.chdir("code")
+for _ in range(20000):
+    os.mkdir("d")
+    os.chdir("d")
+print("deep enough", flush=True)
+time.sleep(1000)
+AGENT
+chmod +x "$tmp/deep.py"
+mkdir -p "$tmp/killed"
+( exec "$runner" --competition toy --public "$tmp/public" --description "$tmp/description.md" \
+    --submission_out "$tmp/killed/submission" --log_out "$tmp/killed/agent.log" \
+    --record_out "$tmp/killed/record.json" "${sandbox[@]}" "${limits[@]}" \
+    --agent "$tmp/deep.py" --time_limit_s 120 --seed 0 --workspace "$tmp/ws_killed" \
+    2> "$tmp/killed.stderr" ) &
+runner_pid=$!
+for _ in $(seq 300); do
+  grep -q "deep enough" "$tmp/killed/agent.log" 2>/dev/null && break
+  sleep 0.1
+done
+grep -q "deep enough" "$tmp/killed/agent.log" || fail "the deep agent did not start: $(cat "$tmp/killed.stderr")"
+kill -9 "$runner_pid"
+wait "$runner_pid" 2>/dev/null
+for _ in $(seq 300); do
+  [[ -e "$tmp/ws_killed" || -e "$tmp/ws_killed.lock" || -e "$tmp/ws_killed.sandbox" ]] || break
+  sleep 0.1
+done
+[[ -e "$tmp/ws_killed" ]] && fail "the janitor left the killed run's workspace"
+[[ -e "$tmp/ws_killed.lock" ]] && fail "the janitor left the killed run's lock file"
+pgrep -f "$tmp/deep.py" > /dev/null && fail "the killed run's agent still runs"
+
+# A workspace left with its lock file by a run that died with its janitor
+# (a host crash) is removed by the next run; one without a lock file the
+# runner did not make, and is not touched.
+mkdir -p "$tmp/ws_stale/code" "$tmp/stale"
+( cd "$tmp/ws_stale/code" && python3 -c '
+import os
+for _ in range(20000):
+    os.mkdir("d")
+    os.chdir("d")' )
+chmod 0500 "$tmp/ws_stale/code"
+touch "$tmp/ws_stale.lock"
+run stale --agent "$dummy" --time_limit_s 5 --seed 0 --workspace "$tmp/ws_stale" \
+  || fail "a run after a dead one exited $?: $(cat "$tmp/stale.stderr")"
+[[ -s "$tmp/stale/submission/submission.csv" ]] || fail "no submission after a dead run"
+[[ -e "$tmp/ws_stale" || -e "$tmp/ws_stale.lock" ]] && fail "the dead run's workspace stayed"
+mkdir -p "$tmp/ws_theirs/keep" "$tmp/theirs"
+run theirs --agent "$dummy" --time_limit_s 5 --seed 0 --workspace "$tmp/ws_theirs" \
+  && fail "a run replaced a workspace it did not make"
+grep -q "must be absent or an empty directory" "$tmp/theirs.stderr" \
+  || fail "no reason for refusing a foreign workspace: $(cat "$tmp/theirs.stderr")"
+[[ -d "$tmp/ws_theirs/keep" && ! -e "$tmp/ws_theirs.lock" ]] || fail "a foreign workspace was touched"
+
+# In an execroot, --workspace_outside_execroot puts the workspace beside it,
+# in the output base, where `bazel clean` never goes.
+mkdir -p "$tmp/output_base/execroot/main" "$tmp/outside"
+( cd "$tmp/output_base/execroot/main" &&
+  "$OLDPWD/$runner" --competition toy --public "$tmp/public" --description "$tmp/description.md" \
+    --submission_out "$tmp/outside/submission" --log_out "$tmp/outside/agent.log" \
+    --record_out "$tmp/outside/record.json" --sandbox_entry "$OLDPWD/agent_runner/sandbox_entry" \
+    --allowed_roots "$(dirname "$(readlink -f "$OLDPWD/$dummy")"):$TEST_TMPDIR" "${limits[@]}" \
+    --agent "$OLDPWD/$dummy" --time_limit_s 5 --seed 0 --workspace bazel-out/x/workspace \
+    --workspace_outside_execroot --keep_workspace 2> "$tmp/outside.stderr" ) \
+  || fail "run outside the execroot exited $?: $(cat "$tmp/outside.stderr")"
+[[ -f "$tmp/output_base/mlebench-workspaces/main/bazel-out/x/workspace/instructions.txt" ]] \
+  || fail "the workspace is not beside the execroot"
+[[ -e "$tmp/output_base/execroot/main/bazel-out" ]] && fail "the workspace is in the execroot"
+
 # Timeout through the binary, with a short grace period.
 mkdir -p "$tmp/sleeper"
 run sleeper --agent agent_runner/agents/sleeper --time_limit_s 1 --grace_s 0.2 --seed 0 \

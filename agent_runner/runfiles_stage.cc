@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/remove_tree.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -187,34 +188,6 @@ absl::StatusOr<std::vector<std::string>> SortedNames(int dir_fd, absl::string_vi
   if (errno != 0) return ErrnoError(errno, absl::StrCat("cannot list ", shown));
   std::sort(names.begin(), names.end());
   return names;
-}
-
-// Removes `name` in `dir_fd` and, for a directory, everything in it, without
-// following symlinks. Directories are made writable first; files never are
-// touched (a hard link shares its mode with its source).
-absl::Status RemoveAt(int dir_fd, const std::string& name, const std::string& shown) {
-  struct stat st;
-  if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno == ENOENT) return absl::OkStatus();
-    return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    Fd fd(openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!fd.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", shown));
-    if (fchmod(fd.get(), 0700) != 0) return ErrnoError(errno, absl::StrCat("cannot chmod ", shown));
-    ASSIGN_OR_RETURN(std::vector<std::string> names, SortedNames(fd.get(), shown));
-    for (const std::string& child : names) {
-      RETURN_IF_ERROR(RemoveAt(fd.get(), child, absl::StrCat(shown, "/", child)));
-    }
-    if (unlinkat(dir_fd, name.c_str(), AT_REMOVEDIR) != 0) {
-      return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
-    }
-    return absl::OkStatus();
-  }
-  if (unlinkat(dir_fd, name.c_str(), 0) != 0) {
-    return ErrnoError(errno, absl::StrCat("cannot remove ", shown));
-  }
-  return absl::OkStatus();
 }
 
 // Copies the open regular file `in` to `out` byte for byte.
@@ -526,7 +499,7 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
   }();
   if (!status.ok()) {
     // Best effort: the error at hand says more than one from cleaning up.
-    RemoveAt(slot.parent.get(), slot.name, destination.string()).IgnoreError();
+    RemoveTreeAt(slot.parent.get(), slot.name, destination.string()).IgnoreError();
     return status;
   }
   return stats;
@@ -572,7 +545,7 @@ absl::Status RemoveStaged(const fs::path& destination) {
   if (!slot.ok()) {
     return absl::IsNotFound(slot.status()) ? absl::OkStatus() : slot.status();
   }
-  return RemoveAt(slot->parent.get(), slot->name, destination.string());
+  return RemoveTreeAt(slot->parent.get(), slot->name, destination.string());
 }
 
 }  // namespace mlebench

@@ -93,12 +93,11 @@ absl::StatusOr<StagingStats> StageFile(const std::filesystem::path& source,
                                        const std::filesystem::path& destination,
                                        const StagingPolicy& policy);
 
-// Removes a tree made by StageRunfiles (or a file made by StageFile), or any
-// tree with read-only directories (the runner's workspaces). Its directories
-// may be read-only, so a plain recursive removal fails for anyone but root;
-// only directories are made writable again, never files, which may share
-// their inode (and mode) with a source. Each entry is removed relative to its
-// parent's descriptor; symlinks are not followed. A missing `destination` is
+// Removes a tree made by StageRunfiles (or a file made by StageFile): its
+// directories are read-only, so a plain recursive removal fails for anyone
+// but root. RemoveTreeAt (remove_tree.h) on the destination's last
+// component: only directories are made writable again, never files, which
+// may share their inode (and mode) with a source. A missing `destination` is
 // not an error.
 absl::Status RemoveStaged(const std::filesystem::path& destination);
 

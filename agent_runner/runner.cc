@@ -43,6 +43,7 @@
 #include "agent_runner/processes.h"
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
+#include "agent_runner/workspace_lease.h"
 #include "agent_runner/internal/child_process.h"
 #include "base/json_text.h"
 #include "base/status_macros.h"
@@ -53,6 +54,10 @@ namespace {
 using namespace runner_internal;  // NOLINT: the runner's own child processes
 
 namespace fs = std::filesystem;
+
+// How long a run waits for another run, or the janitor of a killed one, to
+// let go of its workspace (workspace_lease.h).
+constexpr std::chrono::seconds kWorkspaceLockWait(600);
 
 // Upper bounds that keep deadline arithmetic far from overflow.
 constexpr int64_t kMaxTimeLimitS = 10'000'000;  // ~115 days
@@ -242,17 +247,11 @@ absl::Status WriteTextFile(const fs::path& path, absl::string_view text) {
   return absl::OkStatus();
 }
 
-// Creates the workspace directory itself; returns its absolute path.
-absl::StatusOr<fs::path> CreateWorkspaceRoot(const std::optional<fs::path>& requested) {
+// The workspace's absolute path: the one asked for, or a fresh directory
+// under $TMPDIR (or /tmp).
+absl::StatusOr<fs::path> WorkspacePath(const std::optional<fs::path>& requested) {
   std::error_code ec;
   if (requested.has_value()) {
-    ASSIGN_OR_RETURN(bool ok, IsAbsentOrEmptyDirectory(*requested));
-    if (!ok) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("workspace ", requested->string(), " must be absent or an empty directory"));
-    }
-    fs::create_directories(*requested, ec);
-    if (ec) return FsError("cannot create workspace", *requested, ec);
     fs::path absolute = fs::absolute(*requested, ec);
     if (ec) return FsError("cannot resolve", *requested, ec);
     return absolute;
@@ -300,32 +299,6 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
                                          options.network == Network::kAllow ||
                                              options.isolation == Isolation::kNone));
 }
-
-// Deletes the workspace (or the staged agent beside it). Its directories may
-// be read-only (the data/ copies, whatever the agent locked): RemoveStaged
-// makes each writable again and removes it relative to its parent, never
-// following a symlink the agent left.
-void RemoveWorkspace(const fs::path& workspace) {
-  if (absl::Status s = RemoveStaged(workspace); !s.ok()) {
-    std::cerr << "run_agent: warning: cannot delete workspace " << workspace.string() << ": "
-              << s.message() << "\n";
-  }
-}
-
-// Deletes the workspace when it goes out of scope, unless released.
-class WorkspaceCleanup {
- public:
-  WorkspaceCleanup(fs::path workspace, bool keep) : workspace_(std::move(workspace)), keep_(keep) {}
-  ~WorkspaceCleanup() {
-    if (!keep_) RemoveWorkspace(workspace_);
-  }
-  WorkspaceCleanup(const WorkspaceCleanup&) = delete;
-  WorkspaceCleanup& operator=(const WorkspaceCleanup&) = delete;
-
- private:
-  fs::path workspace_;
-  bool keep_;
-};
 
 // ---------------------------------------------------------------------------
 // Isolation
@@ -439,13 +412,6 @@ absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>&
   return resolved;
 }
 
-// Where the staged agent and runfiles live: beside the workspace, never in it.
-fs::path StagingDir(const fs::path& workspace) {
-  fs::path dir = workspace;
-  dir += ".sandbox";
-  return dir;
-}
-
 // Stages the agent and its runfiles (only files inside the allowed roots),
 // writes bwrap's options and tries them once: failing to confine the agent is
 // an error, never a run without isolation.
@@ -469,7 +435,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   for (const fs::path& dir : options.forbidden_roots) {
     policy.forbidden_roots.push_back(fs::absolute(dir));
   }
-  const fs::path staging = StagingDir(workspace);
+  const fs::path staging = WorkspaceStagingDir(workspace);
   fs::create_directory(staging, ec);
   if (ec) return FsError("cannot create", staging, ec);
   absl::StatusOr<StagingStats> staged_agent = StageFile(agent, staging / "agent", policy);
@@ -744,9 +710,12 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   fs::create_directories(options.submission_out, ec);
   if (ec) return FsError("cannot create", options.submission_out, ec);
 
-  ASSIGN_OR_RETURN(fs::path workspace, CreateWorkspaceRoot(options.workspace));
-  WorkspaceCleanup cleanup(workspace, options.keep_workspace);
-  WorkspaceCleanup staging_cleanup(StagingDir(workspace), /*keep=*/false);
+  ASSIGN_OR_RETURN(const fs::path workspace, WorkspacePath(options.workspace));
+  // Held until this function returns, when the workspace is removed (unless
+  // kept); should the runner die before, its janitor removes it.
+  ASSIGN_OR_RETURN(WorkspaceLease lease,
+                   WorkspaceLease::Acquire(workspace, kWorkspaceLockWait));
+  lease.set_keep_workspace(options.keep_workspace);
   RETURN_IF_ERROR(PopulateWorkspace(workspace, options));
   ASSIGN_OR_RETURN(int64_t quota, WorkspaceQuota(options, workspace));
 
@@ -766,6 +735,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
           " (--//agent_runner:resource_limits=off runs the agent without limits)"));
     }
     cgroup = *std::move(created);
+    lease.AddCgroupDirectories(cgroup->directories());
   }
 
   std::vector<std::string> command = {agent.string()};
@@ -791,6 +761,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
+  spec.spared_children = {lease.janitor()};
   ASSIGN_OR_RETURN(ChildOutcome outcome, RunChild(spec));
 
   RunRecord record;

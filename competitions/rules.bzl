@@ -309,10 +309,14 @@ def _agent_run_impl(ctx):
             log.path,
             "--record_out",
             record.path,
-            # Inside the execroot, so the action needs no writable /tmp (remote
-            # workers may not have one); the runner deletes it afterwards.
+            # Beside the execroot (in the output base), where `bazel clean`
+            # never walks a tree the agent made; relative to the working
+            # directory where that is no execroot (remote workers), so that
+            # the action needs no writable /tmp. The runner deletes it
+            # afterwards, or its janitor should the runner die.
             "--workspace",
             record.dirname + "/workspace",
+            "--workspace_outside_execroot",
             "--sample_submission",
             ctx.attr.sample_submission,
             "--isolation",

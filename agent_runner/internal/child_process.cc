@@ -108,9 +108,12 @@ WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pip
   }
 }
 
-void KillAndReapAllChildren() {
+void KillAndReapAllChildren(const std::vector<pid_t>& spared) {
   for (;;) {
-    const std::vector<pid_t> children = ChildrenOf(getpid());
+    std::vector<pid_t> children = ChildrenOf(getpid());
+    std::erase_if(children, [&](pid_t child) {
+      return std::find(spared.begin(), spared.end(), child) != spared.end();
+    });
     if (children.empty()) return;
     for (pid_t child : children) kill(child, SIGKILL);
     for (pid_t child : children) {
@@ -237,7 +240,7 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   outcome.wait_status = status;
   outcome.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
   if (cgroup != nullptr) cgroup->KillAll();
-  if (spec.kill_all_children) KillAndReapAllChildren();
+  if (spec.kill_all_children) KillAndReapAllChildren(spec.spared_children);
   // What the agent wrote before it ended; a writer that outlived it (only
   // possible without bwrap and kill_all_children) cannot hold the run up.
   if (output_read.get() >= 0) DrainPipe(output_read.get(), *spec.log);

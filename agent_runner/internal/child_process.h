@@ -112,7 +112,9 @@ constexpr auto kQuotaCheckInterval = std::chrono::seconds(2);
 WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
                        LogSink* log, const std::function<bool()>& over_quota);
 
-void KillAndReapAllChildren();
+// Kills and reaps every child of this process but those in `spared` (the
+// workspace's janitor), until none is left.
+void KillAndReapAllChildren(const std::vector<pid_t>& spared);
 
 // How to start a child process and when to end it.
 struct ChildSpec {
@@ -140,6 +142,8 @@ struct ChildSpec {
   int64_t time_limit_s = 0;
   double grace_s = 0;
   bool kill_all_children = false;
+  // Children that kill_all_children leaves alone.
+  std::vector<pid_t> spared_children;
 };
 
 struct ChildOutcome {
