@@ -9,7 +9,8 @@
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
 //             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
 //             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
-//             [--max_submission_bytes N] [--max_log_bytes N] [--workspace_quota_bytes N]
+//             [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]
+//             [--workspace_quota_bytes N] [--workspace_quota_inodes N]
 //             [-- extra args passed to the agent]
 //
 // --isolation (default bwrap) and --network (default deny): see README.md and
@@ -66,8 +67,8 @@ constexpr char kUsage[] =
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
     "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
     "                 [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]\n"
-    "                 [--max_submission_bytes N] [--max_log_bytes N]\n"
-    "                 [--workspace_quota_bytes N]\n"
+    "                 [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]\n"
+    "                 [--workspace_quota_bytes N] [--workspace_quota_inodes N]\n"
     "                 [-- extra args passed to the agent]\n";
 
 // The source tree's root from a marker file at `marker` (relative to the
@@ -116,7 +117,8 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
            "network", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
-           "cpus", "max_submission_bytes", "max_log_bytes", "workspace_quota_bytes"},
+           "cpus", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
+           "workspace_quota_bytes", "workspace_quota_inodes"},
           {"keep_workspace", "link_public", "workspace_outside_execroot"}));
   if (!cl.positional.empty()) {
     return absl::InvalidArgumentError(
@@ -215,7 +217,9 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
         {"pids", run.limits ? &run.limits->pids : nullptr},
         {"max_submission_bytes", &run.max_submission_bytes},
         {"max_log_bytes", &run.max_log_bytes},
-        {"workspace_quota_bytes", &run.workspace_quota_bytes}}) {
+        {"max_staged_bytes", &run.max_staged_bytes},
+        {"workspace_quota_bytes", &run.workspace_quota_bytes},
+        {"workspace_quota_inodes", &run.workspace_quota_inodes}}) {
     if (!values.contains(flag) || target == nullptr) continue;
     if (!absl::SimpleAtoi(values[flag], target) || *target < 0) {
       return absl::InvalidArgumentError(absl::StrCat("--", flag,

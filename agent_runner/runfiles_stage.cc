@@ -10,15 +10,18 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -230,6 +233,38 @@ absl::Status CopyBytes(int in, int out, int64_t& bytes, absl::string_view shown)
   }
 }
 
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0;
+}
+
+// What the directory `dir` looks like, when it looks like a place that holds
+// a competition's answers or copies of them, whatever its path: nullptr for
+// anything else (a file, say). See StagingPolicy::refuse_answer_holders.
+const char* AnswerHolderKind(const std::string& dir) {
+  const auto in = [&dir](const char* name) { return Child(dir, name); };
+  if (!IsDirectory(dir)) return nullptr;
+  if (IsDirectory(in("execroot")) && IsDirectory(in("action_cache"))) return "a Bazel output base";
+  if (IsDirectory(in("ac")) && IsDirectory(in("cas"))) return "a Bazel disk cache";
+  if (IsDirectory(in("content_addressable"))) return "Bazel's repository cache";
+  if (IsDirectory(in("embedded_tools")) &&
+      (Exists(in("build-label.txt")) || Exists(in("A-server.jar")))) {
+    return "a Bazel install base";
+  }
+  if (IsDirectory(Child(in("prepared"), "private"))) return "a competition's data directory";
+  const std::string name = fs::path(dir).filename().string();
+  if (IsDirectory(in("public")) && IsDirectory(in("private")) &&
+      (name == "prepared" || absl::EndsWith(name, "_data"))) {
+    return "a competition's prepared data";
+  }
+  return nullptr;
+}
+
 // Walks one source tree into one destination.
 class Stager {
  public:
@@ -241,28 +276,47 @@ class Stager {
         destination_(std::move(destination)),
         stats_(stats) {}
 
-  // Refuses `resolved` (where `rel` leads) unless the policy allows it.
-  absl::Status Judge(const std::string& rel, const std::string& resolved) const {
+  // Refuses `resolved` (where `rel` leads) unless the policy allows it: the
+  // most specific root that holds it decides (see StagingPolicy).
+  absl::Status Judge(const std::string& rel, const std::string& resolved) {
     if (destination_.has_value() && InsideNormal(resolved, *destination_)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "runfiles entry ", rel, " resolves to ", resolved, ", inside the staging destination"));
     }
-    for (const std::string& root : roots_.forbidden) {
-      if (InsideNormal(resolved, root)) {
-        return absl::PermissionDeniedError(absl::StrCat("runfiles entry ", rel, " resolves to ",
-                                                        resolved, ", inside the forbidden root ",
-                                                        root));
+    const std::string* allowed = nullptr;
+    if (tree_.has_value() && InsideNormal(resolved, *tree_)) allowed = &*tree_;
+    for (const std::string& root : roots_.allowed) {
+      if (InsideNormal(resolved, root) && (allowed == nullptr || root.size() > allowed->size())) {
+        allowed = &root;
       }
     }
-    if (tree_.has_value() && InsideNormal(resolved, *tree_)) return absl::OkStatus();
-    for (const std::string& root : roots_.allowed) {
-      if (InsideNormal(resolved, root)) return absl::OkStatus();
+    const std::string* forbidden = nullptr;
+    for (const std::string& root : roots_.forbidden) {
+      if (InsideNormal(resolved, root) && (forbidden == nullptr || root.size() > forbidden->size())) {
+        forbidden = &root;
+      }
     }
-    std::vector<std::string> allowed = roots_.allowed;
-    if (tree_.has_value()) allowed.push_back(*tree_);
-    return absl::PermissionDeniedError(
-        absl::StrCat("runfiles entry ", rel, " resolves to ", resolved,
-                     ", outside every allowed root (", absl::StrJoin(allowed, ", "), ")"));
+    if (forbidden != nullptr && (allowed == nullptr || forbidden->size() >= allowed->size())) {
+      return absl::PermissionDeniedError(absl::StrCat("runfiles entry ", rel, " resolves to ",
+                                                      resolved, ", inside the forbidden root ",
+                                                      *forbidden));
+    }
+    if (allowed == nullptr) {
+      std::vector<std::string> roots = roots_.allowed;
+      if (tree_.has_value()) roots.push_back(*tree_);
+      return absl::PermissionDeniedError(
+          absl::StrCat("runfiles entry ", rel, " resolves to ", resolved,
+                       ", outside every allowed root (", absl::StrJoin(roots, ", "), ")"));
+    }
+    if (policy_.refuse_answer_holders) {
+      if (std::optional<std::pair<std::string, const char*>> holder =
+              AnswerHolderBelow(resolved, *allowed)) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "runfiles entry ", rel, " resolves to ", resolved, ", inside ", holder->first,
+            ", which looks like ", holder->second, " (it may hold a competition's answers)"));
+      }
+    }
+    return absl::OkStatus();
   }
 
   absl::Status Count(const std::string& rel) const {
@@ -324,6 +378,26 @@ class Stager {
                                               file, ")"));
       }
     }
+    // A file reached before (several symlinks, or directories reached
+    // through several paths) was copied then: linked to that copy.
+    const std::pair<dev_t, ino_t> inode(st.st_dev, st.st_ino);
+    if (destination_fd_ >= 0) {
+      if (const auto it = copies_.find(inode); it != copies_.end()) {
+        if (linkat(destination_fd_, it->second.c_str(), out_fd, name.c_str(), 0) == 0) {
+          ++stats_.files;
+          ++stats_.copies_linked;
+          return absl::OkStatus();
+        }
+        if (errno == EEXIST) return AlreadyExists(rel);
+        // EMLINK and the like: another copy.
+      }
+    }
+    if (st.st_size > policy_.max_copied_bytes - stats_.bytes_copied) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "staging the agent's files would copy more than ", policy_.max_copied_bytes,
+          " bytes (", stats_.bytes_copied, " so far, and ", st.st_size, " for runfiles entry ",
+          Shown(rel), "); files whose mode is exactly 0444 or 0555 are hard-linked instead"));
+    }
     // O_NONBLOCK: should a FIFO be swapped in, opening it must not hang.
     Fd in(open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     if (!in.ok()) {
@@ -348,6 +422,7 @@ class Stager {
     }
     ++stats_.files;
     ++stats_.copies;
+    if (destination_fd_ >= 0) copies_.emplace(inode, rel);
     return absl::OkStatus();
   }
 
@@ -417,6 +492,22 @@ class Stager {
     return StageResolved(rel, resolved, st, out_fd, name);
   }
 
+  // The directory, from `path` itself up to (not including) the allowed
+  // root `floor`, that looks like a holder of answers, and what it looks
+  // like (AnswerHolderKind); nullopt when none does.
+  std::optional<std::pair<std::string, const char*>> AnswerHolderBelow(const std::string& path,
+                                                                      const std::string& floor) {
+    for (std::string dir = path; dir.size() > floor.size() && InsideNormal(dir, floor);) {
+      auto [it, inserted] = holders_.try_emplace(dir, nullptr);
+      if (inserted) it->second = AnswerHolderKind(dir);
+      if (it->second != nullptr) return std::make_pair(dir, it->second);
+      const size_t slash = dir.rfind('/');
+      if (slash == std::string::npos || slash == 0) break;
+      dir.resize(slash);
+    }
+    return std::nullopt;
+  }
+
   static std::string Shown(const std::string& rel) { return rel.empty() ? "." : rel; }
 
   static absl::Status Changed(const std::string& rel, const std::string& resolved) {
@@ -443,6 +534,17 @@ class Stager {
   const std::optional<std::string> destination_;
   StagingStats& stats_;
   std::vector<struct stat> ancestors_;  // directories on the current path
+  // AnswerHolderKind of each directory looked at.
+  std::unordered_map<std::string, const char*> holders_;
+  // The first staged copy of each source file that had to be copied, by
+  // its inode, so that further paths to it become hard links to that copy:
+  // the path relative to the destination.
+  std::map<std::pair<dev_t, ino_t>, std::string> copies_;
+  int destination_fd_ = -1;
+
+ public:
+  // The destination's root, open, for linking to earlier copies.
+  void set_destination_fd(int fd) { destination_fd_ = fd; }
 };
 
 }  // namespace
@@ -491,6 +593,7 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
     Fd out(openat(slot.parent.get(), slot.name.c_str(),
                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!out.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", destination.string()));
+    stager.set_destination_fd(out.get());
     RETURN_IF_ERROR(stager.StageDirectory("", *tree, tree_st, out.get()));
     if (fchmod(out.get(), 0555) != 0) {
       return ErrnoError(errno, absl::StrCat("cannot chmod ", destination.string()));

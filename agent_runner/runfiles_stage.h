@@ -2,6 +2,7 @@
 #define MLEBENCH_AGENT_RUNNER_RUNFILES_STAGE_H_
 
 #include <cstdint>
+#include <limits>
 #include <filesystem>
 #include <vector>
 
@@ -26,10 +27,28 @@ struct StagingPolicy {
   // allowed too: its real directories and files (Bazel's MANIFEST) are what
   // is being staged.
   std::vector<std::filesystem::path> allowed_roots;
-  // Absolute; resolved entries inside these are refused even when inside an
-  // allowed root (e.g. a competition's private answers). Resolved like
+  // Absolute; resolved entries inside these are refused (e.g. a
+  // competition's private answers, or the whole output base). Resolved like
   // allowed_roots; one that does not exist yet still applies, lexically.
+  // When an entry lies inside both an allowed and a forbidden root, the more
+  // specific (longer) root decides, a tie refusing it: the agent's own
+  // outputs are allowed inside a forbidden output base, and a data dir's
+  // private/ is refused inside an allowed source tree, whatever holds what.
   std::vector<std::filesystem::path> forbidden_roots;
+  // Also refuse an entry inside a directory that looks like a holder of
+  // answers or of copies of them, wherever it is, below the allowed root
+  // that holds the entry: a Bazel output base (execroot/ and action_cache/),
+  // disk cache (ac/ and cas/), repository cache (content_addressable/) or
+  // install base (embedded_tools/), a data dir's competition folder
+  // (prepared/private/), or prepared data (public/ and private/ in a
+  // directory named prepared or *_data). So an output base or a disk cache
+  // that the user put inside the source tree is refused as such.
+  bool refuse_answer_holders = false;
+  // Most bytes copied in all (hard links cost none); beyond it,
+  // ResourceExhausted before the file that would pass it is copied. A file
+  // reached by several paths (symlinks, directories reached twice) is
+  // copied once, and linked to that copy from its other paths.
+  int64_t max_copied_bytes = std::numeric_limits<int64_t>::max();
   // Files plus directories staged (the destination itself included); more is
   // an error. Bounds the work when directory symlinks fan out (a symlinked
   // directory reached twice is staged twice).
@@ -45,6 +64,7 @@ struct StagingStats {
   int64_t hard_links = 0;   // files staged as a hard link to their source
   int64_t copies = 0;       // files staged as a copy
   int64_t bytes_copied = 0;
+  int64_t copies_linked = 0;  // further paths to a copied file, linked to its copy
   int64_t dangling_skipped = 0;  // symlinks whose target does not exist
 };
 

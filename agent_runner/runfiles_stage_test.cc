@@ -236,6 +236,109 @@ TEST_F(RunfilesStageTest, ForbiddenRootInsideAllowedRootIsRefused) {
   EXPECT_THAT(stats.status().message(), HasSubstr(private_dir.string()));
 }
 
+TEST_F(RunfilesStageTest, TheMoreSpecificRootDecides) {
+  // The output base under the source tree (a layout users choose): the
+  // source tree is allowed, the output base in it forbidden, and the agent's
+  // own outputs inside that allowed again.
+  const fs::path source = root_ / "src";
+  const fs::path output_base = source / "ob";
+  const fs::path agent_outputs = output_base / "execroot/m/bazel-out/exec/bin";
+  const fs::path answers = output_base / "execroot/m/bazel-out/k8/bin/c/c_data/private/a.csv";
+  WriteFile(source / "agent.py", "print(1)\n", 0444);
+  WriteFile(agent_outputs / "tool", "#!/bin/sh\n", 0555);
+  WriteFile(answers, "id,answer\n", 0444);
+  StagingPolicy policy{.allowed_roots = {source, agent_outputs},
+                       .forbidden_roots = {output_base}};
+  Symlink(source / "agent.py", tree_ / "agent.py");
+  Symlink(agent_outputs / "tool", tree_ / "tool");
+  absl::StatusOr<StagingStats> stats = StageRunfiles(tree_, staged_, policy);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_TRUE(RemoveStaged(staged_).ok());
+  // A source symlink to the answers: the forbidden output base is the more
+  // specific root.
+  Symlink(answers, source / "link_to_answers.csv");
+  Symlink(source / "link_to_answers.csv", tree_ / "answers.csv");
+  stats = StageRunfiles(tree_, staged_, policy);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_THAT(stats.status().message(),
+              AllOf(HasSubstr("answers.csv"), HasSubstr("forbidden root " + output_base.string())));
+  // A tie refuses.
+  policy.forbidden_roots = {agent_outputs};
+  fs::remove(tree_ / "answers.csv");
+  stats = StageRunfiles(tree_, staged_, policy);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_THAT(stats.status().message(), HasSubstr("tool"));
+}
+
+TEST_F(RunfilesStageTest, HoldersOfAnswersAreRefusedWhateverTheLayout) {
+  // Inside an allowed source tree, with no forbidden root named: an output
+  // base, a disk cache, a repository cache, a data dir and prepared data,
+  // each recognised by what it holds.
+  const fs::path source = root_ / "src";
+  WriteFile(source / "ok/agent.py", "print(1)\n", 0444);
+  const std::vector<std::pair<fs::path, std::string>> holders = {
+      {source / "ob/execroot/m/bazel-out/k8/bin/x.csv", "a Bazel output base"},
+      {source / "cache/cas/ab/cdef", "a Bazel disk cache"},
+      {source / "repos/v1/content_addressable/sha256/x", "Bazel's repository cache"},
+      {source / "data/spaceship-titanic/raw/train.csv", "a competition's data directory"},
+      {source / "pkg/spaceship-titanic_data/private/test.csv", "a competition's prepared data"},
+  };
+  for (const auto& [file, kind] : holders) WriteFile(file, "secret\n", 0444);
+  fs::create_directories(source / "ob/action_cache");
+  fs::create_directories(source / "cache/ac");
+  fs::create_directories(source / "data/spaceship-titanic/prepared/private");
+  fs::create_directories(source / "pkg/spaceship-titanic_data/public");
+  // Look-alikes that are not holders: a lone private/, public+private in a
+  // directory of another name.
+  WriteFile(source / "lib/private/x.py", "x\n", 0444);
+  WriteFile(source / "lib/public/y.py", "y\n", 0444);
+  StagingPolicy policy{.allowed_roots = {source}, .refuse_answer_holders = true};
+  Symlink(source / "ok", tree_ / "ok");
+  Symlink(source / "lib", tree_ / "lib");
+  absl::StatusOr<StagingStats> stats = StageRunfiles(tree_, staged_, policy);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_TRUE(RemoveStaged(staged_).ok());
+  for (const auto& [file, kind] : holders) {
+    SCOPED_TRACE(kind);
+    Symlink(file, tree_ / "leak");
+    stats = StageRunfiles(tree_, staged_, policy);
+    ASSERT_FALSE(stats.ok());
+    EXPECT_EQ(stats.status().code(), absl::StatusCode::kPermissionDenied);
+    EXPECT_THAT(stats.status().message(), AllOf(HasSubstr("leak"), HasSubstr(kind)));
+    fs::remove(tree_ / "leak");
+  }
+  // Without the option, only the roots judge.
+  policy.refuse_answer_holders = false;
+  Symlink(holders[0].first, tree_ / "leak");
+  stats = StageRunfiles(tree_, staged_, policy);
+  EXPECT_TRUE(stats.ok()) << stats.status();
+}
+
+TEST_F(RunfilesStageTest, AFileReachedManyTimesIsCopiedOnceAndCopiesAreCapped) {
+  // One 1 MiB file that must be copied (mode 0644), reached through 64
+  // directory symlinks: 64 paths, one copy, 63 links to it.
+  WriteFile(outputs_ / "big/blob.bin", std::string(1 << 20, 'x'), 0644);
+  for (int i = 0; i < 64; ++i) Symlink(outputs_ / "big", tree_ / absl::StrCat("d", i));
+  absl::StatusOr<StagingStats> stats = Stage();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->files, 64);
+  EXPECT_EQ(stats->copies, 1);
+  EXPECT_EQ(stats->copies_linked, 63);
+  EXPECT_EQ(stats->bytes_copied, 1 << 20);
+  EXPECT_EQ(Lstat(staged_ / "d0/blob.bin").st_ino, Lstat(staged_ / "d63/blob.bin").st_ino);
+  EXPECT_EQ(ReadFileOrEmpty(staged_ / "d7/blob.bin"), std::string(1 << 20, 'x'));
+  ASSERT_TRUE(RemoveStaged(staged_).ok());
+  // Distinct files beyond the cap: an error before the copy that passes it.
+  WriteFile(outputs_ / "big/other.bin", std::string(1 << 20, 'y'), 0644);
+  StagingPolicy policy = Policy();
+  policy.max_copied_bytes = (1 << 20) + 1000;
+  stats = StageRunfiles(tree_, staged_, policy);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(stats.status().message(), HasSubstr("would copy more than 1049576 bytes"));
+  EXPECT_FALSE(fs::exists(staged_));
+}
+
 TEST(IsInsideTest, ComparesWholeComponents) {
   EXPECT_TRUE(IsInside("/a/b", "/a/b"));
   EXPECT_TRUE(IsInside("/a/b/c", "/a/b"));

@@ -44,6 +44,7 @@
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
 #include "agent_runner/workspace_lease.h"
+#include "agent_runner/workspace_quota.h"
 #include "agent_runner/internal/child_process.h"
 #include "base/json_text.h"
 #include "base/status_macros.h"
@@ -118,9 +119,10 @@ absl::Status ValidateOptions(const RunOptions& options) {
     }
   }
   if (options.max_submission_bytes <= 0 || options.max_log_bytes <= 0 ||
-      options.workspace_quota_bytes < 0) {
+      options.max_staged_bytes < 0 || options.workspace_quota_bytes < 0) {
     return absl::InvalidArgumentError(
-        "submission and log caps must be positive and the workspace quota non-negative");
+        "submission and log caps must be positive, the staging cap and the workspace quota "
+        "non-negative");
   }
   if (options.submission_out.empty() || options.log_out.empty() || options.agent.empty() ||
       options.public_dir.empty() || options.description_file.empty()) {
@@ -399,6 +401,15 @@ std::vector<fs::path> ReadOnlyDirs(const RunOptions& options) {
   return {ec ? fs::absolute(options.public_dir) : dir};
 }
 
+// The Bazel output base whose execroot is the working directory (where a
+// build action runs), or nullopt elsewhere.
+std::optional<fs::path> OutputBaseOfExecroot() {
+  std::error_code ec;
+  const fs::path cwd = fs::canonical(".", ec);
+  if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
+  return cwd.parent_path().parent_path();
+}
+
 // Canonical forms of `dirs` (the staging policy compares resolved paths).
 absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>& dirs,
                                                     absl::string_view what) {
@@ -435,6 +446,14 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   for (const fs::path& dir : options.forbidden_roots) {
     policy.forbidden_roots.push_back(fs::absolute(dir));
   }
+  // The output base of the build running us holds every competition's
+  // answers; inside it, only the more specific allowed roots (the agent's
+  // own outputs, external repositories) are the agent's.
+  if (std::optional<fs::path> output_base = OutputBaseOfExecroot()) {
+    policy.forbidden_roots.push_back(*output_base);
+  }
+  policy.refuse_answer_holders = true;
+  policy.max_copied_bytes = options.max_staged_bytes;
   const fs::path staging = WorkspaceStagingDir(workspace);
   fs::create_directory(staging, ec);
   if (ec) return FsError("cannot create", staging, ec);
@@ -464,7 +483,8 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                                   .sandbox_entry = sandbox_entry,
                                   .share_network = options.network == Network::kAllow,
                                   .host_root = host_root,
-                                  .read_only_dirs = ReadOnlyDirs(options)})));
+                                  .read_only_dirs = ReadOnlyDirs(options),
+                                  .read_only_in_workspace = {"data"}})));
   ASSIGN_OR_RETURN(FileDescriptor args_file, WriteArgsFile(bwrap_options));
   confinement.entry = {kSandboxEntryPath,
                        "--uid",
@@ -496,79 +516,6 @@ absl::Status HandWorkspaceTo(const fs::path& workspace, uid_t uid, gid_t gid) {
     if (lchown(dir.c_str(), uid, gid) != 0) return ErrnoError("cannot hand over", dir, errno);
   }
   return absl::OkStatus();
-}
-
-// How deep the workspace may nest directories before it counts as over its
-// quota: the walk holds a descriptor per level.
-constexpr int kMaxWorkspaceDepth = 256;
-
-// Bytes the files under the directory `dir_fd` take on disk, added to
-// `bytes`; closes `dir_fd`. Every directory is opened relative to its parent
-// with O_NOFOLLOW, so an agent that swaps a directory for a symlink while the
-// runner walks cannot send the walk (which runs with the runner's
-// privileges) out of the workspace; nor does it cross into other file
-// systems. A directory that cannot be read (made unreadable, too deep) makes
-// the total unknown: `unmeasurable`, which counts as over the quota.
-void AddUsage(int dir_fd, dev_t device, int depth, int64_t& bytes, bool& unmeasurable) {
-  DIR* dir = fdopendir(dir_fd);
-  if (dir == nullptr) {
-    close(dir_fd);
-    unmeasurable = true;
-    return;
-  }
-  while (const struct dirent* entry = readdir(dir)) {
-    const absl::string_view name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    if (depth == 0 && name == "data") continue;  // ours, and fixed
-    struct stat st;
-    if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone
-    bytes += static_cast<int64_t>(st.st_blocks) * 512;
-    if (!S_ISDIR(st.st_mode) || st.st_dev != device) continue;
-    if (depth + 1 >= kMaxWorkspaceDepth) {
-      unmeasurable = true;
-      continue;
-    }
-    const int child =
-        openat(dirfd(dir), entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (child >= 0) {
-      AddUsage(child, device, depth + 1, bytes, unmeasurable);
-    } else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
-      unmeasurable = true;  // ENOENT, ENOTDIR, ELOOP: removed or swapped meanwhile
-    }
-  }
-  closedir(dir);
-}
-
-// Whether the agent's files in the workspace take more than `quota` bytes on
-// disk (data/ is ours and fixed, so it is left out), or cannot all be
-// measured. Hard links count once per name: an over-count, never an
-// under-count.
-bool WorkspaceOverQuota(const fs::path& workspace, int64_t quota) {
-  const int root = open(workspace.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  struct stat st;
-  if (root < 0 || fstat(root, &st) != 0) {
-    if (root >= 0) close(root);
-    return true;
-  }
-  int64_t bytes = 0;
-  bool unmeasurable = false;
-  AddUsage(root, st.st_dev, 0, bytes, unmeasurable);
-  return unmeasurable || bytes > quota;
-}
-
-absl::StatusOr<int64_t> WorkspaceQuota(const RunOptions& options, const fs::path& workspace) {
-  if (options.workspace_quota_bytes > 0) return options.workspace_quota_bytes;
-  struct statvfs fs_info;
-  if (statvfs(workspace.c_str(), &fs_info) != 0) {
-    return ErrnoError("cannot read the free space of", workspace, errno);
-  }
-  const int64_t free_bytes =
-      static_cast<int64_t>(fs_info.f_bavail) * static_cast<int64_t>(fs_info.f_frsize);
-  if (free_bytes < 2) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("no free space for the workspace at ", workspace.string()));
-  }
-  return free_bytes / 2;
 }
 
 std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::path& agent,
@@ -717,11 +664,14 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
                    WorkspaceLease::Acquire(workspace, kWorkspaceLockWait));
   lease.set_keep_workspace(options.keep_workspace);
   RETURN_IF_ERROR(PopulateWorkspace(workspace, options));
-  ASSIGN_OR_RETURN(int64_t quota, WorkspaceQuota(options, workspace));
+  // Measured now: what is in the workspace before the agent starts is ours.
+  ASSIGN_OR_RETURN(WorkspaceQuota quota,
+                   WorkspaceQuota::Start(workspace, options.workspace_quota_bytes,
+                                         options.workspace_quota_inodes));
 
   const std::vector<std::string> env = AgentEnvironment(workspace, agent, options);
   ASSIGN_OR_RETURN(Confinement confinement,
-                   ChooseConfinement(options, workspace, agent, env, quota));
+                   ChooseConfinement(options, workspace, agent, env, quota.bytes()));
   if (const auto& user = confinement.agent_user; user.has_value()) {
     RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
   }
@@ -753,11 +703,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.log = &log;
   spec.pipe_owner = confinement.agent_user;
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
-  const fs::path workspace_root = workspace;
-  const int64_t quota_bytes = quota;
-  spec.over_quota = [&workspace_root, quota_bytes] {
-    return WorkspaceOverQuota(workspace_root, quota_bytes);
-  };
+  spec.over_quota = [&quota] { return quota.Over(); };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
@@ -777,10 +723,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.isolation = confinement.isolation;
   record.network = confinement.isolation == Isolation::kBwrap ? options.network : Network::kAllow;
   if (record.quota_exceeded) {
-    log.Note(absl::StrCat("run_agent: stopped the agent: its workspace files took more than ",
-                          quota_bytes, " bytes (the workspace quota), or could not all be "
-                          "measured (a directory made unreadable, or nested deeper than ",
-                          kMaxWorkspaceDepth, ")\n"));
+    log.Note(absl::StrCat("run_agent: stopped the agent: ", quota.why(), "\n"));
   }
   if (cgroup.has_value()) {
     const AgentCgroup::Usage usage = cgroup->ReadUsage();

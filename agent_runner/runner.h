@@ -90,10 +90,17 @@ struct RunOptions {
   std::filesystem::path sandbox_entry;
   // kBwrap: the agent and every file of its runfiles tree must resolve
   // (symlinks followed) inside one of these directories and outside every
-  // forbidden one (see runfiles_stage.h); anything else is an error of the
-  // run. Resolved by the runner; required for kBwrap.
+  // forbidden one (see runfiles_stage.h: the more specific root decides);
+  // anything else is an error of the run. Resolved by the runner; required
+  // for kBwrap. Besides these, the runner forbids the Bazel output base it
+  // runs in (when its working directory is an execroot) and every directory
+  // that looks like a holder of answers (StagingPolicy::
+  // refuse_answer_holders: output bases, disk caches, data dirs, ...).
   std::vector<std::filesystem::path> allowed_roots;
   std::vector<std::filesystem::path> forbidden_roots;
+  // kBwrap: most bytes staging may copy (files that cannot be hard-linked);
+  // a file reached by several paths is copied once. More is an error.
+  int64_t max_staged_bytes = int64_t{8} << 30;
   // When the runner is root, the host user and group the agent runs as under
   // kBwrap (nobody:nogroup by default; never 0). Otherwise the agent runs as
   // the caller, in a user namespace.
@@ -108,11 +115,15 @@ struct RunOptions {
   // log keeps its first max_log_bytes (a note says how much was dropped).
   int64_t max_submission_bytes = int64_t{1} << 30;
   int64_t max_log_bytes = int64_t{64} << 20;
-  // Disk space the agent may use in its workspace, in bytes; 0: half the space
-  // free on the workspace's file system when the run starts. No single file
-  // can grow beyond it (RLIMIT_FSIZE, kBwrap), and the runner stops the agent
-  // (as at the deadline) when the workspace's files add up to more.
+  // Disk space the agent may use in its workspace, in bytes, and files and
+  // directories it may make there (inodes, a resource the whole machine
+  // shares); 0: half the space, and half the inodes, free on the
+  // workspace's file system when the run starts (workspace_quota.h). No
+  // single file can grow beyond the bytes (RLIMIT_FSIZE, kBwrap), and the
+  // runner stops the agent (as at the deadline) when the workspace holds
+  // more of either than when the agent started, data/ included.
   int64_t workspace_quota_bytes = 0;
+  int64_t workspace_quota_inodes = 0;
 };
 
 // What happened to one agent run. Failures of the agent are results, not
@@ -130,7 +141,7 @@ struct RunRecord {
   int64_t submission_bytes = 0;
   Isolation isolation = Isolation::kNone;  // what the agent really ran under
   Network network = Network::kAllow;       // kAllow whenever isolation is kNone
-  bool quota_exceeded = false;  // stopped because the workspace outgrew its quota
+  bool quota_exceeded = false;  // stopped because the workspace outgrew its quota (bytes or inodes)
   bool out_of_memory = false;   // the kernel's OOM killer hit the agent's cgroup
   bool log_truncated = false;   // the agent wrote more than max_log_bytes
 };

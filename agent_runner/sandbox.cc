@@ -183,6 +183,16 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   }
   AddParentDirs(args, spec.workspace, made);
   Append(args, {"--bind", spec.workspace.string(), spec.workspace.string()});
+  for (const fs::path& dir : spec.read_only_in_workspace) {
+    if (dir.empty() || dir.is_absolute() ||
+        std::find(dir.begin(), dir.end(), "..") != dir.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "read-only workspace directories must be relative and inside it, got '", dir.string(),
+          "'"));
+    }
+    const std::string inside = (spec.workspace / dir).string();
+    Append(args, {"--ro-bind", inside, inside});
+  }
   AddParentDirs(args, spec.agent, made);
   Append(args, {"--ro-bind", spec.staged_agent.string(), spec.agent.string()});
   if (!spec.staged_runfiles.empty()) {

@@ -42,6 +42,10 @@ struct SandboxSpec {
   // Absolute; bound read-only at the same path (e.g. a real dataset the
   // workspace links to).
   std::vector<std::filesystem::path> read_only_dirs;
+  // Relative to the workspace: directories bound read-only over themselves
+  // inside it (data/: the agent may read its copy of the public files, never
+  // change them or write beside them, whoever owns them on the host).
+  std::vector<std::filesystem::path> read_only_in_workspace;
 };
 
 // bwrap's options for `spec`; kSandboxEntryPath, its arguments and the
@@ -57,7 +61,8 @@ struct SandboxSpec {
 //     any GPU device nodes (/dev/nvidia*, /dev/dri);
 //   an empty, private /tmp;
 //   the `read_only_dirs`;
-//   the workspace, the staged agent and the staged runfiles tree;
+//   the workspace, with `read_only_in_workspace` read-only inside it, the
+//     staged agent and the staged runfiles tree;
 //   the sandbox entry.
 // Namespaces: pid, ipc, uts, cgroup, mount and (unless shared) network are
 // always new; user too unless `host_root`. Every mount outside the workspace

@@ -9,11 +9,12 @@
 
 namespace mlebench {
 
-// A seccomp-BPF deny-list for untrusted agent processes (x86-64 only): a
-// second line of defence behind bubblewrap's namespaces, taking away the
-// kernel interfaces an ML agent never needs and that are the usual way out of
-// a sandbox or into the host's state. Everything not listed is allowed, so
-// Python, CUDA, compilers and networking keep working.
+// A seccomp-BPF allow-list for untrusted agent processes (x86-64 only): a
+// second line of defence behind bubblewrap's namespaces. Default deny, as
+// Docker's default profile and Chromium's sandbox are: a system call is
+// allowed only when it is listed, so calls of kernels newer than the list
+// (open_tree_attr, listmount, statmount, file_getattr, ...) never reach the
+// kernel from an agent.
 //
 // The filter, in order:
 //   - seccomp_data.arch other than AUDIT_ARCH_X86_64 (the i386 `int 0x80`
@@ -21,37 +22,50 @@ namespace mlebench {
 //     SECCOMP_RET_KILL_PROCESS.
 //   - A syscall number with the x32 bit (__X32_SYSCALL_BIT) set: EPERM (the
 //     x32 ABI is another set of numbers for the same calls).
-//   - EPERM for:
-//       mounts and the root: mount, umount2, pivot_root, chroot, move_mount,
-//         open_tree, fsopen, fsconfig, fsmount, fspick, mount_setattr;
-//       namespaces: unshare, setns (and see clone below);
-//       the machine: swapon, swapoff, reboot, kexec_load, kexec_file_load,
-//         init_module, finit_module, delete_module, acct, quotactl, iopl,
-//         ioperm, vhangup, syslog, uselib;
-//       the clock and names: settimeofday, clock_settime, clock_adjtime,
-//         adjtimex, sethostname, setdomainname;
-//       kernel attack surface that agents have no use for: bpf,
-//         perf_event_open, userfaultfd, keyctl, add_key, request_key,
-//         lookup_dcookie, fanotify_init, io_uring_setup, io_uring_enter,
-//         io_uring_register (io_uring also runs syscalls the filter never
-//         sees);
-//       other processes and files by handle: ptrace, process_vm_readv,
-//         process_vm_writev, open_by_handle_at, name_to_handle_at;
-//       personality, unless its argument is 0xffffffff (a query) or 0
-//         (PER_LINUX): other personas turn off ASLR or change the ABI.
-//   - clone with any of CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID,
-//     CLONE_NEWNET, CLONE_NEWUTS, CLONE_NEWIPC or CLONE_NEWCGROUP in its
-//     flags (the low 32 bits of argument 0): EPERM. fork(), threads and vfork
-//     are unaffected. (CLONE_NEWTIME, 0x80, is not checked: in clone's flags
-//     that bit belongs to the exit signal, and a new time namespace can only
-//     come from unshare or clone3, both denied.)
+//   - Calls whose arguments are checked (only an int argument's low 32 bits,
+//     which are all the kernel reads):
+//       ioctl: any request but TIOCSTI and TIOCLINUX (pushing input into a
+//         terminal), which get EPERM;
+//       socket: AF_UNIX, AF_INET, AF_INET6, and AF_NETLINK with protocol
+//         NETLINK_ROUTE (glibc's getaddrinfo with AI_ADDRCONFIG, `ip`); other
+//         netlink protocols get EPROTONOSUPPORT, every other family
+//         (AF_VSOCK, which network namespaces do not confine and which
+//         reaches the hypervisor; AF_PACKET, AF_ALG, AF_BLUETOOTH, ...)
+//         EAFNOSUPPORT;
+//       socketpair: AF_UNIX only, else EAFNOSUPPORT;
+//       clone: EPERM with any of CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID,
+//         CLONE_NEWNET, CLONE_NEWUTS, CLONE_NEWIPC or CLONE_NEWCGROUP in its
+//         flags (fork(), threads and vfork are unaffected; CLONE_NEWTIME,
+//         0x80, is clone's exit-signal byte, and a time namespace can only
+//         come from unshare or clone3);
+//       personality: only 0xffffffff (a query) and 0 (PER_LINUX); other
+//         personas (which turn off ASLR or change the ABI) get EPERM.
 //   - clone3: ENOSYS. Its flags are in memory, which BPF cannot read; on
-//     ENOSYS glibc (and other runtimes) fall back to clone, checked above.
+//     ENOSYS (and only then) glibc falls back to clone, checked above.
 //   - fallocate: EOPNOTSUPP, so that disk space cannot be reserved at once
-//     (posix_fallocate then falls back to writing zeros, at disk speed).
-//   - anything else: SECCOMP_RET_ALLOW.
-// Whether a call is allowed depends only on its number except for clone and
-// personality, so the kernel (5.11+) caches the verdict for all others and
+//     (posix_fallocate then falls back to writing zeros, at disk speed,
+//     within the workspace quota).
+//   - EPERM for the usual ways out of a sandbox or into the host's state,
+//     refused by name: mounts and the root (mount, umount2, pivot_root,
+//     chroot, the new mount API), namespaces (unshare, setns), the machine
+//     (swap, reboot, kexec, modules, acct, quotactl, iopl, ioperm, vhangup,
+//     syslog, uselib), the clock and names (settimeofday, clock_settime,
+//     clock_adjtime, adjtimex, sethostname, setdomainname), kernel attack
+//     surface (bpf, perf_event_open, userfaultfd, the keyring, lookup_dcookie,
+//     fanotify_init, io_uring, whose submissions the filter would never see),
+//     other processes and files by handle (ptrace, process_vm_readv,
+//     process_vm_writev, open_by_handle_at, name_to_handle_at).
+//   - SECCOMP_RET_ALLOW for the calls of kAllowed in seccomp_filter.cc: files
+//     and directories, descriptors, event loops, memory, processes and
+//     threads, scheduling, signals and timers, sockets once made, System V
+//     IPC and message queues - what Python, numpy, pandas, scikit-learn
+//     (joblib's threads and processes), lightgbm, torch, shells, compilers
+//     and git use (checked with strace, and by seccomp_python_stack_test).
+//   - anything else: ENOSYS, the answer of a kernel without the call, which
+//     callers that probe for new calls (faccessat2, statx, clone3, ...)
+//     fall back from; EPERM would break them.
+// Whether a call is allowed depends only on its number except for the five
+// checked above, so the kernel (5.11+) caches the verdict for all others and
 // the filter costs them nothing after the first call.
 
 // The filter as a classic BPF program, for seccomp(SECCOMP_SET_MODE_FILTER).

@@ -41,7 +41,10 @@ PreparedDataInfo = provider(
         "dataset_flags": "Grader flags saying where the data came from: `--dataset synthetic` " +
                          "when known at analysis time, else `--dataset_file F`.",
         "runner_flags": "Extra agent-runner flags: real data is linked into the workspace, " +
-                        "not copied, and private/ is a forbidden root.",
+                        "not copied.",
+        "forbidden_dirs": "Directories the agent's files must never resolve into, beyond " +
+                          "those the runner forbids itself: a real data dir, whole (its " +
+                          "answers, raw downloads and zips).",
         "check_flags": "Extra competition-test flags, runfiles-relative: real data is read " +
                        "outside Bazel's view, so the test checks it is still what was graded.",
         "check_files": "depset of Files the competition test needs for check_flags.",
@@ -106,6 +109,7 @@ def _prepared_data_impl(ctx):
             private_inputs = depset([private]),
             dataset_flags = ["--dataset", ctx.attr.dataset],
             runner_flags = [],
+            forbidden_dirs = [],
             check_flags = [],
             check_files = depset(),
         ),
@@ -147,7 +151,8 @@ def _kaggle_data_impl(ctx):
         public_inputs = depset([handle]),
         private_inputs = depset([handle, dataset_file]),
         dataset_flags = ["--dataset_file", dataset_file.path],
-        runner_flags = ["--link_public", "--forbidden_roots", prepared_dir + "/private"],
+        runner_flags = ["--link_public"],
+        forbidden_dirs = [ctx.attr.data_dir],
         check_flags = ["--data_handle", handle.short_path, "--prepared_dir", prepared_dir],
         check_files = depset([handle]),
     )
@@ -328,9 +333,18 @@ def _agent_run_impl(ctx):
             "--sandbox_entry",
             ctx.executable._sandbox_entry.path,
             # What the agent's files may resolve into: its own configuration's
-            # outputs, external repositories and the source tree.
+            # outputs, external repositories and the source tree; never the
+            # outputs of the competitions and data generators in its
+            # configuration, nor a data dir. (The runner forbids the output
+            # base it runs in, and anything that looks like an output base,
+            # a disk cache or prepared data, itself: docs/security.md.)
             "--allowed_roots",
             agent.executable.root.path + ":external",
+            "--forbidden_roots",
+            ":".join([
+                agent.executable.root.path + "/competitions",
+                agent.executable.root.path + "/testdata",
+            ] + data.forbidden_dirs),
             "--source_tree_marker",
             ctx.file._source_tree_marker.path,
         ] + data.runner_flags,
