@@ -11,7 +11,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <grp.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -28,7 +30,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "agent_runner/cgroup.h"
+#include "agent_runner/remove_tree.h"
 #include "agent_runner/runner.h"
+#include "agent_runner/workspace_lease.h"
 #include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -38,12 +42,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::mlebench::testing::ReadFileOrEmpty;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Optional;
 
 constexpr char kAdversary[] = "agent_runner/testing/adversary";
 constexpr char kSandboxEntry[] = "agent_runner/sandbox_entry";
+constexpr char kHostileTrees[] = "agent_runner/testing/hostile_trees.py";
 constexpr char kSampleCsv[] = "id,label\n0,a\n1,b\n";
 // Assembled so that no file of the test itself carries the marker.
 const std::string kSecretMarker = std::string("MLEBENCH-") + "SECRET";
@@ -190,7 +196,12 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
         "setuid-0", "core-pattern", "drop-caches", "unshare-user", "unshare-mount",
         "unshare-net", "mount", "ptrace", "bpf", "io-uring", "secret-0", "secret-1", "secret-0-via-symlink",
         "search-for-secrets", "etc-shadow", "tcp-loopback", "tcp6-loopback", "host-listener",
-        "abstract-socket", "dns", "fallocate", "file-size-limit", "log-truncation"}) {
+        "abstract-socket", "dns", "fallocate", "file-size-limit", "log-truncation",
+        "socket-vsock", "socket-packet", "socket-alg", "socket-bluetooth",
+        "socket-netlink-audit", "socket-netlink-uevent", "syscall-open_tree_attr",
+        "syscall-listmount", "syscall-statmount", "syscall-file_getattr",
+        "syscall-lsm_list_modules", "syscall-kcmp", "syscall-1000", "data-new-file",
+        "data-chmod", "data-rename", "data-overwrite", "data-remove"}) {
     EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", attack, ": blocked"))) << attack;
   }
   for (const char* bomb : {"process-limit", "memory-limit"}) {
@@ -368,6 +379,197 @@ TEST_F(AdversaryTest, WorkspaceThatCannotBeMeasuredCountsAsOverQuota) {
   EXPECT_TRUE(record->quota_exceeded) << ReadFileOrEmpty(options.log_out);
   EXPECT_FALSE(record->timed_out);
   EXPECT_THAT(ReadFileOrEmpty(options.log_out), HasSubstr("could not all be measured"));
+}
+
+TEST_F(AdversaryTest, StagingRefusesHoldersOfAnswersWhateverTheLayout) {
+  // The review's layout: the output base inside the source tree (an allowed
+  // root), and a source symlink to a competition's prepared answers in it.
+  // Then a disk cache and a data dir in the same tree.
+  const fs::path source = root_ / "src";
+  const fs::path output_base = source / "output_base";
+  fs::create_directories(output_base / "action_cache");
+  const fs::path answers = output_base / "execroot/main/bazel-out/k8-fastbuild/bin/competitions/"
+                                         "toy/toy_data/private/test.csv";
+  WriteFile(answers, kSecretMarker + ",0\n");
+  fs::create_directories(answers.parent_path().parent_path() / "public");
+  WriteFile(source / "cache/cas/ab/cd", kSecretMarker + "\n");
+  fs::create_directories(source / "cache/ac");
+  WriteFile(source / "data/toy/prepared/private/test.csv", kSecretMarker + "\n");
+  const fs::path agent = WriteAgent("leak.sh", "cat \"$0.runfiles/leak\"\n");
+  const fs::path raw = output_base / "execroot/main/bazel-out/k8-fastbuild/bin/competitions/"
+                                     "toy/raw/train.csv";
+  WriteFile(raw, kSecretMarker + ",0\n");
+  for (const auto& [target, kind] : std::vector<std::pair<fs::path, std::string>>{
+           {raw, "a Bazel output base"},
+           {answers, "a competition's prepared data"},
+           {source / "cache/cas/ab/cd", "a Bazel disk cache"},
+           {source / "data/toy/prepared/private/test.csv", "a competition's data directory"}}) {
+    SCOPED_TRACE(kind);
+    const fs::path runfiles = root_ / "agents" / "leak.sh.runfiles";
+    fs::remove_all(runfiles);
+    fs::create_directories(runfiles);
+    fs::create_symlink(target, runfiles / "leak");
+    RunOptions options = Options(agent, "leak");
+    options.allowed_roots.push_back(source);
+    fs::remove_all(root_ / "leak");
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_FALSE(record.ok());
+    EXPECT_THAT(std::string(record.status().message()),
+                AllOf(HasSubstr("cannot be sandboxed"), HasSubstr(kind)));
+    EXPECT_FALSE(fs::exists(options.submission_out / "submission.csv"));
+  }
+}
+
+TEST_F(AdversaryTest, StagingCopiesAFileOnceAndCapsWhatItCopies) {
+  // One 64 MiB file the runner must copy (mode 0644), reached through 64
+  // directory symlinks: 4 GiB if copied per path, as the root runner did.
+  const fs::path agent = WriteAgent(
+      "volume.sh", "du -sh \"$0.runfiles\" | sed 's/^/staged: /'\n"
+                   "cp data/sample_submission.csv submission/submission.csv\n");
+  const fs::path runfiles = root_ / "agents" / "volume.sh.runfiles";
+  fs::create_directories(runfiles);
+  WriteFile(root_ / "agents" / "blob" / "big.bin", std::string(64 << 20, 'x'));
+  fs::permissions(root_ / "agents" / "blob" / "big.bin",
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                      fs::perms::others_read);
+  for (int i = 0; i < 64; ++i) {
+    fs::create_directory_symlink(root_ / "agents" / "blob", runfiles / absl::StrCat("d", i));
+  }
+  RunOptions options = Options(agent, "volume");
+  options.max_staged_bytes = 100 << 20;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_TRUE(record->submission_exists) << ReadFileOrEmpty(options.log_out);
+  // Distinct files beyond the cap: a clear error, nothing run.
+  WriteFile(root_ / "agents" / "blob" / "other.bin", std::string(64 << 20, 'y'));
+  options = Options(agent, "volume2");
+  options.max_staged_bytes = 100 << 20;
+  record = RunAgent(options);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(std::string(record.status().message()),
+              HasSubstr("would copy more than 104857600 bytes"));
+}
+
+TEST_F(AdversaryTest, InodeQuotaStopsTheAgent) {
+  // Empty files take no blocks: only the inode count sees them.
+  RunOptions options = Options(
+      WriteAgent("inodes.sh",
+                 "cp data/sample_submission.csv submission/submission.csv\n"
+                 "cd code && i=0; while :; do : > f$i; i=$((i+1)); done\n"),
+      "inodes");
+  options.workspace_quota_inodes = 2000;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  EXPECT_TRUE(record->quota_exceeded) << log;
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_THAT(log, HasSubstr("more than the workspace quota of 2000 inodes"));
+  EXPECT_TRUE(record->submission_exists);
+}
+
+TEST_F(AdversaryTest, TeardownRemovesWhateverTheAgentMade) {
+  // hostile_trees.py: 20,000 levels joined from chains with rename, a wide
+  // directory, directories without permissions, odd names, a FIFO, a
+  // socket, links. The run ends, and nothing of it is left.
+  const fs::path agent = root_ / "agents" / "trees.py";
+  fs::copy_file(kHostileTrees, agent);
+  fs::permissions(agent, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+  RunOptions options = Options(agent, "trees");
+  options.keep_workspace = false;
+  options.workspace_quota_bytes = int64_t{1} << 30;  // 20,000 directories take 80 MB
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  EXPECT_THAT(log, HasSubstr("deep chain: 20000 levels"));
+  EXPECT_TRUE(record->submission_exists) << log;
+  EXPECT_FALSE(fs::exists(fs::symlink_status(*options.workspace))) << log;
+  EXPECT_FALSE(fs::exists(WorkspaceLockFile(*options.workspace)));
+  EXPECT_FALSE(fs::exists(WorkspaceStagingDir(*options.workspace)));
+}
+
+// Every test above again, run by an ordinary user: the runner then makes a
+// user namespace for the agent, which runs as that user, and data/ belongs
+// to it (the review found data/ writable there). Run as root, this test
+// copies itself, the adversary and the sandbox entry where such a user can
+// read them, and runs them as uid kOrdinaryUid with no capability and no
+// group of root's; run as an ordinary user, the tests above are that run.
+constexpr uid_t kOrdinaryUid = 65533;
+
+void CopyExecutable(const fs::path& from, const fs::path& to) {
+  fs::create_directories(to.parent_path());
+  fs::copy_file(fs::canonical(from), to, fs::copy_options::overwrite_existing);
+  fs::permissions(to, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                          fs::perms::others_read | fs::perms::others_exec);
+}
+
+TEST(AdversaryAsAnOrdinaryUserTest, EveryAttackFailsToo) {
+  if (geteuid() != 0) GTEST_SKIP() << "this process is an ordinary user's already";
+  std::string scratch_template = "/tmp/mlebench-adversary-XXXXXX";
+  ASSERT_NE(mkdtemp(scratch_template.data()), nullptr);
+  const fs::path scratch = scratch_template;
+  const fs::path runfiles = scratch / "runfiles";
+  CopyExecutable("/proc/self/exe", scratch / "bin" / "adversary_test");
+  for (const char* file : {kAdversary, kSandboxEntry, kHostileTrees}) {
+    CopyExecutable(file, runfiles / file);
+  }
+  fs::create_directories(scratch / "tmp");
+  for (const auto& entry : fs::recursive_directory_iterator(scratch)) {
+    ASSERT_EQ(lchown(entry.path().c_str(), kOrdinaryUid, kOrdinaryUid), 0) << entry.path();
+  }
+  ASSERT_EQ(chown(scratch.c_str(), kOrdinaryUid, kOrdinaryUid), 0);
+  ASSERT_EQ(chmod(scratch.c_str(), 0755), 0);
+
+  int output[2];
+  ASSERT_EQ(pipe(output), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(output[1], STDOUT_FILENO);
+    dup2(output[1], STDERR_FILENO);
+    close(output[0]);
+    close(output[1]);
+    if (setgroups(0, nullptr) != 0 || setresgid(kOrdinaryUid, kOrdinaryUid, kOrdinaryUid) != 0 ||
+        setresuid(kOrdinaryUid, kOrdinaryUid, kOrdinaryUid) != 0 ||
+        chdir(runfiles.c_str()) != 0) {
+      perror("becoming an ordinary user");
+      _exit(126);
+    }
+    const std::string tmp = "TEST_TMPDIR=" + (scratch / "tmp").string();
+    const std::string home = "HOME=" + (scratch / "tmp").string();
+    char* env[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>(tmp.c_str()),
+                   const_cast<char*>(home.c_str()), nullptr};
+    const std::string binary = (scratch / "bin" / "adversary_test").string();
+    char* argv[] = {const_cast<char*>(binary.c_str()),
+                    const_cast<char*>("--gtest_filter=AdversaryTest.*"), nullptr};
+    execve(binary.c_str(), argv, env);
+    perror("execve");
+    _exit(127);
+  }
+  close(output[1]);
+  std::string log;
+  char buffer[4096];
+  for (ssize_t n; (n = read(output[0], buffer, sizeof(buffer))) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    log.append(buffer, static_cast<size_t>(n));
+  }
+  close(output[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
+  // Every test of the suite ran there and passed.
+  int suite_tests = 0;
+  const ::testing::UnitTest& tests = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < tests.total_test_suite_count(); ++i) {
+    if (std::string(tests.GetTestSuite(i)->name()) == "AdversaryTest") {
+      suite_tests = tests.GetTestSuite(i)->total_test_count();
+    }
+  }
+  EXPECT_GT(suite_tests, 0);
+  EXPECT_THAT(log, HasSubstr(absl::StrCat("[  PASSED  ] ", suite_tests, " tests."))) << log;
+  EXPECT_THAT(log, Not(HasSubstr("SKIPPED"))) << log;
+  EXPECT_TRUE(RemoveTree(scratch).ok());
 }
 
 }  // namespace
