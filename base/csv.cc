@@ -1495,6 +1495,14 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                      " columns (the header row included) are more than the limit of ", cell_cap,
                      " cells"));
   };
+  const size_t column_cap = options.max_columns > 0
+                                ? std::min(kMaxColumns, static_cast<size_t>(options.max_columns))
+                                : kMaxColumns;
+  const auto too_many_columns = [&](size_t columns) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(std::string(source_name), ": ", columns,
+                     " columns are more than the limit of ", column_cap));
+  };
   // Fields kept of a header (or first row) that may be too wide: enough to
   // tell either limit was passed, and where.
   const size_t max_wide_fields = std::min(kMaxColumns, cell_cap) + 1;
@@ -1511,6 +1519,9 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   if (result == Tokenizer::Result::kEnd) return std::vector<TypedColumn>();
 
   if (tokenizer.field_count() > cell_cap) return too_many_cells(1, tokenizer.field_count());
+  if (column_cap < kMaxColumns && tokenizer.field_count() > column_cap) {
+    return too_many_columns(tokenizer.field_count());
+  }
   if (fields.size() > kMaxColumns) {
     RETURN_IF_ERROR(CheckBytes(data, source_name));
     return ErrorAt(source_name, data, starts[kMaxColumns],
@@ -1558,6 +1569,9 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
     if (first_row) {
       first_row = false;
       if (tokenizer.field_count() > cell_cap) return too_many_cells(2, tokenizer.field_count());
+      if (column_cap < kMaxColumns && tokenizer.field_count() > column_cap) {
+        return too_many_columns(tokenizer.field_count());
+      }
       if (fields.size() > kMaxColumns) {
         return ErrorAt(source_name, data, starts[kMaxColumns],
                        absl::StrCat("more than ", kMaxColumns, " fields"));

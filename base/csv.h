@@ -69,6 +69,11 @@ struct CsvReadOptions {
   // costs at most this many cells of memory (the grade step derives it from
   // the answers: grading/grading_limits.h).
   int64_t max_cells = 0;
+  // Most columns accepted (of the header, or of a wider first row); 0: the
+  // reader's own limit of 4Mi. More is ResourceExhaustedError, found before
+  // any column exists (each costs far more than a cell: its name and its
+  // buffers).
+  int64_t max_columns = 0;
   // The field delimiter, pandas' `sep` (e.g. '\t' for `sep="\t"`). One of
   // the bytes CheckCsvSeparator accepts; another is InvalidArgumentError.
   char separator = ',';

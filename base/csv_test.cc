@@ -599,6 +599,21 @@ TEST(ReadCsvTest, MaxCellsIsCheckedBeforeTheCellsAreBuilt) {
   EXPECT_EQ(code(wide), absl::StatusCode::kOk);
 }
 
+TEST(ReadCsvTest, MaxColumnsIsCheckedBeforeAnyColumnExists) {
+  CsvReadOptions options;
+  options.max_columns = 3;
+  EXPECT_TRUE(ReadTypedCsvString("a,b,c\n1,2,3\n", "sub.csv", options).ok());
+  absl::StatusOr<TypedTable> t = ReadTypedCsvString("a,b,c,d\n1,2,3,4\n", "sub.csv", options);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(t.status().message()),
+              HasSubstr("sub.csv: 4 columns are more than the limit of 3"));
+  // A first row wider than the header (pandas' index columns) counts too.
+  t = ReadTypedCsvString("a,b\n1,2,3,4\n", "sub.csv", options);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);
+}
+
 TEST(ReadCsvTest, AHugeHeaderKeepsFewFields) {
   // 64Mi delimiters: keeping a view and an offset for each would take 1.5 GB
   // before the column limit could say no.

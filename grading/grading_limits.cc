@@ -87,11 +87,13 @@ absl::Status SetLimit(int resource, rlim_t soft, rlim_t hard, absl::string_view 
 
 }  // namespace
 
-GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells) {
+GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells,
+                               int64_t answers_columns) {
   GradingLimits limits;
   limits.max_submission_bytes = SaturatingMulAdd(32, std::max<int64_t>(answers_bytes, 0), kMiB);
   limits.max_submission_cells =
       SaturatingMulAdd(4, std::max<int64_t>(answers_cells, 0), int64_t{1} << 20);
+  limits.max_submission_columns = SaturatingMulAdd(4, std::max<int64_t>(answers_columns, 0), 1024);
   struct rlimit stack;
   const int64_t stack_bytes = getrlimit(RLIMIT_STACK, &stack) == 0 &&
                                       stack.rlim_cur != RLIM_INFINITY
@@ -101,7 +103,10 @@ GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells) {
       static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())) * stack_bytes;
   limits.memory_headroom_bytes = SaturatingMulAdd(
       256, limits.max_submission_cells,
-      SaturatingMulAdd(4, limits.max_submission_bytes, SaturatingMulAdd(512, kMiB, stacks)));
+      SaturatingMulAdd(
+          4, limits.max_submission_bytes,
+          SaturatingMulAdd(4096, limits.max_submission_columns,
+                           SaturatingMulAdd(512, kMiB, stacks))));
   limits.cpu_seconds = 300 + std::max<int64_t>(answers_bytes, 0) / (64 * 1024);
   return limits;
 }
@@ -119,6 +124,13 @@ std::string SubmissionCellsOverLimit(absl::string_view detail, int64_t answers_c
   return absl::StrCat("submission is too large to grade: ", detail,
                       " (the limit for this competition's answers: 4 x their ", answers_cells,
                       " cells + 1048576)");
+}
+
+std::string SubmissionColumnsOverLimit(absl::string_view detail, int64_t answers_columns,
+                                       const GradingLimits& limits) {
+  return absl::StrCat("submission is too large to grade: ", detail,
+                      " (the limit for this competition's answers: 4 x their ", answers_columns,
+                      " columns + 1024)");
 }
 
 std::string GradingMemoryOverLimit(const GradingLimits& limits) {

@@ -23,18 +23,24 @@ struct GradingLimits {
   // rows counted at full width: 4 x the answers' cells (counted the same
   // way) + 1Mi.
   int64_t max_submission_cells = 0;
+  // Columns of the submission: 4 x the answers' columns + 1024 (a column
+  // costs its name and buffers, about a kilobyte, before any row is read).
+  int64_t max_submission_columns = 0;
   // How far the grade action's data segment may grow once the answers are
   // read: 512 MiB + 4 x max_submission_bytes + 256 bytes per cell of
-  // max_submission_cells (a typed cell, a Cell and a grader's working set),
-  // plus a thread stack per core (the CSV reader reads on every core).
+  // max_submission_cells (a typed cell, a Cell and a grader's working set)
+  // + 4 KiB per column of max_submission_columns, plus a thread stack per
+  // core (the CSV reader reads on every core).
   int64_t memory_headroom_bytes = 0;
   // CPU seconds for the whole grade action: 300 + 1 per 64 KiB of answers.
   int64_t cpu_seconds = 0;
 };
 
 // The limits for answers of `answers_bytes` bytes whose table has
-// `answers_cells` cells (rows x columns, the header row included).
-GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells);
+// `answers_cells` cells (rows x columns, the header row included) in
+// `answers_columns` columns.
+GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells,
+                               int64_t answers_columns);
 
 // The invalid reasons of a submission refused by the limits, e.g.
 // "submission is too large to grade: 5000000 bytes, more than the 1048676
@@ -45,6 +51,8 @@ std::string SubmissionBytesOverLimit(int64_t submission_bytes, int64_t answers_b
 // `detail`: the CSV reader's message, which says where it stopped.
 std::string SubmissionCellsOverLimit(absl::string_view detail, int64_t answers_cells,
                                      const GradingLimits& limits);
+std::string SubmissionColumnsOverLimit(absl::string_view detail, int64_t answers_columns,
+                                       const GradingLimits& limits);
 std::string GradingMemoryOverLimit(const GradingLimits& limits);
 std::string GradingCpuOverLimit(const GradingLimits& limits);
 

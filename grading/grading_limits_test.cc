@@ -20,26 +20,27 @@ using ::mlebench::testing::ReadFileOrEmpty;
 using ::testing::HasSubstr;
 
 TEST(GradingLimitsTest, GrowWithTheAnswersOnly) {
-  const GradingLimits small = GradingLimitsFor(1000, 100);
+  const GradingLimits small = GradingLimitsFor(1000, 100, 10);
   EXPECT_EQ(small.max_submission_bytes, 32 * 1000 + (1 << 20));
   EXPECT_EQ(small.max_submission_cells, 4 * 100 + (1 << 20));
+  EXPECT_EQ(small.max_submission_columns, 4 * 10 + 1024);
   EXPECT_EQ(small.cpu_seconds, 300);
   EXPECT_GE(small.memory_headroom_bytes,
             (int64_t{512} << 20) + 4 * small.max_submission_bytes +
                 256 * small.max_submission_cells);
-  const GradingLimits large = GradingLimitsFor(int64_t{100} << 20, 10'000'000);
+  const GradingLimits large = GradingLimitsFor(int64_t{100} << 20, 10'000'000, 5);
   EXPECT_EQ(large.max_submission_bytes, 32 * (int64_t{100} << 20) + (1 << 20));
   EXPECT_EQ(large.max_submission_cells, 40'000'000 + (1 << 20));
   EXPECT_EQ(large.cpu_seconds, 300 + 1600);
   // Absurd sizes saturate instead of wrapping around to small limits.
-  const GradingLimits absurd = GradingLimitsFor(INT64_MAX / 2, INT64_MAX / 2);
+  const GradingLimits absurd = GradingLimitsFor(INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2);
   EXPECT_EQ(absurd.max_submission_bytes, INT64_MAX);
   EXPECT_EQ(absurd.memory_headroom_bytes, INT64_MAX);
   EXPECT_GT(absurd.cpu_seconds, 0);
 }
 
 TEST(GradingLimitsTest, ReasonsSayWhichLimitAndWhy) {
-  const GradingLimits limits = GradingLimitsFor(100, 10);
+  const GradingLimits limits = GradingLimitsFor(100, 10, 2);
   EXPECT_EQ(SubmissionBytesOverLimit(5'000'000, 100, limits),
             "submission is too large to grade: 5000000 bytes, more than the 1051776 bytes "
             "allowed for this competition's answers (32 x their 100 bytes + 1 MiB)");
@@ -67,7 +68,7 @@ int RunLimited(const GradingLimits& limits, const std::filesystem::path& out, Bo
 
 TEST(GradingLimitsTest, RunningOutOfMemoryWritesTheMemoryReport) {
   const std::filesystem::path out = ::testing::TempDir() + "/memory.json";
-  GradingLimits limits = GradingLimitsFor(0, 0);
+  GradingLimits limits = GradingLimitsFor(0, 0, 0);
   limits.memory_headroom_bytes = 64 << 20;
   const int status = RunLimited(limits, out, [] {
     std::vector<std::vector<char>> hog;
@@ -80,7 +81,7 @@ TEST(GradingLimitsTest, RunningOutOfMemoryWritesTheMemoryReport) {
 
 TEST(GradingLimitsTest, RunningOutOfCpuTimeWritesTheCpuReport) {
   const std::filesystem::path out = ::testing::TempDir() + "/cpu.json";
-  GradingLimits limits = GradingLimitsFor(0, 0);
+  GradingLimits limits = GradingLimitsFor(0, 0, 0);
   limits.cpu_seconds = 1;
   const int status = RunLimited(limits, out, [] {
     volatile uint64_t spin = 0;

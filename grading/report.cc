@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/json_text.h"
 #include "google/protobuf/descriptor.h"
@@ -163,7 +164,8 @@ absl::StatusOr<AnswersForGrading> ReadAnswersForGrading(const CompetitionGrader&
   answers.file_bytes = ec ? 0 : static_cast<int64_t>(bytes);
   answers.cells = static_cast<int64_t>((answers.table.num_rows() + 1) *
                                        answers.table.num_columns());
-  answers.limits = GradingLimitsFor(answers.file_bytes, answers.cells);
+  answers.columns = static_cast<int64_t>(answers.table.num_columns());
+  answers.limits = GradingLimitsFor(answers.file_bytes, answers.cells, answers.columns);
   return answers;
 }
 
@@ -205,10 +207,13 @@ absl::StatusOr<CompetitionReport> GradeSubmissionAgainst(const CompetitionGrader
   CsvReadOptions options = grader.submission_csv;
   options.max_bytes = std::min(options.max_bytes, answers.limits.max_submission_bytes);
   options.max_cells = answers.limits.max_submission_cells;
+  options.max_columns = answers.limits.max_submission_columns;
   absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, options);
   if (absl::IsResourceExhausted(submission.status())) {
-    return invalid(
-        SubmissionCellsOverLimit(submission.status().message(), answers.cells, answers.limits));
+    const absl::string_view detail = submission.status().message();
+    return invalid(absl::StrContains(detail, " cells")
+                       ? SubmissionCellsOverLimit(detail, answers.cells, answers.limits)
+                       : SubmissionColumnsOverLimit(detail, answers.columns, answers.limits));
   }
   if (!submission.ok()) {
     return invalid(

@@ -36,6 +36,7 @@ struct AnswersForGrading {
   TypedTable table;
   int64_t file_bytes = 0;
   int64_t cells = 0;  // rows x columns, the header row included
+  int64_t columns = 0;
   GradingLimits limits;
 };
 
