@@ -38,48 +38,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "agent_runner/internal/syscall_numbers.h"
 #include "gtest/gtest.h"
-
-#ifndef __X32_SYSCALL_BIT
-#define __X32_SYSCALL_BIT 0x40000000
-#endif
-#ifndef SYS_clone3
-#define SYS_clone3 435
-#endif
-// Numbers of calls newer than some headers (the kernel's syscall_64.tbl).
-#ifndef SYS_cachestat
-#define SYS_cachestat 451
-#endif
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
-#ifndef SYS_map_shadow_stack
-#define SYS_map_shadow_stack 453
-#endif
-#ifndef SYS_futex_wake
-#define SYS_futex_wake 454
-#endif
-#ifndef SYS_futex_wait
-#define SYS_futex_wait 455
-#endif
-#ifndef SYS_futex_requeue
-#define SYS_futex_requeue 456
-#endif
-#ifndef SYS_mseal
-#define SYS_mseal 462
-#endif
-#ifndef SYS_setxattrat
-#define SYS_setxattrat 463
-#endif
-#ifndef SYS_getxattrat
-#define SYS_getxattrat 464
-#endif
-#ifndef SYS_listxattrat
-#define SYS_listxattrat 465
-#endif
-#ifndef SYS_removexattrat
-#define SYS_removexattrat 466
-#endif
 
 extern char** environ;
 
