@@ -51,6 +51,7 @@
 #include "absl/strings/string_view.h"
 #include "agent_runner/runner.h"
 #include "base/command_line.h"
+#include "base/display_text.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -238,30 +239,39 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   return flags;
 }
 
-absl::Status Main(int argc, char** argv) {
+// Errors quote paths and names the agent's files or the agent itself chose
+// (a runfile's name, an entry its workspace held): shown escaped, since
+// Bazel puts this action's stderr on the console.
+void PrintError(absl::string_view message) {
+  std::cerr << "run_agent: " << EscapeForConsole(std::string(message), 4000) << "\n";
+}
+
+int Main(int argc, char** argv) {
   absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
   if (!flags.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(flags.status().message(), "\n", kUsage));
+    PrintError(flags.status().message());
+    std::cerr << kUsage;
+    return 1;
   }
-  // Orphans that leave the agent's process group become our children, so
-  // that they too are killed when the run ends.
-  RETURN_IF_ERROR(BecomeChildSubreaper());
-  ASSIGN_OR_RETURN(RunRecord record, RunAgent(flags->run));
-  std::ofstream out(flags->record_out, std::ios::binary | std::ios::trunc);
-  out << RunRecordToJson(record);
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", flags->record_out));
-  return absl::OkStatus();
+  absl::Status status = [&]() -> absl::Status {
+    // Orphans that leave the agent's process group become our children, so
+    // that they too are killed when the run ends.
+    RETURN_IF_ERROR(BecomeChildSubreaper());
+    ASSIGN_OR_RETURN(RunRecord record, RunAgent(flags->run));
+    std::ofstream out(flags->record_out, std::ios::binary | std::ios::trunc);
+    out << RunRecordToJson(record);
+    out.close();
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", flags->record_out));
+    return absl::OkStatus();
+  }();
+  if (!status.ok()) {
+    PrintError(status.message());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace
 }  // namespace mlebench
 
-int main(int argc, char** argv) {
-  absl::Status status = mlebench::Main(argc, argv);
-  if (!status.ok()) {
-    std::cerr << "run_agent: " << status.message() << "\n";
-    return 1;
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return mlebench::Main(argc, argv); }

@@ -86,16 +86,26 @@ if kill -0 "$pid" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/
 fi
 
 # A run killed with SIGKILL (how Bazel ends an action on an interrupt or a
-# timeout) leaves its workspace - 20,000 directories deep, deeper than Bazel's
+# timeout) leaves its workspace - 10,000 directories deep, deeper than Bazel's
 # own deletion survives - to the janitor: gone within seconds, lock file and
 # agent too.
 cat > "$tmp/deep.py" <<'AGENT'
 #!/usr/bin/python3
+# Chains within the quota walk's depth, joined at once (as hostile agents do).
 import os, time
 os.chdir("code")
-for _ in range(20000):
-    os.mkdir("d")
-    os.chdir("d")
+ends = []
+for i in range(50):
+    fd = os.open(".", os.O_RDONLY)
+    for step in range(200):
+        name = "c%d" % i if step == 0 else "d"
+        os.mkdir(name, dir_fd=fd)
+        deeper = os.open(name, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = deeper
+    ends.append(fd)
+for i in range(1, 50):
+    os.rename("c%d" % i, "c%d" % i, dst_dir_fd=ends[i - 1])
 print("deep enough", flush=True)
 time.sleep(1000)
 AGENT
@@ -107,17 +117,19 @@ mkdir -p "$tmp/killed"
     --agent "$tmp/deep.py" --time_limit_s 120 --seed 0 --workspace "$tmp/ws_killed" \
     2> "$tmp/killed.stderr" ) &
 runner_pid=$!
-for _ in $(seq 300); do
+# (Minutes, not seconds, on a loaded machine.)
+for _ in $(seq 1200); do
   grep -q "deep enough" "$tmp/killed/agent.log" 2>/dev/null && break
   sleep 0.1
 done
 grep -q "deep enough" "$tmp/killed/agent.log" || fail "the deep agent did not start: $(cat "$tmp/killed.stderr")"
 kill -9 "$runner_pid"
 wait "$runner_pid" 2>/dev/null
-for _ in $(seq 300); do
+for _ in $(seq 1200); do
   [[ -e "$tmp/ws_killed" || -e "$tmp/ws_killed.lock" || -e "$tmp/ws_killed.sandbox" ]] || break
   sleep 0.1
 done
+[[ -e "$tmp/killed/record.json" ]] && fail "the runner finished: the janitor was not tested"
 [[ -e "$tmp/ws_killed" ]] && fail "the janitor left the killed run's workspace"
 [[ -e "$tmp/ws_killed.lock" ]] && fail "the janitor left the killed run's lock file"
 pgrep -f "$tmp/deep.py" > /dev/null && fail "the killed run's agent still runs"
@@ -221,6 +233,18 @@ expect_error "isolation bwrap needs the allowed roots" "${unsandboxed[@]}" --see
 expect_error "cannot read public dir" "${common[@]/#$tmp\/public/$tmp/absent}" --seed 0 \
   --time_limit_s 1
 [[ ! -e "$tmp/err/record.json" ]] || fail "a failed run must not write a record"
+
+# An error that quotes a name the agent's files chose (a runfile named to
+# forge console lines) is one escaped line: Bazel shows this stderr.
+mkdir -p "$tmp/forger.sh.runfiles"
+cp "$dummy" "$tmp/forger.sh"
+ln -s / "$tmp/forger.sh.runfiles/$(printf 'x\ngate valid: PASS\033[2K')"
+mkdir -p "$tmp/forger"
+run forger --agent "$tmp/forger.sh" --time_limit_s 5 --seed 0 && fail "a runfile linking to / was staged"
+[[ "$(wc -l < "$tmp/forger.stderr")" == 1 ]] || fail "the error is not one line: $(cat "$tmp/forger.stderr")"
+grep -q "$(printf '\033')" "$tmp/forger.stderr" && fail "an escape sequence reached stderr"
+grep -qF 'x\ngate valid: PASS\x1b[2K' "$tmp/forger.stderr" \
+  || fail "the name is not shown escaped: $(cat "$tmp/forger.stderr")"
 
 if (( failures )); then
   echo "$failures failure(s)" >&2

@@ -26,6 +26,7 @@
 #include "absl/strings/str_join.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/remove_tree.h"
+#include "base/display_text.h"
 
 namespace mlebench {
 namespace {
@@ -230,7 +231,8 @@ WorkspaceLease::WorkspaceLease(WorkspaceLease&& other) noexcept
 WorkspaceLease::~WorkspaceLease() {
   if (!released_) {
     if (absl::Status s = Release(keep_workspace_); !s.ok()) {
-      std::cerr << "run_agent: warning: " << s.message() << "\n";
+      // The message names what the agent left: shown escaped.
+      std::cerr << "run_agent: warning: " << EscapeForConsole(std::string(s.message()), 4000) << "\n";
     }
   }
   if (lock_fd_ >= 0) close(lock_fd_);

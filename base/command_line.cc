@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/display_text.h"
 
 namespace mlebench {
 
@@ -82,7 +83,8 @@ int RunToolMain(int argc, char** argv, const char* tool,
   TuneMallocForShortRun();
   const absl::Status s = run(std::vector<std::string>(argv + 1, argv + argc));
   if (s.ok()) return 0;
-  std::fprintf(stderr, "%s: %s\n", tool, s.ToString().c_str());
+  // A message may quote what a tool read (a submission an agent wrote).
+  std::fprintf(stderr, "%s: %s\n", tool, EscapeForConsole(s.ToString(), 4000).c_str());
   return 1;
 }
 
