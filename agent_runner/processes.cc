@@ -29,19 +29,32 @@ void ForEachProcess(const std::function<void(pid_t)>& visit) {
   closedir(proc);
 }
 
-std::optional<pid_t> ParentOf(pid_t pid) {
+// The parent and the process group of `pid`, from /proc/<pid>/stat.
+struct StatIds {
+  pid_t ppid;
+  pid_t pgrp;
+};
+
+std::optional<StatIds> StatIdsOf(pid_t pid) {
   std::ifstream stat_file(absl::StrCat("/proc/", pid, "/stat"));
   std::string stat_line;
   if (!std::getline(stat_file, stat_line)) return std::nullopt;
-  // "pid (comm) state ppid ...": comm may itself contain ')'.
+  // "pid (comm) state ppid pgrp ...": comm may itself contain ')'.
   const size_t close_paren = stat_line.rfind(')');
   if (close_paren == std::string::npos) return std::nullopt;
   char state;
   int ppid;
-  if (std::sscanf(stat_line.c_str() + close_paren + 1, " %c %d", &state, &ppid) != 2) {
+  int pgrp;
+  if (std::sscanf(stat_line.c_str() + close_paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) {
     return std::nullopt;
   }
-  return ppid;
+  return StatIds{ppid, pgrp};
+}
+
+std::optional<pid_t> ParentOf(pid_t pid) {
+  const std::optional<StatIds> ids = StatIdsOf(pid);
+  if (!ids.has_value()) return std::nullopt;
+  return ids->ppid;
 }
 
 }  // namespace
@@ -66,6 +79,15 @@ std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace) {
   std::vector<pid_t> members;
   ForEachProcess([&](pid_t pid) {
     if (PidNamespaceOf(pid) == pid_namespace) members.push_back(pid);
+  });
+  return members;
+}
+
+std::vector<pid_t> ProcessesInGroup(pid_t group) {
+  std::vector<pid_t> members;
+  ForEachProcess([&](pid_t pid) {
+    const std::optional<StatIds> ids = StatIdsOf(pid);
+    if (ids.has_value() && ids->pgrp == group) members.push_back(pid);
   });
   return members;
 }

@@ -25,6 +25,9 @@ std::optional<std::string> PidNamespaceOf(pid_t pid);
 // names it).
 std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace);
 
+// Every process of the process group `group`.
+std::vector<pid_t> ProcessesInGroup(pid_t group);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_AGENT_RUNNER_PROCESSES_H_

@@ -43,6 +43,7 @@
 #include "agent_runner/processes.h"
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
+#include "agent_runner/seccomp_filter.h"
 #include "agent_runner/workspace_lease.h"
 #include "agent_runner/workspace_quota.h"
 #include "agent_runner/internal/child_process.h"
@@ -305,37 +306,57 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
 // ---------------------------------------------------------------------------
 // Isolation
 
-// A memory file holding `args` NUL-separated, the format of bwrap's --args;
-// at a descriptor above stderr, so that the child can keep it where it is.
-absl::StatusOr<FileDescriptor> WriteArgsFile(const std::vector<std::string>& args) {
-  FileDescriptor file(memfd_create("bwrap-args", MFD_CLOEXEC));
+// A memory file holding `contents`, at a descriptor above stderr, so that
+// the child can keep it where it is: bwrap's --args (arguments,
+// NUL-separated) and --seccomp (a classic BPF program).
+absl::StatusOr<FileDescriptor> WriteMemoryFile(const char* name, absl::string_view contents) {
+  FileDescriptor file(memfd_create(name, MFD_CLOEXEC));
   if (file.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
   if (file.get() <= STDERR_FILENO) {
     file = FileDescriptor(fcntl(file.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1));
-    if (file.get() < 0) return ErrnoError("cannot move", "bwrap's argument file", errno);
-  }
-  std::string contents;
-  for (const std::string& arg : args) {
-    contents += arg;
-    contents.push_back('\0');
+    if (file.get() < 0) return ErrnoError("cannot move", "a memory file for bwrap", errno);
   }
   for (size_t written = 0; written < contents.size();) {
     const ssize_t n = write(file.get(), contents.data() + written, contents.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return ErrnoError("cannot write", "bwrap's argument file", errno);
+    if (n <= 0) return ErrnoError("cannot write", "a memory file for bwrap", errno);
     written += static_cast<size_t>(n);
   }
   return file;
 }
 
+absl::StatusOr<FileDescriptor> WriteArgsFile(const std::vector<std::string>& args) {
+  std::string contents;
+  for (const std::string& arg : args) {
+    contents += arg;
+    contents.push_back('\0');
+  }
+  return WriteMemoryFile("bwrap-args", contents);
+}
+
+// The agents' seccomp program for bwrap's --seccomp: bwrap installs it on the
+// sandbox's init as well as on the command, so that the init - which runs
+// as the agent's own user when the runner is not root, dumpable, and so
+// within the agent's reach through /proc/1/mem - is never a process without
+// the filter.
+absl::StatusOr<FileDescriptor> WriteSeccompFile() {
+  const std::vector<struct sock_filter> program = AgentSeccompProgram();
+  return WriteMemoryFile(
+      "bwrap-seccomp",
+      absl::string_view(reinterpret_cast<const char*>(program.data()),
+                        program.size() * sizeof(struct sock_filter)));
+}
+
 // How bwrap is started: argv for `command` under `args_file` (read from its
 // start, so each run rewinds it).
-ChildSpec BwrapChild(const fs::path& bwrap, int args_file, std::vector<std::string> command) {
+ChildSpec BwrapChild(const fs::path& bwrap, int args_file, int seccomp_file,
+                     std::vector<std::string> command) {
   lseek(args_file, 0, SEEK_SET);
+  lseek(seccomp_file, 0, SEEK_SET);
   ChildSpec spec;
   spec.argv = {bwrap.string(), "--args", absl::StrCat(args_file)};
   spec.argv.insert(spec.argv.end(), command.begin(), command.end());
-  spec.inherited_fd = args_file;
+  spec.inherited_fds = {args_file, seccomp_file};
   spec.sandboxed = true;
   return spec;
 }
@@ -344,8 +365,10 @@ constexpr int64_t kProbeTimeLimitS = 10;
 
 // Why bwrap cannot confine the agent here, or nullopt when it can: runs
 // /bin/true once, through the sandbox entry, with the run's own options
-// (`args_file`), so that every mount and every step of the entry is tried.
+// (`args_file`, `seccomp_file`), so that every mount and every step of the
+// entry is tried.
 absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int args_file,
+                                                      int seccomp_file,
                                                       const std::vector<std::string>& entry,
                                                       const std::vector<std::string>& env,
                                                       const fs::path& workspace) {
@@ -356,7 +379,7 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   if (output.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
   std::vector<std::string> command = entry;
   command.push_back("/bin/true");
-  ChildSpec spec = BwrapChild(bwrap, args_file, std::move(command));
+  ChildSpec spec = BwrapChild(bwrap, args_file, seccomp_file, std::move(command));
   spec.env = env;
   spec.cwd = workspace;
   spec.output_fd = output.get();
@@ -387,6 +410,7 @@ struct Confinement {
   Isolation isolation = Isolation::kNone;
   fs::path bwrap;
   FileDescriptor args_file;
+  FileDescriptor seccomp_file;
   std::vector<std::string> entry;
   // Set when the sandbox entry becomes another user (the runner is root):
   // the workspace and the output pipe are handed to it.
@@ -399,6 +423,17 @@ std::vector<fs::path> ReadOnlyDirs(const RunOptions& options) {
   std::error_code ec;
   fs::path dir = fs::canonical(options.public_dir, ec);
   return {ec ? fs::absolute(options.public_dir) : dir};
+}
+
+// The agent's processes, whose open files count towards its quota: every
+// process in the sandbox's pid namespace (bwrap's child is its init), or,
+// without a sandbox, in the agent's process group.
+std::vector<pid_t> AgentProcesses(pid_t child, bool sandboxed) {
+  if (!sandboxed) return ProcessesInGroup(child);
+  for (const pid_t init : ChildrenOf(child)) {
+    if (std::optional<std::string> ns = PidNamespaceOf(init)) return ProcessesInPidNamespace(*ns);
+  }
+  return {};
 }
 
 // The Bazel output base whose execroot is the working directory (where a
@@ -475,6 +510,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   }
 
   const bool host_root = geteuid() == 0;
+  ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());
   ASSIGN_OR_RETURN(std::vector<std::string> bwrap_options,
                    (BwrapOptions({.workspace = workspace,
                                   .agent = agent,
@@ -484,7 +520,8 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                                   .share_network = options.network == Network::kAllow,
                                   .host_root = host_root,
                                   .read_only_dirs = ReadOnlyDirs(options),
-                                  .read_only_in_workspace = {"data"}})));
+                                  .read_only_in_workspace = {"data"},
+                                  .seccomp_fd = seccomp_file.get()})));
   ASSIGN_OR_RETURN(FileDescriptor args_file, WriteArgsFile(bwrap_options));
   confinement.entry = {kSandboxEntryPath,
                        "--uid",
@@ -496,7 +533,8 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                        "--"};
   ASSIGN_OR_RETURN(
       std::optional<std::string> problem,
-      ProbeBwrap(confinement.bwrap, args_file.get(), confinement.entry, env, workspace));
+      ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(), confinement.entry, env,
+                 workspace));
   if (problem.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "isolation bwrap is unavailable: ", *problem,
@@ -504,6 +542,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   }
   confinement.isolation = Isolation::kBwrap;
   confinement.args_file = std::move(args_file);
+  confinement.seccomp_file = std::move(seccomp_file);
   if (host_root) confinement.agent_user.emplace(options.sandbox_uid, options.sandbox_gid);
   return confinement;
 }
@@ -694,7 +733,8 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   if (confinement.isolation == Isolation::kBwrap) {
     std::vector<std::string> entry_and_command = confinement.entry;
     entry_and_command.insert(entry_and_command.end(), command.begin(), command.end());
-    spec = BwrapChild(confinement.bwrap, confinement.args_file.get(), std::move(entry_and_command));
+    spec = BwrapChild(confinement.bwrap, confinement.args_file.get(),
+                      confinement.seccomp_file.get(), std::move(entry_and_command));
   } else {
     spec.argv = std::move(command);
   }
@@ -703,7 +743,10 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.log = &log;
   spec.pipe_owner = confinement.agent_user;
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
-  spec.over_quota = [&quota] { return quota.Over(); };
+  const bool sandboxed = spec.sandboxed;
+  spec.over_quota = [&quota, sandboxed](pid_t child) {
+    return quota.Over(AgentProcesses(child, sandboxed));
+  };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;

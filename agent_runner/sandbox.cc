@@ -108,6 +108,11 @@ void AddDevicesAndKernel(Args& args) {
     if (lstat(knob, &st) == 0) Append(args, {"--ro-bind", knob, knob});
   }
   Append(args, {"--dev", "/dev"});
+  // POSIX shared memory and semaphores (multiprocessing's locks and queues,
+  // joblib's loky, torch's DataLoader workers) live in /dev/shm, which --dev
+  // makes root's: a tmpfs of its own, sticky and world-writable. It is
+  // memory, charged to the agent's cgroup.
+  Append(args, {"--perms", "1777", "--tmpfs", "/dev/shm"});
   std::vector<std::string> gpu_nodes;
   std::error_code ec;
   for (fs::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec)) {
@@ -171,6 +176,7 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   }
   if (!spec.share_network) args.push_back("--unshare-net");
   args.push_back("--die-with-parent");
+  if (spec.seccomp_fd >= 0) Append(args, {"--seccomp", absl::StrCat(spec.seccomp_fd)});
   AddSystem(args);
   RETURN_IF_ERROR(AddEtc(args));
   AddDevicesAndKernel(args);

@@ -46,6 +46,12 @@ struct SandboxSpec {
   // inside it (data/: the agent may read its copy of the public files, never
   // change them or write beside them, whoever owns them on the host).
   std::vector<std::filesystem::path> read_only_in_workspace;
+  // >= 0: a descriptor (inherited by bwrap) holding a classic BPF program,
+  // which bwrap installs on the sandbox's init as well as on the command
+  // (--seccomp). The init runs as the agent's user when the caller is not
+  // root, and is dumpable: without a filter of its own, an agent that took
+  // it over through /proc/1/mem would run unfiltered.
+  int seccomp_fd = -1;
 };
 
 // bwrap's options for `spec`; kSandboxEntryPath, its arguments and the
@@ -58,7 +64,8 @@ struct SandboxSpec {
 //     and /etc/resolv.conf's target when it is a symlink out of /etc and /usr;
 //   a fresh /proc whose global kernel settings (/proc/sys, sysrq-trigger,
 //     irq, bus, fs, ...) are read-only; /sys read-only; a minimal /dev plus
-//     any GPU device nodes (/dev/nvidia*, /dev/dri);
+//     any GPU device nodes (/dev/nvidia*, /dev/dri), with a private,
+//     world-writable /dev/shm (POSIX shared memory and semaphores);
 //   an empty, private /tmp;
 //   the `read_only_dirs`;
 //   the workspace, with `read_only_in_workspace` read-only inside it, the

@@ -54,9 +54,6 @@ constexpr uint32_t kAllowed[] = {
     SYS_poll, SYS_ppoll, SYS_epoll_create, SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_wait,
     SYS_epoll_pwait, SYS_epoll_pwait2, SYS_eventfd, SYS_eventfd2, SYS_signalfd, SYS_signalfd4,
     SYS_timerfd_create, SYS_timerfd_settime, SYS_timerfd_gettime, SYS_memfd_create,
-    // Linux AIO (libaio), not io_uring.
-    SYS_io_setup, SYS_io_destroy, SYS_io_submit, SYS_io_cancel, SYS_io_getevents,
-    SYS_io_pgetevents,
     // Memory.
     SYS_brk, SYS_mmap, SYS_munmap, SYS_mremap, SYS_mprotect, SYS_madvise, SYS_msync, SYS_mincore,
     SYS_mlock, SYS_mlock2, SYS_munlock, SYS_mlockall, SYS_munlockall, SYS_membarrier,

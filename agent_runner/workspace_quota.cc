@@ -3,16 +3,22 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 
 namespace mlebench {
@@ -53,6 +59,51 @@ void AddUsage(int dir_fd, dev_t device, int depth, WorkspaceUsage& usage) {
 }
 
 }  // namespace
+
+void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, WorkspaceUsage& usage) {
+  std::set<ino_t> seen;
+  const auto count = [&](const struct stat& st) {
+    if (!S_ISREG(st.st_mode) || st.st_nlink != 0 || st.st_dev != device) return;
+    if (!seen.insert(st.st_ino).second) return;
+    usage.bytes += static_cast<int64_t>(st.st_blocks) * 512;
+    ++usage.inodes;
+  };
+  for (const pid_t pid : processes) {
+    const std::string proc = absl::StrCat("/proc/", pid);
+    DIR* fds = opendir((proc + "/fd").c_str());
+    if (fds == nullptr) {
+      if (errno != ENOENT && errno != ESRCH) usage.unmeasurable = true;
+      continue;
+    }
+    while (const struct dirent* entry = readdir(fds)) {
+      if (entry->d_name[0] == '.') continue;
+      struct stat st;
+      // Follows the descriptor's magic link to the open file itself.
+      if (fstatat(dirfd(fds), entry->d_name, &st, 0) == 0) count(st);
+    }
+    closedir(fds);
+    // Mapped files whose descriptor was closed: "start-end perms offset
+    // major:minor inode path (deleted)".
+    std::ifstream maps(proc + "/maps");
+    for (std::string line; std::getline(maps, line);) {
+      if (!absl::EndsWith(line, " (deleted)")) continue;
+      unsigned long start = 0, end = 0, inode = 0;
+      unsigned major_number = 0, minor_number = 0;
+      if (std::sscanf(line.c_str(), "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &major_number,
+                      &minor_number, &inode) != 5 ||
+          inode == 0 || major_number != major(device) || minor_number != minor(device)) {
+        continue;
+      }
+      struct stat st;
+      if (stat(absl::StrFormat("%s/map_files/%lx-%lx", proc, start, end).c_str(), &st) == 0) {
+        count(st);
+      } else if (seen.insert(static_cast<ino_t>(inode)).second) {
+        usage.bytes += static_cast<int64_t>(end - start);
+        ++usage.inodes;
+      }
+    }
+  }
+}
 
 WorkspaceUsage MeasureWorkspace(const fs::path& workspace) {
   WorkspaceUsage usage;
@@ -99,6 +150,12 @@ absl::StatusOr<WorkspaceQuota> WorkspaceQuota::Start(const fs::path& workspace,
   }
   quota.quota_bytes_ = quota_bytes;
   quota.quota_inodes_ = quota_inodes;
+  struct stat st;
+  if (stat(workspace.c_str(), &st) != 0) {
+    return absl::InternalError(absl::StrCat("cannot stat ", workspace.string(), ": ",
+                                            std::strerror(errno)));
+  }
+  quota.device_ = st.st_dev;
   quota.baseline_ = MeasureWorkspace(workspace);
   if (quota.baseline_.unmeasurable) {
     return absl::InternalError(
@@ -108,17 +165,19 @@ absl::StatusOr<WorkspaceQuota> WorkspaceQuota::Start(const fs::path& workspace,
   return quota;
 }
 
-bool WorkspaceQuota::Over() {
+bool WorkspaceQuota::Over(const std::vector<pid_t>& processes) {
   const auto start = std::chrono::steady_clock::now();
   if (over_ || start < next_walk_) return over_;
-  const WorkspaceUsage usage = MeasureWorkspace(workspace_);
+  WorkspaceUsage usage = MeasureWorkspace(workspace_);
+  AddUnlinkedFiles(processes, device_, usage);
   const auto end = std::chrono::steady_clock::now();
   next_walk_ = end + 4 * (end - start);
   const int64_t bytes = usage.bytes - baseline_.bytes;
   const int64_t inodes = usage.inodes - baseline_.inodes;
   if (usage.unmeasurable) {
-    why_ = absl::StrCat("its files could not all be measured (a directory made unreadable, or "
-                        "nested deeper than ", kMaxWorkspaceDepth, ")");
+    why_ = absl::StrCat("its files could not all be measured (a directory made unreadable, "
+                        "nested deeper than ", kMaxWorkspaceDepth,
+                        ", or a process whose open files cannot be read)");
   } else if (bytes > quota_bytes_) {
     why_ = absl::StrCat("its files took ", bytes, " bytes, more than the workspace quota of ",
                         quota_bytes_, " bytes");

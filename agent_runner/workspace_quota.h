@@ -1,10 +1,13 @@
 #ifndef MLEBENCH_AGENT_RUNNER_WORKSPACE_QUOTA_H_
 #define MLEBENCH_AGENT_RUNNER_WORKSPACE_QUOTA_H_
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -34,6 +37,13 @@ inline constexpr int kMaxWorkspaceDepth = 256;
 // put there is the baseline WorkspaceQuota subtracts.
 WorkspaceUsage MeasureWorkspace(const std::filesystem::path& workspace);
 
+// Adds to `usage` the regular files on `device` that `processes` hold open
+// (/proc/<pid>/fd) or mapped (/proc/<pid>/maps) and that have no name any
+// more, each inode once: blocks as stat says, or for a mapping that cannot
+// be stat()ed, its length. A process that is gone is skipped; one whose
+// descriptors cannot be read makes `usage` unmeasurable.
+void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, WorkspaceUsage& usage);
+
 // The agent's share of the disk in its workspace: bytes and inodes beyond
 // what the workspace held when the agent started. Defaults (0): half the
 // free space and half the free inodes of the workspace's file system (or 10
@@ -50,11 +60,16 @@ class WorkspaceQuota {
   int64_t inodes() const { return quota_inodes_; }
 
   // Whether the agent is over its quota, or its files cannot all be
-  // measured; the reason is in why(). A walk of a million files takes about
-  // a second, so this walks at most once per four times the last walk took
-  // (and answers from the last walk in between): the walk never takes more
-  // than a fifth of a core, however many files the agent makes.
-  bool Over();
+  // measured; the reason is in why(). Its files are those the walk finds
+  // plus those that `processes` (the agent's) hold open or mapped on the
+  // workspace's file system without a name any more (unlinked, O_TMPFILE):
+  // the walk cannot see them, the disk holds them. A process whose open
+  // files cannot be read makes the usage unmeasurable. A walk of a million
+  // files takes about a second, so this walks at most once per four times
+  // the last walk took (and answers from the last walk in between): the
+  // walk never takes more than a fifth of a core, however many files the
+  // agent makes.
+  bool Over(const std::vector<pid_t>& processes = {});
   // What Over() found, e.g. "1000001 inodes, more than the quota of 1000000".
   const std::string& why() const { return why_; }
 
@@ -62,6 +77,7 @@ class WorkspaceQuota {
   WorkspaceQuota() = default;
 
   std::filesystem::path workspace_;
+  dev_t device_ = 0;
   int64_t quota_bytes_ = 0;
   int64_t quota_inodes_ = 0;
   WorkspaceUsage baseline_;

@@ -78,7 +78,7 @@ bool DrainPipe(int pipe_fd, LogSink& log) {
 }
 
 WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
-                       LogSink* log, const std::function<bool()>& over_quota) {
+                       LogSink* log, const std::function<bool(pid_t)>& over_quota) {
   Clock::time_point next_quota_check = Clock::now() + kQuotaCheckInterval;
   bool pipe_open = pipe_fd >= 0;
   for (;;) {
@@ -90,7 +90,7 @@ WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pip
     }
     Clock::time_point now = Clock::now();
     if (over_quota && now >= next_quota_check) {
-      if (over_quota()) return WaitResult::kOverQuota;
+      if (over_quota(pid)) return WaitResult::kOverQuota;
       now = Clock::now();
       next_quota_check = now + kQuotaCheckInterval;
     }
@@ -133,7 +133,8 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   for (const std::string& var : spec.env) env_ptrs.push_back(const_cast<char*>(var.c_str()));
   env_ptrs.push_back(nullptr);
   const std::string cwd_string = spec.cwd.string();
-  const int inherited_fd = spec.inherited_fd;
+  std::vector<int> inherited_fds = spec.inherited_fds;
+  std::sort(inherited_fds.begin(), inherited_fds.end());
   FileDescriptor dev_null(open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (dev_null.get() < 0) return ErrnoError("cannot open", "/dev/null", errno);
   FileDescriptor output_read;
@@ -191,13 +192,13 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     }
     // Best effort (the runner's own fds are O_CLOEXEC anyway); this also
     // closes the started pipe.
-    if (inherited_fd >= 0) {
-      fcntl(inherited_fd, F_SETFD, 0);
-      if (inherited_fd > 3) close_range(3, static_cast<unsigned>(inherited_fd) - 1, 0);
-      close_range(static_cast<unsigned>(inherited_fd) + 1, ~0U, 0);
-    } else {
-      close_range(3, ~0U, 0);
+    unsigned next = 3;
+    for (const int fd : inherited_fds) {
+      fcntl(fd, F_SETFD, 0);
+      if (static_cast<unsigned>(fd) > next) close_range(next, static_cast<unsigned>(fd) - 1, 0);
+      next = static_cast<unsigned>(fd) + 1;
     }
+    close_range(next, ~0U, 0);
     if (chdir(cwd_string.c_str()) != 0) {
       WriteExecFailure(STDERR_FILENO, errno);
       _exit(127);

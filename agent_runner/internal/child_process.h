@@ -110,7 +110,7 @@ constexpr auto kQuotaCheckInterval = std::chrono::seconds(2);
 // (non-blocking; -1: none) to `log` meanwhile. Sleeps in poll() on a pidfd
 // and the pipe; where pidfds are missing, in short naps.
 WaitResult WaitForExit(pid_t pid, int pidfd, Clock::time_point deadline, int pipe_fd,
-                       LogSink* log, const std::function<bool()>& over_quota);
+                       LogSink* log, const std::function<bool(pid_t)>& over_quota);
 
 // Kills and reaps every child of this process but those in `spared` (the
 // workspace's janitor), until none is left.
@@ -128,7 +128,9 @@ struct ChildSpec {
   // The owner the pipe is given, so that an agent running as another user
   // can reopen /dev/stdout and /dev/stderr (tee /dev/stderr, > /dev/stdout).
   std::optional<std::pair<uid_t, gid_t>> pipe_owner;
-  int inherited_fd = -1;  // a descriptor the child keeps (bwrap's --args), or -1
+  // Descriptors the child keeps (bwrap's --args and --seccomp); every other
+  // descriptor above stderr is closed.
+  std::vector<int> inherited_fds;
   // argv runs bwrap with BwrapOptions: the child gets a session of its own
   // (no controlling terminal), and the deadline's SIGTERM goes to the
   // processes inside the sandbox rather than to bwrap, which would end the
@@ -137,8 +139,9 @@ struct ChildSpec {
   // The child joins it before exec; whatever is left in it is killed at the
   // end.
   const AgentCgroup* cgroup = nullptr;
-  // Asked every few seconds; true stops the child as the deadline would.
-  std::function<bool()> over_quota;
+  // Asked every few seconds with the child's pid; true stops the child as
+  // the deadline would.
+  std::function<bool(pid_t child)> over_quota;
   int64_t time_limit_s = 0;
   double grace_s = 0;
   bool kill_all_children = false;

@@ -151,8 +151,14 @@ try_read("etc-shadow", "/etc/shadow")
 with open("/proc/1/status") as f:
     init = dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
 init_uid = int(init["Uid"].split()[0])
-if init_uid == os.getuid() and int(init["CapEff"], 16) == 0 and int(init["CapBnd"], 16) == 0:
-    report("proc-1", False, "(pid 1 is the sandbox's init, as unprivileged as the agent)")
+if init_uid == os.getuid():
+    # Its memory is within the agent's reach (/proc/1/mem): taking it over
+    # must gain nothing, so pid 1 must have no capability and the same
+    # seccomp filter (the review ran an unfiltered shell as pid 1).
+    weaker = (int(init["CapEff"], 16) == 0 and int(init["CapBnd"], 16) == 0 and
+              init.get("Seccomp", "").strip() == "2" and init.get("NoNewPrivs", "").strip() == "1")
+    report("proc-1", not weaker, "(pid 1: CapEff %s, Seccomp %s, NoNewPrivs %s)" % (
+        init["CapEff"].strip(), init.get("Seccomp", "?").strip(), init.get("NoNewPrivs", "?").strip()))
 else:
     try_open_for_writing("proc-1-mem", "/proc/1/mem")
     try_read("proc-1-environ", "/proc/1/environ")
@@ -253,6 +259,19 @@ for name, attempt in [
         report(name, True, "worked")
     except OSError as e:
         report(name, False, "(%s)" % errno.errorcode.get(e.errno, e))
+
+# /dev/shm is the sandbox's own (POSIX semaphores for multiprocessing): usable,
+# and nothing in it of the host's.
+try:
+    import multiprocessing
+    lock = multiprocessing.Lock()
+    with lock:
+        pass
+    host_files = os.listdir("/dev/shm")
+    report("dev-shm", bool(host_files), "(a private /dev/shm, multiprocessing.Lock works%s)" % (
+        "; host files: %s" % host_files if host_files else ""))
+except OSError as e:
+    report("dev-shm", True, "multiprocessing.Lock failed: %s" % e)
 
 # 7-8. Disk and memory amplification, process bombs: bounded by the runner.
 try:

@@ -132,9 +132,10 @@ class AdversaryTest : public ::testing::Test {
     return options;
   }
 
-  fs::path WriteAgent(const std::string& name, const std::string& body) {
+  fs::path WriteAgent(const std::string& name, const std::string& body,
+                      const std::string& interpreter = "/bin/sh") {
     const fs::path path = root_ / "agents" / name;
-    WriteFile(path, "#!/bin/sh\n" + body);
+    WriteFile(path, "#!" + interpreter + "\n" + body);
     fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec |
                               fs::perms::group_read | fs::perms::others_read);
     return path;
@@ -201,7 +202,7 @@ TEST_F(AdversaryTest, EveryAttackFailsTheRunIsGradedAndTheHostIsUnchanged) {
         "socket-netlink-audit", "socket-netlink-uevent", "syscall-open_tree_attr",
         "syscall-listmount", "syscall-statmount", "syscall-file_getattr",
         "syscall-lsm_list_modules", "syscall-kcmp", "syscall-1000", "data-new-file",
-        "data-chmod", "data-rename", "data-overwrite", "data-remove"}) {
+        "data-chmod", "data-rename", "data-overwrite", "data-remove", "dev-shm"}) {
     EXPECT_THAT(log, HasSubstr(absl::StrCat("attack ", attack, ": blocked"))) << attack;
   }
   for (const char* bomb : {"process-limit", "memory-limit"}) {
@@ -465,6 +466,46 @@ TEST_F(AdversaryTest, InodeQuotaStopsTheAgent) {
   EXPECT_FALSE(record->timed_out);
   EXPECT_THAT(log, HasSubstr("more than the workspace quota of 2000 inodes"));
   EXPECT_TRUE(record->submission_exists);
+}
+
+TEST_F(AdversaryTest, FilesWithoutANameCountTowardsTheQuota) {
+  // What the walk cannot see: files made with O_TMPFILE, or unlinked while
+  // open, and a file mapped after its descriptor was closed and its name
+  // removed. 40 MB each, against a quota of 64 MiB.
+  for (const auto& [name, body] : std::vector<std::pair<std::string, std::string>>{
+           {"tmpfile",
+            "fds = []\n"
+            "for i in range(4):\n"
+            "    fd = os.open('code', os.O_TMPFILE | os.O_WRONLY, 0o600)\n"
+            "    os.write(fd, b'x' * (40 << 20))\n"
+            "    fds.append(fd)\n"},
+           {"mapped",
+            "maps = []\n"
+            "for i in range(4):\n"
+            "    path = 'code/m%d' % i\n"
+            "    with open(path, 'wb') as f:\n"
+            "        f.write(b'x' * (40 << 20))\n"
+            "    with open(path, 'rb') as f:\n"
+            "        maps.append(mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ))\n"
+            "    os.unlink(path)\n"}}) {
+    SCOPED_TRACE(name);
+    RunOptions options = Options(
+        WriteAgent(name + ".py",
+                   "import mmap, os, shutil, time\n"
+                   "shutil.copy(os.environ['MLEBENCH_SAMPLE_SUBMISSION'], "
+                   "'submission/submission.csv')\n" +
+                       body + "print('hidden', flush=True)\ntime.sleep(30)\n",
+                   "/usr/bin/python3"),
+        name);
+    options.time_limit_s = 25;
+    absl::StatusOr<RunRecord> record = RunAgent(options);
+    ASSERT_TRUE(record.ok()) << record.status();
+    const std::string log = ReadFileOrEmpty(options.log_out);
+    EXPECT_THAT(log, HasSubstr("hidden"));
+    EXPECT_TRUE(record->quota_exceeded) << log;
+    EXPECT_FALSE(record->timed_out) << log;
+    EXPECT_THAT(log, HasSubstr("more than the workspace quota of 67108864 bytes"));
+  }
 }
 
 TEST_F(AdversaryTest, TeardownRemovesWhateverTheAgentMade) {
