@@ -64,6 +64,9 @@ namespace mlebench {
 //   - anything else: ENOSYS, the answer of a kernel without the call, which
 //     callers that probe for new calls (faccessat2, statx, clone3, ...)
 //     fall back from; EPERM would break them.
+// The runner has bwrap install this program on the sandbox's init too
+// (--seccomp), which the agent could otherwise take over unfiltered, and the
+// sandbox entry installs it again before it becomes the agent.
 // Whether a call is allowed depends only on its number except for the five
 // checked above, so the kernel (5.11+) caches the verdict for all others and
 // the filter costs them nothing after the first call.
