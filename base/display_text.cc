@@ -30,12 +30,39 @@ void AppendByteEscape(unsigned char byte, std::string& out) {
   absl::StrAppendFormat(&out, "\\x%02x", byte);
 }
 
-// Walks `text` a character at a time: `ascii(byte)` for bytes below 0x80,
-// `other(code point, bytes)` for the rest, `invalid(byte)` for a byte that
-// does not start a UTF-8 sequence. Stops after `max_bytes` (0: never) at a
-// character boundary; returns where it stopped.
-template <typename Ascii, typename Other, typename Invalid>
-size_t Walk(std::string_view text, size_t max_bytes, Ascii ascii, Other other, Invalid invalid) {
+// How an escaper shows the ASCII characters it treats specially; nullptr
+// for any other (printable ones kept, controls as "\xNN").
+using SpecialAscii = const char* (*)(unsigned char c);
+
+const char* ConsoleSpecial(unsigned char c) {
+  switch (c) {
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: return nullptr;
+  }
+}
+
+const char* XmlSpecial(unsigned char c) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&apos;";
+    case '\n': return "&#10;";
+    case '\r': return "&#13;";
+    case '\t': return "&#9;";
+    default: return nullptr;
+  }
+}
+
+// Appends `text` escaped to `out`, a character at a time: ASCII through
+// `special`, other characters by AppendCharacter, bytes that are not UTF-8
+// as "\xNN". Stops before the character that would pass `max_bytes` of
+// `text` (0: never); returns how many bytes of `text` it showed.
+size_t Escape(std::string_view text, size_t max_bytes, SpecialAscii special, std::string& out) {
   size_t pos = 0;
   while (pos < text.size()) {
     const size_t start = pos;
@@ -47,17 +74,23 @@ size_t Walk(std::string_view text, size_t max_bytes, Ascii ascii, Other other, I
     }
     if (max_bytes > 0 && start + length > max_bytes) return start;
     if (byte < 0x80) {
-      ascii(byte);
+      if (const char* replacement = special(byte)) {
+        out += replacement;
+      } else if (byte < 0x20 || byte == 0x7F) {
+        AppendByteEscape(byte, out);
+      } else {
+        out.push_back(static_cast<char>(byte));
+      }
       ++pos;
       continue;
     }
     const std::optional<char32_t> code = DecodeUtf8At(text, pos);
     if (!code.has_value()) {
-      invalid(byte);
+      AppendByteEscape(byte, out);
       ++pos;
       continue;
     }
-    other(*code, text.substr(start, pos - start));
+    AppendCharacter(*code, text.substr(start, pos - start), out);
   }
   return pos;
 }
@@ -67,24 +100,7 @@ size_t Walk(std::string_view text, size_t max_bytes, Ascii ascii, Other other, I
 std::string EscapeForConsole(std::string_view text, size_t max_bytes) {
   std::string out;
   out.reserve(text.size());
-  const size_t shown = Walk(
-      text, max_bytes,
-      [&](unsigned char c) {
-        switch (c) {
-          case '\\': out += "\\\\"; return;
-          case '\n': out += "\\n"; return;
-          case '\r': out += "\\r"; return;
-          case '\t': out += "\\t"; return;
-          default: break;
-        }
-        if (c < 0x20 || c == 0x7F) {
-          AppendByteEscape(c, out);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-      },
-      [&](char32_t code, std::string_view bytes) { AppendCharacter(code, bytes, out); },
-      [&](unsigned char byte) { AppendByteEscape(byte, out); });
+  const size_t shown = Escape(text, max_bytes, ConsoleSpecial, out);
   if (shown < text.size()) absl::StrAppend(&out, "... (", text.size() - shown, " more bytes)");
   return out;
 }
@@ -92,28 +108,7 @@ std::string EscapeForConsole(std::string_view text, size_t max_bytes) {
 std::string EscapeForXml(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  Walk(
-      text, 0,
-      [&](unsigned char c) {
-        switch (c) {
-          case '&': out += "&amp;"; return;
-          case '<': out += "&lt;"; return;
-          case '>': out += "&gt;"; return;
-          case '"': out += "&quot;"; return;
-          case '\'': out += "&apos;"; return;
-          case '\n': out += "&#10;"; return;
-          case '\r': out += "&#13;"; return;
-          case '\t': out += "&#9;"; return;
-          default: break;
-        }
-        if (c < 0x20 || c == 0x7F) {
-          AppendByteEscape(c, out);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-      },
-      [&](char32_t code, std::string_view bytes) { AppendCharacter(code, bytes, out); },
-      [&](unsigned char byte) { AppendByteEscape(byte, out); });
+  Escape(text, 0, XmlSpecial, out);
   return out;
 }
 
