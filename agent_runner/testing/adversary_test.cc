@@ -487,7 +487,17 @@ TEST_F(AdversaryTest, FilesWithoutANameCountTowardsTheQuota) {
             "        f.write(b'x' * (40 << 20))\n"
             "    with open(path, 'rb') as f:\n"
             "        maps.append(mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ))\n"
-            "    os.unlink(path)\n"}}) {
+            "    os.unlink(path)\n"},
+           // Zombies (their files are closed; their /proc/<pid>/fd cannot be
+           // listed by an ordinary user) beside the hidden files.
+           {"zombies",
+            "fds = []\n"
+            "for i in range(4):\n"
+            "    if os.fork() == 0:\n"
+            "        os._exit(0)\n"
+            "    fd = os.open('code', os.O_TMPFILE | os.O_WRONLY, 0o600)\n"
+            "    os.write(fd, b'x' * (40 << 20))\n"
+            "    fds.append(fd)\n"}}) {
     SCOPED_TRACE(name);
     RunOptions options = Options(
         WriteAgent(name + ".py",
@@ -506,6 +516,22 @@ TEST_F(AdversaryTest, FilesWithoutANameCountTowardsTheQuota) {
     EXPECT_FALSE(record->timed_out) << log;
     EXPECT_THAT(log, HasSubstr("more than the workspace quota of 67108864 bytes"));
   }
+  // A process that keeps zombies around and writes nothing is not stopped.
+  RunOptions options = Options(
+      WriteAgent("parent.py",
+                 "import os, shutil, time\n"
+                 "shutil.copy(os.environ['MLEBENCH_SAMPLE_SUBMISSION'], "
+                 "'submission/submission.csv')\n"
+                 "for i in range(8):\n"
+                 "    if os.fork() == 0:\n"
+                 "        os._exit(0)\n"
+                 "time.sleep(5)\n",
+                 "/usr/bin/python3"),
+      "parent");
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_FALSE(record->quota_exceeded) << ReadFileOrEmpty(options.log_out);
+  EXPECT_THAT(record->exit_code, Optional(0));
 }
 
 TEST_F(AdversaryTest, TeardownRemovesWhateverTheAgentMade) {
