@@ -50,6 +50,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/runner.h"
+#include "agent_runner/workspace_lease.h"
 #include "base/command_line.h"
 #include "base/display_text.h"
 #include "base/status_macros.h"
@@ -90,18 +91,6 @@ absl::StatusOr<std::filesystem::path> SourceTreeRoot(const std::string& marker) 
                                                    ", which does not end in it"));
   }
   return root;
-}
-
-// Where the workspaces of a runner that runs in an execroot go:
-// <output base>/mlebench-workspaces/<workspace name>, beside the execroot
-// rather than in it, so that `bazel clean` never walks a tree an agent made
-// (./bazelw clean removes them itself). nullopt when the working directory is
-// not an execroot (a remote worker's, say).
-std::optional<std::filesystem::path> WorkspacesOutsideExecroot() {
-  std::error_code ec;
-  const std::filesystem::path cwd = std::filesystem::canonical(".", ec);
-  if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
-  return cwd.parent_path().parent_path() / "mlebench-workspaces" / cwd.filename();
 }
 
 struct Flags {
@@ -159,7 +148,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     if (!run.workspace.has_value() || run.workspace->is_absolute()) {
       return absl::InvalidArgumentError("--workspace_outside_execroot needs a relative --workspace");
     }
-    if (std::optional<std::filesystem::path> root = WorkspacesOutsideExecroot()) {
+    if (std::optional<std::filesystem::path> root = WorkspacesBesideExecroot()) {
       run.workspace = *root / *run.workspace;
     }
   }

@@ -48,6 +48,7 @@
 #include "agent_runner/workspace_quota.h"
 #include "agent_runner/internal/child_process.h"
 #include "base/json_text.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -68,18 +69,6 @@ constexpr double kMaxGraceS = 3600;
 
 absl::Status FsError(absl::string_view what, const fs::path& path, const std::error_code& ec) {
   return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", ec.message()));
-}
-
-// True if `path` is absent or an empty directory.
-absl::StatusOr<bool> IsAbsentOrEmptyDirectory(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (status.type() == fs::file_type::not_found) return true;
-  if (ec) return FsError("cannot stat", path, ec);
-  if (status.type() != fs::file_type::directory) return false;
-  const bool empty = fs::is_empty(path, ec);
-  if (ec) return FsError("cannot list", path, ec);
-  return empty;
 }
 
 absl::Status ValidateOptions(const RunOptions& options) {
@@ -434,15 +423,6 @@ std::vector<pid_t> AgentProcesses(pid_t child, bool sandboxed) {
     if (std::optional<std::string> ns = PidNamespaceOf(init)) return ProcessesInPidNamespace(*ns);
   }
   return {};
-}
-
-// The Bazel output base whose execroot is the working directory (where a
-// build action runs), or nullopt elsewhere.
-std::optional<fs::path> OutputBaseOfExecroot() {
-  std::error_code ec;
-  const fs::path cwd = fs::canonical(".", ec);
-  if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
-  return cwd.parent_path().parent_path();
 }
 
 // Canonical forms of `dirs` (the staging policy compares resolved paths).

@@ -27,6 +27,7 @@
 #include "agent_runner/cgroup.h"
 #include "agent_runner/remove_tree.h"
 #include "base/display_text.h"
+#include "base/files.h"
 
 namespace mlebench {
 namespace {
@@ -35,18 +36,6 @@ namespace fs = std::filesystem;
 
 absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error) {
   return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));
-}
-
-// True if `path` is absent or an empty directory.
-absl::StatusOr<bool> IsAbsentOrEmptyDirectory(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::symlink_status(path, ec);
-  if (status.type() == fs::file_type::not_found) return true;
-  if (ec) return absl::InternalError(absl::StrCat("cannot stat ", path.string(), ": ", ec.message()));
-  if (status.type() != fs::file_type::directory) return false;
-  const bool empty = fs::is_empty(path, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot list ", path.string(), ": ", ec.message()));
-  return empty;
 }
 
 struct LockFile {
@@ -123,6 +112,20 @@ absl::StatusOr<LockFile> TakeLock(const fs::path& path, std::chrono::seconds wai
 }
 
 }  // namespace
+
+std::optional<fs::path> OutputBaseOfExecroot() {
+  std::error_code ec;
+  const fs::path cwd = fs::canonical(".", ec);
+  if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
+  return cwd.parent_path().parent_path();
+}
+
+std::optional<fs::path> WorkspacesBesideExecroot() {
+  const std::optional<fs::path> output_base = OutputBaseOfExecroot();
+  if (!output_base.has_value()) return std::nullopt;
+  std::error_code ec;
+  return *output_base / "mlebench-workspaces" / fs::canonical(".", ec).filename();
+}
 
 fs::path WorkspaceLockFile(const fs::path& workspace) {
   fs::path path = workspace;

@@ -80,6 +80,16 @@ class WorkspaceLease {
   bool keep_workspace_ = false;
 };
 
+// The Bazel output base whose execroot is the working directory (where a
+// build action runs), or nullopt elsewhere (a remote worker, a shell).
+std::optional<std::filesystem::path> OutputBaseOfExecroot();
+
+// Where a runner in an execroot keeps workspaces: beside the execroot, in
+// <output base>/mlebench-workspaces/<workspace name>/, where `bazel clean`
+// never walks a tree an agent made (./bazelw clean removes what is left
+// there); nullopt where the working directory is no execroot.
+std::optional<std::filesystem::path> WorkspacesBesideExecroot();
+
 // `<workspace>.lock`, `<workspace>.sandbox`.
 std::filesystem::path WorkspaceLockFile(const std::filesystem::path& workspace);
 std::filesystem::path WorkspaceStagingDir(const std::filesystem::path& workspace);

@@ -30,4 +30,15 @@ absl::StatusOr<std::string> ReadFileToString(const std::filesystem::path& path) 
   return std::move(content).str();
 }
 
+absl::StatusOr<bool> IsAbsentOrEmptyDirectory(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) return true;
+  if (ec) return absl::InternalError(absl::StrCat("cannot stat ", path.string(), ": ", ec.message()));
+  if (status.type() != std::filesystem::file_type::directory) return false;
+  const bool empty = std::filesystem::is_empty(path, ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot list ", path.string(), ": ", ec.message()));
+  return empty;
+}
+
 }  // namespace mlebench
