@@ -29,8 +29,9 @@ void ForEachProcess(const std::function<void(pid_t)>& visit) {
   closedir(proc);
 }
 
-// The parent and the process group of `pid`, from /proc/<pid>/stat.
+// The state, parent and process group of `pid`, from /proc/<pid>/stat.
 struct StatIds {
+  char state;
   pid_t ppid;
   pid_t pgrp;
 };
@@ -48,7 +49,7 @@ std::optional<StatIds> StatIdsOf(pid_t pid) {
   if (std::sscanf(stat_line.c_str() + close_paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) {
     return std::nullopt;
   }
-  return StatIds{ppid, pgrp};
+  return StatIds{state, ppid, pgrp};
 }
 
 std::optional<pid_t> ParentOf(pid_t pid) {
@@ -90,6 +91,11 @@ std::vector<pid_t> ProcessesInGroup(pid_t group) {
     if (ids.has_value() && ids->pgrp == group) members.push_back(pid);
   });
   return members;
+}
+
+bool IsZombieOrGone(pid_t pid) {
+  const std::optional<StatIds> ids = StatIdsOf(pid);
+  return !ids.has_value() || ids->state == 'Z' || ids->state == 'X';
 }
 
 }  // namespace mlebench

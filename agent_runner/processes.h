@@ -28,6 +28,9 @@ std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace);
 // Every process of the process group `group`.
 std::vector<pid_t> ProcessesInGroup(pid_t group);
 
+// Whether `pid` has exited and waits to be reaped, or is gone.
+bool IsZombieOrGone(pid_t pid);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_AGENT_RUNNER_PROCESSES_H_

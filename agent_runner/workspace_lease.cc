@@ -113,18 +113,26 @@ absl::StatusOr<LockFile> TakeLock(const fs::path& path, std::chrono::seconds wai
 
 }  // namespace
 
-std::optional<fs::path> OutputBaseOfExecroot() {
+namespace {
+// The working directory when it is an execroot, <output base>/execroot/<name>.
+std::optional<fs::path> Execroot() {
   std::error_code ec;
   const fs::path cwd = fs::canonical(".", ec);
   if (ec || cwd.parent_path().filename() != "execroot") return std::nullopt;
-  return cwd.parent_path().parent_path();
+  return cwd;
+}
+}  // namespace
+
+std::optional<fs::path> OutputBaseOfExecroot() {
+  const std::optional<fs::path> execroot = Execroot();
+  if (!execroot.has_value()) return std::nullopt;
+  return execroot->parent_path().parent_path();
 }
 
 std::optional<fs::path> WorkspacesBesideExecroot() {
-  const std::optional<fs::path> output_base = OutputBaseOfExecroot();
-  if (!output_base.has_value()) return std::nullopt;
-  std::error_code ec;
-  return *output_base / "mlebench-workspaces" / fs::canonical(".", ec).filename();
+  const std::optional<fs::path> execroot = Execroot();
+  if (!execroot.has_value()) return std::nullopt;
+  return execroot->parent_path().parent_path() / "mlebench-workspaces" / execroot->filename();
 }
 
 fs::path WorkspaceLockFile(const fs::path& workspace) {

@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/processes.h"
 
 namespace mlebench {
 namespace {
@@ -58,16 +59,6 @@ void AddUsage(int dir_fd, dev_t device, int depth, WorkspaceUsage& usage) {
   closedir(dir);
 }
 
-// Whether `pid` has exited and waits to be reaped (or is gone).
-bool IsZombie(pid_t pid) {
-  std::ifstream stat_file(absl::StrCat("/proc/", pid, "/stat"));
-  std::string line;
-  if (!std::getline(stat_file, line)) return true;
-  const size_t close_paren = line.rfind(')');
-  return close_paren != std::string::npos && close_paren + 2 < line.size() &&
-         (line[close_paren + 2] == 'Z' || line[close_paren + 2] == 'X');
-}
-
 }  // namespace
 
 void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, WorkspaceUsage& usage) {
@@ -84,7 +75,7 @@ void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, Workspa
     if (fds == nullptr) {
       // Gone, or a zombie (whose files are closed, and whose /proc/<pid>/fd
       // its own user cannot list): nothing held.
-      if (errno != ENOENT && errno != ESRCH && !IsZombie(pid)) usage.unmeasurable = true;
+      if (errno != ENOENT && errno != ESRCH && !IsZombieOrGone(pid)) usage.unmeasurable = true;
       continue;
     }
     while (const struct dirent* entry = readdir(fds)) {

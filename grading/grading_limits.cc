@@ -119,18 +119,13 @@ std::string SubmissionBytesOverLimit(int64_t submission_bytes, int64_t answers_b
                       answers_bytes, " bytes + 1 MiB)");
 }
 
-std::string SubmissionCellsOverLimit(absl::string_view detail, int64_t answers_cells,
-                                     const GradingLimits& limits) {
+std::string SubmissionShapeOverLimit(absl::string_view detail, int64_t answers_cells,
+                                     int64_t answers_columns, const GradingLimits& limits) {
   return absl::StrCat("submission is too large to grade: ", detail,
-                      " (the limit for this competition's answers: 4 x their ", answers_cells,
-                      " cells + 1048576)");
-}
-
-std::string SubmissionColumnsOverLimit(absl::string_view detail, int64_t answers_columns,
-                                       const GradingLimits& limits) {
-  return absl::StrCat("submission is too large to grade: ", detail,
-                      " (the limit for this competition's answers: 4 x their ", answers_columns,
-                      " columns + 1024)");
+                      " (this competition's answers allow 4 x their ", answers_cells,
+                      " cells + 1048576 = ", limits.max_submission_cells, " cells, and 4 x their ",
+                      answers_columns, " columns + 1024 = ", limits.max_submission_columns,
+                      " columns)");
 }
 
 std::string GradingMemoryOverLimit(const GradingLimits& limits) {

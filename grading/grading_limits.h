@@ -48,11 +48,10 @@ GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells,
 // MiB)".
 std::string SubmissionBytesOverLimit(int64_t submission_bytes, int64_t answers_bytes,
                                      const GradingLimits& limits);
-// `detail`: the CSV reader's message, which says where it stopped.
-std::string SubmissionCellsOverLimit(absl::string_view detail, int64_t answers_cells,
-                                     const GradingLimits& limits);
-std::string SubmissionColumnsOverLimit(absl::string_view detail, int64_t answers_columns,
-                                       const GradingLimits& limits);
+// A submission of more cells or columns than allowed: `detail` is the CSV
+// reader's message, which says which and where it stopped.
+std::string SubmissionShapeOverLimit(absl::string_view detail, int64_t answers_cells,
+                                     int64_t answers_columns, const GradingLimits& limits);
 std::string GradingMemoryOverLimit(const GradingLimits& limits);
 std::string GradingCpuOverLimit(const GradingLimits& limits);
 

@@ -44,9 +44,10 @@ TEST(GradingLimitsTest, ReasonsSayWhichLimitAndWhy) {
   EXPECT_EQ(SubmissionBytesOverLimit(5'000'000, 100, limits),
             "submission is too large to grade: 5000000 bytes, more than the 1051776 bytes "
             "allowed for this competition's answers (32 x their 100 bytes + 1 MiB)");
-  EXPECT_THAT(SubmissionCellsOverLimit("x.csv: 3 or more rows", 10, limits),
-              HasSubstr("x.csv: 3 or more rows (the limit for this competition's answers: "
-                        "4 x their 10 cells + 1048576)"));
+  EXPECT_EQ(SubmissionShapeOverLimit("x.csv: 3 or more rows", 10, 2, limits),
+            "submission is too large to grade: x.csv: 3 or more rows (this competition's answers "
+            "allow 4 x their 10 cells + 1048576 = 1048616 cells, and 4 x their 2 columns + 1024 = "
+            "1032 columns)");
   EXPECT_THAT(GradingMemoryOverLimit(limits), HasSubstr("bytes of memory allowed"));
   EXPECT_THAT(GradingCpuOverLimit(limits), HasSubstr("300 s of CPU time"));
 }

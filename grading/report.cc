@@ -9,7 +9,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/json_text.h"
 #include "google/protobuf/descriptor.h"
@@ -210,10 +209,8 @@ absl::StatusOr<CompetitionReport> GradeSubmissionAgainst(const CompetitionGrader
   options.max_columns = answers.limits.max_submission_columns;
   absl::StatusOr<TypedTable> submission = ReadTypedCsvFile(submission_file, options);
   if (absl::IsResourceExhausted(submission.status())) {
-    const absl::string_view detail = submission.status().message();
-    return invalid(absl::StrContains(detail, " cells")
-                       ? SubmissionCellsOverLimit(detail, answers.cells, answers.limits)
-                       : SubmissionColumnsOverLimit(detail, answers.columns, answers.limits));
+    return invalid(SubmissionShapeOverLimit(submission.status().message(), answers.cells,
+                                            answers.columns, answers.limits));
   }
   if (!submission.ok()) {
     return invalid(
