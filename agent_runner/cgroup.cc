@@ -327,6 +327,16 @@ absl::Status WriteLimits(const Plan& plan, const std::string& dir, const Resourc
       }
     } else if (controller == "pids") {
       status = WriteFile(file("pids.max"), absl::StrCat(limits.pids));
+    } else if (controller == "cpuset") {
+      // A v1 cpuset starts without memory nodes, and takes no process until
+      // it has some: the parent's.
+      if (plan.version == 1) {
+        absl::StatusOr<std::string> mems = ReadFile(JoinPath(plan.base_dir, "cpuset.mems"));
+        status = mems.ok() ? WriteFile(file("cpuset.mems"),
+                                       std::string(absl::StripAsciiWhitespace(*mems)))
+                           : mems.status();
+      }
+      if (status.ok()) status = WriteFile(file("cpuset.cpus"), limits.cpuset_cpus);
     } else if (controller == "cpu") {
       if (plan.version == 2) {
         status = WriteFile(file("cpu.max"), absl::StrCat(quota, " ", kCpuPeriodUs));
@@ -418,6 +428,7 @@ std::vector<std::string> WantedControllers(const ResourceLimits& limits) {
   if (limits.memory_bytes > 0) wanted.push_back("memory");
   if (limits.pids > 0) wanted.push_back("pids");
   if (limits.cpus > 0) wanted.push_back("cpu");
+  if (!limits.cpuset_cpus.empty()) wanted.push_back("cpuset");
   return wanted;
 }
 
@@ -756,8 +767,11 @@ void AgentCgroup::KillAll() const {
 AgentCgroup::Usage AgentCgroup::ReadUsage() const {
   Usage usage;
   for (const Group& group : groups_) {
-    if (!group.memory) continue;
     const auto file = [&](absl::string_view name) { return ReadFile(JoinPath(group.dir, name)); };
+    if (Exists(JoinPath(group.dir, "pids.events"))) {
+      usage.pids_limit_hits = ValueOf(file("pids.events"), "max");
+    }
+    if (!group.memory) continue;
     if (group.version == 2) {
       usage.memory_peak_bytes = NumberIn(file("memory.peak"));
       usage.oom_kills = ValueOf(file("memory.events"), "oom_kill");

@@ -24,6 +24,10 @@ struct ResourceLimits {
   // > 0: CPU bandwidth in cores (quota over a 100 ms period), at least 0.01.
   // 0: none.
   double cpus = 0;
+  // Non-empty: the only CPUs the agent's processes may run on, in the
+  // kernel's list format ("0-3,6"): a cpuset, which the agent cannot widen
+  // with sched_setaffinity. Empty: none.
+  std::string cpuset_cpus;
 };
 
 // Limits that protect the host from a runaway agent: memory 80% of MemTotal
@@ -105,6 +109,9 @@ class AgentCgroup {
     // Processes the OOM killer killed in the cgroup (v2 memory.events
     // oom_kill, v1 memory.oom_control oom_kill).
     int64_t oom_kills = -1;
+    // Times fork or clone failed at the processes limit (v2 pids.events
+    // max, v1 pids.events max).
+    int64_t pids_limit_hits = -1;
   };
   Usage ReadUsage() const;
 

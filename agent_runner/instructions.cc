@@ -58,7 +58,7 @@ Rules
   stopped (SIGTERM, then SIGKILL a few seconds later), and whatever
   submission/submission.csv contains at that moment is graded. Write a valid
   submission early and improve it afterwards.
-$NETWORK
+$RESOURCES$NETWORK
 - Predictions must come from a model or program: do not label any data by hand.
 - Do not look up, read or copy other people's solutions to this competition.
   A submission that copies someone else's work is disqualified.
@@ -78,7 +78,27 @@ std::string DescribeTimeLimit(int64_t seconds) {
   return absl::StrCat(text, " (", absl::StrJoin(parts, " "), ")");
 }
 
-std::string AgentInstructions(int64_t time_limit_s, bool network_allowed) {
+std::string DescribeResources(int cpus, int machine_cpus, int64_t memory_bytes, int gpus,
+                              int64_t processes) {
+  const int granted = cpus > 0 ? cpus : machine_cpus;
+  std::string memory = "no memory limit";
+  if (memory_bytes > 0) {
+    memory = memory_bytes % (int64_t{1} << 30) == 0
+                 ? absl::StrCat(memory_bytes >> 30, " GiB of memory")
+                 : absl::StrCat(memory_bytes >> 20, " MiB of memory");
+  }
+  return absl::StrCat(
+      "- Resources: ", granted, granted == 1 ? " CPU core, " : " CPU cores, ", memory,
+      " (files in /dev/shm count), ",
+      gpus == 0 ? std::string("no GPU") : absl::StrCat(gpus, gpus == 1 ? " GPU" : " GPUs"),
+      processes > 0 ? absl::StrCat(", at most ", processes, " processes and threads") : "",
+      ".\n  The environment says the same (MLEBENCH_CPUS, MLEBENCH_MEMORY_BYTES,\n"
+      "  MLEBENCH_GPUS); libraries see only your cores. Past the memory limit the\n"
+      "  kernel kills a process of yours.\n");
+}
+
+std::string AgentInstructions(int64_t time_limit_s, bool network_allowed,
+                              const std::string& resources) {
   // What the sandbox really does: with the network denied it has none at all;
   // with it allowed (for agents that call model APIs) the rule still holds.
   constexpr char kNoNetwork[] =
@@ -90,6 +110,7 @@ std::string AgentInstructions(int64_t time_limit_s, bool network_allowed) {
       "  solutions; use only what is in data/ and the software already installed.";
   return absl::StrReplaceAll(kInstructionsTemplate,
                              {{"$TIME_LIMIT", DescribeTimeLimit(time_limit_s)},
+                              {"$RESOURCES", resources},
                               {"$NETWORK", network_allowed ? kNetworkForModelsOnly : kNoNetwork}});
 }
 

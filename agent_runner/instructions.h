@@ -14,7 +14,18 @@ namespace mlebench {
 // for model APIs only), and what is not allowed (downloads, hand-labelling,
 // looking up solutions). Depends only on its arguments, so it is
 // deterministic.
-std::string AgentInstructions(int64_t time_limit_s, bool network_allowed);
+//
+// `resources`, when given, is the budget's paragraph (DescribeResources):
+// it follows the time limit.
+std::string AgentInstructions(int64_t time_limit_s, bool network_allowed,
+                              const std::string& resources = "");
+
+// The budget as the agent is told it, e.g. "- Resources: 2 CPU cores, 8 GiB
+// of memory (/dev/shm included), no GPU, at most 4096 processes and
+// threads. ..." cpus 0: every core of the machine (`machine_cpus`); memory
+// and processes 0: not limited.
+std::string DescribeResources(int cpus, int machine_cpus, int64_t memory_bytes, int gpus,
+                              int64_t processes);
 
 // "90 seconds (1 min 30 s)"; "1 second"; "86400 seconds (24 h)".
 std::string DescribeTimeLimit(int64_t seconds);

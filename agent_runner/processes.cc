@@ -29,11 +29,13 @@ void ForEachProcess(const std::function<void(pid_t)>& visit) {
   closedir(proc);
 }
 
-// The state, parent and process group of `pid`, from /proc/<pid>/stat.
+// The state, parent, process group and start time of `pid`, from
+// /proc/<pid>/stat.
 struct StatIds {
   char state;
   pid_t ppid;
   pid_t pgrp;
+  unsigned long long start_time;
 };
 
 std::optional<StatIds> StatIdsOf(pid_t pid) {
@@ -46,10 +48,14 @@ std::optional<StatIds> StatIdsOf(pid_t pid) {
   char state;
   int ppid;
   int pgrp;
-  if (std::sscanf(stat_line.c_str() + close_paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) {
+  unsigned long long start_time;
+  // Fields 3, 4, 5 and 22 (proc(5)): state ppid pgrp ... starttime.
+  if (std::sscanf(stat_line.c_str() + close_paren + 1,
+                  " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                  &state, &ppid, &pgrp, &start_time) != 4) {
     return std::nullopt;
   }
-  return StatIds{state, ppid, pgrp};
+  return StatIds{state, ppid, pgrp, start_time};
 }
 
 std::optional<pid_t> ParentOf(pid_t pid) {
@@ -59,6 +65,12 @@ std::optional<pid_t> ParentOf(pid_t pid) {
 }
 
 }  // namespace
+
+std::optional<unsigned long long> StartTimeOf(pid_t pid) {
+  const std::optional<StatIds> ids = StatIdsOf(pid);
+  if (!ids.has_value() || ids->state == 'Z') return std::nullopt;
+  return ids->start_time;
+}
 
 std::vector<pid_t> ChildrenOf(pid_t parent) {
   std::vector<pid_t> children;

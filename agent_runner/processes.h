@@ -31,6 +31,11 @@ std::vector<pid_t> ProcessesInGroup(pid_t group);
 // Whether `pid` has exited and waits to be reaped, or is gone.
 bool IsZombieOrGone(pid_t pid);
 
+// When `pid` started, in clock ticks after boot (/proc/<pid>/stat's
+// starttime): with the pid, it names a process even after the pid is reused.
+// nullopt for a process that is gone or a zombie.
+std::optional<unsigned long long> StartTimeOf(pid_t pid);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_AGENT_RUNNER_PROCESSES_H_

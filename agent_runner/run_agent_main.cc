@@ -21,8 +21,16 @@
 // --source_tree_marker names a source file at a known place in the source
 // tree (e.g. tools/source_tree_marker.txt), whose resolved path minus that
 // relative path is the source tree's root, which is then allowed too.
-// --resource_limits off runs without a cgroup; otherwise --memory_bytes,
-// --pids and --cpus (0: no limit of that kind) default to DefaultResourceLimits.
+// --resource_limits off runs without a cgroup; otherwise --memory_bytes and
+// --pids (0: the default of DefaultResourceLimits) are kernel limits.
+// --cpus N (0: every CPU) and --gpus N are the cores and GPUs the run gets:
+// before the agent starts, the run waits in the machine's admission ledger
+// (admission.h; --admission_ledger FILE for tests) until they, and the
+// memory, fit beside the other runs' (see docs/agents.md, "Budgets").
+// --environment DIR is mounted read-only at --environment_mount with
+// --environment_path entries (colon-separated) first on PATH;
+// --environment_digest_file, --agent_label and --agent_digest_file are
+// recorded. --device_dir replaces /dev as where GPU nodes are found (tests).
 // --link_public links the public files into data/ instead of copying them
 // (real datasets in a stable data dir; see RunOptions::link_public).
 // --workspace_outside_execroot puts the (relative) --workspace under
@@ -49,6 +57,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/admission.h"
+#include "agent_runner/cgroup.h"
 #include "agent_runner/runner.h"
 #include "agent_runner/workspace_lease.h"
 #include "base/command_line.h"
@@ -68,7 +78,11 @@ constexpr char kUsage[] =
     "                 [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
     "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
-    "                 [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]\n"
+    "                 [--resource_limits on|off] [--memory_bytes N] [--pids N]\n"
+    "                 [--cpus N] [--gpus N] [--admission_ledger FILE] [--device_dir DIR]\n"
+    "                 [--environment DIR --environment_mount DIR [--environment_path A:B]\n"
+    "                  [--environment_digest_file FILE]]\n"
+    "                 [--agent_label LABEL] [--agent_digest_file FILE]\n"
     "                 [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]\n"
     "                 [--workspace_quota_bytes N] [--workspace_quota_inodes N]\n"
     "                 [-- extra args passed to the agent]\n";
@@ -96,7 +110,19 @@ absl::StatusOr<std::filesystem::path> SourceTreeRoot(const std::string& marker) 
 struct Flags {
   RunOptions run;
   std::string record_out;
+  ResourceRequest request;
+  std::filesystem::path admission_ledger = DefaultLedgerPath();
 };
+
+// The first line of a small file the build made (a digest), or an error.
+absl::StatusOr<std::string> ReadDigestFile(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line) || line.empty() || line.size() > 256) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot read a digest from ", path));
+  }
+  return line;
+}
 
 absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   ASSIGN_OR_RETURN(
@@ -107,7 +133,9 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
            "network", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
-           "cpus", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
+           "cpus", "gpus", "admission_ledger", "device_dir", "environment",
+           "environment_mount", "environment_path", "environment_digest_file", "agent_label",
+           "agent_digest_file", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
            "workspace_quota_bytes", "workspace_quota_inodes"},
           {"keep_workspace", "link_public", "workspace_outside_execroot"}));
   if (!cl.positional.empty()) {
@@ -195,7 +223,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   }
   if (limits == "off") {
     run.limits.reset();
-    for (const char* flag : {"memory_bytes", "pids", "cpus"}) {
+    for (const char* flag : {"memory_bytes", "pids"}) {
       if (values.contains(flag)) {
         return absl::InvalidArgumentError(
             absl::StrCat("--", flag, " needs --resource_limits on"));
@@ -217,12 +245,40 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
                                                      values[flag], "'"));
     }
   }
-  if (values.contains("cpus") && run.limits &&
-      (!absl::SimpleAtod(values["cpus"], &run.limits->cpus) || !std::isfinite(run.limits->cpus) ||
-       run.limits->cpus < 0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--cpus must be a non-negative number, got '", values["cpus"], "'"));
+  if (run.limits.has_value()) {
+    // 0 asks for the default.
+    const ResourceLimits defaults = DefaultResourceLimits();
+    if (run.limits->memory_bytes == 0) run.limits->memory_bytes = defaults.memory_bytes;
+    if (run.limits->pids == 0) run.limits->pids = defaults.pids;
+    flags.request.memory_bytes = run.limits->memory_bytes;
   }
+  for (const auto& [flag, target] : {std::pair<const char*, int*>{"cpus", &flags.request.cpus},
+                                     {"gpus", &flags.request.gpus}}) {
+    if (values.contains(flag) && (!absl::SimpleAtoi(values[flag], target) || *target < 0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", flag, " must be a non-negative whole number, got '", values[flag], "'"));
+    }
+  }
+  if (values.contains("admission_ledger")) flags.admission_ledger = values["admission_ledger"];
+  if (values.contains("device_dir")) run.device_dir = values["device_dir"];
+  if (values.contains("environment")) {
+    if (!values.contains("environment_mount")) {
+      return absl::InvalidArgumentError("--environment needs --environment_mount");
+    }
+    run.environment_dir = values["environment"];
+    run.environment_mount = values["environment_mount"];
+    for (absl::string_view entry : absl::StrSplit(values["environment_path"], ':',
+                                                  absl::SkipEmpty())) {
+      run.environment_path.emplace_back(entry);
+    }
+  }
+  if (values.contains("environment_digest_file")) {
+    ASSIGN_OR_RETURN(run.environment_digest, ReadDigestFile(values["environment_digest_file"]));
+  }
+  if (values.contains("agent_digest_file")) {
+    ASSIGN_OR_RETURN(run.agent_digest, ReadDigestFile(values["agent_digest_file"]));
+  }
+  run.agent_label = values.contains("agent_label") ? values["agent_label"] : values["agent"];
   // This binary's only children are agents, so it may reap them all.
   run.kill_all_children = true;
   return flags;
@@ -246,7 +302,21 @@ int Main(int argc, char** argv) {
     // Orphans that leave the agent's process group become our children, so
     // that they too are killed when the run ends.
     RETURN_IF_ERROR(BecomeChildSubreaper());
-    ASSIGN_OR_RETURN(RunRecord record, RunAgent(flags->run));
+    ASSIGN_OR_RETURN(MachineResources machine, DetectMachine(flags->run.device_dir));
+    // Held until the run is over (released by the destructor, or dropped
+    // by the next run once this process is gone).
+    ASSIGN_OR_RETURN(Admission admission,
+                     Admission::Reserve(flags->admission_ledger, machine, flags->request,
+                                        [](const std::string& line) {
+                                          std::cerr << "run_agent: " << line << std::endl;
+                                        }));
+    RunOptions run = flags->run;
+    // A run that asked for every CPU is not pinned: it may use whatever
+    // this process may.
+    if (flags->request.cpus > 0) run.cpu_ids = admission.grant().cpu_ids;
+    run.gpu_ids = admission.grant().gpu_ids;
+    run.admission_wait_s = admission.grant().waited_s;
+    ASSIGN_OR_RETURN(RunRecord record, RunAgent(run));
     std::ofstream out(flags->record_out, std::ios::binary | std::ios::trunc);
     out << RunRecordToJson(record);
     out.close();

@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -36,8 +38,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "agent_runner/admission.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
 #include "agent_runner/processes.h"
@@ -106,6 +110,26 @@ absl::Status ValidateOptions(const RunOptions& options) {
     }
     if (geteuid() == 0 && (options.sandbox_uid == 0 || options.sandbox_gid == 0)) {
       return absl::InvalidArgumentError("the sandbox user and group must not be root (0)");
+    }
+  }
+  if (!options.environment_dir.empty()) {
+    if (options.isolation != Isolation::kBwrap) {
+      return absl::InvalidArgumentError(
+          "an agent environment is mounted by the sandbox: it needs isolation bwrap");
+    }
+    if (!options.environment_mount.is_absolute() ||
+        options.environment_mount.lexically_normal() == "/") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the environment's mount point must be an absolute path below /, got '",
+          options.environment_mount.string(), "'"));
+    }
+    for (const std::string& entry : options.environment_path) {
+      const fs::path relative(entry);
+      if (relative.is_absolute() ||
+          std::find(relative.begin(), relative.end(), "..") != relative.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "environment PATH entries must be relative and inside it, got '", entry, "'"));
+      }
     }
   }
   if (options.max_submission_bytes <= 0 || options.max_log_bytes <= 0 ||
@@ -259,6 +283,73 @@ absl::StatusOr<fs::path> WorkspacePath(const std::optional<fs::path>& requested)
   return absolute;
 }
 
+// The CPUs this process may run on: what an agent without a CPU budget gets.
+int MachineCpuCount() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
+
+// The CPUs the agent gets: its grant, or every CPU this process may use.
+int GrantedCpuCount(const RunOptions& options) {
+  return options.cpu_ids.empty() ? MachineCpuCount() : static_cast<int>(options.cpu_ids.size());
+}
+
+// The device nodes of the granted GPUs, bound at /dev/<name>: each
+// <device_dir>/nvidia<N>, and, when there is one, the driver's control
+// nodes that exist. An absent GPU node is an error.
+absl::StatusOr<std::vector<std::pair<fs::path, fs::path>>> GpuDeviceNodes(
+    const RunOptions& options) {
+  std::vector<std::pair<fs::path, fs::path>> nodes;
+  if (options.gpu_ids.empty()) return nodes;
+  for (const int id : options.gpu_ids) {
+    const std::string name = absl::StrCat("nvidia", id);
+    struct stat st;
+    if (stat((options.device_dir / name).c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "GPU ", id, " was granted but ", (options.device_dir / name).string(),
+          " is not a character device"));
+    }
+    nodes.emplace_back(options.device_dir / name, fs::path("/dev") / name);
+  }
+  for (const char* name : {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"}) {
+    struct stat st;
+    if (stat((options.device_dir / name).c_str(), &st) == 0 && S_ISCHR(st.st_mode)) {
+      nodes.emplace_back(options.device_dir / name, fs::path("/dev") / name);
+    }
+  }
+  return nodes;
+}
+
+// The environment's directory, resolved, once it is known not to expose
+// what the agent must not see: it may neither lie inside nor hold a
+// forbidden root or the output base.
+absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
+  std::error_code ec;
+  const fs::path dir = fs::canonical(options.environment_dir, ec);
+  if (ec) return FsError("cannot find the agent's environment", options.environment_dir, ec);
+  if (!fs::is_directory(dir, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat("the agent's environment ",
+                                                   options.environment_dir.string(),
+                                                   " is not a directory"));
+  }
+  std::vector<fs::path> forbidden;
+  for (const fs::path& root : options.forbidden_roots) forbidden.push_back(fs::absolute(root));
+  if (std::optional<fs::path> output_base = OutputBaseOfExecroot()) forbidden.push_back(*output_base);
+  forbidden.push_back(fs::absolute(options.public_dir).parent_path());
+  for (const fs::path& root : forbidden) {
+    const fs::path resolved = fs::weakly_canonical(root, ec);
+    if (IsInside(dir, resolved) || IsInside(resolved, dir)) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "the agent's environment ", options.environment_dir.string(), " resolves to ",
+          dir.string(), ", which ", IsInside(dir, resolved) ? "lies inside " : "holds ",
+          resolved.string(), ", where the agent must not see (see docs/agents.md)"));
+    }
+  }
+  return dir;
+}
+
 absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& options) {
   std::error_code ec;
   for (const char* dir : {"data", "submission", "logs", "code"}) {
@@ -286,10 +377,16 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   fs::permissions(data, kReadOnlyDir, ec);
   if (ec) return FsError("cannot set permissions of", data, ec);
 
-  return WriteTextFile(workspace / "instructions.txt",
-                       AgentInstructions(options.time_limit_s,
-                                         options.network == Network::kAllow ||
-                                             options.isolation == Isolation::kNone));
+  const ResourceLimits limits = options.limits.value_or(ResourceLimits{});
+  return WriteTextFile(
+      workspace / "instructions.txt",
+      AgentInstructions(options.time_limit_s,
+                        options.network == Network::kAllow ||
+                            options.isolation == Isolation::kNone,
+                        DescribeResources(static_cast<int>(options.cpu_ids.size()),
+                                          MachineCpuCount(), limits.memory_bytes,
+                                          static_cast<int>(options.gpu_ids.size()),
+                                          limits.pids)));
 }
 
 // ---------------------------------------------------------------------------
@@ -489,6 +586,21 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
     }
   }
 
+  std::vector<std::pair<fs::path, fs::path>> binds;
+  if (!options.environment_dir.empty()) {
+    ASSIGN_OR_RETURN(fs::path environment, CheckedEnvironmentDir(options));
+    binds.emplace_back(std::move(environment), options.environment_mount);
+  }
+  // glibc's sysconf(_SC_NPROCESSORS_ONLN) - os.cpu_count(), and so the
+  // thread pools of many libraries - reads this file: it shows the granted
+  // CPUs only.
+  if (!options.cpu_ids.empty() && fs::exists("/sys/devices/system/cpu/online", ec)) {
+    const fs::path online = staging / "cpu-online";
+    RETURN_IF_ERROR(WriteTextFile(online, CpuListText(options.cpu_ids) + "\n"));
+    binds.emplace_back(online, "/sys/devices/system/cpu/online");
+  }
+  ASSIGN_OR_RETURN(auto device_nodes, GpuDeviceNodes(options));
+
   const bool host_root = geteuid() == 0;
   ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());
   ASSIGN_OR_RETURN(std::vector<std::string> bwrap_options,
@@ -501,6 +613,11 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                                   .host_root = host_root,
                                   .read_only_dirs = ReadOnlyDirs(options),
                                   .read_only_in_workspace = {"data"},
+                                  .read_only_binds = std::move(binds),
+                                  .device_nodes = std::move(device_nodes),
+                                  .shm_bytes = options.limits.has_value()
+                                                   ? options.limits->memory_bytes
+                                                   : 0,
                                   .seccomp_fd = seccomp_file.get()})));
   ASSIGN_OR_RETURN(FileDescriptor args_file, WriteArgsFile(bwrap_options));
   confinement.entry = {kSandboxEntryPath,
@@ -540,9 +657,30 @@ absl::Status HandWorkspaceTo(const fs::path& workspace, uid_t uid, gid_t gid) {
 std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::path& agent,
                                           const RunOptions& options) {
   const std::string ws = workspace.string();
+  std::string path;
+  for (const std::string& entry : options.environment_path) {
+    absl::StrAppend(&path, (options.environment_mount / entry).string(), ":");
+  }
+  path += "/usr/bin:/bin";
+  const std::string cpus = absl::StrCat(GrantedCpuCount(options));
+  const ResourceLimits limits = options.limits.value_or(ResourceLimits{});
   // std::map: variables in a fixed (sorted) order.
   std::map<std::string, std::string> vars = {
-      {"PATH", "/usr/bin:/bin"},
+      {"PATH", path},
+      {"TMPDIR", "/tmp"},
+      {"MLEBENCH_CPUS", cpus},
+      {"MLEBENCH_MEMORY_BYTES", absl::StrCat(limits.memory_bytes)},
+      {"MLEBENCH_GPUS", absl::StrCat(options.gpu_ids.size())},
+      // Thread pools that do not look at the affinity size themselves by it.
+      {"OMP_NUM_THREADS", cpus},
+      {"OPENBLAS_NUM_THREADS", cpus},
+      {"MKL_NUM_THREADS", cpus},
+      {"NUMEXPR_MAX_THREADS", cpus},
+      {"VECLIB_MAXIMUM_THREADS", cpus},
+      // The granted GPUs by the driver's numbers; "" hides every GPU.
+      {"CUDA_VISIBLE_DEVICES", absl::StrJoin(options.gpu_ids, ",")},
+      {"NVIDIA_VISIBLE_DEVICES",
+       options.gpu_ids.empty() ? std::string("void") : absl::StrJoin(options.gpu_ids, ",")},
       {"HOME", ws},
       {"LANG", "C.UTF-8"},
       {"MLEBENCH_WORKSPACE", ws},
@@ -696,8 +834,12 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   }
   std::optional<AgentCgroup> cgroup;
   if (options.limits.has_value()) {
-    absl::StatusOr<AgentCgroup> created =
-        AgentCgroup::Create(*options.limits, "mlebench-agent");
+    ResourceLimits limits = *options.limits;
+    if (!options.cpu_ids.empty()) {
+      limits.cpuset_cpus = CpuListText(options.cpu_ids);
+      limits.cpus = static_cast<double>(options.cpu_ids.size());
+    }
+    absl::StatusOr<AgentCgroup> created = AgentCgroup::Create(limits, "mlebench-agent");
     if (!created.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot limit the agent's resources: ", created.status().message(),
@@ -731,7 +873,15 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
   spec.spared_children = {lease.janitor()};
+  spec.cpu_affinity = options.cpu_ids;
+  // Every process of the agent ends up reaped by the runner (its child
+  // bwrap, the sandbox's init that bwrap's child is, or the runner as their
+  // subreaper): its children's CPU time, before and after, is the agent's.
+  struct rusage before;
+  getrusage(RUSAGE_CHILDREN, &before);
   ASSIGN_OR_RETURN(ChildOutcome outcome, RunChild(spec));
+  struct rusage after;
+  getrusage(RUSAGE_CHILDREN, &after);
 
   RunRecord record;
   record.competition_id = options.competition_id;
@@ -745,12 +895,36 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.time_limit_s = options.time_limit_s;
   record.isolation = confinement.isolation;
   record.network = confinement.isolation == Isolation::kBwrap ? options.network : Network::kAllow;
+  const auto seconds = [](const struct timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
+  record.cpu_seconds = std::max(0.0, seconds(after.ru_utime) + seconds(after.ru_stime) -
+                                         seconds(before.ru_utime) - seconds(before.ru_stime));
+  record.agent_label = options.agent_label;
+  record.agent_digest = options.agent_digest;
+  record.environment_digest = options.environment_digest;
+  record.cpus = GrantedCpuCount(options);
+  record.cpu_ids = options.cpu_ids;
+  record.gpu_ids = options.gpu_ids;
+  record.admission_wait_s = options.admission_wait_s;
+  if (options.limits.has_value()) {
+    record.memory_limit_bytes = options.limits->memory_bytes;
+    record.processes_limit = options.limits->pids;
+  }
+  if (record.timed_out) record.ended_by = "time_limit";
+  if (record.quota_exceeded) record.ended_by = "workspace_quota";
   if (record.quota_exceeded) {
     log.Note(absl::StrCat("run_agent: stopped the agent: ", quota.why(), "\n"));
   }
   if (cgroup.has_value()) {
     const AgentCgroup::Usage usage = cgroup->ReadUsage();
     record.out_of_memory = usage.oom_kills > 0;
+    record.memory_peak_bytes = usage.memory_peak_bytes;
+    record.processes_limit_hits = usage.pids_limit_hits;
+    // The OOM killer's SIGKILL reaches the agent's main process as signal 9
+    // (or, under bwrap, as exit status 128 + 9 passed on).
+    if (record.out_of_memory && record.ended_by == "agent" &&
+        (record.signal == SIGKILL || record.exit_code == 128 + SIGKILL)) {
+      record.ended_by = "memory_limit";
+    }
     if (record.out_of_memory) {
       log.Note(absl::StrCat("run_agent: the kernel's OOM killer stopped ", usage.oom_kills,
                             " process(es) of the agent at its memory limit of ",
@@ -788,7 +962,22 @@ std::string RunRecordToJson(const RunRecord& record) {
                   NetworkName(record.network), "\"",
                   ", \"quota_exceeded\": ", record.quota_exceeded ? "true" : "false",
                   ", \"out_of_memory\": ", record.out_of_memory ? "true" : "false",
-                  ", \"log_truncated\": ", record.log_truncated ? "true" : "false", "}\n");
+                  ", \"log_truncated\": ", record.log_truncated ? "true" : "false");
+  json += ", \"agent_label\": ";
+  json += JsonString(record.agent_label);
+  json += ", \"agent_digest\": ";
+  json += JsonString(record.agent_digest);
+  json += ", \"environment_digest\": ";
+  json += JsonString(record.environment_digest);
+  absl::StrAppend(&json, ", \"cpus\": ", record.cpus, ", \"cpu_ids\": \"",
+                  CpuListText(record.cpu_ids), "\", \"memory_limit_bytes\": ",
+                  record.memory_limit_bytes, ", \"processes_limit\": ", record.processes_limit,
+                  ", \"gpu_ids\": \"", absl::StrJoin(record.gpu_ids, ","), "\"",
+                  ", \"admission_wait_s\": ", absl::StrFormat("%.3f", record.admission_wait_s),
+                  ", \"cpu_seconds\": ", absl::StrFormat("%.3f", record.cpu_seconds),
+                  ", \"memory_peak_bytes\": ", record.memory_peak_bytes,
+                  ", \"processes_limit_hits\": ", record.processes_limit_hits,
+                  ", \"ended_by\": \"", record.ended_by, "\"}\n");
   return json;
 }
 

@@ -124,6 +124,32 @@ struct RunOptions {
   // more of either than when the agent started, data/ included.
   int64_t workspace_quota_bytes = 0;
   int64_t workspace_quota_inodes = 0;
+
+  // The agent's environment (mle_agent's `environment`, e.g. a locked Python
+  // environment): a directory bound read-only at `environment_mount`
+  // (absolute) inside the sandbox, whatever its size, without a copy; the
+  // `environment_path` entries (relative to it) lead the agent's PATH. Needs
+  // kBwrap. Its resolved path must neither lie inside nor hold a forbidden
+  // root or the output base.
+  std::filesystem::path environment_dir;
+  std::filesystem::path environment_mount;
+  std::vector<std::string> environment_path;
+  std::string environment_digest;  // recorded, e.g. the lock's digest
+
+  // The CPUs and GPUs the agent is granted (admission.h). CPUs: the agent's
+  // affinity, a cpuset in its cgroup (with `limits`), what
+  // /sys/devices/system/cpu/online shows it (so os.cpu_count() and nproc
+  // agree) and the thread counts of OpenMP and BLAS libraries. Empty: every
+  // CPU. GPUs: only <device_dir>/nvidia<N> for these N (and the driver's
+  // control nodes) exist in its /dev, and CUDA_VISIBLE_DEVICES names them.
+  std::vector<int> cpu_ids;
+  std::vector<int> gpu_ids;
+  std::filesystem::path device_dir = "/dev";
+  // Recorded as given: the agent's label and the digest of its files and
+  // environment, and how long the run waited to be admitted.
+  std::string agent_label;
+  std::string agent_digest;
+  double admission_wait_s = 0;
 };
 
 // What happened to one agent run. Failures of the agent are results, not
@@ -144,6 +170,30 @@ struct RunRecord {
   bool quota_exceeded = false;  // stopped because the workspace outgrew its quota (bytes or inodes)
   bool out_of_memory = false;   // the kernel's OOM killer hit the agent's cgroup
   bool log_truncated = false;   // the agent wrote more than max_log_bytes
+
+  // Who ran: the agent's label and digest, its environment's digest (as
+  // given in RunOptions).
+  std::string agent_label;
+  std::string agent_digest;
+  std::string environment_digest;
+  // The budget it had: CPUs (count and list), memory and processes limits
+  // (0: none), GPUs, and how long it waited for them.
+  int cpus = 0;
+  std::vector<int> cpu_ids;
+  int64_t memory_limit_bytes = 0;
+  int64_t processes_limit = 0;
+  std::vector<int> gpu_ids;
+  double admission_wait_s = 0;
+  // What it used: CPU time of all its processes (user + system), the highest
+  // memory use of its cgroup (-1: unknown), and how often fork or clone
+  // failed at the processes limit (-1: unknown).
+  double cpu_seconds = 0;
+  int64_t memory_peak_bytes = -1;
+  int64_t processes_limit_hits = -1;
+  // What ended it: "agent" (it exited, or a signal it did not get from the
+  // runner killed it), "time_limit", "workspace_quota" or "memory_limit"
+  // (the OOM killer killed its main process).
+  std::string ended_by = "agent";
 };
 
 // Builds the workspace, runs the agent in it (own process group, stdin
@@ -182,8 +232,14 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options);
 // "exit_code": 0, "signal": null, "timed_out": false, "duration_s": 0.012,
 // "time_limit_s": 60, "submission_exists": true, "submission_bytes": 42,
 // "isolation": "bwrap", "network": "deny", "quota_exceeded": false,
-// "out_of_memory": false, "log_truncated": false}.
-// duration_s has exactly 3 decimals; everything else is deterministic.
+// "out_of_memory": false, "log_truncated": false, "agent_label": "//a:b",
+// "agent_digest": "...", "environment_digest": "...", "cpus": 2, "cpu_ids":
+// "0-1", "memory_limit_bytes": 2147483648, "processes_limit": 4096,
+// "gpu_ids": "", "admission_wait_s": 0.000, "cpu_seconds": 1.234,
+// "memory_peak_bytes": 123456, "processes_limit_hits": 0, "ended_by":
+// "agent"}. duration_s, admission_wait_s and cpu_seconds have exactly 3
+// decimals; they and memory_peak_bytes are measurements, everything else is
+// deterministic.
 std::string RunRecordToJson(const RunRecord& record);
 
 // Makes the calling process a child subreaper (prctl PR_SET_CHILD_SUBREAPER),

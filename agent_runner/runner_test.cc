@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -277,13 +278,27 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
   EXPECT_TRUE(fs::is_directory(ws / "submission"));
   EXPECT_TRUE(fs::is_empty(ws / "submission"));
   EXPECT_TRUE(fs::is_directory(ws / "code"));
-  EXPECT_EQ(ReadFileOrEmpty(ws / "instructions.txt"), AgentInstructions(2, !sandboxed()));
+  {
+    cpu_set_t affinity;
+    CPU_ZERO(&affinity);
+    ASSERT_EQ(sched_getaffinity(0, sizeof(affinity), &affinity), 0);
+    EXPECT_EQ(ReadFileOrEmpty(ws / "instructions.txt"),
+              AgentInstructions(2, !sandboxed(),
+                                DescribeResources(0, CPU_COUNT(&affinity),
+                                                  options.limits->memory_bytes, 0,
+                                                  options.limits->pids)));
+  }
 
   // The same absolute paths inside the sandbox as outside.
   EXPECT_EQ(ReadFileOrEmpty(ws / "logs" / "pwd.txt"), ws.string() + "\n");
   std::map<std::string, std::string> env = ParseEnv(ReadFileOrEmpty(ws / "logs" / "env.txt"));
   env.erase("PWD");  // exported by the shell itself
   const std::string agent_path = fs::absolute(agent).string();
+  cpu_set_t affinity;
+  CPU_ZERO(&affinity);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(affinity), &affinity), 0);
+  const std::string cpus = absl::StrCat(CPU_COUNT(&affinity));
+  ASSERT_TRUE(options.limits.has_value());
   EXPECT_EQ(env, (std::map<std::string, std::string>{
                      {"CODE_DIR", ws.string() + "/code"},
                      {"COMPETITION_ID", "toy-competition"},
@@ -302,6 +317,17 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
                      {"PATH", "/usr/bin:/bin"},
                      {"RUNFILES_DIR", agent_path + ".runfiles"},
                      {"SUBMISSION_DIR", ws.string() + "/submission"},
+                     {"TMPDIR", "/tmp"},
+                     {"MLEBENCH_CPUS", cpus},
+                     {"MLEBENCH_MEMORY_BYTES", absl::StrCat(options.limits->memory_bytes)},
+                     {"MLEBENCH_GPUS", "0"},
+                     {"OMP_NUM_THREADS", cpus},
+                     {"OPENBLAS_NUM_THREADS", cpus},
+                     {"MKL_NUM_THREADS", cpus},
+                     {"NUMEXPR_MAX_THREADS", cpus},
+                     {"VECLIB_MAXIMUM_THREADS", cpus},
+                     {"CUDA_VISIBLE_DEVICES", ""},
+                     {"NVIDIA_VISIBLE_DEVICES", "void"},
                  }));
   const std::string log = ReadFileOrEmpty(options.log_out);
   EXPECT_THAT(log, HasSubstr("args: --alpha two words\n"));
@@ -542,11 +568,15 @@ TEST_P(RunAgentModesTest, AgentThatCannotBeExecutedIsAResult) {
                   : HasSubstr(absl::StrCat("cannot execute the agent (errno ", ENOEXEC, ")")));
 }
 
-// Replaces the duration (checking its format) so records can be compared.
+// The record without what is measured (durations, CPU time, peak memory),
+// which differs from run to run.
 std::string WithoutDuration(const std::string& json) {
   static const std::regex kDuration(R"("duration_s": [0-9]+\.[0-9]{3},)");
+  static const std::regex kMeasured(
+      R"re("(admission_wait_s|cpu_seconds|memory_peak_bytes)": -?[0-9.]+)re");
   EXPECT_TRUE(std::regex_search(json, kDuration)) << json;
-  return std::regex_replace(json, kDuration, "\"duration_s\": D,");
+  return std::regex_replace(std::regex_replace(json, kDuration, "\"duration_s\": D,"), kMeasured,
+                            "\"$1\": M");
 }
 
 TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
@@ -565,7 +595,14 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          IsolationName(GetParam()), "\", \"network\": \"",
                          sandboxed() ? "deny" : "allow",
                          "\", \"quota_exceeded\": false, \"out_of_memory\": false, "
-                         "\"log_truncated\": false}\n"));
+                         "\"log_truncated\": false, \"agent_label\": \"\", \"agent_digest\": \"\", "
+                         "\"environment_digest\": \"\", \"cpus\": ", first->cpus,
+                         ", \"cpu_ids\": \"\", \"memory_limit_bytes\": ",
+                         first->memory_limit_bytes, ", \"processes_limit\": ",
+                         first->processes_limit,
+                         ", \"gpu_ids\": \"\", \"admission_wait_s\": M, \"cpu_seconds\": M, "
+                         "\"memory_peak_bytes\": M, \"processes_limit_hits\": ",
+                         first->processes_limit_hits, ", \"ended_by\": \"agent\"}\n"));
 }
 
 // ---------------------------------------------------------------------------
@@ -903,7 +940,19 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "\"seed\": -3, \"exit_code\": null, \"signal\": 9, \"timed_out\": true, "
             "\"duration_s\": 1.235, \"time_limit_s\": 1, \"submission_exists\": false, "
             "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"allow\", "
-            "\"quota_exceeded\": false, \"out_of_memory\": false, \"log_truncated\": false}\n");
+            "\"quota_exceeded\": false, \"out_of_memory\": false, \"log_truncated\": false, "
+            "\"agent_label\": \"\", \"agent_digest\": \"\", \"environment_digest\": \"\", "
+            "\"cpus\": 0, \"cpu_ids\": \"\", \"memory_limit_bytes\": 0, \"processes_limit\": 0, "
+            "\"gpu_ids\": \"\", \"admission_wait_s\": 0.000, \"cpu_seconds\": 0.000, "
+            "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\"}\n");
+  record.cpu_ids = {0, 1, 2, 5};
+  record.gpu_ids = {1, 3};
+  record.agent_label = "//my:agent";
+  EXPECT_THAT(RunRecordToJson(record),
+              HasSubstr("\"agent_label\": \"//my:agent\", "));
+  EXPECT_THAT(RunRecordToJson(record),
+              HasSubstr("\"cpu_ids\": \"0-2,5\", "));
+  EXPECT_THAT(RunRecordToJson(record), HasSubstr("\"gpu_ids\": \"1,3\", "));
   record.isolation = Isolation::kBwrap;
   record.network = Network::kDeny;
   record.quota_exceeded = true;
@@ -912,7 +961,7 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
   EXPECT_THAT(RunRecordToJson(record),
               HasSubstr("\"submission_bytes\": 0, \"isolation\": \"bwrap\", "
                         "\"network\": \"deny\", \"quota_exceeded\": true, "
-                        "\"out_of_memory\": true, \"log_truncated\": true}\n"));
+                        "\"out_of_memory\": true, \"log_truncated\": true, "));
 }
 
 TEST(IsolationNamesTest, ParseAndNameAreInverse) {

@@ -99,7 +99,7 @@ absl::Status AddEtc(Args& args) {
 // /proc is the sandbox's own, but its global knobs are the host kernel's:
 // each is covered by a read-only bind of itself (for an unprivileged agent
 // they are read-only already; this holds even if the uid drop were undone).
-void AddDevicesAndKernel(Args& args) {
+void AddDevicesAndKernel(Args& args, const SandboxSpec& spec) {
   Append(args, {"--proc", "/proc"});
   for (const char* knob : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
                            "/proc/fs", "/proc/acpi", "/proc/scsi", "/proc/driver",
@@ -112,15 +112,12 @@ void AddDevicesAndKernel(Args& args) {
   // joblib's loky, torch's DataLoader workers) live in /dev/shm, which --dev
   // makes root's: a tmpfs of its own, sticky and world-writable. It is
   // memory, charged to the agent's cgroup.
+  if (spec.shm_bytes > 0) Append(args, {"--size", absl::StrCat(spec.shm_bytes)});
   Append(args, {"--perms", "1777", "--tmpfs", "/dev/shm"});
-  std::vector<std::string> gpu_nodes;
-  std::error_code ec;
-  for (fs::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (absl::StartsWith(name, "nvidia") || name == "dri") gpu_nodes.push_back(it->path().string());
+  for (const auto& [node, inside] : spec.device_nodes) {
+    Append(args, {"--dev-bind", node.string(), inside.string()});
   }
-  std::sort(gpu_nodes.begin(), gpu_nodes.end());
-  for (const std::string& node : gpu_nodes) Append(args, {"--dev-bind", node, node});
+  std::error_code ec;
   if (fs::is_directory("/sys", ec)) Append(args, {"--ro-bind", "/sys", "/sys"});
   // Sticky and world-writable, as on the host: the agent is not root.
   Append(args, {"--perms", "1777", "--tmpfs", "/tmp"});
@@ -179,9 +176,22 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   if (spec.seccomp_fd >= 0) Append(args, {"--seccomp", absl::StrCat(spec.seccomp_fd)});
   AddSystem(args);
   RETURN_IF_ERROR(AddEtc(args));
-  AddDevicesAndKernel(args);
+  for (const auto& [node, inside] : spec.device_nodes) {
+    RETURN_IF_ERROR(RequireAbsolute(node, "device node"));
+    if (!IsUnder(inside, "/dev")) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("device nodes go under /dev, got '", inside.string(), "'"));
+    }
+  }
+  AddDevicesAndKernel(args, spec);
 
   std::set<fs::path> made;
+  for (const auto& [source, target] : spec.read_only_binds) {
+    RETURN_IF_ERROR(RequireAbsolute(source, "bound path"));
+    RETURN_IF_ERROR(RequireAbsolute(target, "mount point"));
+    AddParentDirs(args, target, made);
+    Append(args, {"--ro-bind", source.string(), target.string()});
+  }
   for (const fs::path& dir : spec.read_only_dirs) {
     RETURN_IF_ERROR(RequireAbsolute(dir, "read-only dir"));
     AddParentDirs(args, dir, made);

@@ -3,8 +3,10 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -46,6 +48,18 @@ struct SandboxSpec {
   // inside it (data/: the agent may read its copy of the public files, never
   // change them or write beside them, whoever owns them on the host).
   std::vector<std::filesystem::path> read_only_in_workspace;
+  // Absolute host paths bound read-only at absolute paths inside (`first`
+  // at `second`): the agent's environment (e.g. a Python environment at
+  // /opt/mlebench/python) and files that tell libraries what the agent was
+  // given (/sys/devices/system/cpu/online). In order, after the system.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> read_only_binds;
+  // Host device nodes (`first`) bound at absolute paths in /dev (`second`):
+  // the granted GPUs and the driver's control nodes. No other GPU node is
+  // visible.
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> device_nodes;
+  // > 0: the size of the private /dev/shm (POSIX shared memory; its pages are
+  // charged to the agent's memory cgroup); 0: tmpfs's default, half of RAM.
+  int64_t shm_bytes = 0;
   // >= 0: a descriptor (inherited by bwrap) holding a classic BPF program,
   // which bwrap installs on the sandbox's init as well as on the command
   // (--seccomp). The init runs as the agent's user when the caller is not
@@ -64,10 +78,10 @@ struct SandboxSpec {
 //     and /etc/resolv.conf's target when it is a symlink out of /etc and /usr;
 //   a fresh /proc whose global kernel settings (/proc/sys, sysrq-trigger,
 //     irq, bus, fs, ...) are read-only; /sys read-only; a minimal /dev plus
-//     any GPU device nodes (/dev/nvidia*, /dev/dri), with a private,
-//     world-writable /dev/shm (POSIX shared memory and semaphores);
+//     the `device_nodes` (granted GPUs), with a private, world-writable
+//     /dev/shm of `shm_bytes` (POSIX shared memory and semaphores);
 //   an empty, private /tmp;
-//   the `read_only_dirs`;
+//   the `read_only_dirs` and `read_only_binds`;
 //   the workspace, with `read_only_in_workspace` read-only inside it, the
 //     staged agent and the staged runfiles tree;
 //   the sandbox entry.

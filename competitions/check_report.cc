@@ -13,10 +13,12 @@
 // no isolation unless it is `none`, and a run without bwrap when it is
 // `bwrap`. A run record that cannot be read or parsed, or lacks "isolation"
 // or "network", is a broken input (exit 2), whatever the gate.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -24,6 +26,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "base/command_line.h"
 #include "base/display_text.h"
@@ -56,13 +60,46 @@ void PrintError(std::string_view message) {
   std::cerr << "check_report: " << EscapeForConsole(message, 2000) << "\n";
 }
 
+// One seed's files: its graded report, and, when known, its run record and
+// agent log.
+struct SeedRun {
+  int64_t seed = 0;
+  std::string report;
+  std::string run_record;
+  std::string agent_log;
+};
+
+// The runs of a --runs manifest: one line per seed, "seed<TAB>report<TAB>
+// run record<TAB>agent log" (paths relative to the working directory).
+absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  std::vector<SeedRun> runs;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    const std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    SeedRun run;
+    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &run.seed)) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": bad line '", line, "'"));
+    }
+    run.report = fields[1];
+    run.run_record = fields[2];
+    run.agent_log = fields[3];
+    runs.push_back(std::move(run));
+  }
+  if (runs.empty()) return absl::InvalidArgumentError(absl::StrCat(path, " lists no runs"));
+  return runs;
+}
+
 // Returns the process exit code: 0 pass, 1 gate failed, 2 broken inputs.
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate",
-             "data_handle", "prepared_dir", "isolation_requested"});
+             "data_handle", "prepared_dir", "isolation_requested", "runs", "sample_report"});
   if (cl.ok()) {
-    if (absl::Status s = RequireFlags(*cl, {"competition", "report", "gate"}); !s.ok()) cl = s;
+    absl::Status s = RequireFlags(*cl, {"competition", "gate"});
+    if (s.ok() && cl->Has("runs") == cl->Has("report")) {
+      s = absl::InvalidArgumentError("give exactly one of --report and --runs");
+    }
+    if (!s.ok()) cl = s;
   }
   if (!cl.ok()) {
     PrintError(cl.status().ToString());
@@ -80,17 +117,29 @@ int Run(const std::vector<std::string>& args) {
     }
   }
   absl::StatusOr<GatingPolicy> policy = ParseGatingPolicy(cl->Get("gate"));
-  absl::StatusOr<std::string> json = ReadFile(cl->Get("report"));
-  absl::StatusOr<CompetitionReport> report =
-      json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
-  if (!policy.ok() || !report.ok()) {
-    PrintError(absl::StrCat(cl->Get("competition"), ": ",
-                            (!policy.ok() ? policy.status() : report.status()).ToString()));
+  if (!policy.ok()) {
+    PrintError(absl::StrCat(cl->Get("competition"), ": ", policy.status().ToString()));
     return 2;
   }
-  report->set_agent(cl->Get("agent"));
-  int64_t seed = 0;
-  if (absl::SimpleAtoi(cl->Get("seed", "0"), &seed)) report->set_seed(seed);
+  // Several seeds (--runs) are reported each under its own file names; a
+  // single run keeps the names it always had.
+  const bool per_seed_files = cl->Has("runs");
+  std::vector<SeedRun> runs;
+  if (per_seed_files) {
+    absl::StatusOr<std::vector<SeedRun>> listed = ReadRunsManifest(cl->Get("runs"));
+    if (!listed.ok()) {
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", listed.status().ToString()));
+      return 2;
+    }
+    runs = *std::move(listed);
+  } else {
+    SeedRun run;
+    run.report = cl->Get("report");
+    run.run_record = cl->Get("run_record", "");
+    run.agent_log = cl->Get("agent_log", "");
+    if (!absl::SimpleAtoi(cl->Get("seed", "0"), &run.seed)) run.seed = 0;
+    runs.push_back(std::move(run));
+  }
 
   GateOptions options;
   if (cl->Has("isolation_requested")) {
@@ -99,7 +148,8 @@ int Run(const std::vector<std::string>& args) {
     // Without the record there is nothing to hold the request against, and a
     // silent pass would look like a checked one.
     absl::Status s = requested.status();
-    if (s.ok() && !cl->Has("run_record")) {
+    if (s.ok() && std::any_of(runs.begin(), runs.end(),
+                              [](const SeedRun& run) { return run.run_record.empty(); })) {
       s = absl::InvalidArgumentError("--isolation_requested needs --run_record");
     }
     if (!s.ok()) {
@@ -108,52 +158,87 @@ int Run(const std::vector<std::string>& args) {
     }
     options.isolation_requested = *requested;
   }
-  if (cl->Has("run_record")) {
-    const std::string path = cl->Get("run_record");
-    absl::StatusOr<std::string> text = ReadFile(path);
-    absl::StatusOr<RunEnvironment> env =
-        text.ok() ? RunEnvironmentFromRecord(*text) : absl::StatusOr<RunEnvironment>(text.status());
-    if (env.ok()) {
-      report->set_isolation(env->isolation);
-      report->set_network(env->network);
-    } else {
-      // Fail closed whatever the gate: an unreadable record would otherwise
-      // let a run pass whose isolation nobody checked.
-      PrintError(absl::StrCat(cl->Get("competition"), ": ", path, ": ", env.status().ToString(),
-                              "; cannot tell what isolation the agent ran under"));
+
+  // The sample submission graded on the same answers: what each seed is
+  // measured against (gate `sample`, "beaten" in the summary).
+  std::optional<CompetitionReport> sample;
+  if (cl->Has("sample_report")) {
+    absl::StatusOr<std::string> json = ReadFile(cl->Get("sample_report"));
+    absl::StatusOr<CompetitionReport> report =
+        json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
+    if (!report.ok()) {
+      PrintError(absl::StrCat(cl->Get("competition"), ": the sample submission's report: ",
+                              report.status().ToString()));
       return 2;
     }
+    sample = *std::move(report);
   }
 
-  const GateDecision decision = Gate(*report, *policy, options);
-  const std::string summary = SummaryLine(*report, *policy, decision, options);
-  std::cout << summary << std::endl;
+  std::vector<SeedResult> results;
+  for (const SeedRun& run : runs) {
+    absl::StatusOr<std::string> json = ReadFile(run.report);
+    absl::StatusOr<CompetitionReport> report =
+        json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
+    if (!report.ok()) {
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", report.status().ToString()));
+      return 2;
+    }
+    report->set_agent(cl->Get("agent"));
+    report->set_seed(run.seed);
+    if (!run.run_record.empty()) {
+      absl::StatusOr<std::string> text = ReadFile(run.run_record);
+      absl::StatusOr<RunEnvironment> env = text.ok() ? RunEnvironmentFromRecord(*text)
+                                                     : absl::StatusOr<RunEnvironment>(text.status());
+      if (!env.ok()) {
+        // Fail closed whatever the gate: an unreadable record would otherwise
+        // let a run pass whose isolation nobody checked.
+        PrintError(absl::StrCat(cl->Get("competition"), ": ", run.run_record, ": ",
+                                env.status().ToString(),
+                                "; cannot tell what isolation the agent ran under"));
+        return 2;
+      }
+      AddRunEnvironment(*env, *report);
+    }
+    if (sample.has_value()) AddSampleScore(*sample, *report);
+    SeedResult result;
+    result.decision = Gate(*report, *policy, options);
+    result.summary = SummaryLine(*report, *policy, result.decision, options);
+    if (per_seed_files) result.summary = absl::StrCat("seed ", run.seed, ": ", result.summary);
+    result.report = *std::move(report);
+    std::cout << result.summary << std::endl;
+    results.push_back(std::move(result));
+  }
 
   if (const char* xml = std::getenv("XML_OUTPUT_FILE"); xml != nullptr && *xml) {
-    if (absl::Status s =
-            WriteFile(xml, CompetitionJUnitXml(*report, *policy, decision, summary, options));
-        !s.ok()) {
+    if (absl::Status s = WriteFile(xml, CompetitionJUnitXml(results, *policy, options)); !s.ok()) {
       PrintError(s.ToString());
       return 2;
     }
   }
   if (const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR"); dir != nullptr && *dir) {
     const std::filesystem::path out(dir);
-    const std::string id = report->competition_id();
-    absl::Status s = WriteFile(out / (id + ".report.json"), ToPythonJson(*report, 2) + "\n");
-    for (const auto& [flag, name] : {std::pair<std::string, std::string>{"run_record", ".run_record.json"},
-                                     {"agent_log", ".agent.log"}}) {
-      if (!s.ok() || !cl->Has(flag)) continue;
-      absl::StatusOr<std::string> content = ReadFile(cl->Get(flag));
-      s = content.ok() ? WriteFile(out / (id + name), *content) : content.status();
-    }
-    if (!s.ok()) {
-      PrintError(s.ToString());
-      return 2;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const CompetitionReport& report = results[i].report;
+      const std::string base =
+          per_seed_files ? absl::StrCat(report.competition_id(), ".seed-", runs[i].seed)
+                         : report.competition_id();
+      absl::Status s = WriteFile(out / (base + ".report.json"), ToPythonJson(report, 2) + "\n");
+      for (const auto& [path, name] :
+           {std::pair<std::string, std::string>{runs[i].run_record, ".run_record.json"},
+            {runs[i].agent_log, ".agent.log"}}) {
+        if (!s.ok() || path.empty()) continue;
+        absl::StatusOr<std::string> content = ReadFile(path);
+        s = content.ok() ? WriteFile(out / (base + name), *content) : content.status();
+      }
+      if (!s.ok()) {
+        PrintError(s.ToString());
+        return 2;
+      }
     }
   }
-  if (!decision.pass) return 1;
-  return 0;
+  const bool pass = std::all_of(results.begin(), results.end(),
+                                [](const SeedResult& r) { return r.decision.pass; });
+  return pass ? 0 : 1;
 }
 
 }  // namespace

@@ -299,11 +299,33 @@ def mle_competition(
         leaderboard = leaderboard,
         visibility = private_visibility,
     )
+    # The sample submission, as the dummy agent submits it, graded on the same
+    # answers: the score every agent is measured against. It does not depend
+    # on the chosen agent, so it runs and is graded once.
+    agent_run(
+        name = name + "_sample_run",
+        data = ":" + name + "_data",
+        description = description,
+        sample_submission = sample_submission,
+        fixed_agent = "//agent_runner/agents:dummy",
+        fixed_agent_digest = "//agent_runner/agents:dummy_digest",
+        visibility = private_visibility,
+    )
+    graded_report(
+        name = name + "_sample_report",
+        data = ":" + name + "_data",
+        run = ":" + name + "_sample_run",
+        grader = ":grade",
+        answers = info.answers[len(prefix):],
+        leaderboard = leaderboard,
+        visibility = private_visibility,
+    )
     competition_test(
         name = name,
         competition_id = name,
         report = ":" + name + "_report",
         run = ":" + name + "_run",
+        sample_report = ":" + name + "_sample_report",
         data = ":" + name + "_data",
         # With real data, the test re-checks files outside Bazel's view, so
         # its result is never taken from the cache.

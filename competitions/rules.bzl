@@ -15,9 +15,10 @@ and seed are added to the report by the test step, not the grade action.
 """
 
 load("//tools:build_settings.bzl", "BuildSettingInfo")
+load("//agent_runner:defs.bzl", "AgentInfo")
 load("@mlebench_data//:config.bzl", "DATA_DIR", "REPO_DIR", "SCANNED", "UPSTREAM_FILES")
 
-GATING_POLICIES = ["none", "valid", "median", "bronze", "silver", "gold"]
+GATING_POLICIES = ["none", "valid", "sample", "median", "bronze", "silver", "gold"]
 
 # Our own tools (preparers, graders, the agent runner and its sandbox entry)
 # are built in the target configuration, like the tests that run them on the
@@ -52,13 +53,14 @@ PreparedDataInfo = provider(
 )
 
 AgentRunInfo = provider(
-    doc = "One agent run on a competition.",
+    doc = "The agent's runs on a competition, one per seed (--//agent_runner:seeds).",
     fields = {
-        "submission_dir": "Tree artifact holding submission.csv, or empty when the agent made none.",
-        "log": "File: the agent's stdout and stderr.",
-        "record": "File: the run record JSON (exit status, timed out, duration).",
+        "runs": "list of struct(seed, submission_dir, log, record), in seed order: " +
+                "submission_dir is a tree artifact holding submission.csv (or empty when " +
+                "the agent made none), log the agent's stdout and stderr, record the run " +
+                "record JSON (exit status, budget, usage, what ended it).",
         "agent": "Label string of the agent.",
-        "seed": "The seed the agent ran with (int).",
+        "agent_digest": "File: the digest of the agent's files and environment.",
         "isolation": "The isolation the user asked for ('bwrap' or 'none'); the record says " +
                      "what the run really had, and the test fails a run without isolation " +
                      "unless 'none' was asked for.",
@@ -66,9 +68,10 @@ AgentRunInfo = provider(
 )
 
 CompetitionReportInfo = provider(
-    doc = "A graded competition.",
+    doc = "A graded competition, one report per seed.",
     fields = {
-        "report": "File: the CompetitionReport JSON written by the grade action.",
+        "reports": "list of struct(seed, report): the CompetitionReport JSON each grade " +
+                   "action wrote, in the order of AgentRunInfo.runs.",
     },
 )
 
@@ -283,99 +286,175 @@ no_answers_in_agent = aspect(
           "reaches a target that holds a competition's answers.",
 )
 
+def _budget(ctx, info):
+    """The run's budget: the flags where set, else the agent's defaults (0: the machine's)."""
+    if ctx.attr.fixed_agent:
+        # The flags are for the chosen agent, not for a fixed one.
+        return struct(
+            cpus = info.cpus if info else 0,
+            memory_bytes = info.memory_bytes if info else 0,
+            gpus = info.gpus if info else 0,
+            processes = info.processes if info else 0,
+        )
+    cpus = ctx.attr._cpus[BuildSettingInfo].value
+    memory = ctx.attr._memory[BuildSettingInfo].value
+    gpus = ctx.attr._gpus[BuildSettingInfo].value
+    processes = ctx.attr._processes[BuildSettingInfo].value
+    return struct(
+        cpus = cpus if cpus != None else (info.cpus if info else 0),
+        memory_bytes = memory if memory else (info.memory_bytes if info else 0),
+        gpus = gpus if gpus != None else (info.gpus if info else 0),
+        processes = processes if processes != None else (info.processes if info else 0),
+    )
+
 def _agent_run_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
-    agent = ctx.attr._agent[DefaultInfo].files_to_run
-    seed = ctx.attr._seed[BuildSettingInfo].value
+    agent_target = ctx.attr.fixed_agent or ctx.attr._agent
+    agent = agent_target[DefaultInfo].files_to_run
+    info = agent_target[AgentInfo] if AgentInfo in agent_target else None
+    environment = info.environment if info else None
+    first_seed = ctx.attr._seed[BuildSettingInfo].value
+    seeds = ctx.attr._seeds[BuildSettingInfo].value
+    agent_digest = ctx.file._agent_digest
+    if ctx.attr.fixed_agent:
+        # One run, seed 0, whatever the flags: e.g. the sample submission.
+        first_seed, seeds = 0, 1
+        agent_digest = ctx.file.fixed_agent_digest
+    if seeds < 1:
+        fail("--//agent_runner:seeds must be at least 1, got %d" % seeds)
     time_limit = ctx.attr._time_limit_s[BuildSettingInfo].value
     isolation = ctx.attr._isolation[BuildSettingInfo].value
     network = ctx.attr._network[BuildSettingInfo].value
-    submission = ctx.actions.declare_directory(ctx.label.name + "/submission")
-    log = ctx.actions.declare_file(ctx.label.name + "/agent.log")
-    record = ctx.actions.declare_file(ctx.label.name + "/run_record.json")
-    ctx.actions.run(
-        executable = ctx.executable._runner,
-        arguments = [
-            "--competition",
-            data.competition_id,
-            "--public",
-            data.public_dir,
-            "--description",
-            ctx.file.description.path,
-            "--agent",
-            agent.executable.path,
-            "--time_limit_s",
-            str(time_limit),
-            "--seed",
-            str(seed),
-            "--submission_out",
-            submission.path,
-            "--log_out",
-            log.path,
-            "--record_out",
-            record.path,
-            # Beside the execroot (in the output base), where `bazel clean`
-            # never walks a tree the agent made; relative to the working
-            # directory where that is no execroot (remote workers), so that
-            # the action needs no writable /tmp. The runner deletes it
-            # afterwards, or its janitor should the runner die.
-            "--workspace",
-            record.dirname + "/workspace",
-            "--workspace_outside_execroot",
-            "--sample_submission",
-            ctx.attr.sample_submission,
-            "--isolation",
-            isolation,
-            "--network",
-            network,
-            "--resource_limits",
-            ctx.attr._resource_limits[BuildSettingInfo].value,
-            "--sandbox_entry",
-            ctx.executable._sandbox_entry.path,
-            # What the agent's files may resolve into: its own configuration's
-            # outputs, external repositories and the source tree; never the
-            # outputs of the competitions and data generators in its
-            # configuration, nor a data dir. (The runner forbids the output
-            # base it runs in, and anything that looks like an output base,
-            # a disk cache or prepared data, itself: docs/security.md.)
-            "--allowed_roots",
-            agent.executable.root.path + ":external",
-            "--forbidden_roots",
-            ":".join([
-                agent.executable.root.path + "/competitions",
-                agent.executable.root.path + "/testdata",
-            ] + data.forbidden_dirs),
-            "--source_tree_marker",
-            ctx.file._source_tree_marker.path,
-        ] + data.runner_flags,
-        inputs = depset(
-            [ctx.file.description, ctx.file._source_tree_marker],
-            transitive = [data.public_inputs],
-        ),
-        tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
-        outputs = [submission, log, record],
-        mnemonic = "MleAgent",
+    resource_limits = ctx.attr._resource_limits[BuildSettingInfo].value
+    budget = _budget(ctx, info)
+    common = [
+        "--competition",
+        data.competition_id,
+        "--public",
+        data.public_dir,
+        "--description",
+        ctx.file.description.path,
+        "--agent",
+        agent.executable.path,
+        "--agent_label",
+        str(agent_target.label),
+        "--agent_digest_file",
+        agent_digest.path,
+        "--time_limit_s",
+        str(time_limit),
+        "--sample_submission",
+        ctx.attr.sample_submission,
+        "--isolation",
+        isolation,
+        "--network",
+        network,
+        "--resource_limits",
+        resource_limits,
+        "--cpus",
+        str(budget.cpus),
+        "--gpus",
+        str(budget.gpus),
+        "--sandbox_entry",
+        ctx.executable._sandbox_entry.path,
+        # What the agent's files may resolve into: its own configuration's
+        # outputs, external repositories and the source tree; never the
+        # outputs of the competitions and data generators in its
+        # configuration, nor a data dir. (The runner forbids the output
+        # base it runs in, and anything that looks like an output base,
+        # a disk cache or prepared data, itself: docs/security.md.)
+        "--allowed_roots",
+        agent.executable.root.path + ":external",
+        "--forbidden_roots",
+        ":".join([
+            agent.executable.root.path + "/competitions",
+            agent.executable.root.path + "/testdata",
+        ] + data.forbidden_dirs),
+        "--source_tree_marker",
+        ctx.file._source_tree_marker.path,
+    ]
+    if resource_limits == "on":
+        common += ["--memory_bytes", str(budget.memory_bytes), "--pids", str(budget.processes)]
+    inputs = [ctx.file.description, ctx.file._source_tree_marker, agent_digest]
+    transitive_inputs = [data.public_inputs]
+    if environment:
+        common += [
+            "--environment",
+            environment.root,
+            "--environment_mount",
+            environment.mount_point,
+            "--environment_path",
+            ":".join(environment.path),
+            "--environment_digest_file",
+            environment.digest.path,
+        ]
+        transitive_inputs.append(environment.files)
+
+    # What a remote executor routes by, and what `bazel aquery` shows
+    # (docs/agents.md, "Budgets"); the runner's own admission keeps local
+    # runs within the machine.
+    requirements = {
         # The runner is the sandbox (bubblewrap, an unprivileged uid, cgroups):
         # Bazel's linux-sandbox would mount the cgroup file system read-only.
-        execution_requirements = {"no-sandbox": "1"},
-        progress_message = "Running agent %s on %s (seed %d)" % (
-            ctx.attr._agent.label,
-            data.competition_id,
-            seed,
-        ),
-        exec_group = "agent",
-    )
+        "no-sandbox": "1",
+        "mlebench-cpus": str(budget.cpus),
+        "mlebench-memory-bytes": str(budget.memory_bytes),
+        "mlebench-gpus": str(budget.gpus),
+    }
+    if budget.gpus > 0:
+        requirements["requires-gpu"] = "1"
+    runs = []
+    outputs = []
+    for seed in range(first_seed, first_seed + seeds):
+        # One directory per seed, whatever the number of seeds: raising
+        # --//agent_runner:seeds leaves the actions of the seeds already run
+        # unchanged, so they come from the cache.
+        prefix = "%s/seed-%d/" % (ctx.label.name, seed)
+        submission = ctx.actions.declare_directory(prefix + "submission")
+        log = ctx.actions.declare_file(prefix + "agent.log")
+        record = ctx.actions.declare_file(prefix + "run_record.json")
+        ctx.actions.run(
+            executable = ctx.executable._runner,
+            arguments = common + [
+                "--seed",
+                str(seed),
+                "--submission_out",
+                submission.path,
+                "--log_out",
+                log.path,
+                "--record_out",
+                record.path,
+                # Beside the execroot (in the output base), where `bazel clean`
+                # never walks a tree the agent made; relative to the working
+                # directory where that is no execroot (remote workers), so that
+                # the action needs no writable /tmp. The runner deletes it
+                # afterwards, or its janitor should the runner die.
+                "--workspace",
+                record.dirname + "/workspace",
+                "--workspace_outside_execroot",
+            ] + data.runner_flags,
+            inputs = depset(inputs, transitive = transitive_inputs),
+            tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
+            outputs = [submission, log, record],
+            mnemonic = "MleAgent",
+            execution_requirements = requirements,
+            progress_message = "Running agent %s on %s (seed %d)" % (
+                agent_target.label,
+                data.competition_id,
+                seed,
+            ),
+            exec_group = "agent",
+        )
+        runs.append(struct(seed = seed, submission_dir = submission, log = log, record = record))
+        outputs += [submission, log, record]
     return [
         DefaultInfo(
-            files = depset([submission, log, record]),
-            runfiles = ctx.runfiles(files = [submission, log, record]),
+            files = depset(outputs),
+            runfiles = ctx.runfiles(files = outputs),
         ),
         AgentRunInfo(
-            submission_dir = submission,
-            log = log,
-            record = record,
-            agent = str(ctx.attr._agent.label),
-            seed = seed,
+            runs = runs,
+            agent = str(agent_target.label),
+            agent_digest = agent_digest,
             isolation = isolation,
         ),
     ]
@@ -383,8 +462,10 @@ def _agent_run_impl(ctx):
 agent_run = rule(
     implementation = _agent_run_impl,
     doc = "Runs the agent chosen with --//agent_runner:agent on a competition's public data, " +
-          "inside one action in the `agent` exec group (route it to a GPU pool with " +
-          "exec_properties = {\"agent.Pool\": ...} or --exec_properties).",
+          "once per seed (--//agent_runner:seed and :seeds), each run one action in the " +
+          "`agent` exec group (route it to a GPU pool with exec_properties = " +
+          "{\"agent.Pool\": ...} or --exec_properties), with the budget of " +
+          "--//agent_runner:cpus, :memory, :gpus and :processes or the agent's defaults.",
     attrs = {
         "data": attr.label(
             mandatory = True,
@@ -407,6 +488,17 @@ agent_run = rule(
             cfg = "exec",
             aspects = [no_answers_in_agent],
         ),
+        "fixed_agent": attr.label(
+            executable = True,
+            cfg = "exec",
+            aspects = [no_answers_in_agent],
+            doc = "Runs this agent instead of the chosen one, once (seed 0) with its own " +
+                  "defaults as its budget, whatever the flags: the sample submission's run.",
+        ),
+        "fixed_agent_digest": attr.label(
+            allow_single_file = True,
+            doc = "The agent_digest of fixed_agent.",
+        ),
         "_sandbox_entry": attr.label(
             default = "//agent_runner:sandbox_entry",
             executable = True,
@@ -418,6 +510,15 @@ agent_run = rule(
         ),
         "_resource_limits": attr.label(default = "//agent_runner:resource_limits"),
         "_seed": attr.label(default = "//agent_runner:seed"),
+        "_seeds": attr.label(default = "//agent_runner:seeds"),
+        "_cpus": attr.label(default = "//agent_runner:cpus"),
+        "_memory": attr.label(default = "//agent_runner:memory"),
+        "_gpus": attr.label(default = "//agent_runner:gpus"),
+        "_processes": attr.label(default = "//agent_runner:processes"),
+        "_agent_digest": attr.label(
+            default = "//agent_runner:agent_digest",
+            allow_single_file = True,
+        ),
         "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
         "_isolation": attr.label(default = "//agent_runner:isolation"),
         "_network": attr.label(default = "//agent_runner:network"),
@@ -434,43 +535,47 @@ agent_run = rule(
 
 def _graded_report_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
-    run = ctx.attr.run[AgentRunInfo]
-    report = ctx.actions.declare_file(ctx.label.name + ".json")
-    args = [
-        "--competition",
-        data.competition_id,
-        "--submission",
-        run.submission_dir.path + "/submission.csv",
-        "--answers",
-        data.private_dir + "/" + ctx.attr.answers,
-        "--out",
-        report.path,
-        "--submission_path_label",
-        run.submission_dir.short_path + "/submission.csv",
-    ] + data.dataset_flags
-    inputs = [run.submission_dir]
-    if ctx.file.leaderboard:
-        args += ["--leaderboard", ctx.file.leaderboard.path]
-        inputs.append(ctx.file.leaderboard)
-    else:
-        args += ["--thresholds_csv", ctx.file._thresholds.path]
-        inputs.append(ctx.file._thresholds)
-    ctx.actions.run(
-        executable = ctx.executable.grader,
-        arguments = args,
-        inputs = depset(inputs, transitive = [data.private_inputs]),
-        outputs = [report],
-        mnemonic = "MleGrade",
-        progress_message = "Grading %s" % data.competition_id,
-    )
+    reports = []
+    for run in ctx.attr.run[AgentRunInfo].runs:
+        # seed-<N>.json: an unchanged submission of one seed is never regraded
+        # when other seeds are added or change.
+        report = ctx.actions.declare_file("%s/seed-%d.json" % (ctx.label.name, run.seed))
+        args = [
+            "--competition",
+            data.competition_id,
+            "--submission",
+            run.submission_dir.path + "/submission.csv",
+            "--answers",
+            data.private_dir + "/" + ctx.attr.answers,
+            "--out",
+            report.path,
+            "--submission_path_label",
+            run.submission_dir.short_path + "/submission.csv",
+        ] + data.dataset_flags
+        inputs = [run.submission_dir]
+        if ctx.file.leaderboard:
+            args += ["--leaderboard", ctx.file.leaderboard.path]
+            inputs.append(ctx.file.leaderboard)
+        else:
+            args += ["--thresholds_csv", ctx.file._thresholds.path]
+            inputs.append(ctx.file._thresholds)
+        ctx.actions.run(
+            executable = ctx.executable.grader,
+            arguments = args,
+            inputs = depset(inputs, transitive = [data.private_inputs]),
+            outputs = [report],
+            mnemonic = "MleGrade",
+            progress_message = "Grading %s (seed %d)" % (data.competition_id, run.seed),
+        )
+        reports.append(struct(seed = run.seed, report = report))
     return [
-        DefaultInfo(files = depset([report])),
-        CompetitionReportInfo(report = report),
+        DefaultInfo(files = depset([r.report for r in reports])),
+        CompetitionReportInfo(reports = reports),
     ]
 
 graded_report = rule(
     implementation = _graded_report_impl,
-    doc = "Grades an agent run's submission against the private answers.",
+    doc = "Grades each seed's submission against the private answers, one action per seed.",
     attrs = {
         "data": attr.label(mandatory = True, providers = [PreparedDataInfo]),
         "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
@@ -496,8 +601,8 @@ graded_report = rule(
 )
 
 def _competition_test_impl(ctx):
-    report = ctx.attr.report[CompetitionReportInfo].report
-    run = ctx.attr.run[AgentRunInfo]
+    reports = ctx.attr.report[CompetitionReportInfo].reports
+    run_info = ctx.attr.run[AgentRunInfo]
     policy = ctx.attr._gate[BuildSettingInfo].value
     checker = ctx.executable._checker
     check_flags = []
@@ -505,6 +610,19 @@ def _competition_test_impl(ctx):
     if ctx.attr.data:
         check_flags = ctx.attr.data[PreparedDataInfo].check_flags
         check_files = ctx.attr.data[PreparedDataInfo].check_files
+    sample_report = ctx.attr.sample_report[CompetitionReportInfo].reports[0].report
+    runs_manifest = ctx.actions.declare_file(ctx.label.name + "_runs.tsv")
+    lines = []
+    files = []
+    for run, graded in zip(run_info.runs, reports):
+        lines.append("\t".join([
+            str(run.seed),
+            graded.report.short_path,
+            run.record.short_path,
+            run.log.short_path,
+        ]))
+        files += [graded.report, run.record, run.log]
+    ctx.actions.write(runs_manifest, "\n".join(lines) + "\n")
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(
         output = script,
@@ -514,12 +632,10 @@ def _competition_test_impl(ctx):
             "# Generated by //competitions:rules.bzl; runs from the runfiles root.",
             "exec %s \\" % _shell_quote(checker.short_path),
             "  --competition %s \\" % _shell_quote(ctx.attr.competition_id),
-            "  --report %s \\" % _shell_quote(report.short_path),
-            "  --run_record %s \\" % _shell_quote(run.record.short_path),
-            "  --agent_log %s \\" % _shell_quote(run.log.short_path),
-            "  --agent %s \\" % _shell_quote(run.agent),
-            "  --seed %d \\" % run.seed,
-            "  --isolation_requested %s \\" % _shell_quote(run.isolation),
+            "  --runs %s \\" % _shell_quote(runs_manifest.short_path),
+            "  --agent %s \\" % _shell_quote(run_info.agent),
+            "  --isolation_requested %s \\" % _shell_quote(run_info.isolation),
+            "  --sample_report %s \\" % _shell_quote(sample_report.short_path),
             "  --gate %s %s\"$@\"" % (
                 policy,
                 "".join([_shell_quote(flag) + " " for flag in check_flags]),
@@ -527,7 +643,10 @@ def _competition_test_impl(ctx):
             "",
         ]),
     )
-    runfiles = ctx.runfiles(files = [report, run.record, run.log], transitive_files = check_files)
+    runfiles = ctx.runfiles(
+        files = files + [runs_manifest, sample_report],
+        transitive_files = check_files,
+    )
     runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 
@@ -537,13 +656,21 @@ def _shell_quote(s):
 competition_test = rule(
     implementation = _competition_test_impl,
     test = True,
-    doc = "Reads a graded report, writes JUnit XML with score, medal and thresholds as " +
-          "properties, copies the report into the test's undeclared outputs, prints one " +
-          "summary line and passes or fails by --//competitions:gate.",
+    doc = "Reads the graded report of each seed, writes JUnit XML with one testcase per " +
+          "seed (score, medal, thresholds, budget and usage as properties), copies the " +
+          "reports, run records and logs into the test's undeclared outputs " +
+          "(<id>.seed-<N>.*), prints one summary line per seed and passes when every seed " +
+          "passes --//competitions:gate.",
     attrs = {
         "competition_id": attr.string(mandatory = True),
         "report": attr.label(mandatory = True, providers = [CompetitionReportInfo]),
         "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
+        "sample_report": attr.label(
+            mandatory = True,
+            providers = [CompetitionReportInfo],
+            doc = "The sample submission's graded report (a graded_report of an agent_run " +
+                  "with fixed_agent = the dummy): the score each seed is measured against.",
+        ),
         "data": attr.label(
             providers = [PreparedDataInfo],
             doc = "The data the report was graded on; for real data, the test checks that " +

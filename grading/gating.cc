@@ -1,5 +1,6 @@
 #include "grading/gating.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,7 +18,8 @@ namespace {
 
 constexpr std::pair<GatingPolicy, std::string_view> kNames[] = {
     {GatingPolicy::kNone, "none"},     {GatingPolicy::kValid, "valid"},
-    {GatingPolicy::kMedian, "median"}, {GatingPolicy::kBronze, "bronze"},
+    {GatingPolicy::kSample, "sample"}, {GatingPolicy::kMedian, "median"},
+    {GatingPolicy::kBronze, "bronze"},
     {GatingPolicy::kSilver, "silver"}, {GatingPolicy::kGold, "gold"},
 };
 
@@ -101,7 +103,48 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   };
   ASSIGN_OR_RETURN(std::string isolation, get("isolation", "bwrap", "none"));
   ASSIGN_OR_RETURN(std::string network, get("network", "allow", "deny"));
-  return RunEnvironment{std::move(isolation), std::move(network)};
+  RunEnvironment env{.isolation = std::move(isolation), .network = std::move(network)};
+  const auto number = [&](const std::string& key, double fallback) {
+    auto it = record.fields().find(key);
+    return it != record.fields().end() &&
+                   it->second.kind_case() == google::protobuf::Value::kNumberValue
+               ? it->second.number_value()
+               : fallback;
+  };
+  const auto text = [&](const std::string& key) {
+    auto it = record.fields().find(key);
+    return it != record.fields().end() &&
+                   it->second.kind_case() == google::protobuf::Value::kStringValue
+               ? it->second.string_value()
+               : std::string();
+  };
+  env.agent_digest = text("agent_digest");
+  env.environment_digest = text("environment_digest");
+  env.cpus = static_cast<int64_t>(number("cpus", 0));
+  env.memory_limit_bytes = static_cast<int64_t>(number("memory_limit_bytes", 0));
+  const std::string gpu_ids = text("gpu_ids");
+  env.gpus = gpu_ids.empty() ? 0 : 1 + std::count(gpu_ids.begin(), gpu_ids.end(), ',');
+  env.processes_limit = static_cast<int64_t>(number("processes_limit", 0));
+  env.wall_seconds = number("duration_s", 0);
+  env.cpu_seconds = number("cpu_seconds", 0);
+  env.memory_peak_bytes = static_cast<int64_t>(number("memory_peak_bytes", -1));
+  env.ended_by = text("ended_by");
+  return env;
+}
+
+void AddRunEnvironment(const RunEnvironment& env, CompetitionReport& report) {
+  report.set_isolation(env.isolation);
+  report.set_network(env.network);
+  report.set_agent_digest(env.agent_digest);
+  report.set_environment_digest(env.environment_digest);
+  report.set_cpus(env.cpus);
+  report.set_memory_limit_bytes(env.memory_limit_bytes);
+  report.set_gpus(env.gpus);
+  report.set_processes_limit(env.processes_limit);
+  report.set_wall_seconds(env.wall_seconds);
+  report.set_cpu_seconds(env.cpu_seconds);
+  report.set_memory_peak_bytes(env.memory_peak_bytes);
+  report.set_ended_by(env.ended_by);
 }
 
 std::string_view MedalName(const CompetitionReport& r) {
@@ -121,6 +164,13 @@ GateDecision Gate(const CompetitionReport& r, GatingPolicy policy, const GateOpt
     case GatingPolicy::kNone:
     case GatingPolicy::kValid:
       return {true, ""};
+    case GatingPolicy::kSample:
+      if (r.beats_sample()) return {true, ""};
+      if (r.sample_score().kind_case() != google::protobuf::Value::kNumberValue) {
+        return fail("the sample submission has no score to beat");
+      }
+      return fail(absl::StrCat("score ", ScoreText(r), " is not better than the sample "
+                               "submission's ", FormatPythonFloat(r.sample_score().number_value())));
     case GatingPolicy::kMedian:
       if (r.above_median()) return {true, ""};
       return fail(absl::StrCat("score ", ScoreText(r), " is not better than the median ",
@@ -141,6 +191,16 @@ GateDecision Gate(const CompetitionReport& r, GatingPolicy policy, const GateOpt
   return fail("unknown policy");
 }
 
+void AddSampleScore(const CompetitionReport& sample, CompetitionReport& report) {
+  *report.mutable_sample_score() = sample.score();
+  const bool numbers = sample.score().kind_case() == google::protobuf::Value::kNumberValue &&
+                       report.score().kind_case() == google::protobuf::Value::kNumberValue;
+  const double mine = report.score().number_value();
+  const double theirs = sample.score().number_value();
+  report.set_beats_sample(numbers && report.valid_submission() &&
+                          (report.is_lower_better() ? mine < theirs : mine > theirs));
+}
+
 std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
                         const GateDecision& decision, const GateOptions& options) {
   std::string environment;
@@ -152,6 +212,10 @@ std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
   }
   if (!r.network().empty()) {
     absl::StrAppend(&environment, " network ", EscapeForConsole(r.network(), 20));
+  }
+  if (r.sample_score().kind_case() == google::protobuf::Value::kNumberValue) {
+    absl::StrAppend(&environment, " sample ", FormatPythonFloat(r.sample_score().number_value()),
+                    " beaten ", r.beats_sample() ? "yes" : "no");
   }
   std::string validity = r.valid_submission()    ? "valid"
                          : r.submission_exists() ? "INVALID"

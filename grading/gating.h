@@ -1,6 +1,7 @@
 #ifndef MLEBENCH_GRADING_GATING_H_
 #define MLEBENCH_GRADING_GATING_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,9 +13,11 @@ namespace mlebench {
 // When a competition test passes (--//competitions:gate):
 //   kNone   a report was produced (whatever it says);
 //   kValid  the submission is valid (the default);
+//   kSample the score is strictly better than the sample submission's
+//           (report.sample_score; a report without one fails);
 //   kMedian the score is strictly better than the leaderboard median;
 //   kBronze / kSilver / kGold  at least that medal.
-enum class GatingPolicy { kNone, kValid, kMedian, kBronze, kSilver, kGold };
+enum class GatingPolicy { kNone, kValid, kSample, kMedian, kBronze, kSilver, kGold };
 
 absl::StatusOr<GatingPolicy> ParseGatingPolicy(std::string_view name);
 std::string_view GatingPolicyName(GatingPolicy policy);
@@ -54,13 +57,35 @@ GateDecision Gate(const CompetitionReport& report, GatingPolicy policy,
 struct RunEnvironment {
   std::string isolation;
   std::string network;
+  // The rest of the record, where it has them (records of older runners do
+  // not): copied into the report's fields of the same names (wall_seconds
+  // from duration_s, gpus from the number of gpu_ids).
+  std::string agent_digest;
+  std::string environment_digest;
+  int64_t cpus = 0;
+  int64_t memory_limit_bytes = 0;
+  int64_t gpus = 0;
+  int64_t processes_limit = 0;
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+  int64_t memory_peak_bytes = -1;
+  std::string ended_by;
 };
+
+// Sets the report's isolation, network, agent digest, budget and usage from
+// `env`.
+void AddRunEnvironment(const RunEnvironment& env, CompetitionReport& report);
 // Errors (InvalidArgument) for text that is not a JSON object, and for a
 // missing key or a value that is not one of those strings.
 absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_record_json);
 
 // "gold", "silver", "bronze" or "none".
 std::string_view MedalName(const CompetitionReport& report);
+
+// Sets report.sample_score from the sample submission's report, and
+// report.beats_sample: the report's score is strictly better (in the
+// metric's direction) than a sample score that is a number.
+void AddSampleScore(const CompetitionReport& sample, CompetitionReport& report);
 
 // One human-readable line, e.g.
 // "spaceship-titanic: score 0.79 (higher is better), valid, medal none, above

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grading/gating.h"
 #include "grading/report.pb.h"
@@ -19,6 +20,22 @@ namespace mlebench {
 // so that whatever an agent wrote, the document parses. Deterministic.
 std::string CompetitionJUnitXml(const CompetitionReport& report, GatingPolicy policy,
                                 const GateDecision& decision, std::string_view summary,
+                                const GateOptions& options = {});
+
+// One seed's run of a competition, as the test step judged it.
+struct SeedResult {
+  CompetitionReport report;
+  GateDecision decision;
+  std::string summary;
+};
+
+// The same for several seeds: one testsuite named after the competition, one
+// testcase per seed ("<id> seed <N>"; just "<id>" when there is one seed),
+// each with its own properties, failure and summary line, in the given order.
+// The budget and what the run used (cpus, memory_limit_bytes, gpus,
+// processes_limit, wall_seconds, cpu_seconds, memory_peak_bytes, ended_by)
+// and the agent's digest are properties too.
+std::string CompetitionJUnitXml(const std::vector<SeedResult>& results, GatingPolicy policy,
                                 const GateOptions& options = {});
 
 }  // namespace mlebench

@@ -70,7 +70,19 @@ TEST(ToPythonJson, MatchesUpstreamKeysOrderAndFormatting) {
             "  \"dataset\": \"synthetic\",\n"
             "  \"thresholds_source\": \"embedded\",\n"
             "  \"isolation\": \"\",\n"
-            "  \"network\": \"\"\n"
+            "  \"network\": \"\",\n"
+            "  \"agent_digest\": \"\",\n"
+            "  \"environment_digest\": \"\",\n"
+            "  \"cpus\": 0,\n"
+            "  \"memory_limit_bytes\": 0,\n"
+            "  \"gpus\": 0,\n"
+            "  \"processes_limit\": 0,\n"
+            "  \"wall_seconds\": 0.0,\n"
+            "  \"cpu_seconds\": 0.0,\n"
+            "  \"memory_peak_bytes\": 0,\n"
+            "  \"ended_by\": \"\",\n"
+            "  \"sample_score\": null,\n"
+            "  \"beats_sample\": false\n"
             "}");
 }
 

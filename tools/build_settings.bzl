@@ -33,3 +33,54 @@ string_setting = rule(
         ),
     },
 )
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+def parse_size(text, what):
+    """Bytes of a size such as "512M", "4G" or "1073741824" (K, M, G, T: powers of 1024).
+
+    Args:
+      text: the size; "" means 0.
+      what: names the setting or attribute in the error.
+
+    Returns:
+      The size in bytes (an int).
+    """
+    if text == "":
+        return 0
+    upper = text.upper()
+    if upper.endswith("IB"):
+        upper = upper[:-2]
+    elif upper.endswith("B") and len(upper) > 1 and upper[-2] in "KMGT":
+        upper = upper[:-1]
+    unit = upper[-1] if upper[-1] in "KMGT" else ""
+    digits = upper[:-1] if unit else upper
+    if not digits or not digits.isdigit():
+        fail("%s: %r is not a size (a whole number with an optional K, M, G or T, e.g. 4G)" %
+             (what, text))
+    return int(digits) * _SIZE_UNITS[unit]
+
+def _size_setting_impl(ctx):
+    return [BuildSettingInfo(value = parse_size(ctx.build_setting_value, "--%s" % ctx.label))]
+
+size_setting = rule(
+    implementation = _size_setting_impl,
+    build_setting = config.string(flag = True),
+    doc = "A size in bytes, written as a whole number with an optional K, M, G or T " +
+          "(powers of 1024): 512M, 4G. Its BuildSettingInfo value is the number of bytes.",
+)
+
+def _optional_count_setting_impl(ctx):
+    text = ctx.build_setting_value
+    if text == "":
+        return [BuildSettingInfo(value = None)]
+    if not text.isdigit():
+        fail("--%s=%s: must be a whole number (or empty for the default)" % (ctx.label, text))
+    return [BuildSettingInfo(value = int(text))]
+
+optional_count_setting = rule(
+    implementation = _optional_count_setting_impl,
+    build_setting = config.string(flag = True),
+    doc = "A non-negative whole number, or empty (the default) for \"not set\": its " +
+          "BuildSettingInfo value is then None, and whoever reads it uses its own default.",
+)

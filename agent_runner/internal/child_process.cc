@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
@@ -162,6 +163,11 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   FileDescriptor started_read(started_pipe[0]);
   FileDescriptor started_write(started_pipe[1]);
   const AgentCgroup* cgroup = spec.cgroup;
+  cpu_set_t affinity;
+  CPU_ZERO(&affinity);
+  for (const int cpu : spec.cpu_affinity) {
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &affinity);
+  }
 
   const Clock::time_point start = Clock::now();
   const pid_t pid = fork();
@@ -186,6 +192,12 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
     }
     if (cgroup != nullptr && !cgroup->JoinFromChild()) {
       constexpr char kMessage[] = "run_agent: cannot join the agent's cgroup\n";
+      ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+      (void)ignored;
+      _exit(127);
+    }
+    if (!spec.cpu_affinity.empty() && sched_setaffinity(0, sizeof(affinity), &affinity) != 0) {
+      constexpr char kMessage[] = "run_agent: cannot set the agent's CPU affinity\n";
       ssize_t ignored = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
       (void)ignored;
       _exit(127);

@@ -139,6 +139,9 @@ struct ChildSpec {
   // The child joins it before exec; whatever is left in it is killed at the
   // end.
   const AgentCgroup* cgroup = nullptr;
+  // Non-empty: the CPUs the child (and so everything it starts) runs on; the
+  // cgroup's cpuset, where it has one, keeps the agent from widening it.
+  std::vector<int> cpu_affinity;
   // Asked every few seconds with the child's pid; true stops the child as
   // the deadline would.
   std::function<bool(pid_t child)> over_quota;
