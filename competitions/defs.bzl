@@ -331,6 +331,8 @@ def mle_competition(
         # its result is never taken from the cache.
         tags = tags + ["mlebench", "metric:" + info.metric] + info.splits +
                (["external"] if DATA_DIR else []),
-        visibility = private_visibility,
+        # Any package may run it for an agent of its own (agent_test); an
+        # agent that depends on it fails the analysis (no_answers_in_agent).
+        visibility = ["//visibility:public"],
         **kwargs
     )

@@ -34,10 +34,10 @@ def _python_environment_impl(rctx):
     lock = rctx.path(rctx.attr.lock)
     script = rctx.path(Label("//agent_runner/python:make_environment.sh"))
     rctx.path(Label("//tools/python:check_environment.py"))  # watched: the script runs it
+    rctx.report_progress("making or finding the locked Python environment of %s" % rctx.attr.lock)
     result = rctx.execute(
         [str(script), str(lock), str(rctx.attr.lock)],
         timeout = 3600,
-        quiet = False,
     )
     if result.return_code != 0:
         fail("cannot make the Python environment %s from %s:\n%s" % (
