@@ -134,7 +134,15 @@ def _mle_agent_impl(ctx):
         content = "\n".join([
             "#!/bin/sh",
             "# The launcher of mle_agent %s (//agent_runner:defs.bzl)." % ctx.label,
-            'runfiles="${RUNFILES_DIR:-$0.runfiles}"',
+            # Its runfiles: where the runner says, else beside it, else the
+            # runfiles tree it is in (as a data dependency of a test).
+            'runfiles="${RUNFILES_DIR:-}"',
+            'if [ -z "$runfiles" ]; then',
+            '  case "$0" in',
+            '    *.runfiles/*) runfiles="${0%%.runfiles/*}.runfiles" ;;',
+            '    *) runfiles="$0.runfiles" ;;',
+            '  esac',
+            'fi',
             "export RUNFILES_DIR=\"$runfiles\"",
             "exec %s \"$@\"" % command,
             "",

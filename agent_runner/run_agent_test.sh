@@ -5,7 +5,7 @@
 set -uo pipefail
 
 runner=agent_runner/run_agent
-dummy=agent_runner/agents/dummy
+dummy=agent_runner/agents/dummy_sh
 tmp="${TEST_TMPDIR:?}/run_agent_test"
 # What the sandbox needs: its entry program, and where the agents' files may
 # resolve (the test agents' source directory and the test's own files).
@@ -40,7 +40,7 @@ cmp -s "$tmp/public/sample_submission.csv" "$tmp/dummy/submission/submission.csv
   || fail "dummy submission differs from the sample"
 record="$(cat "$tmp/dummy/record.json")"
 # The defaults: bwrap (./bazelw installs it), no network.
-expected='^\{"competition_id": "toy", "agent": "dummy", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false\}$'
+expected='^\{"competition_id": "toy", "agent": "dummy_sh", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false, "agent_label": "agent_runner/agents/dummy_sh", "agent_digest": "", "environment_digest": "", "cpus": [0-9]+, "cpu_ids": "", "memory_limit_bytes": [0-9]+, "processes_limit": 4096, "gpu_ids": "", "admission_wait_s": [0-9.]+, "cpu_seconds": [0-9.]+, "memory_peak_bytes": [0-9]+, "processes_limit_hits": 0, "ended_by": "agent"\}$'
 [[ "$record" =~ $expected ]] || fail "unexpected record: $record"
 grep -q "dummy: copied" "$tmp/dummy/agent.log" || fail "dummy log lacks its message"
 
@@ -221,7 +221,7 @@ expect_error "--pids needs --resource_limits on" "${common[@]}" --seed 0 \
   --time_limit_s 1 --resource_limits off --pids 10
 expect_error "--memory_bytes must be a non-negative integer, got '-1'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --memory_bytes -1
-expect_error "--cpus must be a non-negative number, got 'lots'" "${common[@]}" --seed 0 \
+expect_error "--cpus must be a non-negative whole number, got 'lots'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --cpus lots
 expect_error "the source tree marker" "${common[@]}" --seed 0 \
   --time_limit_s 1 --source_tree_marker "$tmp/absent_marker"

@@ -47,7 +47,7 @@ using ::testing::Not;
 using ::testing::Optional;
 
 // Runfiles-relative paths (the test runs in the runfiles root).
-constexpr char kDummyAgent[] = "agent_runner/agents/dummy";
+constexpr char kDummyAgent[] = "agent_runner/agents/dummy_sh";
 constexpr char kSilentAgent[] = "agent_runner/agents/silent";
 constexpr char kSleeperAgent[] = "agent_runner/agents/sleeper";
 constexpr char kSandboxEntry[] = "agent_runner/sandbox_entry";
@@ -379,7 +379,7 @@ TEST_P(RunAgentModesTest, DummyAgentSubmitsSampleSubmission) {
   EXPECT_FALSE(record->timed_out);
   EXPECT_TRUE(record->submission_exists);
   EXPECT_EQ(record->submission_bytes, static_cast<int64_t>(std::string(kSampleCsv).size()));
-  EXPECT_EQ(record->agent, "dummy");
+  EXPECT_EQ(record->agent, "dummy_sh");
   EXPECT_EQ(record->isolation, GetParam());
   EXPECT_EQ(ReadFileOrEmpty(root_ / "run" / "submission" / "submission.csv"), kSampleCsv);
   EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"), HasSubstr("dummy: copied"));
@@ -587,7 +587,7 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
   const std::string json = RunRecordToJson(*first);
   EXPECT_EQ(WithoutDuration(json), WithoutDuration(RunRecordToJson(*second)));
   EXPECT_EQ(WithoutDuration(json),
-            absl::StrCat("{\"competition_id\": \"toy-competition\", \"agent\": \"dummy\", "
+            absl::StrCat("{\"competition_id\": \"toy-competition\", \"agent\": \"dummy_sh\", "
                          "\"seed\": 7, \"exit_code\": 0, \"signal\": null, \"timed_out\": false, "
                          "\"duration_s\": D, \"time_limit_s\": 2, \"submission_exists\": true, "
                          "\"submission_bytes\": ",

@@ -55,7 +55,8 @@ PreparedDataInfo = provider(
 AgentRunInfo = provider(
     doc = "The agent's runs on a competition, one per seed (--//agent_runner:seeds).",
     fields = {
-        "runs": "list of struct(seed, submission_dir, log, record), in seed order: " +
+        "runs": "list of struct(seed, index, submission_dir, log, record), in seed order " +
+                "(index 0 is the first seed; outputs are under run-<index>/): " +
                 "submission_dir is a tree artifact holding submission.csv (or empty when " +
                 "the agent made none), log the agent's stdout and stderr, record the run " +
                 "record JSON (exit status, budget, usage, what ended it).",
@@ -404,11 +405,15 @@ def _agent_run_impl(ctx):
         requirements["requires-gpu"] = "1"
     runs = []
     outputs = []
-    for seed in range(first_seed, first_seed + seeds):
-        # One directory per seed, whatever the number of seeds: raising
-        # --//agent_runner:seeds leaves the actions of the seeds already run
-        # unchanged, so they come from the cache.
-        prefix = "%s/seed-%d/" % (ctx.label.name, seed)
+    for index in range(seeds):
+        seed = first_seed + index
+        # One directory per run, named by its place (run-0 has the first
+        # seed), whatever the number of seeds: raising --//agent_runner:seeds
+        # leaves the actions of the runs already made unchanged, so they come
+        # from the cache; and a new --//agent_runner:seed whose submissions do
+        # not change is not graded again (the grade action's inputs and
+        # outputs keep their paths).
+        prefix = "%s/run-%d/" % (ctx.label.name, index)
         submission = ctx.actions.declare_directory(prefix + "submission")
         log = ctx.actions.declare_file(prefix + "agent.log")
         record = ctx.actions.declare_file(prefix + "run_record.json")
@@ -444,7 +449,13 @@ def _agent_run_impl(ctx):
             ),
             exec_group = "agent",
         )
-        runs.append(struct(seed = seed, submission_dir = submission, log = log, record = record))
+        runs.append(struct(
+            seed = seed,
+            index = index,
+            submission_dir = submission,
+            log = log,
+            record = record,
+        ))
         outputs += [submission, log, record]
     return [
         DefaultInfo(
@@ -537,9 +548,9 @@ def _graded_report_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
     reports = []
     for run in ctx.attr.run[AgentRunInfo].runs:
-        # seed-<N>.json: an unchanged submission of one seed is never regraded
-        # when other seeds are added or change.
-        report = ctx.actions.declare_file("%s/seed-%d.json" % (ctx.label.name, run.seed))
+        # run-<i>.json, like the run's directory: an unchanged submission is
+        # never regraded when other seeds are added or the seeds change.
+        report = ctx.actions.declare_file("%s/run-%d.json" % (ctx.label.name, run.index))
         args = [
             "--competition",
             data.competition_id,

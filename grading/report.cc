@@ -320,6 +320,10 @@ absl::StatusOr<CompetitionReport> ReportFromJson(std::string_view json) {
   if (std::optional<double> v = NonFiniteNumber(report.score()); v.has_value()) {
     report.mutable_score()->set_number_value(*v);
   }
+  // Written as null when unknown: unknown again, as a report that never had one.
+  if (report.sample_score().kind_case() == google::protobuf::Value::kNullValue) {
+    report.clear_sample_score();
+  }
   return report;
 }
 

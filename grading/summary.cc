@@ -118,16 +118,24 @@ absl::StatusOr<CompetitionReport> ReportFromStruct(const Struct& object, const s
         reflection->SetInt64(&report, field, static_cast<int64_t>(v));
         break;
       }
-      case FieldDescriptor::CPPTYPE_MESSAGE:  // score: a number, or null for no score
+      case FieldDescriptor::CPPTYPE_MESSAGE: {  // score, sample_score: a number or null
+        Value* target = field->name() == "score" ? report.mutable_score()
+                                                 : report.mutable_sample_score();
         if (std::optional<double> v = NonFiniteNumber(value); v.has_value()) {
-          report.mutable_score()->set_number_value(*v);
+          target->set_number_value(*v);
           break;
         }
         if (value.kind_case() != Value::kNumberValue && value.kind_case() != Value::kNullValue) {
           return FieldError(where, field->name(), "a number or null", value);
         }
-        *report.mutable_score() = value;
+        // A null sample score is an unknown one, as in a report that never had one.
+        if (field->name() == "sample_score" && value.kind_case() == Value::kNullValue) {
+          report.clear_sample_score();
+          break;
+        }
+        *target = value;
         break;
+      }
       default:
         return absl::InternalError(
             absl::StrCat("report field ", field->name(), " has an unexpected type"));

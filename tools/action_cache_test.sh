@@ -58,7 +58,7 @@ if "${NESTED_BAZEL[@]}" --batch build --nobuild \
     //competitions/spaceship-titanic --//competitions:gate=platinum >"$logs/0-bad-gate.out" 2>&1; then
   echo "FAIL: --//competitions:gate=platinum was accepted" >&2; exit 1
 fi
-grep -q "must be one of none, valid, median, bronze, silver, gold" "$logs/0-bad-gate.out" || {
+grep -q "must be one of none, valid, sample, median, bronze, silver, gold" "$logs/0-bad-gate.out" || {
   cat "$logs/0-bad-gate.out"; echo "FAIL: no clear message for a bad gate" >&2; exit 1; }
 echo "ok: step 0: a bad gating policy fails the build with a clear message"
 
@@ -86,10 +86,13 @@ for refused in "cheating:uses_prepared_data:is not visible from target" \
   echo "ok: step 0: the cheating agent $agent fails the analysis"
 done
 
+# Each competition runs the chosen agent and, once, the sample submission (the
+# dummy), and grades both.
 bazel_run 1-cold
 expect 1-cold "Preparing synthetic data for" "$n"
-expect 1-cold "Running agent" "$n"
-expect 1-cold "Grading" "$n"
+expect 1-cold "Running agent" "$((2 * n))"
+expect 1-cold "Running agent //agent_runner/agents:dummy on spaceship-titanic (seed 0)" 2
+expect 1-cold "Grading" "$((2 * n))"
 
 bazel_run 2-unchanged
 expect 2-unchanged "Preparing" 0
@@ -100,14 +103,35 @@ bazel_run 3-new-agent-seed --//agent_runner:seed=7
 expect 3-new-agent-seed "Running agent" "$n"
 expect 3-new-agent-seed "Grading" 0
 
+# Seeds in one build: 1 -> 3 -> 5 runs only the new seeds (each graded), and
+# the JUnit XML has one testcase per seed.
+bazel_run 3-seeds-3 --//agent_runner:seed=7 --//agent_runner:seeds=3
+expect 3-seeds-3 "Running agent" "$((2 * n))"
+expect 3-seeds-3 "Running agent //agent_runner/agents:dummy on spaceship-titanic (seed 7)" 0
+expect 3-seeds-3 "Running agent //agent_runner/agents:dummy on spaceship-titanic (seed 8)" 1
+expect 3-seeds-3 "Grading" "$((2 * n))"
+bazel_run 3-seeds-5 --//agent_runner:seed=7 --//agent_runner:seeds=5
+expect 3-seeds-5 "Running agent" "$((2 * n))"
+expect 3-seeds-5 "Running agent //agent_runner/agents:dummy on spaceship-titanic (seed 9)" 0
+expect 3-seeds-5 "Running agent //agent_runner/agents:dummy on spaceship-titanic (seed 11)" 1
+expect 3-seeds-5 "Grading" "$((2 * n))"
+xml=bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.xml
+[[ "$(grep -c '<testcase name="spaceship-titanic seed \(7\|8\|9\|10\|11\)"' "$xml")" == 5 ]] || {
+  cat "$xml"; echo "FAIL: the JUnit XML does not have one testcase per seed" >&2; exit 1; }
+for run in 0 1 2 3 4; do
+  [[ -f "bazel-bin/competitions/spaceship-titanic/spaceship-titanic_report/run-$run.json" ]] || {
+    echo "FAIL: no report for run $run" >&2; exit 1; }
+done
+echo "ok: seeds 1 -> 3 -> 5 ran only the new seeds"
+
 sed -i 's/^mle_competition($/mle_competition(\n    synthetic_seed = 1,/' \
   competitions/spaceship-titanic/BUILD.bazel
 grep -q 'synthetic_seed = 1' competitions/spaceship-titanic/BUILD.bazel
 bazel_run 4-one-dataset-changed --//agent_runner:seed=7
 expect 4-one-dataset-changed "Preparing synthetic data for spaceship-titanic" 1
 expect 4-one-dataset-changed "Preparing" 1
-expect 4-one-dataset-changed "Grading spaceship-titanic" 1
-expect 4-one-dataset-changed "Grading" 1
+expect 4-one-dataset-changed "Grading spaceship-titanic" 2  # the agent's and the sample's
+expect 4-one-dataset-changed "Grading" 2
 echo "ok: unchanged submissions were never regraded"
 
 mkdir -p e2e_agents
@@ -123,8 +147,8 @@ cp data/sample_submission.csv submission/submission.csv
 while :; do sleep 1; done
 AGENT
 chmod +x e2e_agents/*.sh
-report() { cat "bazel-bin/competitions/$1/$1_report.json"; }
-record() { cat "bazel-bin/competitions/$1/$1_run/run_record.json"; }
+report() { cat "bazel-bin/competitions/$1/$1_report/run-0.json"; }
+record() { cat "bazel-bin/competitions/$1/$1_run/run-0/run_record.json"; }
 
 if nested_bazel 5-silent-gated "${TARGETS[@]}" --//agent_runner:agent=//e2e_agents:silent; then
   echo "FAIL: step 5: tests passed although no agent wrote a submission" >&2; exit 1
@@ -154,14 +178,14 @@ echo "ok: step 6: the agent was stopped at its deadline and its submission grade
 nested_bazel 7-adversary //competitions/spaceship-titanic \
   --//agent_runner:agent=//agent_runner/testing:adversary || {
     cat "$logs/7-adversary.out"; echo "FAIL: step 7: bazel test failed" >&2; exit 1; }
-log="bazel-bin/competitions/spaceship-titanic/spaceship-titanic_run/agent.log"
+log="bazel-bin/competitions/spaceship-titanic/spaceship-titanic_run/run-0/agent.log"
 grep -q "^adversary: [0-9]* attempts, 0 escaped$" "$log" || {
   cat "$log"; echo "FAIL: step 7: the adversary got out" >&2; exit 1; }
 record spaceship-titanic | grep -q '"isolation": "bwrap", "network": "deny"' || {
   record spaceship-titanic; echo "FAIL: step 7: the record does not say bwrap and deny" >&2; exit 1; }
 report spaceship-titanic | grep -q '"valid_submission": true' || {
   report spaceship-titanic; echo "FAIL: step 7: the adversary's submission was not graded" >&2; exit 1; }
-grep -q "isolation bwrap network deny gate valid: PASS" \
+grep -qE "isolation bwrap network deny sample [0-9.]+ beaten (yes|no) gate valid: PASS" \
   bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.log || {
     cat bazel-testlogs/competitions/spaceship-titanic/spaceship-titanic/test.log
     echo "FAIL: step 7: the summary does not show the isolation" >&2; exit 1; }

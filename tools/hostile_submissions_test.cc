@@ -246,7 +246,7 @@ TEST_P(HostileSubmissionsTest, EveryGraderAnswersCalmly) {
   const fs::path answers_file =
       fs::path("competitions") / id / (id + "_data") / "private" / answers_path.substr(prefix.size());
   const fs::path sample_file =
-      fs::path("competitions") / id / (id + "_run") / "submission" / "submission.csv";
+      fs::path("competitions") / id / (id + "_sample_run") / "run-0" / "submission" / "submission.csv";
   absl::StatusOr<TypedTable> answers = ReadAnswersFile(*grader, answers_file.string());
   ASSERT_TRUE(answers.ok()) << answers.status();
   absl::StatusOr<AnswersForGrading> bounded_answers =

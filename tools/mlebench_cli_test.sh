@@ -213,7 +213,10 @@ upstream = ["competition_id", "score", "gold_threshold", "silver_threshold", "br
             "median_threshold", "any_medal", "gold_medal", "silver_medal", "bronze_medal",
             "above_median", "submission_exists", "valid_submission", "is_lower_better",
             "created_at", "submission_path"]
-ours = ["invalid_reason", "agent", "seed", "dataset", "thresholds_source", "isolation", "network"]
+ours = ["invalid_reason", "agent", "seed", "dataset", "thresholds_source", "isolation", "network",
+        "agent_digest", "environment_digest", "cpus", "memory_limit_bytes", "gpus",
+        "processes_limit", "wall_seconds", "cpu_seconds", "memory_peak_bytes", "ended_by",
+        "sample_score", "beats_sample"]
 assert list(report) == upstream + ours, list(report)
 assert report["competition_id"] == cid
 datetime.datetime.fromisoformat(report["created_at"])

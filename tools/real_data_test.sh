@@ -101,18 +101,19 @@ printf '# Upstream description (test)\n' >"$up/description.md"
 
 must_pass 1-cold "${REAL[@]}" "${TARGETS[@]}"
 expect 1-cold "Preparing real data" 2
-expect 1-cold "Running agent" 2
-expect 1-cold "Grading" 2
+# Each competition runs and grades the chosen agent and the sample submission.
+expect 1-cold "Running agent" 4
+expect 1-cold "Grading" 4
 [[ "$(cd "$ship" && find . -type f -printf '%p %s %T@\n' | sort)" == "$before" ]] ||
   fail "step 1: prepared data in upstream's layout was modified"
 [[ -d "$data/aerial-cactus-identification/prepared/public" ]] ||
   fail "step 1: aerial-cactus-identification was not prepared into the data dir"
 grep -q "checksums match" "$logs/1-cold.out" || fail "step 1: checksums were not verified"
 for c in spaceship-titanic aerial-cactus-identification; do
-  report="$bin/competitions/$c/${c}_report.json"
+  report="$bin/competitions/$c/${c}_report/run-0.json"
   grep -q '"dataset": "kaggle"' "$report" || { cat "$report"; fail "step 1: $c report is not kaggle"; }
 done
-grep -q '"thresholds_source": "leaderboard"' "$bin/competitions/spaceship-titanic/spaceship-titanic_report.json" ||
+grep -q '"thresholds_source": "leaderboard"' "$bin/competitions/spaceship-titanic/spaceship-titanic_report/run-0.json" ||
   fail "step 1: spaceship-titanic's thresholds do not come from the upstream leaderboard"
 echo "ok: step 1: prepared data taken as is, raw data prepared in place, reports say kaggle"
 
