@@ -337,7 +337,9 @@ absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
   std::vector<fs::path> forbidden;
   for (const fs::path& root : options.forbidden_roots) forbidden.push_back(fs::absolute(root));
   if (std::optional<fs::path> output_base = OutputBaseOfExecroot()) forbidden.push_back(*output_base);
-  forbidden.push_back(fs::absolute(options.public_dir).parent_path());
+  // The competition's data: prepared public/ and private/ sit side by side.
+  const fs::path data = fs::weakly_canonical(fs::absolute(options.public_dir).parent_path(), ec);
+  if (IsInside(data, dir)) forbidden.push_back(data);
   for (const fs::path& root : forbidden) {
     const fs::path resolved = fs::weakly_canonical(root, ec);
     if (IsInside(dir, resolved) || IsInside(resolved, dir)) {
