@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -351,11 +352,14 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
 
 absl::StatusOr<BenchmarkSummary> Summarize(const std::vector<SourcedReport>& reports) {
   if (reports.empty()) return absl::InvalidArgumentError("no reports to summarize");
-  std::map<std::pair<std::string, std::string>, SeedTable> groups;
+  // Agent, agent digest, dataset: results of other code under the same label,
+  // or of other data, are never mixed.
+  std::map<std::tuple<std::string, std::string, std::string>, SeedTable> groups;
   BenchmarkSummary summary;
   for (const SourcedReport& sourced : reports) {
     const CompetitionReport& r = sourced.report;
-    auto& slot = groups[{r.agent(), r.dataset()}][r.seed()][r.competition_id()];
+    auto& slot =
+        groups[{r.agent(), r.agent_digest(), r.dataset()}][r.seed()][r.competition_id()];
     if (slot == nullptr) {
       slot = &sourced;
       summary.set_reports(summary.reports() + 1);
@@ -374,7 +378,9 @@ absl::StatusOr<BenchmarkSummary> Summarize(const std::vector<SourcedReport>& rep
                      "); runs with different seeds must record them (mlebench grade --seed N)"));
   }
   for (const auto& [key, seeds] : groups) {
-    *summary.add_agents() = SummarizeAgent(key.first, key.second, seeds);
+    AgentSummary* agent = summary.add_agents();
+    *agent = SummarizeAgent(std::get<0>(key), std::get<2>(key), seeds);
+    agent->set_agent_digest(std::get<1>(key));
   }
   return summary;
 }
@@ -389,7 +395,11 @@ std::string FormatSummary(const BenchmarkSummary& summary) {
   absl::StrAppend(&out, ", ", summary.agents_size(),
                   summary.agents_size() == 1 ? " agent" : " agents", "\n");
   for (const AgentSummary& agent : summary.agents()) {
-    absl::StrAppend(&out, "\nagent ", AgentLabel(agent.agent()), " on ",
+    absl::StrAppend(&out, "\nagent ", AgentLabel(agent.agent()),
+                    agent.agent_digest().empty()
+                        ? ""
+                        : absl::StrCat(" (digest ", Shown(agent.agent_digest().substr(0, 12)), ")"),
+                    " on ",
                     DatasetLabel(agent.dataset()), ": ", agent.num_seeds(),
                     agent.num_seeds() == 1 ? " seed, " : " seeds, ", agent.competitions_size(),
                     agent.competitions_size() == 1 ? " competition\n" : " competitions\n");
