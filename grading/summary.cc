@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/display_text.h"
+#include "base/python_float.h"
 #include "base/status_macros.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/struct.pb.h"
@@ -233,6 +234,7 @@ AgentSummary SummarizeAgent(const std::string& agent, const std::string& dataset
       s->set_bronze_medals(s->bronze_medals() + r.bronze_medal());
       s->set_any_medals(s->any_medals() + (r.gold_medal() || r.silver_medal() || r.bronze_medal()));
       s->set_above_median(s->above_median() + r.above_median());
+      s->set_beats_sample(s->beats_sample() + r.beats_sample());
     }
     for (const std::string& id : all_competitions) {
       if (reports.count(id) == 0) s->add_missing_competitions(id);
@@ -267,6 +269,14 @@ AgentSummary SummarizeAgent(const std::string& agent, const std::string& dataset
       SeedOutcome* o = c->add_outcomes();
       o->set_seed(seed);
       o->set_outcome(Outcome(r));
+      if (r.score().kind_case() == Value::kNumberValue) {
+        o->set_score(FormatPythonFloat(r.score().number_value()));
+      }
+      o->set_beats_sample(r.beats_sample());
+      c->set_beats_sample(c->beats_sample() + r.beats_sample());
+      if (r.sample_score().kind_case() == Value::kNumberValue) {
+        c->set_sample_score(FormatPythonFloat(r.sample_score().number_value()));
+      }
     }
   }
   return out;
@@ -430,27 +440,32 @@ std::string FormatSummary(const BenchmarkSummary& summary) {
                       "; its percentages are over its ", s.total_competitions(), " competitions\n");
     }
     std::vector<std::vector<std::string>> seed_rows = {{"seed", "competitions", "submissions",
-                                                        "valid", "gold", "silver", "bronze",
-                                                        "any medal", "above median"}};
+                                                        "valid", "beat sample", "gold", "silver",
+                                                        "bronze", "any medal", "above median"}};
     for (const SeedSummary& s : agent.seeds()) {
       seed_rows.push_back({absl::StrCat(s.seed()), absl::StrCat(s.total_competitions()),
                            absl::StrCat(s.submissions()), absl::StrCat(s.valid_submissions()),
+                           absl::StrCat(s.beats_sample()),
                            absl::StrCat(s.gold_medals()), absl::StrCat(s.silver_medals()),
                            absl::StrCat(s.bronze_medals()), Percent(s.any_medal_percentage()),
                            Percent(s.above_median_percentage())});
     }
     out += "\n" + Columns(seed_rows, "  ");
-    std::vector<std::vector<std::string>> competition_rows = {{"competition", "seeds", "medals"}};
+    std::vector<std::vector<std::string>> competition_rows = {
+        {"competition", "seeds", "medals", "beat sample", "sample score"}};
     for (const SeedSummary& s : agent.seeds()) {
       competition_rows[0].push_back(absl::StrCat("seed ", s.seed()));
     }
     for (const CompetitionAcrossSeeds& c : agent.competitions()) {
       std::vector<std::string> row = {Shown(c.competition_id()), absl::StrCat(c.seeds_seen()),
-                                      absl::StrCat(c.medals())};
+                                      absl::StrCat(c.medals()), absl::StrCat(c.beats_sample()),
+                                      c.sample_score().empty() ? "-" : c.sample_score()};
       int next = 0;
       for (const SeedSummary& s : agent.seeds()) {
         if (next < c.outcomes_size() && c.outcomes(next).seed() == s.seed()) {
-          row.push_back(c.outcomes(next++).outcome());
+          const SeedOutcome& o = c.outcomes(next++);
+          row.push_back(o.score().empty() ? o.outcome()
+                                          : absl::StrCat(o.score(), " ", o.outcome()));
         } else {
           row.push_back("-");
         }

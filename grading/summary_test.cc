@@ -15,6 +15,7 @@
 namespace mlebench {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -314,7 +315,8 @@ TEST(Summarize, SeedsWithFewerCompetitionsListWhatIsMissing) {
   EXPECT_THAT(FormatSummary(*summary),
               HasSubstr("warning: seed 1 has no report for b; its percentages are over its 1 "
                         "competitions"));
-  EXPECT_THAT(FormatSummary(*summary), HasSubstr("  b            1      1       gold    -\n"));
+  EXPECT_THAT(FormatSummary(*summary),
+              ContainsRegex("  b +1 +1 +0 +- +[0-9.]+ gold +-\n"));
 }
 
 // --- FormatSummary ---
@@ -336,12 +338,14 @@ TEST(FormatSummary, OneSeed) {
       "  above median      50.0% (1 seed: standard error n/a)\n"
       "  valid submission  50.0% (1 seed: standard error n/a)\n"
       "\n"
-      "  seed  competitions  submissions  valid  gold  silver  bronze  any medal  above median\n"
-      "  0     2             2            1      1     0       0       50.0%      50.0%\n"
+      "  seed  competitions  submissions  valid  beat sample  gold  silver  bronze  any medal  "
+      "above median\n"
+      "  0     2             2            1      0            1     0       0       50.0%      "
+      "50.0%\n"
       "\n"
-      "  competition                   seeds  medals  seed 0\n"
-      "  aerial-cactus-identification  1      0       invalid\n"
-      "  spaceship-titanic             1      1       gold\n");
+      "  competition                   seeds  medals  beat sample  sample score  seed 0\n"
+      "  aerial-cactus-identification  1      0       0            -             invalid\n"
+      "  spaceship-titanic             1      1       0            -             0.95 gold\n");
 }
 
 TEST(FormatSummary, ThreeSeedsShowStandardError) {
@@ -354,7 +358,7 @@ TEST(FormatSummary, ThreeSeedsShowStandardError) {
       text,
       HasSubstr("  any medal         33.3% +- 19.2% (mean +- standard error over 3 seeds)\n"));
   EXPECT_THAT(
-      text, HasSubstr("  b            3      1       silver        invalid        above-median\n"));
+      text, ContainsRegex("  b +3 +1 +0 +- +[0-9.]+ silver +invalid +[0-9.]+ above-median\n"));
 }
 
 TEST(FormatSummary, RunsWithoutOrWithUnknownIsolationAreFlagged) {

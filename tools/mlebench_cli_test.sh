@@ -440,7 +440,8 @@ grep -qF "any medal         50.0% +- 16.7% (mean +- standard error over 2 seeds)
   fail "wrong headline"
 grep -qF "agent //agents:b on synthetic data: 1 seed, 1 competition" "$T/out" || fail "no agent b block"
 grep -qF "any medal         100.0% (1 seed: standard error n/a)" "$T/out" || fail "wrong agent b headline"
-grep -qE "^  $SPACESHIP +2 +1 +gold +below-median$" "$T/out" || fail "wrong competition row"
+grep -qE "^  $SPACESHIP +2 +1 +0 +- +[0-9.]+ gold +[0-9.]+ below-median$" "$T/out" ||
+  fail "wrong competition row"
 py summary.json <<'EOF'
 import json, math, sys
 s = json.load(open(sys.argv[1]))
