@@ -156,6 +156,36 @@ if run envuser --time_limit_s 30 --environment "$tmp" --environment_mount /opt/t
 fi
 grep -q "the agent's environment" "$tmp/envuser.stderr" || fail "envuser: $(cat "$tmp/envuser.stderr")"
 
+# A real locked environment: its python3 first on PATH, its packages
+# importable with the network denied, and joblib's processes (loky, on
+# /dev/shm) and threads as many as the granted CPUs.
+real_env="$(dirname "$(readlink -f "../example_python/env/pyvenv.cfg")")"
+agent python 'python3 - <<PY
+import os, sys
+import joblib, numpy, pandas, sklearn
+print("prefix", sys.prefix)
+print("joblib cpus", joblib.cpu_count(), "os", os.cpu_count())
+import time
+def work(_):
+    time.sleep(0.3)
+    return os.getpid()
+pids = joblib.Parallel(n_jobs=2, backend="loky")(joblib.delayed(work)(i) for i in range(6))
+print("workers", len(set(pids)))
+from threadpoolctl import threadpool_info
+print("blas threads", max(p["num_threads"] for p in threadpool_info()))
+PY'
+run python --time_limit_s 120 --cpus 2 --environment "$real_env" \
+  --environment_mount /opt/mlebench/python --environment_path bin || fail "python: exited $?"
+log_has python "prefix /opt/mlebench/python"
+log_has python "joblib cpus 2 os 2"
+log_has python "workers 2"
+log_has python "blas threads 2"
+cp "$agents/python" "$agents/python1"
+run python1 --time_limit_s 120 --cpus 1 --environment "$real_env" \
+  --environment_mount /opt/mlebench/python --environment_path bin || fail "python1: exited $?"
+log_has python1 "joblib cpus 1 os 1"
+log_has python1 "blas threads 1"
+
 if [[ "$failures" != 0 ]]; then
   echo "$failures failure(s)"
   exit 1

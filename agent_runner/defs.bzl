@@ -54,7 +54,7 @@ def _agent_environment_impl(ctx):
         if entry.startswith("/") or ".." in entry.split("/"):
             fail("path entries are relative to the environment, got %r" % entry)
     return [
-        DefaultInfo(files = files),
+        DefaultInfo(files = files, runfiles = ctx.runfiles(transitive_files = files)),
         AgentEnvironmentInfo(
             files = files,
             root = digest.dirname,
