@@ -390,19 +390,20 @@ def _agent_run_impl(ctx):
         ]
         transitive_inputs.append(environment.files)
 
-    # What a remote executor routes by, and what `bazel aquery` shows
-    # (docs/agents.md, "Budgets"); the runner's own admission keeps local
-    # runs within the machine.
+    # What a remote executor can route by, and what `bazel aquery` and the
+    # execution log show (docs/agents.md, "Budgets"); Bazel 4 keeps only
+    # execution requirements with known prefixes, such as requires-. The
+    # runner's own admission keeps local runs within the machine.
     requirements = {
         # The runner is the sandbox (bubblewrap, an unprivileged uid, cgroups):
         # Bazel's linux-sandbox would mount the cgroup file system read-only.
         "no-sandbox": "1",
-        "mlebench-cpus": str(budget.cpus),
-        "mlebench-memory-bytes": str(budget.memory_bytes),
-        "mlebench-gpus": str(budget.gpus),
+        "requires-cpus:%d" % budget.cpus: "",
+        "requires-memory-bytes:%d" % budget.memory_bytes: "",
+        "requires-gpus:%d" % budget.gpus: "",
     }
     if budget.gpus > 0:
-        requirements["requires-gpu"] = "1"
+        requirements["requires-gpu"] = ""
     runs = []
     outputs = []
     for index in range(seeds):
