@@ -55,7 +55,8 @@ n="${#TARGETS[@]}"
 
 # A mistyped build setting is an error at analysis time, never a silent default.
 if "${NESTED_BAZEL[@]}" --batch build --nobuild \
-    //competitions/spaceship-titanic --//competitions:gate=platinum >"$logs/0-bad-gate.out" 2>&1; then
+    //competitions/spaceship-titanic --//competitions:gate=platinum \
+    --//agent_runner:agent=//agent_runner/agents:dummy >"$logs/0-bad-gate.out" 2>&1; then
   echo "FAIL: --//competitions:gate=platinum was accepted" >&2; exit 1
 fi
 grep -q "must be one of none, valid, sample, median, bronze, silver, gold" "$logs/0-bad-gate.out" || {

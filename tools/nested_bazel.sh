@@ -39,6 +39,11 @@ nested_disk_cache="${MLEBENCH_NESTED_DISK_CACHE:-$(getent passwd "$(id -u)" | cu
 NESTED_BAZEL=(/usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc
               --output_user_root="$TEST_TMPDIR/root")
 
-# Options for every nested build and test command.
+# Options for every nested build and test command. The agent is the dummy
+# unless a step says otherwise: these tests count actions, whatever the
+# default agent is. Agent environments come from the user's cache, as in the
+# outer build (python_environment reads XDG_CACHE_HOME).
 NESTED_BUILD_OPTIONS=(--disk_cache="$nested_disk_cache"
-  '--modify_execution_info=^(SyntheticRaw|MlePrepare|MleAgent|MleGrade)$=+no-remote-cache')
+  '--modify_execution_info=^(SyntheticRaw|MlePrepare|MleAgent|MleGrade)$=+no-remote-cache'
+  --//agent_runner:agent=//agent_runner/agents:dummy
+  --repo_env=XDG_CACHE_HOME="$(getent passwd "$(id -u)" | cut -d: -f6)/.cache")
