@@ -1,6 +1,7 @@
 #include "grading/gating.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -197,8 +198,12 @@ void AddSampleScore(const CompetitionReport& sample, CompetitionReport& report) 
                        report.score().kind_case() == google::protobuf::Value::kNumberValue;
   const double mine = report.score().number_value();
   const double theirs = sample.score().number_value();
-  report.set_beats_sample(numbers && report.valid_submission() &&
-                          (report.is_lower_better() ? mine < theirs : mine > theirs));
+  // A sample score of NaN (a correlation of constant predictions) is the
+  // worst there is: any number beats it.
+  const bool better = std::isnan(theirs) ? !std::isnan(mine)
+                      : report.is_lower_better() ? mine < theirs
+                                                 : mine > theirs;
+  report.set_beats_sample(numbers && report.valid_submission() && better);
 }
 
 std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,

@@ -84,7 +84,8 @@ std::string_view MedalName(const CompetitionReport& report);
 
 // Sets report.sample_score from the sample submission's report, and
 // report.beats_sample: the report's score is strictly better (in the
-// metric's direction) than a sample score that is a number.
+// metric's direction) than a sample score that is a number; a sample score of
+// NaN is beaten by any number.
 void AddSampleScore(const CompetitionReport& sample, CompetitionReport& report);
 
 // One human-readable line, e.g.

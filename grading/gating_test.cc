@@ -238,3 +238,49 @@ TEST(CompetitionJUnitXml, PropertiesFailureAndEscaping) {
 
 }  // namespace
 }  // namespace mlebench
+
+namespace mlebench {
+namespace {
+
+CompetitionReport WithSample(CompetitionReport report, std::optional<double> sample_score,
+                             bool lower_is_better = false) {
+  report.set_is_lower_better(lower_is_better);
+  CompetitionReport sample = MakeReport("c", true, sample_score, "", kT, {});
+  sample.set_is_lower_better(lower_is_better);
+  AddSampleScore(sample, report);
+  return report;
+}
+
+TEST(SampleGate, StrictlyBetterInTheMetricsDirection) {
+  EXPECT_TRUE(WithSample(Scored(0.8), 0.5).beats_sample());
+  EXPECT_FALSE(WithSample(Scored(0.5), 0.5).beats_sample());
+  EXPECT_FALSE(WithSample(Scored(0.4), 0.5).beats_sample());
+  EXPECT_TRUE(WithSample(Scored(0.4), 0.5, /*lower_is_better=*/true).beats_sample());
+  EXPECT_FALSE(WithSample(Scored(0.8), 0.5, /*lower_is_better=*/true).beats_sample());
+  // A NaN sample score (constant predictions under a correlation) is beaten
+  // by any number; a NaN score beats nothing.
+  EXPECT_TRUE(WithSample(Scored(0.1), std::nan("")).beats_sample());
+  EXPECT_FALSE(WithSample(Scored(std::nan("")), std::nan("")).beats_sample());
+  EXPECT_FALSE(WithSample(Scored(std::nan("")), 0.5).beats_sample());
+  // An invalid submission beats nothing.
+  EXPECT_FALSE(
+      WithSample(MakeReport("c", true, std::nullopt, "bad", kT, {}), 0.5).beats_sample());
+  EXPECT_EQ(WithSample(Scored(0.8), 0.5).sample_score().number_value(), 0.5);
+}
+
+TEST(SampleGate, PassesOnlyWhenTheSampleIsBeaten) {
+  EXPECT_TRUE(Gate(WithSample(Scored(0.8), 0.5), GatingPolicy::kSample).pass);
+  const GateDecision equal = Gate(WithSample(Scored(0.5), 0.5), GatingPolicy::kSample);
+  EXPECT_FALSE(equal.pass);
+  EXPECT_EQ(equal.reason, "score 0.5 is not better than the sample submission's 0.5");
+  const GateDecision unknown = Gate(WithSample(Scored(0.8), std::nullopt), GatingPolicy::kSample);
+  EXPECT_FALSE(unknown.pass);
+  EXPECT_EQ(unknown.reason, "the sample submission has no score to beat");
+  EXPECT_EQ(ParseGatingPolicy("sample").value(), GatingPolicy::kSample);
+  EXPECT_THAT(SummaryLine(WithSample(Scored(0.8), 0.5), GatingPolicy::kSample,
+                          {true, ""}),
+              ::testing::HasSubstr(" sample 0.5 beaten yes gate sample: PASS"));
+}
+
+}  // namespace
+}  // namespace mlebench
