@@ -16,7 +16,7 @@ cd "$root"
 ./bazelw test //competitions/... --//competitions:gate=none "$@" >&2
 json="$(mktemp)"
 trap 'rm -f "$json"' EXIT
-./bazelw run //tools:mlebench -- summarize "$root/bazel-testlogs" --json "$json" >/dev/null
+./bazelw run //tools:mlebench -- summarize "$root/bazel-testlogs/competitions" --json "$json" >/dev/null
 lite="$(awk -F'\t' 'NR > 1 && $2 ~ /(^|,)low(,|$)/ {print $1}' competitions/competitions.tsv)"
 cpu="$(find -L bazel-testlogs/competitions -name outputs.zip -print0 |
   xargs -0 -n1 sh -c 'bsdtar -xOf "$0" "*.run_record.json" 2>/dev/null' |
