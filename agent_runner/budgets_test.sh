@@ -155,6 +155,15 @@ if run envuser --time_limit_s 30 --environment "$tmp" --environment_mount /opt/t
   fail "envuser: an environment holding the public dir was mounted"
 fi
 grep -q "the agent's environment" "$tmp/envuser.stderr" || fail "envuser: $(cat "$tmp/envuser.stderr")"
+# So is one holding what looks like a competition's data (or an output base,
+# a disk cache, ...) anywhere inside it.
+mkdir -p "$env/share/kaggle/prepared/private"
+if run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/test-env; then
+  fail "envuser: an environment holding prepared/private was mounted"
+fi
+grep -q "looks like a competition's data directory" "$tmp/envuser.stderr" ||
+  fail "envuser: $(cat "$tmp/envuser.stderr")"
+rm -rf "$env/share"
 
 # A real locked environment: its python3 first on PATH, its packages
 # importable with the network denied, and joblib's processes (loky, on

@@ -643,6 +643,49 @@ absl::StatusOr<StagingStats> StageFile(const fs::path& source, const fs::path& d
   return stats;
 }
 
+absl::Status CheckTreeToBind(const fs::path& dir, int64_t max_entries) {
+  struct stat root;
+  if (lstat(dir.c_str(), &root) != 0 || !S_ISDIR(root.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(dir.string(), " is not a directory"));
+  }
+  std::vector<std::string> pending = {dir.string()};
+  int64_t entries = 0;
+  while (!pending.empty()) {
+    const std::string current = std::move(pending.back());
+    pending.pop_back();
+    if (const char* kind = AnswerHolderKind(current); kind != nullptr) {
+      return absl::PermissionDeniedError(absl::StrCat(current, " looks like ", kind,
+                                                      ", which an agent must not see"));
+    }
+    DIR* listing = opendir(current.c_str());
+    if (listing == nullptr) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot list ", current, ": ", std::strerror(errno)));
+    }
+    while (const struct dirent* entry = readdir(listing)) {
+      const std::string name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      if (++entries > max_entries) {
+        closedir(listing);
+        return absl::ResourceExhaustedError(
+            absl::StrCat(dir.string(), " holds more than ", max_entries, " entries"));
+      }
+      if (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+      const std::string child = Child(current, name);
+      struct stat st;
+      if (lstat(child.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+      if (st.st_dev != root.st_dev) {
+        closedir(listing);
+        return absl::FailedPreconditionError(absl::StrCat(
+            child, " is another file system (a mount point), which the bind would expose"));
+      }
+      pending.push_back(child);
+    }
+    closedir(listing);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status RemoveStaged(const fs::path& destination) {
   absl::StatusOr<DestinationSlot> slot = OpenDestinationSlot(destination);
   if (!slot.ok()) {

@@ -349,6 +349,13 @@ absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
           resolved.string(), ", where the agent must not see (see docs/agents.md)"));
     }
   }
+  // Whatever else it holds is bound as a whole: nothing in it may look like
+  // a holder of answers (a data dir, an output base, a disk cache, ...).
+  if (absl::Status s = CheckTreeToBind(dir); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("the agent's environment ",
+                                               options.environment_dir.string(), ": ",
+                                               s.message()));
+  }
   return dir;
 }
 
