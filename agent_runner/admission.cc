@@ -294,7 +294,9 @@ absl::StatusOr<Admission> Admission::Reserve(
         told = true;
         on_wait(absl::StrCat(
             "waiting for ", DescribeRequest(cpus, request.memory_bytes, request.gpus), ": ",
-            live.size(), " other agent run(s) on this machine hold ", cpus_taken.size(),
+            live.size(),
+            " other agent run(s) on this machine (of any agent or build, the sample "
+            "submissions' runs included) hold ", cpus_taken.size(),
             " CPU(s), ", memory_taken >> 20, " MiB and ", gpus_taken.size(), " GPU(s) of ",
             DescribeRequest(static_cast<int>(machine.cpu_ids.size()), machine.memory_bytes,
                             static_cast<int>(machine.gpu_ids.size()))));

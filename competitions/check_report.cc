@@ -60,6 +60,15 @@ void PrintError(std::string_view message) {
   std::cerr << "check_report: " << EscapeForConsole(message, 2000) << "\n";
 }
 
+// The last `count` lines of `text` (at most 64 KiB of it).
+std::vector<std::string> LastLines(const std::string& text, size_t count) {
+  const size_t start = text.size() > (size_t{64} << 10) ? text.size() - (size_t{64} << 10) : 0;
+  std::vector<std::string> lines =
+      absl::StrSplit(absl::string_view(text).substr(start), '\n', absl::SkipEmpty());
+  if (lines.size() > count) lines.erase(lines.begin(), lines.end() - count);
+  return lines;
+}
+
 // One seed's files: its graded report, and, when known, its run record and
 // agent log.
 struct SeedRun {
@@ -185,6 +194,7 @@ int Run(const std::vector<std::string>& args) {
     }
     report->set_agent(cl->Get("agent"));
     report->set_seed(run.seed);
+    std::string run_end;
     if (!run.run_record.empty()) {
       absl::StatusOr<std::string> text = ReadFile(run.run_record);
       absl::StatusOr<RunEnvironment> env = text.ok() ? RunEnvironmentFromRecord(*text)
@@ -198,6 +208,7 @@ int Run(const std::vector<std::string>& args) {
         return 2;
       }
       AddRunEnvironment(*env, *report);
+      run_end = DescribeRunEnd(*env);
     }
     if (sample.has_value()) AddSampleScore(*sample, *report);
     SeedResult result;
@@ -206,11 +217,25 @@ int Run(const std::vector<std::string>& args) {
     if (per_seed_files) result.summary = absl::StrCat("seed ", run.seed, ": ", result.summary);
     result.report = *std::move(report);
     std::cout << result.summary << std::endl;
+    // Why a failing seed has no valid submission: how the agent ended and
+    // the end of its log (escaped: the agent wrote it), with where the rest is.
+    if (!result.decision.pass && !result.report.valid_submission() && !run.agent_log.empty()) {
+      std::cout << "  " << (run_end.empty() ? "the agent's run" : run_end)
+                << "; its log: bazel-bin/" << EscapeForConsole(run.agent_log, 300)
+                << ", which ends:" << std::endl;
+      for (const std::string& line : LastLines(ReadFile(run.agent_log).value_or(""), 10)) {
+        std::cout << "    " << EscapeForConsole(line, 300) << std::endl;
+      }
+    }
     results.push_back(std::move(result));
   }
 
   if (const char* xml = std::getenv("XML_OUTPUT_FILE"); xml != nullptr && *xml) {
-    if (absl::Status s = WriteFile(xml, CompetitionJUnitXml(results, *policy, options)); !s.ok()) {
+    const std::string junit =
+        per_seed_files ? CompetitionJUnitXml(results, *policy, options)
+                       : CompetitionJUnitXml(results[0].report, *policy, results[0].decision,
+                                             results[0].summary, options);
+    if (absl::Status s = WriteFile(xml, junit); !s.ok()) {
       PrintError(s.ToString());
       return 2;
     }

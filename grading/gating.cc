@@ -130,7 +130,32 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   env.cpu_seconds = number("cpu_seconds", 0);
   env.memory_peak_bytes = static_cast<int64_t>(number("memory_peak_bytes", -1));
   env.ended_by = text("ended_by");
+  for (const auto& [key, target] : {std::pair<const char*, std::optional<int64_t>*>{
+                                        "exit_code", &env.exit_code},
+                                    {"signal", &env.signal}}) {
+    auto it = record.fields().find(key);
+    if (it != record.fields().end() &&
+        it->second.kind_case() == google::protobuf::Value::kNumberValue) {
+      *target = static_cast<int64_t>(it->second.number_value());
+    }
+  }
   return env;
+}
+
+std::string DescribeRunEnd(const RunEnvironment& env) {
+  if (env.ended_by == "time_limit") return "the agent was stopped at its time limit";
+  if (env.ended_by == "workspace_quota") {
+    return "the agent was stopped: its workspace outgrew its disk quota";
+  }
+  if (env.ended_by == "memory_limit") {
+    return absl::StrCat("the kernel's OOM killer ended the agent at its memory limit (",
+                        env.memory_limit_bytes, " bytes)");
+  }
+  if (env.exit_code.has_value()) {
+    return absl::StrCat("the agent exited with status ", *env.exit_code);
+  }
+  if (env.signal.has_value()) return absl::StrCat("the agent was killed by signal ", *env.signal);
+  return "";
 }
 
 void AddRunEnvironment(const RunEnvironment& env, CompetitionReport& report) {

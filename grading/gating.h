@@ -2,6 +2,7 @@
 #define MLEBENCH_GRADING_GATING_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -70,7 +71,16 @@ struct RunEnvironment {
   double cpu_seconds = 0;
   int64_t memory_peak_bytes = -1;
   std::string ended_by;
+  // How the agent's main process ended, where the record says.
+  std::optional<int64_t> exit_code;
+  std::optional<int64_t> signal;
 };
+
+// Why a run that left no valid submission ended, in words, e.g. "the agent
+// exited with status 1", "the agent was stopped at its time limit", "the
+// kernel's OOM killer ended the agent at its memory limit (1073741824
+// bytes)"; empty when the record does not say.
+std::string DescribeRunEnd(const RunEnvironment& env);
 
 // Sets the report's isolation, network, agent digest, budget and usage from
 // `env`.

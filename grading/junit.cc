@@ -78,8 +78,9 @@ std::string CompetitionJUnitXml(const std::vector<SeedResult>& results, GatingPo
   std::string cases;
   for (const SeedResult& result : results) {
     if (!result.decision.pass) ++failures;
-    const std::string name =
-        results.size() == 1 ? id : absl::StrCat(id, " seed ", result.report.seed());
+    // Named by seed however many there are, so that a CI's history of a
+    // testcase survives a change of --//agent_runner:seeds.
+    const std::string name = absl::StrCat(id, " seed ", result.report.seed());
     cases += TestCaseXml(result.report, policy, result.decision, result.summary, options, name);
   }
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
@@ -92,8 +93,13 @@ std::string CompetitionJUnitXml(const std::vector<SeedResult>& results, GatingPo
 std::string CompetitionJUnitXml(const CompetitionReport& report, GatingPolicy policy,
                                 const GateDecision& decision, std::string_view summary,
                                 const GateOptions& options) {
-  return CompetitionJUnitXml({SeedResult{report, decision, std::string(summary)}}, policy,
-                             options);
+  const std::string id = report.competition_id();
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  absl::StrAppend(&xml, "  <testsuite name=\"", EscapeForXml(id), "\" tests=\"1\" failures=\"",
+                  decision.pass ? 0 : 1, "\" errors=\"0\">\n");
+  absl::StrAppend(&xml, TestCaseXml(report, policy, decision, summary, options, id),
+                  "  </testsuite>\n</testsuites>\n");
+  return xml;
 }
 
 }  // namespace mlebench

@@ -29,8 +29,9 @@ struct SeedResult {
   std::string summary;
 };
 
-// The same for several seeds: one testsuite named after the competition, one
-// testcase per seed ("<id> seed <N>"; just "<id>" when there is one seed),
+// The same for the seeds of a competition test: one testsuite named after the
+// competition, one testcase per seed, named "<id> seed <N>" however many
+// seeds there are,
 // each with its own properties, failure and summary line, in the given order.
 // The budget and what the run used (cpus, memory_limit_bytes, gpus,
 // processes_limit, wall_seconds, cpu_seconds, memory_peak_bytes, ended_by)

@@ -288,7 +288,12 @@ std::string Difference(const CompetitionReport& a, const CompetitionReport& b) {
   std::string difference;
   {
     google::protobuf::util::MessageDifferencer differencer;
-    differencer.IgnoreField(CompetitionReport::descriptor()->FindFieldByName("created_at"));
+    // When it was graded, and what the run measured (a second run of the
+    // same agent, seed and code - an agent_test beside the competition test,
+    // say - uses other seconds and bytes): the same result either way.
+    for (const char* field : {"created_at", "wall_seconds", "cpu_seconds", "memory_peak_bytes"}) {
+      differencer.IgnoreField(CompetitionReport::descriptor()->FindFieldByName(field));
+    }
     differencer.ReportDifferencesToString(&difference);
     if (differencer.Compare(a, b)) return "";
   }  // the reporter writes its last lines when the differencer goes
@@ -385,7 +390,8 @@ absl::StatusOr<BenchmarkSummary> Summarize(const std::vector<SourcedReport>& rep
                      AgentLabel(r.agent()), ", ", DatasetLabel(r.dataset()), ", seed ", r.seed(),
                      "): ", Shown(slot->source), " and ", Shown(sourced.source), " differ (",
                      Shown(difference),
-                     "); runs with different seeds must record them (mlebench grade --seed N)"));
+                     "); two runs of one agent, seed and code that disagree, or reports of "
+                     "different seeds that do not say so (mlebench grade --seed N)"));
   }
   for (const auto& [key, seeds] : groups) {
     AgentSummary* agent = summary.add_agents();

@@ -319,6 +319,25 @@ TEST(Summarize, SeedsWithFewerCompetitionsListWhatIsMissing) {
               ContainsRegex("  b +1 +1 +0 +- +[0-9.]+ gold +-\n"));
 }
 
+TEST(Summarize, RunsThatDifferOnlyInWhatTheyMeasuredAreOneReport) {
+  CompetitionReport first = Report("a", kGold, 0);
+  CompetitionReport again = first;
+  first.set_wall_seconds(1.25);
+  first.set_cpu_seconds(1.5);
+  first.set_memory_peak_bytes(1000);
+  again.set_wall_seconds(1.5);
+  again.set_cpu_seconds(1.75);
+  again.set_memory_peak_bytes(2000);
+  auto summary = Summarize({Sourced(first), Sourced(again, "agent_test")});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->reports(), 1);
+  EXPECT_EQ(summary->duplicate_reports(), 1);
+  again.set_agent_digest("other code");
+  summary = Summarize({Sourced(first), Sourced(again, "agent_test")});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->agents_size(), 2);  // another digest is another agent
+}
+
 // --- FormatSummary ---
 
 TEST(FormatSummary, OneSeed) {

@@ -61,13 +61,25 @@ def parse_size(text, what):
     return int(digits) * _SIZE_UNITS[unit]
 
 def _size_setting_impl(ctx):
-    return [BuildSettingInfo(value = parse_size(ctx.build_setting_value, "--%s" % ctx.label))]
+    value = parse_size(ctx.build_setting_value, "--%s" % ctx.label)
+    if value and value < ctx.attr.minimum:
+        fail(("--%s=%s is %d bytes, less than the least that makes sense, %d; sizes are " +
+              "bytes unless they end in K, M, G or T (did you mean %sM?)") %
+             (ctx.label, ctx.build_setting_value, value, ctx.attr.minimum, ctx.build_setting_value))
+    return [BuildSettingInfo(value = value)]
 
 size_setting = rule(
     implementation = _size_setting_impl,
     build_setting = config.string(flag = True),
     doc = "A size in bytes, written as a whole number with an optional K, M, G or T " +
-          "(powers of 1024): 512M, 4G. Its BuildSettingInfo value is the number of bytes.",
+          "(powers of 1024; KB, KiB and lower case too): 512M, 4G. Its BuildSettingInfo " +
+          "value is the number of bytes; empty is 0.",
+    attrs = {
+        "minimum": attr.int(
+            default = 0,
+            doc = "The least non-zero value accepted (bytes); less fails the build.",
+        ),
+    },
 )
 
 def _optional_count_setting_impl(ctx):
