@@ -100,8 +100,21 @@ class LockedLedger {
  public:
   static absl::StatusOr<LockedLedger> Open(const fs::path& ledger) {
     LockedLedger locked;
-    locked.fd_ = open(ledger.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+    // Opened as it is first, created only when absent: with
+    // fs.protected_regular, O_CREAT on another user's file in a sticky
+    // directory (/run/lock) fails even for root.
+    for (int attempt = 0; locked.fd_ < 0; ++attempt) {
+      locked.fd_ = open(ledger.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (locked.fd_ >= 0 || errno != ENOENT || attempt > 10) break;
+      locked.fd_ = open(ledger.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+      if (locked.fd_ < 0 && errno != EEXIST) break;
+    }
     if (locked.fd_ < 0) return LedgerError("open", ledger, errno);
+    struct stat kind;
+    if (fstat(locked.fd_, &kind) != 0 || !S_ISREG(kind.st_mode)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the admission ledger ", ledger.string(), " is not a regular file"));
+    }
     // Every user's runs share it (umask would narrow the mode).
     struct stat st;
     if (fstat(locked.fd_, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0777) != 0666) {

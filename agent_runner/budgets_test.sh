@@ -27,13 +27,18 @@ agent() {  # NAME BODY: an agent script
   printf '#!/bin/sh\n%s\n' "$2" > "$agents/$1"
   chmod 0555 "$agents/$1"
 }
+# A real locked environment (pandas, scikit-learn, joblib) from the test's
+# runfiles: the repository's env/ directory.
+real_env="$(dirname "$(readlink -f "../example_python/env/pyvenv.cfg")")"
+env="$tmp/environment"
+mkdir -p "$env/bin"
 run() {  # NAME ARGS...: run_agent on agent NAME
   local name="$1"; shift
   "$runner" --competition toy --public "$tmp/public" --description "$tmp/description.md" \
     --submission_out "$tmp/$name/submission" --log_out "$tmp/$name/agent.log" \
     --record_out "$tmp/$name/record.json" --sandbox_entry agent_runner/sandbox_entry \
-    --allowed_roots "$agents" --admission_ledger "$ledger" --agent "$agents/$name" \
-    --seed 0 "$@" 2> "$tmp/$name.stderr"
+    --allowed_roots "$agents:$env:$(dirname "$real_env")" --admission_ledger "$ledger" \
+    --agent "$agents/$name" --seed 0 "$@" 2> "$tmp/$name.stderr"
 }
 field() { grep -o "\"$2\": [^,}]*" "$tmp/$1/record.json"; }
 expect_field() {  # RUN KEY VALUE
@@ -138,37 +143,70 @@ cat "$tmp/overlap.stderr" "$tmp/overlap2.stderr" | grep -q "waiting for" ||
 [[ -s "$ledger" ]] && fail "admission: the ledger keeps entries of finished runs: $(cat "$ledger")"
 
 # The environment: mounted read-only at its mount point, its bin/ on PATH.
-env="$tmp/environment"
 mkdir -p "$env/bin"
 printf '#!/bin/sh\necho "hello from the environment"\n' > "$env/bin/hello"
 chmod 0755 "$env/bin/hello"
-echo "digest-of-env" > "$env/digest"
-agent envuser 'hello; touch /opt/test-env/bin/x 2>/dev/null && echo "env writable"; echo "path=$PATH"'
-run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/test-env \
+echo "0123456789abcdef" > "$env/digest"
+agent envuser 'hello; touch /opt/mlebench/test-env/bin/x 2>/dev/null && echo "env writable"; echo "path=$PATH"'
+run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/mlebench/test-env \
   --environment_path bin --environment_digest_file "$env/digest" || fail "envuser: exited $?"
 log_has envuser "hello from the environment"
-log_has envuser "path=/opt/test-env/bin:/usr/bin:/bin"
+log_has envuser "path=/opt/mlebench/test-env/bin:/usr/bin:/bin"
 grep -q "env writable" "$tmp/envuser/agent.log" && fail "envuser: the environment is writable"
-expect_field envuser environment_digest '"digest-of-env"'
+expect_field envuser environment_digest '"0123456789abcdef"'
 # An environment that holds what the agent must not see is refused.
-if run envuser --time_limit_s 30 --environment "$tmp" --environment_mount /opt/test-env; then
+if run envuser --time_limit_s 30 --environment "$tmp" --environment_mount /opt/mlebench/test-env; then
   fail "envuser: an environment holding the public dir was mounted"
 fi
 grep -q "the agent's environment" "$tmp/envuser.stderr" || fail "envuser: $(cat "$tmp/envuser.stderr")"
 # So is one holding what looks like a competition's data (or an output base,
 # a disk cache, ...) anywhere inside it.
 mkdir -p "$env/share/kaggle/prepared/private"
-if run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/test-env; then
+if run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/mlebench/test-env; then
   fail "envuser: an environment holding prepared/private was mounted"
 fi
 grep -q "looks like a competition's data directory" "$tmp/envuser.stderr" ||
   fail "envuser: $(cat "$tmp/envuser.stderr")"
 rm -rf "$env/share"
+# Mounted under /opt/mlebench only: never over /etc (an ld.so.preload there
+# would run in the sandbox entry before it drops root), /usr, /tmp, ...
+for mount in /etc /usr/lib /opt/mlebench /opt/mlebench/a/b /opt/mlebench/../etc /tmp/x; do
+  if run envuser --time_limit_s 30 --environment "$env" --environment_mount "$mount"; then
+    fail "envuser: an environment was mounted at $mount"
+  fi
+  grep -q "mount point must be /opt/mlebench/<name>" "$tmp/envuser.stderr" ||
+    fail "envuser: $mount: $(cat "$tmp/envuser.stderr")"
+done
+# An environment resolving outside the allowed roots (a link to a data dir's
+# answers) is refused, as a runfile there would be.
+mkdir -p "$tmp/olddata/comp/prepared/private"
+echo "id,answer" > "$tmp/olddata/comp/prepared/private/answers.csv"
+ln -s "$tmp/olddata/comp/prepared/private" "$env/answers"
+if run envuser --time_limit_s 30 --environment "$env/answers" --environment_mount /opt/mlebench/x; then
+  fail "envuser: an environment linking to answers was mounted"
+fi
+grep -q "lies outside every allowed root" "$tmp/envuser.stderr" ||
+  fail "envuser: $(cat "$tmp/envuser.stderr")"
+rm "$env/answers"
+# A FIFO or socket inside (a host service the bind would expose) is refused.
+mkfifo "$env/service"
+if run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/mlebench/x; then
+  fail "envuser: an environment holding a FIFO was mounted"
+fi
+grep -q "socket, FIFO or device node" "$tmp/envuser.stderr" || fail "envuser: $(cat "$tmp/envuser.stderr")"
+rm "$env/service"
+# A digest file is one line of hexadecimal, read at most 129 bytes of.
+head -c 10000000 /dev/zero | tr '\0' 'a' > "$env/huge_digest"
+if run envuser --time_limit_s 30 --environment "$env" --environment_mount /opt/mlebench/x \
+    --environment_digest_file "$env/huge_digest"; then
+  fail "envuser: a 10 MB digest was accepted"
+fi
+grep -q "cannot read a digest" "$tmp/envuser.stderr" || fail "envuser: $(cat "$tmp/envuser.stderr")"
+rm "$env/huge_digest"
 
 # A real locked environment: its python3 first on PATH, its packages
 # importable with the network denied, and joblib's processes (loky, on
 # /dev/shm) and threads as many as the granted CPUs.
-real_env="$(dirname "$(readlink -f "../example_python/env/pyvenv.cfg")")"
 agent python 'python3 - <<PY
 import os, sys
 import joblib, numpy, pandas, sklearn

@@ -27,7 +27,7 @@ AgentEnvironmentInfo = provider(
         "root": "string: the environment's directory in the execroot (what is mounted).",
         "mount_point": "string: the absolute path it is mounted at inside the sandbox.",
         "path": "list of string: directories inside it that lead the agent's PATH.",
-        "digest": "File: a digest naming the environment's contents (lock and interpreter).",
+        "digest": "File: the SHA-256 of the environment's files (names and contents).",
         "description": "string: what the environment is, for logs and reports.",
     },
 )
@@ -45,19 +45,70 @@ AgentInfo = provider(
     },
 )
 
+# Where environments are mounted: under /opt/mlebench only, one plain name
+# deep, so that no environment can shadow a system directory (/etc, /usr,
+# ...) the sandbox entry or the agent's tools rely on.
+_MOUNT_PREFIX = "/opt/mlebench/"
+_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789_-"
+_PATH_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./"
+
+def _check_mount_point(mount_point, where):
+    name = mount_point[len(_MOUNT_PREFIX):] if mount_point.startswith(_MOUNT_PREFIX) else ""
+    if not name or not all([c in _NAME_CHARACTERS for c in name.elems()]) or name[0] in "-_":
+        fail(("%s: mount_point must be %s<name>, the name of lower-case letters, digits, - " +
+              "and _, got %r") % (where, _MOUNT_PREFIX, mount_point))
+
+def _check_path_entry(entry, where):
+    if (not entry or entry.startswith("/") or ".." in entry.split("/") or
+        not all([c in _PATH_CHARACTERS for c in entry.elems()])):
+        fail(("%s: path entries are relative directories inside the environment (letters, " +
+              "digits, _ - . /), got %r") % (where, entry))
+
+def _digest_action(ctx, name, entries, mnemonic, message):
+    """A File holding the SHA-256 of `entries` (a list of (name, File)) by digest_files.sh."""
+    manifest = ctx.actions.declare_file(name + ".manifest")
+    ctx.actions.write(manifest, "".join(["%s\t%s\n" % (n, f.path) for n, f in entries]))
+    out = ctx.actions.declare_file(name + ".sha256")
+    ctx.actions.run(
+        executable = ctx.executable._digest_files,
+        arguments = [manifest.path, out.path],
+        inputs = [f for _, f in entries] + [manifest],
+        outputs = [out],
+        mnemonic = mnemonic,
+        progress_message = message,
+    )
+    return out
+
 def _agent_environment_impl(ctx):
-    digest = ctx.file.digest
-    files = depset(ctx.files.srcs)
-    if not ctx.attr.mount_point.startswith("/") or ctx.attr.mount_point.rstrip("/") == "":
-        fail("mount_point must be an absolute path below /, got %r" % ctx.attr.mount_point)
+    where = "agent_environment %s" % ctx.label
+    _check_mount_point(ctx.attr.mount_point, where)
     for entry in ctx.attr.path:
-        if entry.startswith("/") or ".." in entry.split("/"):
-            fail("path entries are relative to the environment, got %r" % entry)
+        _check_path_entry(entry, where)
+    root = ctx.file.marker.dirname
+    entries = []
+    for file in ctx.files.srcs:
+        if not file.path.startswith(root + "/"):
+            fail("%s: %s is not under the environment's root %s (the marker's directory)" % (
+                where,
+                file.path,
+                root,
+            ))
+        entries.append((file.path[len(root) + 1:], file))
+    files = depset(ctx.files.srcs + [ctx.file.marker])
+    # What the environment holds, by content: never the text of a file the
+    # environment's author chose.
+    digest = _digest_action(
+        ctx,
+        ctx.label.name + "_environment",
+        entries,
+        "MleEnvironmentDigest",
+        "Hashing the environment %s" % ctx.label,
+    )
     return [
         DefaultInfo(files = files, runfiles = ctx.runfiles(transitive_files = files)),
         AgentEnvironmentInfo(
             files = files,
-            root = digest.dirname,
+            root = root,
             mount_point = ctx.attr.mount_point,
             path = ctx.attr.path,
             digest = digest,
@@ -68,28 +119,34 @@ def _agent_environment_impl(ctx):
 agent_environment = rule(
     implementation = _agent_environment_impl,
     doc = "An environment for mle_agent: files under one directory, mounted read-only at " +
-          "`mount_point` inside the sandbox. python_environment " +
-          "(//agent_runner/python:environment.bzl) makes one from a lock file.",
+          "`mount_point` (under /opt/mlebench/) inside the sandbox. python_environment " +
+          "(//agent_runner/python:environment.bzl) makes one from a lock file. The runner " +
+          "mounts it only when its directory lies in the agent's allowed roots (the source " +
+          "tree, external repositories) and holds nothing that looks like answers.",
     attrs = {
         "srcs": attr.label_list(
             allow_files = True,
             mandatory = True,
-            doc = "Every file of the environment, all under the directory of `digest`.",
+            doc = "Every file of the environment, all under the directory of `marker`.",
         ),
-        "digest": attr.label(
+        "marker": attr.label(
             allow_single_file = True,
             mandatory = True,
-            doc = "A file at the environment's root whose content names its contents; its " +
-                  "directory is the environment's root.",
+            doc = "A file at the environment's root: its directory is what is mounted.",
         ),
         "mount_point": attr.string(
             mandatory = True,
-            doc = "Absolute path of the environment inside the sandbox.",
+            doc = "Where it is mounted inside the sandbox: /opt/mlebench/<name>.",
         ),
         "path": attr.string_list(
             doc = "Directories of the environment, relative to it, put first on PATH.",
         ),
         "description": attr.string(doc = "What the environment is."),
+        "_digest_files": attr.label(
+            default = "//agent_runner:digest_files",
+            executable = True,
+            cfg = "exec",
+        ),
     },
 )
 
@@ -217,35 +274,39 @@ def _agent_digest_impl(ctx):
     entries = {}
     for file in files + [executable]:
         entries[_runfiles_path(ctx, file)] = file
-    inputs = list(entries.values())
-    lines = ["%s\t%s" % (name, entries[name].path) for name in sorted(entries)]
+    pairs = [(name, entries[name]) for name in sorted(entries)]
     if AgentInfo in agent and agent[AgentInfo].environment != None:
         environment = agent[AgentInfo].environment
-        lines.append("environment %s\t%s" % (environment.mount_point, environment.digest.path))
-        inputs.append(environment.digest)
-    manifest = ctx.actions.declare_file(ctx.label.name + ".manifest")
-    ctx.actions.write(manifest, "\n".join(lines) + "\n")
-    out = ctx.actions.declare_file(ctx.label.name + ".txt")
-    ctx.actions.run_shell(
-        inputs = inputs + [manifest],
-        outputs = [out],
-        command = """set -eu
-while IFS="$(printf '\\t')" read -r name path; do
-  printf '%s  %s\\n' "$(sha256sum < "$path" | cut -c1-64)" "$name"
-done < "$1" | LC_ALL=C sort | sha256sum | cut -c1-64 > "$2"
-""",
-        arguments = [manifest.path, out.path],
-        mnemonic = "MleAgentDigest",
-        progress_message = "Hashing the files of agent %s" % agent.label,
+        # Where and how it is mounted (checked characters: no tab, no newline)
+        # and what it holds, by content.
+        settings = ctx.actions.declare_file(ctx.label.name + "_environment_settings.txt")
+        ctx.actions.write(settings, "mount_point %s\npath %s\n" % (
+            environment.mount_point,
+            ":".join(environment.path),
+        ))
+        pairs.append(("environment settings", settings))
+        pairs.append(("environment contents", environment.digest))
+    out = _digest_action(
+        ctx,
+        ctx.label.name,
+        pairs,
+        "MleAgentDigest",
+        "Hashing the files of agent %s" % agent.label,
     )
     return [DefaultInfo(files = depset([out]))]
 
 agent_digest = rule(
     implementation = _agent_digest_impl,
     doc = "A SHA-256 over the agent's executable and runfiles (each file's content and " +
-          "runfiles path) and its environment's digest: what every report names the agent " +
-          "by, besides its label, so that results of old and new code are never mixed.",
+          "runfiles path, tree artifacts file by file) and its environment (mount point, " +
+          "PATH entries, every file's content): what every report names the agent by, " +
+          "besides its label, so that results of old and new code are never mixed.",
     attrs = {
         "agent": attr.label(mandatory = True, executable = True, cfg = "exec"),
+        "_digest_files": attr.label(
+            default = "//agent_runner:digest_files",
+            executable = True,
+            cfg = "exec",
+        ),
     },
 )

@@ -116,12 +116,17 @@ struct Flags {
 
 // The first line of a small file the build made (a digest), or an error.
 absl::StatusOr<std::string> ReadDigestFile(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line) || line.empty() || line.size() > 256) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot read a digest from ", path));
+  std::ifstream in(path, std::ios::binary);
+  char buffer[129];
+  in.read(buffer, sizeof(buffer));
+  std::string text(buffer, static_cast<size_t>(in.gcount()));  // never more than 129 bytes
+  text = text.substr(0, text.find('\n'));
+  if (text.empty() || text.size() > 128 ||
+      text.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read a digest (hexadecimal, one line) from ", path));
   }
-  return line;
+  return text;
 }
 
 absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
@@ -312,8 +317,11 @@ int Main(int argc, char** argv) {
                                         }));
     RunOptions run = flags->run;
     // A run that asked for every CPU is not pinned: it may use whatever
-    // this process may.
-    if (flags->request.cpus > 0) run.cpu_ids = admission.grant().cpu_ids;
+    // this process may. Nor is one without limits: only a cpuset keeps an
+    // agent from widening its affinity, so the record says every CPU.
+    if (flags->request.cpus > 0 && run.limits.has_value()) {
+      run.cpu_ids = admission.grant().cpu_ids;
+    }
     run.gpu_ids = admission.grant().gpu_ids;
     run.admission_wait_s = admission.grant().waited_s;
     ASSIGN_OR_RETURN(RunRecord record, RunAgent(run));

@@ -643,10 +643,43 @@ absl::StatusOr<StagingStats> StageFile(const fs::path& source, const fs::path& d
   return stats;
 }
 
-absl::Status CheckTreeToBind(const fs::path& dir, int64_t max_entries) {
+namespace {
+
+// The mount a path is on (statx's mount id, Linux >= 5.8), or nullopt.
+std::optional<uint64_t> MountIdOf(const std::string& path) {
+  struct statx st;
+  if (statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &st) != 0 ||
+      (st.stx_mask & STATX_MNT_ID) == 0) {
+    return std::nullopt;
+  }
+  return st.stx_mnt_id;
+}
+
+}  // namespace
+
+absl::Status CheckTreeToBind(const fs::path& dir, const fs::path& floor, int64_t max_entries) {
   struct stat root;
   if (lstat(dir.c_str(), &root) != 0 || !S_ISDIR(root.st_mode)) {
     return absl::InvalidArgumentError(absl::StrCat(dir.string(), " is not a directory"));
+  }
+  if (!IsInside(dir, floor)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir.string(), " is not inside ", floor.string()));
+  }
+  const std::optional<uint64_t> root_mount = MountIdOf(dir.string());
+  if (!root_mount.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot tell which mount ", dir.string(), " is on (statx, Linux >= 5.8)"));
+  }
+  // The directories above it, up to the allowed root: the bind shows no
+  // more, but an environment inside a data dir or an output base is refused
+  // as staging refuses a runfile there.
+  for (fs::path parent = dir.parent_path(); IsInside(parent, floor) && parent != floor;
+       parent = parent.parent_path()) {
+    if (const char* kind = AnswerHolderKind(parent.string()); kind != nullptr) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          dir.string(), " lies inside ", parent.string(), ", which looks like ", kind));
+    }
   }
   std::vector<std::string> pending = {dir.string()};
   int64_t entries = 0;
@@ -662,26 +695,34 @@ absl::Status CheckTreeToBind(const fs::path& dir, int64_t max_entries) {
       return absl::PermissionDeniedError(
           absl::StrCat("cannot list ", current, ": ", std::strerror(errno)));
     }
+    absl::Status problem;
     while (const struct dirent* entry = readdir(listing)) {
       const std::string name = entry->d_name;
       if (name == "." || name == "..") continue;
       if (++entries > max_entries) {
-        closedir(listing);
-        return absl::ResourceExhaustedError(
+        problem = absl::ResourceExhaustedError(
             absl::StrCat(dir.string(), " holds more than ", max_entries, " entries"));
+        break;
       }
-      if (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+      if (entry->d_type == DT_REG || entry->d_type == DT_LNK) continue;
       const std::string child = Child(current, name);
       struct stat st;
-      if (lstat(child.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-      if (st.st_dev != root.st_dev) {
-        closedir(listing);
-        return absl::FailedPreconditionError(absl::StrCat(
-            child, " is another file system (a mount point), which the bind would expose"));
+      if (lstat(child.c_str(), &st) != 0) continue;  // gone meanwhile: nothing to expose
+      if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) continue;
+      if (!S_ISDIR(st.st_mode)) {
+        problem = absl::FailedPreconditionError(absl::StrCat(
+            child, " is a socket, FIFO or device node, which the bind would expose"));
+        break;
+      }
+      if (st.st_dev != root.st_dev || MountIdOf(child) != root_mount) {
+        problem = absl::FailedPreconditionError(absl::StrCat(
+            child, " is a mount point, which the bind would expose"));
+        break;
       }
       pending.push_back(child);
     }
     closedir(listing);
+    if (!problem.ok()) return problem;
   }
   return absl::OkStatus();
 }

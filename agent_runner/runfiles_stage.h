@@ -122,15 +122,18 @@ absl::StatusOr<StagingStats> StageFile(const std::filesystem::path& source,
 absl::Status RemoveStaged(const std::filesystem::path& destination);
 
 // Checks a directory that is to be bound read-only into the sandbox as a
-// whole (an agent's environment), without copying it: walks it without
-// following symlinks (inside the sandbox they resolve in the sandbox's own
-// file system) and refuses (PermissionDenied) a directory in it that looks
-// like a holder of answers (StagingPolicy::refuse_answer_holders: an output
-// base, a disk cache, a data dir, prepared data, ...) and
-// (FailedPrecondition) a mount point or another file system inside it,
-// which the bind would expose too. More than `max_entries` entries is
-// ResourceExhausted.
-absl::Status CheckTreeToBind(const std::filesystem::path& dir, int64_t max_entries = 1'000'000);
+// whole (an agent's environment), without copying it. `dir` must be resolved
+// and inside the resolved allowed root `floor`. Refuses (PermissionDenied)
+// `dir`, a directory between it and `floor`, or a directory below it that
+// looks like a holder of answers (StagingPolicy::refuse_answer_holders: an
+// output base, a disk cache, a data dir, prepared data, ...); and
+// (FailedPrecondition) a socket, FIFO or device node in it, or a mount point
+// inside it (another mount id: a bind mount of the same file system too),
+// which the bind would expose. Walks without following symlinks: inside the
+// sandbox they resolve in the sandbox's own file system. More than
+// `max_entries` entries is ResourceExhausted.
+absl::Status CheckTreeToBind(const std::filesystem::path& dir, const std::filesystem::path& floor,
+                             int64_t max_entries = 1'000'000);
 
 // True when `path` is `root` or inside it, compared component by component
 // after lexical normalization (so /a/bc is not inside /a/b, and trailing

@@ -35,6 +35,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -61,6 +62,9 @@ namespace {
 using namespace runner_internal;  // NOLINT: the runner's own child processes
 
 namespace fs = std::filesystem;
+
+// Where agent environments are mounted (RunOptions::environment_mount).
+constexpr char kEnvironmentMountPrefix[] = "/opt/mlebench/";
 
 // How long a run waits for another run, or the janitor of a killed one, to
 // let go of its workspace (workspace_lease.h).
@@ -117,18 +121,28 @@ absl::Status ValidateOptions(const RunOptions& options) {
       return absl::InvalidArgumentError(
           "an agent environment is mounted by the sandbox: it needs isolation bwrap");
     }
-    if (!options.environment_mount.is_absolute() ||
-        options.environment_mount.lexically_normal() == "/") {
+    // Under /opt/mlebench only, one plain name deep: an environment must
+    // never shadow a directory the sandbox entry or the agent's tools rely
+    // on (/etc with an ld.so.preload, /usr, ...).
+    const std::string mount = options.environment_mount.string();
+    const std::string name = absl::StartsWith(mount, kEnvironmentMountPrefix)
+                                 ? mount.substr(std::strlen(kEnvironmentMountPrefix))
+                                 : "";
+    if (name.empty() || name[0] == '-' || name[0] == '_' ||
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "the environment's mount point must be an absolute path below /, got '",
-          options.environment_mount.string(), "'"));
+          "the environment's mount point must be ", kEnvironmentMountPrefix,
+          "<name>, the name of lower-case letters, digits, - and _, got '", mount, "'"));
     }
     for (const std::string& entry : options.environment_path) {
       const fs::path relative(entry);
-      if (relative.is_absolute() ||
-          std::find(relative.begin(), relative.end(), "..") != relative.end()) {
+      if (entry.empty() || relative.is_absolute() ||
+          std::find(relative.begin(), relative.end(), "..") != relative.end() ||
+          entry.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "0123456789_-./") != std::string::npos) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "environment PATH entries must be relative and inside it, got '", entry, "'"));
+            "environment PATH entries must be relative directories inside it, got '", entry,
+            "'"));
       }
     }
   }
@@ -283,6 +297,13 @@ absl::StatusOr<fs::path> WorkspacePath(const std::optional<fs::path>& requested)
   return absolute;
 }
 
+// "0,1,...,count-1"; "" for none.
+std::string CudaDeviceList(size_t count) {
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < count; ++i) ids.push_back(absl::StrCat(i));
+  return absl::StrJoin(ids, ",");
+}
+
 // The CPUs this process may run on: what an agent without a CPU budget gets.
 int MachineCpuCount() {
   cpu_set_t set;
@@ -323,35 +344,60 @@ absl::StatusOr<std::vector<std::pair<fs::path, fs::path>>> GpuDeviceNodes(
 }
 
 // The environment's directory, resolved, once it is known not to expose
-// what the agent must not see: it may neither lie inside nor hold a
-// forbidden root or the output base.
+// what the agent must not see: like a runfile, it must lie inside an allowed
+// root (the agent's configuration's outputs, external repositories, the
+// source tree) and outside every forbidden one, the more specific root
+// deciding (the output base is forbidden, external repositories inside it
+// allowed); it may not hold a forbidden root, the output base or the
+// competition's data; and nothing in it or above it (up to its allowed root)
+// may look like a holder of answers, a device, or a mount point
+// (CheckTreeToBind).
 absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
   std::error_code ec;
   const fs::path dir = fs::canonical(options.environment_dir, ec);
   if (ec) return FsError("cannot find the agent's environment", options.environment_dir, ec);
-  if (!fs::is_directory(dir, ec)) {
-    return absl::InvalidArgumentError(absl::StrCat("the agent's environment ",
-                                                   options.environment_dir.string(),
-                                                   " is not a directory"));
+  const auto refuse = [&](absl::string_view why) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "the agent's environment ", options.environment_dir.string(), " (", dir.string(), ") ",
+        why, "; see docs/agents.md"));
+  };
+  // The most specific allowed root it resolves into. An execroot's
+  // external/ holds symlinks into <output base>/external, where the
+  // repositories are: that directory stands for it.
+  std::vector<fs::path> floors;
+  const std::optional<fs::path> output_base = OutputBaseOfExecroot();
+  for (const fs::path& root : options.allowed_roots) {
+    floors.push_back(fs::weakly_canonical(root, ec));
+    if (output_base.has_value() && fs::absolute(root).lexically_normal().filename() == "external") {
+      floors.push_back(*output_base / "external");
+    }
+  }
+  fs::path allowed;
+  for (const fs::path& floor : floors) {
+    if (!floor.empty() && IsInside(dir, floor) &&
+        floor.string().size() > allowed.string().size()) {
+      allowed = floor;
+    }
+  }
+  if (allowed.empty()) {
+    return refuse(
+        "lies outside every allowed root (the agent's own outputs, external repositories, the "
+        "source tree)");
   }
   std::vector<fs::path> forbidden;
   for (const fs::path& root : options.forbidden_roots) forbidden.push_back(fs::absolute(root));
-  if (std::optional<fs::path> output_base = OutputBaseOfExecroot()) forbidden.push_back(*output_base);
+  if (output_base.has_value()) forbidden.push_back(*output_base);
   // The competition's data: prepared public/ and private/ sit side by side.
-  const fs::path data = fs::weakly_canonical(fs::absolute(options.public_dir).parent_path(), ec);
-  if (IsInside(data, dir)) forbidden.push_back(data);
+  forbidden.push_back(fs::absolute(options.public_dir).parent_path());
   for (const fs::path& root : forbidden) {
     const fs::path resolved = fs::weakly_canonical(root, ec);
-    if (IsInside(dir, resolved) || IsInside(resolved, dir)) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "the agent's environment ", options.environment_dir.string(), " resolves to ",
-          dir.string(), ", which ", IsInside(dir, resolved) ? "lies inside " : "holds ",
-          resolved.string(), ", where the agent must not see (see docs/agents.md)"));
+    if (ec) continue;
+    if (IsInside(resolved, dir)) return refuse(absl::StrCat("holds ", resolved.string()));
+    if (IsInside(dir, resolved) && resolved.string().size() >= allowed.string().size()) {
+      return refuse(absl::StrCat("lies inside ", resolved.string()));
     }
   }
-  // Whatever else it holds is bound as a whole: nothing in it may look like
-  // a holder of answers (a data dir, an output base, a disk cache, ...).
-  if (absl::Status s = CheckTreeToBind(dir); !s.ok()) {
+  if (absl::Status s = CheckTreeToBind(dir, allowed); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("the agent's environment ",
                                                options.environment_dir.string(), ": ",
                                                s.message()));
@@ -686,8 +732,10 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
       {"MKL_NUM_THREADS", cpus},
       {"NUMEXPR_MAX_THREADS", cpus},
       {"VECLIB_MAXIMUM_THREADS", cpus},
-      // The granted GPUs by the driver's numbers; "" hides every GPU.
-      {"CUDA_VISIBLE_DEVICES", absl::StrJoin(options.gpu_ids, ",")},
+      // Only the granted GPUs' device nodes exist inside, so CUDA numbers
+      // them 0..k-1 (as under NVIDIA's container runtime); "" hides every
+      // GPU. NVIDIA_VISIBLE_DEVICES names them by the host's numbers.
+      {"CUDA_VISIBLE_DEVICES", CudaDeviceList(options.gpu_ids.size())},
       {"NVIDIA_VISIBLE_DEVICES",
        options.gpu_ids.empty() ? std::string("void") : absl::StrJoin(options.gpu_ids, ",")},
       {"HOME", ws},

@@ -127,10 +127,13 @@ struct RunOptions {
 
   // The agent's environment (mle_agent's `environment`, e.g. a locked Python
   // environment): a directory bound read-only at `environment_mount`
-  // (absolute) inside the sandbox, whatever its size, without a copy; the
+  // (/opt/mlebench/<name>: nowhere else, so that it shadows nothing of the
+  // system) inside the sandbox, whatever its size, without a copy; the
   // `environment_path` entries (relative to it) lead the agent's PATH. Needs
-  // kBwrap. Its resolved path must neither lie inside nor hold a forbidden
-  // root or the output base.
+  // kBwrap. Judged like a runfile: its resolved directory must lie in an
+  // allowed root and outside the forbidden ones, hold none of them nor the
+  // output base nor the competition's data, and nothing in or above it may
+  // look like a holder of answers, a device or a mount point.
   std::filesystem::path environment_dir;
   std::filesystem::path environment_mount;
   std::vector<std::string> environment_path;

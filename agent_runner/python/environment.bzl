@@ -22,7 +22,7 @@ load("@//agent_runner:defs.bzl", "agent_environment")
 agent_environment(
     name = "{name}",
     srcs = glob(["env/**"], exclude = ["env/.complete"]),
-    digest = "env/.mlebench-environment-digest",
+    marker = "env/.mlebench-environment-digest",
     description = "Python environment of {lock}",
     mount_point = "/opt/mlebench/python",
     path = ["bin"],
@@ -33,7 +33,7 @@ agent_environment(
 def _python_environment_impl(rctx):
     lock = rctx.path(rctx.attr.lock)
     script = rctx.path(Label("//agent_runner/python:make_environment.sh"))
-    rctx.path(Label("//tools/python:check_environment.py"))  # watched: the script runs it
+    rctx.path(Label("//agent_runner/python:check_lock.py"))  # watched: the script runs it
     rctx.report_progress("making or finding the locked Python environment of %s" % rctx.attr.lock)
     result = rctx.execute(
         [str(script), str(lock), str(rctx.attr.lock)],
@@ -46,7 +46,21 @@ def _python_environment_impl(rctx):
             result.stderr,
         ))
     env = result.stdout.strip()
-    rctx.symlink(env, "env")
+
+    # The repository holds the environment itself, as hard links to the
+    # machine's copy (a copy where they cannot be made): the sandbox binds
+    # only directories inside the agent's allowed roots (external
+    # repositories among them), never one elsewhere on the host.
+    copied = rctx.execute(
+        ["/bin/sh", "-c", 'cp -al "$1" env 2>/dev/null || { rm -rf env; cp -a "$1" env; }', "sh", env],
+        timeout = 3600,
+    )
+    if copied.return_code != 0:
+        fail("cannot copy the Python environment %s into the repository %s: %s" % (
+            env,
+            rctx.name,
+            copied.stderr,
+        ))
     rctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % rctx.name)
     rctx.file("BUILD.bazel", _BUILD.format(name = rctx.name, lock = str(rctx.attr.lock)))
 
@@ -55,7 +69,8 @@ python_environment = repository_rule(
     doc = "A locked Python environment (a virtual environment of Debian's /usr/bin/python3 " +
           "with exactly the lock's packages, installed from PyPI with hashes, wheels only), " +
           "made once per machine, lock and interpreter in " +
-          "${XDG_CACHE_HOME:-~/.cache}/mlebench/agent-python/<digest> and linked here. " +
+          "${XDG_CACHE_HOME:-~/.cache}/mlebench/agent-python/<digest> and hard-linked (or " +
+          "copied) into this repository's env/. " +
           "Its target `@<name>` is an `agent_environment` for mle_agent's `environment`; inside " +
           "the sandbox it is mounted read-only at /opt/mlebench/python and its bin/ leads PATH.",
     attrs = {
@@ -66,5 +81,5 @@ python_environment = repository_rule(
                   "every file (tools/python/update_lock.sh makes one).",
         ),
     },
-    environ = ["HOME", "XDG_CACHE_HOME"],
+    environ = ["HOME", "MLEBENCH_PIP_INDEX_URL", "XDG_CACHE_HOME"],
 )

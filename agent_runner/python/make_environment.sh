@@ -13,7 +13,8 @@
 # machine, because its files are inputs of the agent actions (and so of their
 # cache keys):
 #   - byte code is compiled with unchecked hashes (no timestamps in it);
-#   - pip and setuptools are removed, and so are files whose names hold a
+#   - it has no pip or setuptools (a throwaway pip installs into it, so
+#     nothing of the packages runs on the host), and files whose names hold a
 #     space (Bazel 4 labels cannot; scipy ships one as test data), listed in
 #     .mlebench-removed-files;
 #   - scripts in bin/ start with #!/opt/mlebench/python/bin/python3, the
@@ -28,8 +29,11 @@ name="$2"
 python=/usr/bin/python3
 mount_point=/opt/mlebench/python
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Where packages come from: PyPI, unless the user (never the lock) says
+# otherwise with --repo_env=MLEBENCH_PIP_INDEX_URL=...
+index="${MLEBENCH_PIP_INDEX_URL:-https://pypi.org/simple}"
 [[ -x "$python" ]] || { echo "no $python: install Debian's python3 and python3-venv" >&2; exit 1; }
-digest="$({ cat "$lock"; "$python" -c 'import sys; print(sys.version)'; cat "$0"; } |
+digest="$({ cat "$lock"; "$python" -c 'import sys; print(sys.version)'; echo "$index"; cat "$0" "$here/check_lock.py"; } |
   sha256sum | cut -c1-16)"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/agent-python"
 env="$cache/$digest"
@@ -43,13 +47,20 @@ flock 9
 if [[ ! -f "$env/.complete" ]]; then
   echo "making the Python environment of $name from PyPI in $env" >&2
   rm -rf "$env"
-  "$python" -m venv "$env"
-  fail() { echo "cannot make the Python environment of $name from $lock: $*" >&2; rm -rf "$env"; exit 1; }
-  "$env/bin/python3" -m pip install --quiet --disable-pip-version-check --no-compile \
-    --no-deps --require-hashes --only-binary=:all: -r "$lock" >&2 ||
+  fail() { echo "cannot make the Python environment of $name from $lock: $*" >&2; rm -rf "$env" "${boot:-}"; exit 1; }
+  # Pins with hashes and nothing else: no pip option from the lock.
+  "$python" -I -S "$here/check_lock.py" "$lock" >&2 || fail "the lock is not only pins with hashes"
+  # The environment gets no pip: a throwaway one installs into it (--prefix),
+  # so that nothing of the installed packages (their .pth files included)
+  # ever runs on the host.
+  "$python" -m venv --without-pip "$env"
+  boot="$(mktemp -d)"
+  "$python" -m venv "$boot" || fail "cannot make a virtual environment for pip (python3-venv?)"
+  "$boot/bin/python3" -I -m pip install --quiet --disable-pip-version-check --no-compile \
+    --no-deps --require-hashes --only-binary=:all: --index-url "$index" \
+    --prefix "$env" -r "$lock" >&2 ||
     fail "pip install failed (PyPI unreachable, or a hash or version that PyPI does not have?)"
-  "$env/bin/python3" -m pip uninstall --quiet --yes pip setuptools >&2 ||
-    fail "cannot remove pip and setuptools"
+  rm -rf "$boot"
   # lib64 is a link to lib: Bazel would take every file twice.
   rm -f "$env"/bin/activate* "$env"/bin/Activate.ps1 "$env/lib64"
   # Scripts of the installed packages name the interpreter they were made for.
@@ -59,15 +70,16 @@ if [[ ! -f "$env/.complete" ]]; then
       sed -i "1s|^#!.*|#!$mount_point/bin/python3|" "$script"
     fi
   done
-  version="$("$python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')"
+  version="$("$python" -I -S -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')"
   printf 'home = /usr/bin\ninclude-system-site-packages = false\nversion = %s\n' \
     "$version" >"$env/pyvenv.cfg"
-  "$env/bin/python3" -m compileall -q -j 0 --invalidation-mode unchecked-hash -s "$env" -p "$mount_point" \
-    "$env/lib" >/dev/null || fail "cannot compile the byte code"
-  "$env/bin/python3" "$here/../../tools/python/check_environment.py" "$lock" >&2 ||
+  site="$env/lib/python${version%.*}/site-packages"
+  "$python" -I -S -m compileall -q -j 0 --invalidation-mode unchecked-hash -s "$env" \
+    -p "$mount_point" "$env/lib" >/dev/null || fail "cannot compile the byte code"
+  "$python" -I -S "$here/check_lock.py" "$lock" "$site" >&2 ||
     fail "the installed packages differ from the lock"
-  # pip records where it installed (RECORD lists relative paths; direct_url
-  # and the like would not): nothing may name this directory.
+  # Nothing may name this directory (pip records relative paths; scripts
+  # were rewritten above).
   if grep -rlF --binary-files=text "$env" "$env" >/dev/null 2>&1; then
     fail "files name the directory they were made in: $(grep -rlF "$env" "$env" | head -3)"
   fi
