@@ -310,3 +310,23 @@ agent_digest = rule(
         ),
     },
 )
+
+# The GPU counts --//agent_runner:gpus routes by (config_settings gpus_<N> in
+# //agent_runner).
+_ROUTED_GPU_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8]
+
+def agent_exec_properties():
+    """The agent action's platform properties, for a remote executor to route it by.
+
+    `mlebench-gpus: N` in the `agent` exec group when --//agent_runner:gpus=N (1 to 8)
+    asks for GPUs; nothing otherwise. (Budgets an agent declares itself are in the
+    action's execution requirements, requires-gpus:N, which Bazel 4 does not send as
+    platform properties.)
+
+    Returns:
+      A select() over the gpus flag, for a rule's exec_properties.
+    """
+    return select(dict(
+        [("//agent_runner:gpus_%d" % n, {"agent.mlebench-gpus": str(n)}) for n in _ROUTED_GPU_COUNTS] +
+        [("//conditions:default", {})],
+    ))

@@ -37,6 +37,7 @@ load(
     "kaggle_data",
     "prepared_data",
 )
+load("//agent_runner:defs.bzl", "agent_exec_properties")
 load("//testdata:defs.bzl", "synthetic_raw")
 load("//tools:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
 load("//tools:unity_source.bzl", "unity_source")
@@ -288,6 +289,9 @@ def mle_competition(
         data = ":" + name + "_data",
         description = description,
         sample_submission = sample_submission,
+        # mlebench-gpus: N in the agent exec group when --//agent_runner:gpus
+        # asks for GPUs: what a remote executor routes by.
+        exec_properties = agent_exec_properties(),
         visibility = private_visibility,
     )
     graded_report(
