@@ -88,13 +88,13 @@ std::string DescribeResources(int cpus, int machine_cpus, int64_t memory_bytes, 
                  : absl::StrCat(memory_bytes >> 20, " MiB of memory");
   }
   return absl::StrCat(
-      "- Resources: ", granted, granted == 1 ? " CPU core, " : " CPU cores, ", memory,
-      " (files in /dev/shm count), ",
+      "- Resources: ", granted, granted == 1 ? " CPU core, " : " CPU cores, ", memory, ", ",
       gpus == 0 ? std::string("no GPU") : absl::StrCat(gpus, gpus == 1 ? " GPU" : " GPUs"),
-      processes > 0 ? absl::StrCat(", at most ", processes, " processes and threads") : "",
-      ".\n  The environment says the same (MLEBENCH_CPUS, MLEBENCH_MEMORY_BYTES,\n"
-      "  MLEBENCH_GPUS); libraries see only your cores. Past the memory limit the\n"
-      "  kernel kills a process of yours.\n");
+      processes > 0 ? absl::StrCat(",\n  at most ", processes, " processes and threads") : "",
+      ". Files in /dev/shm count as memory; past the\n"
+      "  memory limit the kernel kills a process of yours. The environment says\n"
+      "  the same (MLEBENCH_CPUS, MLEBENCH_MEMORY_BYTES, MLEBENCH_GPUS), and\n"
+      "  libraries see only your cores.\n");
 }
 
 std::string AgentInstructions(int64_t time_limit_s, bool network_allowed,

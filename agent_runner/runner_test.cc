@@ -985,6 +985,22 @@ TEST(InstructionsTest, DescribesTimeLimit) {
   EXPECT_EQ(DescribeTimeLimit(3661), "3661 seconds (1 h 1 min 1 s)");
 }
 
+TEST(InstructionsTest, StatesTheBudget) {
+  EXPECT_EQ(DescribeResources(1, 16, int64_t{4} << 30, 0, 64),
+            "- Resources: 1 CPU core, 4 GiB of memory, no GPU,\n"
+            "  at most 64 processes and threads. Files in /dev/shm count as memory; past the\n"
+            "  memory limit the kernel kills a process of yours. The environment says\n"
+            "  the same (MLEBENCH_CPUS, MLEBENCH_MEMORY_BYTES, MLEBENCH_GPUS), and\n"
+            "  libraries see only your cores.\n");
+  // No CPU budget: every core of the machine; memory in MiB when not whole GiB.
+  EXPECT_THAT(DescribeResources(0, 16, int64_t{1536} << 20, 2, 0),
+              HasSubstr("- Resources: 16 CPU cores, 1536 MiB of memory, 2 GPUs. Files"));
+  const std::string text =
+      AgentInstructions(60, false, DescribeResources(2, 16, int64_t{8} << 30, 1, 4096));
+  EXPECT_THAT(text, HasSubstr("  submission early and improve it afterwards.\n- Resources: 2 CPU "
+                              "cores, 8 GiB of memory, 1 GPU,\n"));
+}
+
 TEST(InstructionsTest, StatesTheRules) {
   const std::string text = AgentInstructions(86400, /*network_allowed=*/false);
   EXPECT_THAT(text, HasSubstr("data/description.md"));
