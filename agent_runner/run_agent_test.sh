@@ -9,8 +9,11 @@ dummy=agent_runner/agents/dummy_sh
 tmp="${TEST_TMPDIR:?}/run_agent_test"
 # What the sandbox needs: its entry program, and where the agents' files may
 # resolve (the test agents' source directory and the test's own files).
+# A ledger of its own (admission.h): runs of other tests on the machine never
+# make these wait, which would add a line to stderr.
 sandbox=(--sandbox_entry agent_runner/sandbox_entry
-         --allowed_roots "$(dirname "$(readlink -f "$dummy")"):$TEST_TMPDIR")
+         --allowed_roots "$(dirname "$(readlink -f "$dummy")"):$TEST_TMPDIR"
+         --admission_ledger "$TEST_TMPDIR/admission_ledger")
 # Root must get cgroups; an ordinary user without a delegated cgroup runs the
 # agents without limits (the runner refuses otherwise).
 limits=()
@@ -194,6 +197,7 @@ unsandboxed=(--competition toy --public "$tmp/public" --description "$tmp/descri
              --agent "$dummy" --submission_out "$tmp/err/sub" --log_out "$tmp/err/log"
              --record_out "$tmp/err/record.json")
 common=("${unsandboxed[@]}" "${sandbox[@]}")
+unsandboxed+=(--admission_ledger "$TEST_TMPDIR/admission_ledger")
 expect_error "missing flag --time_limit_s" "${common[@]}" --seed 0
 expect_error "usage: run_agent" "${common[@]}" --seed 0
 expect_error "unknown flag --bogus" "${common[@]}" --seed 0 --time_limit_s 1 --bogus 1
