@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -22,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "agent_runner/cgroup.h"
 #include "agent_runner/processes.h"
 #include "base/status_macros.h"
 
@@ -197,16 +197,7 @@ absl::StatusOr<MachineResources> DetectMachine(const fs::path& dev_dir) {
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (CPU_ISSET(cpu, &set)) machine.cpu_ids.push_back(cpu);
   }
-  std::ifstream meminfo("/proc/meminfo");
-  std::string name;
-  int64_t kib = 0;
-  std::string unit;
-  while (meminfo >> name >> kib >> unit) {
-    if (name == "MemTotal:") {
-      machine.memory_bytes = kib * 1024;
-      break;
-    }
-  }
+  machine.memory_bytes = MachineMemoryBytes();
   if (machine.memory_bytes <= 0) {
     return absl::InternalError("cannot read MemTotal from /proc/meminfo");
   }

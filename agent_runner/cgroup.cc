@@ -621,20 +621,22 @@ absl::StatusOr<std::string> MakeDirsUnderFreshName(const std::vector<Plan>& plan
 
 }  // namespace
 
-ResourceLimits DefaultResourceLimits() {
-  ResourceLimits limits{.pids = 4096};
+int64_t MachineMemoryBytes() {
   if (absl::StatusOr<std::string> meminfo = ReadFile("/proc/meminfo"); meminfo.ok()) {
     for (absl::string_view line : absl::StrSplit(*meminfo, '\n')) {
       const std::vector<std::string> fields = Tokens(line);  // "MemTotal: 24684084 kB"
       int64_t kib;
       if (fields.size() == 3 && fields[0] == "MemTotal:" && fields[2] == "kB" &&
           absl::SimpleAtoi(fields[1], &kib) && kib > 0) {
-        limits.memory_bytes = kib * 1024 / 5 * 4;
-        break;
+        return kib * 1024;
       }
     }
   }
-  return limits;
+  return 0;
+}
+
+ResourceLimits DefaultResourceLimits() {
+  return ResourceLimits{.memory_bytes = MachineMemoryBytes() / 5 * 4, .pids = 4096};
 }
 
 absl::StatusOr<AgentCgroup> AgentCgroup::Create(const ResourceLimits& limits,

@@ -34,6 +34,10 @@ struct ResourceLimits {
 // (0 if /proc/meminfo cannot be read), pids 4096, all CPUs.
 ResourceLimits DefaultResourceLimits();
 
+// The machine's RAM: MemTotal of /proc/meminfo, in bytes; 0 when it cannot
+// be read.
+int64_t MachineMemoryBytes();
+
 // Where AgentCgroup::Create learns the process's cgroups and the mounted
 // cgroup file systems. Only tests change these.
 struct CgroupSystem {
