@@ -31,6 +31,7 @@
 // --environment_path entries (colon-separated) first on PATH;
 // --environment_digest_file, --agent_label and --agent_digest_file are
 // recorded. --device_dir replaces /dev as where GPU nodes are found (tests).
+// --artifacts_out DIR keeps the agent's code/ and logs/ there (keep_tree.h).
 // --link_public links the public files into data/ instead of copying them
 // (real datasets in a stable data dir; see RunOptions::link_public).
 // --workspace_outside_execroot puts the (relative) --workspace under
@@ -82,7 +83,7 @@ constexpr char kUsage[] =
     "                 [--cpus N] [--gpus N] [--admission_ledger FILE] [--device_dir DIR]\n"
     "                 [--environment DIR --environment_mount DIR [--environment_path A:B]\n"
     "                  [--environment_digest_file FILE]]\n"
-    "                 [--agent_label LABEL] [--agent_digest_file FILE]\n"
+    "                 [--agent_label LABEL] [--agent_digest_file FILE] [--artifacts_out DIR]\n"
     "                 [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]\n"
     "                 [--workspace_quota_bytes N] [--workspace_quota_inodes N]\n"
     "                 [-- extra args passed to the agent]\n";
@@ -140,7 +141,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
            "environment_mount", "environment_path", "environment_digest_file", "agent_label",
-           "agent_digest_file", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
+           "agent_digest_file", "artifacts_out", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
            "workspace_quota_bytes", "workspace_quota_inodes"},
           {"keep_workspace", "link_public", "workspace_outside_execroot"}));
   if (!cl.positional.empty()) {
@@ -284,6 +285,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     ASSIGN_OR_RETURN(run.agent_digest, ReadDigestFile(values["agent_digest_file"]));
   }
   run.agent_label = values.contains("agent_label") ? values["agent_label"] : values["agent"];
+  if (values.contains("artifacts_out")) run.artifacts_out = values["artifacts_out"];
   // This binary's only children are agents, so it may reap them all.
   run.kill_all_children = true;
   return flags;

@@ -43,7 +43,7 @@ cmp -s "$tmp/public/sample_submission.csv" "$tmp/dummy/submission/submission.csv
   || fail "dummy submission differs from the sample"
 record="$(cat "$tmp/dummy/record.json")"
 # The defaults: bwrap (./bazelw installs it), no network.
-expected='^\{"competition_id": "toy", "agent": "dummy_sh", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false, "agent_label": "agent_runner/agents/dummy_sh", "agent_digest": "", "environment_digest": "", "cpus": [0-9]+, "cpu_ids": "", "memory_limit_bytes": [0-9]+, "processes_limit": 4096, "gpu_ids": "", "admission_wait_s": [0-9.]+, "cpu_seconds": [0-9.]+, "memory_peak_bytes": [0-9]+, "processes_limit_hits": 0, "ended_by": "agent"\}$'
+expected='^\{"competition_id": "toy", "agent": "dummy_sh", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false, "agent_label": "agent_runner/agents/dummy_sh", "agent_digest": "", "environment_digest": "", "cpus": [0-9]+, "cpu_ids": "", "memory_limit_bytes": [0-9]+, "processes_limit": 4096, "gpu_ids": "", "admission_wait_s": [0-9.]+, "cpu_seconds": [0-9.]+, "memory_peak_bytes": [0-9]+, "processes_limit_hits": 0, "ended_by": "agent", "kept_files": 0, "kept_bytes": 0, "kept_skipped": 0\}$'
 [[ "$record" =~ $expected ]] || fail "unexpected record: $record"
 grep -q "dummy: copied" "$tmp/dummy/agent.log" || fail "dummy log lacks its message"
 

@@ -179,6 +179,14 @@ absl::Status ValidateOptions(const RunOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("agent ", options.agent.string(), " is not an executable file"));
   }
+  if (options.artifacts_out.has_value()) {
+    ASSIGN_OR_RETURN(bool artifacts_ok, IsAbsentOrEmptyDirectory(*options.artifacts_out));
+    if (!artifacts_ok) {
+      return absl::InvalidArgumentError(absl::StrCat("artifacts output ",
+                                                     options.artifacts_out->string(),
+                                                     " must be absent or an empty directory"));
+    }
+  }
   ASSIGN_OR_RETURN(bool out_ok, IsAbsentOrEmptyDirectory(options.submission_out));
   if (!out_ok) {
     return absl::InvalidArgumentError(absl::StrCat("submission output ",
@@ -997,6 +1005,20 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
       CollectSubmission(workspace, options.submission_out, options.max_submission_bytes, log));
   record.submission_exists = submission_bytes.has_value();
   record.submission_bytes = submission_bytes.value_or(0);
+  if (options.artifacts_out.has_value()) {
+    // The agent's processes are gone: what it left cannot change meanwhile.
+    KeepStats kept;
+    for (const char* dir : {"code", "logs"}) {
+      RETURN_IF_ERROR(KeepTree(workspace, dir, *options.artifacts_out, options.keep_limits, kept));
+    }
+    std::string manifest = absl::StrCat("kept ", kept.files, " file(s), ", kept.bytes,
+                                        " bytes; left out ", kept.skipped, "\n");
+    for (const std::string& note : kept.notes) absl::StrAppend(&manifest, note, "\n");
+    RETURN_IF_ERROR(WriteTextFile(*options.artifacts_out / "KEPT.txt", manifest));
+    record.kept_files = kept.files;
+    record.kept_bytes = kept.bytes;
+    record.kept_skipped = kept.skipped;
+  }
   log.Finish();
   record.log_truncated = log.truncated();
   return record;
@@ -1034,7 +1056,9 @@ std::string RunRecordToJson(const RunRecord& record) {
                   ", \"cpu_seconds\": ", absl::StrFormat("%.3f", record.cpu_seconds),
                   ", \"memory_peak_bytes\": ", record.memory_peak_bytes,
                   ", \"processes_limit_hits\": ", record.processes_limit_hits,
-                  ", \"ended_by\": \"", record.ended_by, "\"}\n");
+                  ", \"ended_by\": \"", record.ended_by, "\"",
+                  ", \"kept_files\": ", record.kept_files, ", \"kept_bytes\": ",
+                  record.kept_bytes, ", \"kept_skipped\": ", record.kept_skipped, "}\n");
   return json;
 }
 

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/cgroup.h"
+#include "agent_runner/keep_tree.h"
 
 namespace mlebench {
 
@@ -153,6 +154,11 @@ struct RunOptions {
   std::string agent_label;
   std::string agent_digest;
   double admission_wait_s = 0;
+  // Set: after the run, the agent's code/ and logs/ are copied there (regular
+  // files only, nothing followed, within `keep_limits`; keep_tree.h), with
+  // KEPT.txt saying what was left out and why, so that runs can be audited.
+  std::optional<std::filesystem::path> artifacts_out;
+  KeepLimits keep_limits;
 };
 
 // What happened to one agent run. Failures of the agent are results, not
@@ -197,6 +203,11 @@ struct RunRecord {
   // runner killed it), "time_limit", "workspace_quota" or "memory_limit"
   // (the OOM killer killed its main process).
   std::string ended_by = "agent";
+  // What was kept of code/ and logs/ (RunOptions::artifacts_out): files,
+  // bytes, and entries left out.
+  int64_t kept_files = 0;
+  int64_t kept_bytes = 0;
+  int64_t kept_skipped = 0;
 };
 
 // Builds the workspace, runs the agent in it (own process group, stdin

@@ -396,6 +396,63 @@ TEST_P(RunAgentModesTest, DummyAgentWithoutSampleSubmissionFailsAsAResult) {
               HasSubstr("dummy: no sample submission"));
 }
 
+TEST_P(RunAgentModesTest, KeepsCodeAndLogsForAuditsButNothingElse) {
+  // Regular files are kept, nested; a symlink (to the host's files), a FIFO,
+  // an odd name, a file over the byte cap and one over the file cap are not.
+  const fs::path agent = WriteScript("leaver.sh", R"(
+mkdir -p code/pkg logs
+echo 'print(1)' > code/main.py
+echo 'x = 2' > code/pkg/util.py
+echo 'step 1' > logs/run.log
+ln -s /etc/passwd code/passwd
+mkfifo code/pipe
+echo hidden > 'code/odd name'
+head -c 5000 /dev/zero > logs/big.bin
+echo late > logs/z_last.txt
+cp data/sample_submission.csv submission/submission.csv
+)");
+  RunOptions options = Options(agent);
+  options.artifacts_out = root_ / "artifacts";
+  options.keep_limits = {.max_bytes = 1000, .max_files = 3, .max_depth = 4};
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const fs::path kept = root_ / "artifacts";
+  EXPECT_EQ(ReadFileOrEmpty(kept / "code" / "main.py"), "print(1)\n");
+  EXPECT_EQ(ReadFileOrEmpty(kept / "code" / "pkg" / "util.py"), "x = 2\n");
+  EXPECT_EQ(ReadFileOrEmpty(kept / "logs" / "run.log"), "step 1\n");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(kept / "code" / "passwd")));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(kept / "code" / "pipe")));
+  EXPECT_FALSE(fs::exists(kept / "code" / "odd name"));
+  EXPECT_FALSE(fs::exists(kept / "logs" / "big.bin"));
+  EXPECT_FALSE(fs::exists(kept / "logs" / "z_last.txt"));  // the fourth file
+  EXPECT_EQ(record->kept_files, 3);
+  EXPECT_EQ(record->kept_bytes, 9 + 6 + 7);
+  EXPECT_EQ(record->kept_skipped, 5);
+  const std::string manifest = ReadFileOrEmpty(kept / "KEPT.txt");
+  EXPECT_THAT(manifest, HasSubstr("kept 3 file(s), 22 bytes; left out 5\n"));
+  EXPECT_THAT(manifest, HasSubstr("code/passwd: a symlink (not followed)"));
+  EXPECT_THAT(manifest, HasSubstr("code/pipe: not a regular file"));
+  EXPECT_THAT(manifest, HasSubstr("code/odd name: a name outside"));
+  EXPECT_THAT(manifest, HasSubstr("logs/big.bin: 5000 bytes: over the cap of 1000 bytes"));
+  EXPECT_THAT(manifest, HasSubstr("logs/z_last.txt: over the cap of 3 files"));
+  EXPECT_TRUE(record->submission_exists);
+}
+
+TEST_P(RunAgentModesTest, KeepsNothingThroughACodeDirThatIsASymlink) {
+  const fs::path agent = WriteScript("linker.sh", R"(
+rmdir code && ln -s /etc code
+cp data/sample_submission.csv submission/submission.csv
+)");
+  RunOptions options = Options(agent);
+  options.artifacts_out = root_ / "artifacts";
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->kept_files, 0);
+  EXPECT_TRUE(fs::is_empty(root_ / "artifacts" / "code"));
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "artifacts" / "KEPT.txt"),
+              HasSubstr("code: is not a directory beneath the workspace"));
+}
+
 TEST_P(RunAgentModesTest, SilentAgentLeavesSubmissionDirEmpty) {
   absl::StatusOr<RunRecord> record = RunAgent(Options(kSilentAgent));
   ASSERT_TRUE(record.ok()) << record.status();
@@ -602,7 +659,9 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          first->processes_limit,
                          ", \"gpu_ids\": \"\", \"admission_wait_s\": M, \"cpu_seconds\": M, "
                          "\"memory_peak_bytes\": M, \"processes_limit_hits\": ",
-                         first->processes_limit_hits, ", \"ended_by\": \"agent\"}\n"));
+                         first->processes_limit_hits,
+                         ", \"ended_by\": \"agent\", \"kept_files\": 0, \"kept_bytes\": 0, "
+                         "\"kept_skipped\": 0}\n"));
 }
 
 // ---------------------------------------------------------------------------
@@ -944,7 +1003,8 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "\"agent_label\": \"\", \"agent_digest\": \"\", \"environment_digest\": \"\", "
             "\"cpus\": 0, \"cpu_ids\": \"\", \"memory_limit_bytes\": 0, \"processes_limit\": 0, "
             "\"gpu_ids\": \"\", \"admission_wait_s\": 0.000, \"cpu_seconds\": 0.000, "
-            "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\"}\n");
+            "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\", "
+            "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0}\n");
   record.cpu_ids = {0, 1, 2, 5};
   record.gpu_ids = {1, 3};
   record.agent_label = "//my:agent";

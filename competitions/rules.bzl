@@ -55,7 +55,8 @@ PreparedDataInfo = provider(
 AgentRunInfo = provider(
     doc = "The agent's runs on a competition, one per seed (--//agent_runner:seeds).",
     fields = {
-        "runs": "list of struct(seed, index, submission_dir, log, record), in seed order " +
+        "runs": "list of struct(seed, index, submission_dir, log, record, artifacts), in " +
+                "seed order (artifacts: the agent's code/ and logs/, kept for audits) " +
                 "(index 0 is the first seed; outputs are under run-<index>/): " +
                 "submission_dir is a tree artifact holding submission.csv (or empty when " +
                 "the agent made none), log the agent's stdout and stderr, record the run " +
@@ -418,6 +419,9 @@ def _agent_run_impl(ctx):
         submission = ctx.actions.declare_directory(prefix + "submission")
         log = ctx.actions.declare_file(prefix + "agent.log")
         record = ctx.actions.declare_file(prefix + "run_record.json")
+        # The agent's code/ and logs/, for audits (capped; KEPT.txt says
+        # what was left out).
+        artifacts = ctx.actions.declare_directory(prefix + "artifacts")
         ctx.actions.run(
             executable = ctx.executable._runner,
             arguments = common + [
@@ -429,6 +433,8 @@ def _agent_run_impl(ctx):
                 log.path,
                 "--record_out",
                 record.path,
+                "--artifacts_out",
+                artifacts.path,
                 # Beside the execroot (in the output base), where `bazel clean`
                 # never walks a tree the agent made; relative to the working
                 # directory where that is no execroot (remote workers), so that
@@ -440,7 +446,7 @@ def _agent_run_impl(ctx):
             ] + data.runner_flags,
             inputs = depset(inputs, transitive = transitive_inputs),
             tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
-            outputs = [submission, log, record],
+            outputs = [submission, log, record, artifacts],
             mnemonic = "MleAgent",
             execution_requirements = requirements,
             progress_message = "Running agent %s on %s (seed %d)" % (
@@ -456,8 +462,9 @@ def _agent_run_impl(ctx):
             submission_dir = submission,
             log = log,
             record = record,
+            artifacts = artifacts,
         ))
-        outputs += [submission, log, record]
+        outputs += [submission, log, record, artifacts]
     return [
         DefaultInfo(
             files = depset(outputs),
