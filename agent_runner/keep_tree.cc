@@ -2,41 +2,29 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/display_text.h"
+#include "agent_runner/internal/child_process.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using runner_internal::ErrnoError;
+using runner_internal::FileDescriptor;
+using runner_internal::OpenBeneath;
+using runner_internal::Symlinks;
 
 bool SafeName(const std::string& name) {
   if (name.empty() || name == "." || name == ".." || name.size() > 255) return false;
@@ -44,19 +32,6 @@ bool SafeName(const std::string& name) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            c == '.' || c == '_' || c == '+' || c == '-';
   });
-}
-
-// Opens `relative` beneath `root_fd` without following any symlink.
-int OpenStrictlyBeneath(int root_fd, const char* relative, uint64_t flags) {
-  struct open_how how;
-  std::memset(&how, 0, sizeof(how));
-  how.flags = flags | O_CLOEXEC | O_NOFOLLOW;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-  return static_cast<int>(syscall(SYS_openat2, root_fd, relative, &how, sizeof(how)));
-}
-
-absl::Status WriteError(const fs::path& path, int error) {
-  return absl::InternalError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(error)));
 }
 
 class Keeper {
@@ -107,7 +82,7 @@ class Keeper {
           Skip(path, absl::StrCat("deeper than ", limits_.max_depth, " directories"));
           continue;
         }
-        Fd sub(OpenStrictlyBeneath(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY));
+        FileDescriptor sub(OpenBeneath(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY, Symlinks::kRefuse));
         if (sub.get() < 0) {
           Skip(path, "cannot be opened");
           continue;
@@ -130,7 +105,7 @@ class Keeper {
       Skip(shown, absl::StrCat("over the cap of ", limits_.max_files, " files"));
       return absl::OkStatus();
     }
-    Fd in(OpenStrictlyBeneath(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK));
+    FileDescriptor in(OpenBeneath(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK, Symlinks::kRefuse));
     struct stat st;
     if (in.get() < 0 || fstat(in.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
       Skip(shown, "cannot be opened as a regular file");
@@ -141,8 +116,8 @@ class Keeper {
                                " bytes for everything kept"));
       return absl::OkStatus();
     }
-    Fd copy(open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-    if (copy.get() < 0) return WriteError(out, errno);
+    FileDescriptor copy(open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (copy.get() < 0) return ErrnoError("cannot write", out, errno);
     int64_t copied = 0;
     char buffer[1 << 16];
     // At most the size it had when it was looked at: a file that grows
@@ -155,7 +130,7 @@ class Keeper {
       for (ssize_t done = 0; done < n;) {
         const ssize_t w = write(copy.get(), buffer + done, static_cast<size_t>(n - done));
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return WriteError(out, errno);
+        if (w <= 0) return ErrnoError("cannot write", out, errno);
         done += w;
       }
       copied += n;
@@ -173,16 +148,14 @@ class Keeper {
 
 absl::Status KeepTree(const fs::path& workspace, const std::string& relative, const fs::path& out,
                       const KeepLimits& limits, KeepStats& stats) {
-  Fd root(open(workspace.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (root.get() < 0) {
-    return absl::InternalError(absl::StrCat("cannot open ", workspace.string(), ": ",
-                                            std::strerror(errno)));
-  }
+  FileDescriptor root(open(workspace.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) return ErrnoError("cannot open", workspace, errno);
   Keeper keeper(limits, stats);
   std::error_code ec;
   fs::create_directories(out / relative, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", (out / relative).string()));
-  Fd dir(OpenStrictlyBeneath(root.get(), relative.c_str(), O_RDONLY | O_DIRECTORY));
+  FileDescriptor dir(
+      OpenBeneath(root.get(), relative.c_str(), O_RDONLY | O_DIRECTORY, Symlinks::kRefuse));
   if (dir.get() < 0) {
     if (errno != ENOENT) keeper.Skip(relative, "is not a directory beneath the workspace");
     return absl::OkStatus();

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -771,19 +770,6 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
   std::vector<std::string> env;
   for (const auto& [name, value] : vars) env.push_back(absl::StrCat(name, "=", value));
   return env;
-}
-
-// Opens `relative` beneath `root_fd` for reading: symlinks are followed only
-// while they stay inside (RESOLVE_BENEATH: an absolute link or `..` out
-// fails with EXDEV), never through /proc magic links or into another mount;
-// O_NONBLOCK so that a FIFO cannot hang the runner.
-int OpenBeneath(int root_fd, const char* relative, uint64_t flags) {
-  struct open_how how;
-  std::memset(&how, 0, sizeof(how));
-  // openat2 refuses flags that O_PATH does not take, O_NOCTTY among them.
-  how.flags = flags | O_CLOEXEC | ((flags & O_PATH) != 0 ? 0 : O_NOCTTY);
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-  return static_cast<int>(syscall(SYS_openat2, root_fd, relative, &how, sizeof(how)));
 }
 
 // Copies submission/submission.csv to `submission_out` when it is a regular

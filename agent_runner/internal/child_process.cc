@@ -2,8 +2,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -46,6 +46,19 @@
 
 namespace mlebench::runner_internal {
 
+
+int OpenBeneath(int root_fd, const char* relative, uint64_t flags, Symlinks symlinks) {
+  struct open_how how;
+  std::memset(&how, 0, sizeof(how));
+  // openat2 refuses flags that O_PATH does not take, O_NOCTTY among them.
+  how.flags = flags | O_CLOEXEC | ((flags & O_PATH) != 0 ? 0 : O_NOCTTY);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+  if (symlinks == Symlinks::kRefuse) {
+    how.flags |= O_NOFOLLOW;
+    how.resolve |= RESOLVE_NO_SYMLINKS;
+  }
+  return static_cast<int>(syscall(SYS_openat2, root_fd, relative, &how, sizeof(how)));
+}
 
 absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error) {
   return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));

@@ -29,6 +29,18 @@ using Clock = std::chrono::steady_clock;
 // An error naming what failed, the path and errno's text.
 absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error);
 
+// Whether OpenBeneath follows symlinks that stay beneath the root.
+enum class Symlinks { kFollowBeneath, kRefuse };
+
+// Opens `relative` beneath `root_fd` with openat2: never out of the root
+// (RESOLVE_BENEATH: an absolute link or `..` out fails with EXDEV), through
+// /proc magic links or into another mount; with kRefuse, through no symlink
+// at all (RESOLVE_NO_SYMLINKS, and O_NOFOLLOW for the last component).
+// O_CLOEXEC always, O_NOCTTY unless O_PATH. Returns the descriptor, or -1
+// with errno (ENOSYS: a kernel without openat2).
+int OpenBeneath(int root_fd, const char* relative, uint64_t flags,
+                Symlinks symlinks = Symlinks::kFollowBeneath);
+
 class FileDescriptor {
  public:
   explicit FileDescriptor(int fd = -1) : fd_(fd) {}
