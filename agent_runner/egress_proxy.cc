@@ -1,0 +1,494 @@
+#include "agent_runner/egress_proxy.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "base/files.h"
+#include "base/status_macros.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kStartTimeout = std::chrono::seconds(10);
+constexpr auto kStopTimeout = std::chrono::seconds(5);
+constexpr int kPortAttempts = 5;
+constexpr size_t kMaxHostLength = 253;
+
+absl::Status Errno(absl::string_view what, const fs::path& path, int error) {
+  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));
+}
+
+bool IsIpv4(absl::string_view host, bool& valid) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(host, '.');
+  valid = false;
+  for (absl::string_view part : parts) {
+    if (part.empty() || !std::all_of(part.begin(), part.end(), absl::ascii_isdigit)) return false;
+  }
+  if (parts.size() != 4) return true;  // digits and dots only, but not a.b.c.d
+  for (absl::string_view part : parts) {
+    int value = 0;
+    if (part.size() > 3 || !absl::SimpleAtoi(part, &value) || value > 255) return true;
+  }
+  valid = true;
+  return true;
+}
+
+absl::Status CheckHostName(absl::string_view host, absl::string_view text) {
+  if (host.empty() || host.size() > kMaxHostLength) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("allowed host '", text, "': a host name has 1 to 253 characters"));
+  }
+  for (absl::string_view label : absl::StrSplit(host, '.')) {
+    if (label.empty() || label.size() > 63) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("allowed host '", text, "': empty or overlong label"));
+    }
+    for (char c : label) {
+      if (!absl::ascii_isalnum(c) && c != '-') {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "allowed host '", text,
+            "': host names have letters, digits, '-' and '.' only (IPv6 literals are not "
+            "supported)"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A free TCP port on 127.0.0.1 at the moment of asking (Squid cannot be told
+// to pick one itself); a port taken meanwhile makes Squid fail, and Start
+// tries another.
+absl::StatusOr<int> FreeLoopbackPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Errno("cannot create", "a socket", errno);
+  struct sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  if (bind(fd, reinterpret_cast<struct sockaddr*>(&address), sizeof(address)) != 0 ||
+      getsockname(fd, reinterpret_cast<struct sockaddr*>(&address), &length) != 0) {
+    const int error = errno;
+    close(fd);
+    return Errno("cannot bind", "a loopback port", error);
+  }
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+struct ServiceUser {
+  uid_t uid;
+  gid_t gid;
+};
+
+absl::StatusOr<std::optional<ServiceUser>> LookUpServiceUser(const std::string& name) {
+  if (geteuid() != 0) return std::nullopt;
+  struct passwd entry;
+  struct passwd* found = nullptr;
+  std::vector<char> buffer(16384);
+  if (getpwnam_r(name.c_str(), &entry, buffer.data(), buffer.size(), &found) != 0 ||
+      found == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "network allowlist: the proxy's user '", name,
+        "' does not exist (Debian's squid package creates it; the proxy never runs as root)"));
+  }
+  if (found->pw_uid == 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("network allowlist: the proxy's user '", name, "' is root"));
+  }
+  return ServiceUser{found->pw_uid, found->pw_gid};
+}
+
+// Starts `argv` in a process group of its own, stdin /dev/null, stdout and
+// stderr appended to `output`, as `user` when set, killed when the runner
+// dies.
+absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const fs::path& output,
+                            const std::optional<ServiceUser>& user) {
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  const int out = open(output.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (out < 0) return Errno("cannot open", output, errno);
+  if (user.has_value() && fchown(out, user->uid, user->gid) != 0) {
+    const int error = errno;
+    close(out);
+    return Errno("cannot hand over", output, error);
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const int error = errno;
+    close(out);
+    return Errno("cannot fork for", argv[0], error);
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+        dup2(out, STDERR_FILENO) < 0) {
+      _exit(126);
+    }
+    syscall(SYS_close_range, 3, ~0U, 0);
+    if (user.has_value() && (setgroups(0, nullptr) != 0 || setresgid(user->gid, user->gid, user->gid) != 0 ||
+                             setresuid(user->uid, user->uid, user->uid) != 0)) {
+      _exit(126);
+    }
+    // After the change of user, which clears it.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(126);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(out);
+  return pid;
+}
+
+// Whether `pid` has ended (reaping it).
+bool Ended(pid_t pid) {
+  int status = 0;
+  return waitpid(pid, &status, WNOHANG) == pid;
+}
+
+void StopProcess(pid_t& pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGTERM);
+  const Clock::time_point deadline = Clock::now() + kStopTimeout;
+  while (!Ended(pid)) {
+    if (Clock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  pid = -1;
+}
+
+std::string Tail(const fs::path& path, size_t bytes) {
+  absl::StatusOr<std::string> text = ReadFileToString(path);
+  if (!text.ok()) return "";
+  std::string tail(absl::StripAsciiWhitespace(
+      text->size() > bytes ? absl::string_view(*text).substr(text->size() - bytes) : *text));
+  for (char& c : tail) {
+    if (c == '\n') c = ' ';
+    if (!absl::ascii_isprint(c)) c = '?';
+  }
+  return tail;
+}
+
+// At most `max_bytes` of `path` (the agent decides how long the log gets).
+absl::StatusOr<std::string> ReadPrefix(const fs::path& path, int64_t max_bytes, bool& cut) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  cut = false;
+  if (fd < 0) {
+    if (errno == ENOENT) return std::string();
+    return Errno("cannot open", path, errno);
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (static_cast<int64_t>(text.size()) < max_bytes) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      close(fd);
+      return Errno("cannot read", path, error);
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  if (static_cast<int64_t>(text.size()) >= max_bytes) {
+    cut = true;
+    text.resize(static_cast<size_t>(max_bytes));
+    const size_t last_line = text.rfind('\n');
+    text.resize(last_line == std::string::npos ? 0 : last_line + 1);
+  }
+  close(fd);
+  return text;
+}
+
+}  // namespace
+
+std::string AllowedHost::ToString() const { return absl::StrCat(host, ":", port); }
+
+absl::StatusOr<AllowedHost> ParseAllowedHost(absl::string_view text) {
+  const absl::string_view trimmed = absl::StripAsciiWhitespace(text);
+  if (absl::StrContains(trimmed, '[') || std::count(trimmed.begin(), trimmed.end(), ':') > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("allowed host '", trimmed, "': IPv6 literals are not supported"));
+  }
+  AllowedHost allowed;
+  absl::string_view host = trimmed;
+  if (const size_t colon = trimmed.rfind(':'); colon != absl::string_view::npos) {
+    host = trimmed.substr(0, colon);
+    const absl::string_view port = trimmed.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || !std::all_of(port.begin(), port.end(), absl::ascii_isdigit) ||
+        !absl::SimpleAtoi(port, &allowed.port) || allowed.port < 1 || allowed.port > 65535) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("allowed host '", trimmed, "': the port must be 1 to 65535"));
+    }
+  }
+  allowed.host = absl::AsciiStrToLower(host);
+  bool valid_ipv4 = false;
+  if (IsIpv4(allowed.host, valid_ipv4)) {
+    if (!valid_ipv4) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "allowed host '", trimmed, "': write an IPv4 address as four numbers 0-255, a.b.c.d"));
+    }
+    return allowed;
+  }
+  const absl::string_view name = absl::StripPrefix(allowed.host, "*.");
+  RETURN_IF_ERROR(CheckHostName(name, trimmed));
+  if (name.size() != allowed.host.size() && name.find('.') == absl::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "allowed host '", trimmed, "': a wildcard needs a domain with a dot (*.example.com)"));
+  }
+  return allowed;
+}
+
+absl::StatusOr<std::vector<AllowedHost>> ParseAllowedHosts(absl::string_view text) {
+  std::vector<AllowedHost> hosts;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    if (absl::StripAsciiWhitespace(item).empty()) continue;
+    ASSIGN_OR_RETURN(AllowedHost host, ParseAllowedHost(item));
+    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  }
+  return hosts;
+}
+
+std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const fs::path& dir,
+                        const std::optional<std::string>& effective_user) {
+  std::string config = absl::StrCat(
+      "# One run's egress proxy, written by the agent runner (agent_runner/egress_proxy.cc).\n",
+      "http_port 127.0.0.1:", port, "\n",
+      "pid_filename ", (dir / "squid.pid").string(), "\n",
+      "cache_log ", (dir / "cache.log").string(), "\n",
+      "logformat mlebench %Ss %>Hs %rm %>rd %>rP %>st %<st\n",
+      "access_log stdio:", (dir / "access.log").string(), " logformat=mlebench\n",
+      "coredump_dir ", dir.string(), "\n",
+      // No cache (the agent could read another request's response), no
+      // neighbours, no pinger, no SNMP; nothing that names the client.
+      "cache deny all\n",
+      "cache_mem 0 MB\n",
+      "netdb_filename none\n",
+      "pinger_enable off\n",
+      "icp_port 0\n",
+      "htcp_port 0\n",
+      "snmp_port 0\n",
+      "forwarded_for delete\n",
+      "via off\n",
+      "shutdown_lifetime 0 seconds\n",
+      "logfile_rotate 0\n",
+      "http_access deny manager\n");
+  if (effective_user.has_value()) absl::StrAppend(&config, "cache_effective_user ", *effective_user, "\n");
+  for (size_t i = 0; i < allowed.size(); ++i) {
+    const AllowedHost& host = allowed[i];
+    // -n: compare the name as the agent gave it, never a reverse lookup of
+    // an address it gave instead. ".domain" is the domain and its
+    // subdomains.
+    const std::string domain = absl::StartsWith(host.host, "*.")
+                                   ? std::string(host.host.substr(1))
+                                   : host.host;
+    absl::StrAppend(&config, "acl allowed_host_", i, " dstdomain -n ", domain, "\n",
+                    "acl allowed_port_", i, " port ", host.port, "\n",
+                    "http_access allow allowed_host_", i, " allowed_port_", i, "\n");
+  }
+  absl::StrAppend(&config, "http_access deny all\n");
+  return config;
+}
+
+ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
+  ProxyLog log;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipWhitespace())) {
+    const std::vector<absl::string_view> fields =
+        absl::StrSplit(line, ' ', absl::SkipEmpty());
+    ProxyConnection connection;
+    connection.method = "-";
+    connection.host = "-";
+    if (fields.size() == 7) {
+      int status = 0;
+      if (!absl::SimpleAtoi(fields[1], &status)) status = 0;
+      // A connection that closed before it sent a request.
+      if (fields[2] == "-" && fields[3] == "-" && status == 0) continue;
+      connection.status = status;
+      connection.method = std::string(fields[2].substr(0, 32));
+      connection.host = std::string(fields[3].substr(0, kMaxHostLength));
+      if (!absl::SimpleAtoi(fields[4], &connection.port)) connection.port = 0;
+      if (!absl::SimpleAtoi(fields[5], &connection.bytes_sent)) connection.bytes_sent = 0;
+      if (!absl::SimpleAtoi(fields[6], &connection.bytes_received)) connection.bytes_received = 0;
+      connection.allowed = !absl::StartsWith(fields[0], "TCP_DENIED") && connection.method != "-";
+    }
+    ++log.total;
+    if (!connection.allowed) ++log.refused;
+    if (log.connections.size() < max_connections) {
+      log.connections.push_back(std::move(connection));
+    } else {
+      log.truncated = true;
+    }
+  }
+  return log;
+}
+
+std::vector<std::string> SandboxForwarderArgs(const std::string& socat, const std::string& socket) {
+  return {socat, absl::StrCat("TCP4-LISTEN:", kSandboxProxyPort, ",bind=127.0.0.1,reuseaddr,fork"),
+          absl::StrCat("UNIX-CONNECT:", socket)};
+}
+
+absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& allowed,
+                                               const EgressProxyOptions& options) {
+  for (const auto& [tool, package] :
+       {std::pair<const fs::path&, const char*>{options.squid, "squid"}, {options.socat, "socat"}}) {
+    if (access(tool.c_str(), X_OK) != 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "network allowlist needs ", tool.string(), " (Debian package ", package,
+          ", which ./bazelw installs): ", std::strerror(errno)));
+    }
+  }
+  ASSIGN_OR_RETURN(std::optional<ServiceUser> user, LookUpServiceUser(options.service_user));
+  EgressProxy proxy(options);
+  std::string name = (options.parent_dir / "mlebench-proxy-XXXXXX").string();
+  if (mkdtemp(name.data()) == nullptr) return Errno("cannot create", name, errno);
+  proxy.dir_ = name;
+  const fs::path& dir = proxy.dir_;
+  if (mkdir(proxy.socket_dir().c_str(), 0755) != 0) {
+    return Errno("cannot create", proxy.socket_dir(), errno);
+  }
+  for (const fs::path& made : {dir, proxy.socket_dir()}) {
+    if (user.has_value() && chown(made.c_str(), user->uid, user->gid) != 0) {
+      return Errno("cannot hand over", made, errno);
+    }
+  }
+  const fs::path config = dir / "squid.conf";
+  const fs::path cache_log = dir / "cache.log";
+  std::string why;
+  for (int attempt = 0; attempt < kPortAttempts && proxy.squid_ < 0; ++attempt) {
+    ASSIGN_OR_RETURN(const int port, FreeLoopbackPort());
+    // Already the service user: Squid needs no cache_effective_user.
+    RETURN_IF_ERROR(WriteStringToFile(config, SquidConfig(allowed, port, dir, std::nullopt)));
+    unlink(cache_log.c_str());
+    ASSIGN_OR_RETURN(pid_t squid,
+                     Spawn({options.squid.string(), "-N", "-f", config.string()},
+                           dir / "squid.out", user));
+    const std::string ready = absl::StrCat("local=127.0.0.1:", port, " ");
+    const Clock::time_point deadline = Clock::now() + kStartTimeout;
+    for (;;) {
+      absl::StatusOr<std::string> log = ReadFileToString(cache_log);
+      if (log.ok() && absl::StrContains(*log, "Accepting HTTP Socket connections") &&
+          absl::StrContains(*log, ready)) {
+        proxy.squid_ = squid;
+        proxy.port_ = port;
+        break;
+      }
+      if (Ended(squid)) {
+        why = absl::StrCat("squid exited: ", Tail(cache_log, 600), " ", Tail(dir / "squid.out", 300));
+        break;  // perhaps the port was taken meanwhile: another one
+      }
+      if (Clock::now() >= deadline) {
+        kill(squid, SIGKILL);
+        waitpid(squid, nullptr, 0);
+        return absl::DeadlineExceededError(absl::StrCat(
+            "network allowlist: squid did not start listening within ",
+            std::chrono::duration_cast<std::chrono::seconds>(kStartTimeout).count(), " s: ",
+            Tail(cache_log, 600)));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  if (proxy.squid_ < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("network allowlist: squid could not start: ", why));
+  }
+  const fs::path socket = proxy.socket_dir() / kProxySocketName;
+  ASSIGN_OR_RETURN(
+      proxy.socat_,
+      Spawn({options.socat.string(), absl::StrCat("UNIX-LISTEN:", socket.string(), ",fork,mode=666"),
+             absl::StrCat("TCP4:127.0.0.1:", proxy.port_)},
+            dir / "socat.out", user));
+  const Clock::time_point deadline = Clock::now() + kStartTimeout;
+  for (;;) {
+    struct stat st;
+    if (lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) break;
+    if (Ended(proxy.socat_)) {
+      proxy.socat_ = -1;
+      return absl::FailedPreconditionError(absl::StrCat(
+          "network allowlist: socat could not listen on ", socket.string(), ": ",
+          Tail(dir / "socat.out", 600)));
+    }
+    if (Clock::now() >= deadline) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("network allowlist: socat did not make ", socket.string()));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return proxy;
+}
+
+EgressProxy::EgressProxy(EgressProxy&& other) noexcept
+    : dir_(std::exchange(other.dir_, fs::path())),
+      options_(std::move(other.options_)),
+      port_(other.port_),
+      squid_(std::exchange(other.squid_, -1)),
+      socat_(std::exchange(other.socat_, -1)) {}
+
+EgressProxy::~EgressProxy() {
+  Kill();
+  if (!dir_.empty()) {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+}
+
+void EgressProxy::Kill() {
+  for (pid_t* pid : {&socat_, &squid_}) {
+    if (*pid > 0) {
+      kill(*pid, SIGKILL);
+      waitpid(*pid, nullptr, 0);
+      *pid = -1;
+    }
+  }
+}
+
+std::vector<pid_t> EgressProxy::pids() const {
+  std::vector<pid_t> pids;
+  for (pid_t pid : {squid_, socat_}) {
+    if (pid > 0) pids.push_back(pid);
+  }
+  return pids;
+}
+
+absl::StatusOr<ProxyLog> EgressProxy::Stop() {
+  // The bridge first: no new request reaches Squid while it shuts down.
+  StopProcess(socat_);
+  StopProcess(squid_);
+  bool cut = false;
+  ASSIGN_OR_RETURN(std::string text, ReadPrefix(dir_ / "access.log", options_.max_log_bytes, cut));
+  ProxyLog log = ParseProxyAccessLog(text, options_.max_connections);
+  log.truncated = log.truncated || cut;
+  return log;
+}
+
+}  // namespace mlebench

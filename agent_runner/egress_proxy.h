@@ -1,0 +1,154 @@
+#ifndef MLEBENCH_AGENT_RUNNER_EGRESS_PROXY_H_
+#define MLEBENCH_AGENT_RUNNER_EGRESS_PROXY_H_
+
+// The agent's only way out under network=allowlist: an HTTP proxy (Debian's
+// Squid) that lets through requests to the named hosts and ports only and
+// logs every request, reached from the sandbox through a Unix socket (one
+// socat on each side; the sandbox has no network device but loopback).
+//
+//   agent --TCP--> 127.0.0.1:3128 in the sandbox (socat, started by
+//   sandbox_entry) --Unix socket--> socat on the host --TCP--> Squid on a
+//   host loopback port --> the named host
+//
+// The Unix socket is the one thing the sandbox's network namespace shares
+// with the host: whatever an agent sends through it meets Squid's access
+// rules, and nothing else on the host (its loopback, its other ports, the
+// private networks it reaches, a remote cache) is reachable.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace mlebench {
+
+// Where the sandbox sees the proxy: the port of its forwarder on the
+// sandbox's loopback, and the directory the host's socket is bound at.
+inline constexpr int kSandboxProxyPort = 3128;
+inline constexpr char kSandboxProxySocketDir[] = "/run/mlebench/network";
+inline constexpr char kProxySocketName[] = "proxy.sock";
+
+// One destination the agent may reach: a host name (lower case), a
+// "*.domain" wildcard (the domain and all its subdomains) or an IPv4
+// address, and one port.
+struct AllowedHost {
+  std::string host;
+  int port = 443;
+
+  // "host:port", the canonical form (what the run record lists).
+  std::string ToString() const;
+  bool operator==(const AllowedHost&) const = default;
+};
+
+// Parses "host" (port 443: HTTPS) or "host:port". Host names are letters,
+// digits, '-' and '.' (at most 253 characters, no empty label), matched case
+// insensitively; "*." in front allows every subdomain. IPv6 literals and
+// anything else are refused with the reason.
+absl::StatusOr<AllowedHost> ParseAllowedHost(absl::string_view text);
+
+// Parses a comma-separated list (what --//agent_runner:allowed_hosts gives),
+// ignoring empty items; duplicates are removed, the order kept.
+absl::StatusOr<std::vector<AllowedHost>> ParseAllowedHosts(absl::string_view text);
+
+// One request the agent made through the proxy.
+struct ProxyConnection {
+  std::string method;  // CONNECT (HTTPS), GET, POST, ...; "-" when unparseable
+  std::string host;    // as the agent named it (Squid's normalised form)
+  int port = 0;
+  bool allowed = false;  // false: refused by the allow-list (HTTP 403)
+  int status = 0;        // the HTTP status the agent got (0: none)
+  int64_t bytes_sent = 0;      // from the agent, headers included
+  int64_t bytes_received = 0;  // to the agent, headers included
+};
+
+// What the proxy saw in one run.
+struct ProxyLog {
+  std::vector<ProxyConnection> connections;  // the first ones, in order
+  int64_t total = 0;    // requests seen, including those not in `connections`
+  int64_t refused = 0;  // of `total`
+  bool truncated = false;  // more requests than kept, or the log was cut
+};
+
+// Squid's configuration: listen on 127.0.0.1:`port`, allow exactly the
+// `allowed` host:port pairs (CONNECT and plain HTTP), refuse everything else,
+// keep nothing in a cache, write pid and logs under `dir`. `effective_user`
+// is the user Squid becomes when started as root.
+std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port,
+                        const std::filesystem::path& dir,
+                        const std::optional<std::string>& effective_user);
+
+// Parses the access log that SquidConfig's format writes, keeping at most
+// `max_connections` entries; lines Squid writes for connections that never
+// sent a request (method "-" and no host) are not requests and are skipped.
+ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections);
+
+struct EgressProxyOptions {
+  std::filesystem::path squid = "/usr/sbin/squid";
+  std::filesystem::path socat = "/usr/bin/socat";
+  // When the runner is root: the user the proxy's processes run as (never
+  // root). Debian's squid package creates it.
+  std::string service_user = "proxy";
+  size_t max_connections = 1000;
+  int64_t max_log_bytes = int64_t{16} << 20;
+  // Where the proxy's private directory (configuration, logs, the socket) is
+  // made. The service user must be able to reach it, so not under a
+  // directory only root may enter.
+  std::filesystem::path parent_dir = "/tmp";
+};
+
+// A running proxy for one run, with a private directory (mode 0700, the
+// service user's) for its configuration, logs and socket; the destructor
+// stops it if Stop was not called and removes the directory.
+class EgressProxy {
+ public:
+  // Starts Squid on a free host loopback port and the host side of the
+  // socket bridge. Fails closed: an error when either cannot start or answer
+  // within a few seconds (e.g. squid or socat is not installed).
+  static absl::StatusOr<EgressProxy> Start(const std::vector<AllowedHost>& allowed,
+                                           const EgressProxyOptions& options = {});
+
+  EgressProxy(EgressProxy&& other) noexcept;
+  EgressProxy& operator=(EgressProxy&& other) = delete;
+  EgressProxy(const EgressProxy&) = delete;
+  ~EgressProxy();
+
+  // The directory holding only the Unix socket, to be bound (read-only) at
+  // kSandboxProxySocketDir.
+  std::filesystem::path socket_dir() const { return dir_ / "socket"; }
+  std::filesystem::path dir() const { return dir_; }
+  // Squid's port on the host's loopback.
+  int port() const { return port_; }
+  // The proxy's processes (a runner that kills all its children must spare
+  // them until Stop).
+  std::vector<pid_t> pids() const;
+
+  // Ends both processes (Squid logs the requests still open) and reads the
+  // access log.
+  absl::StatusOr<ProxyLog> Stop();
+
+ private:
+  explicit EgressProxy(EgressProxyOptions options) : options_(std::move(options)) {}
+  void Kill();
+
+  std::filesystem::path dir_;
+  EgressProxyOptions options_;
+  int port_ = 0;
+  pid_t squid_ = -1;
+  pid_t socat_ = -1;
+};
+
+// The agent's side: socat's arguments for a forwarder listening on the
+// sandbox's 127.0.0.1:kSandboxProxyPort that relays each connection to
+// `socket` (the bound proxy socket).
+std::vector<std::string> SandboxForwarderArgs(const std::string& socat, const std::string& socket);
+
+}  // namespace mlebench
+
+#endif  // MLEBENCH_AGENT_RUNNER_EGRESS_PROXY_H_

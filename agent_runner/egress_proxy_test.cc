@@ -1,0 +1,278 @@
+#include "agent_runner/egress_proxy.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlebench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+TEST(ParseAllowedHostTest, NamesPortsAndWildcards) {
+  EXPECT_EQ(ParseAllowedHost("api.openai.com")->ToString(), "api.openai.com:443");
+  EXPECT_EQ(ParseAllowedHost(" API.OpenAI.com:8443 ")->ToString(), "api.openai.com:8443");
+  EXPECT_EQ(ParseAllowedHost("127.0.0.1:8000")->ToString(), "127.0.0.1:8000");
+  EXPECT_EQ(ParseAllowedHost("*.example.com")->ToString(), "*.example.com:443");
+  EXPECT_EQ(ParseAllowedHost("localhost:80")->ToString(), "localhost:80");
+}
+
+TEST(ParseAllowedHostTest, RefusesWhatSquidWouldReadOtherwise) {
+  for (const char* bad :
+       {"", ":443", "host:", "host:0", "host:65536", "host:+80", "host:8o", "[::1]:80", "::1",
+        "a..b", ".example.com", "exa mple.com", "example.com\nhttp_access allow all",
+        "host/path", "user@host", "*.com", "*", "2130706433", "127.1", "300.1.1.1",
+        "1.2.3.4.5", "*.*.example.com", "a_b.example.com"}) {
+    EXPECT_FALSE(ParseAllowedHost(bad).ok()) << "'" << bad << "'";
+  }
+  EXPECT_FALSE(ParseAllowedHost(std::string(254, 'a')).ok());
+}
+
+TEST(ParseAllowedHostsTest, CommaListWithoutDuplicates) {
+  auto hosts = ParseAllowedHosts("a.example.com, b.example.com:80,,A.example.com:443");
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  ASSERT_EQ(hosts->size(), 2u);
+  EXPECT_EQ((*hosts)[0].ToString(), "a.example.com:443");
+  EXPECT_EQ((*hosts)[1].ToString(), "b.example.com:80");
+  EXPECT_TRUE(ParseAllowedHosts("")->empty());
+  EXPECT_FALSE(ParseAllowedHosts("ok.example.com,bad host").ok());
+}
+
+TEST(SquidConfigTest, AllowsEachPairAndDeniesEverythingElseLast) {
+  const std::string config = SquidConfig({{"api.example.com", 443}, {"*.example.org", 8080}}, 4321,
+                                         "/tmp/p", std::string("proxy"));
+  EXPECT_THAT(config, HasSubstr("http_port 127.0.0.1:4321\n"));
+  EXPECT_THAT(config, HasSubstr("acl allowed_host_0 dstdomain -n api.example.com\n"));
+  EXPECT_THAT(config, HasSubstr("acl allowed_port_0 port 443\n"));
+  EXPECT_THAT(config, HasSubstr("acl allowed_host_1 dstdomain -n .example.org\n"));
+  EXPECT_THAT(config, HasSubstr("http_access allow allowed_host_1 allowed_port_1\n"));
+  EXPECT_THAT(config, HasSubstr("cache deny all\n"));
+  EXPECT_THAT(config, HasSubstr("cache_effective_user proxy\n"));
+  EXPECT_TRUE(absl::EndsWith(config, "http_access deny all\n"));
+  EXPECT_TRUE(absl::EndsWith(SquidConfig({}, 1, "/tmp/p", std::nullopt),
+                             "http_access deny manager\nhttp_access deny all\n"));
+}
+
+TEST(ParseProxyAccessLogTest, AllowedRefusedAndOddLines) {
+  const ProxyLog log = ParseProxyAccessLog(
+      "TCP_TUNNEL 200 CONNECT api.example.com 443 190 5570\n"
+      "NONE_NONE 0 - - - 0 0\n"  // a connection that sent nothing
+      "TCP_DENIED 403 CONNECT 10.0.0.1 443 114 3385\n"
+      "TCP_MISS 200 GET 127.0.0.1 8000 129 600\n"
+      "NONE_NONE 400 - - - 20 3000\n"  // a malformed request
+      "garbage line\n",
+      10);
+  EXPECT_EQ(log.total, 5);
+  EXPECT_EQ(log.refused, 3);
+  ASSERT_EQ(log.connections.size(), 5u);
+  EXPECT_EQ(log.connections[0].host, "api.example.com");
+  EXPECT_EQ(log.connections[0].port, 443);
+  EXPECT_TRUE(log.connections[0].allowed);
+  EXPECT_EQ(log.connections[0].bytes_sent, 190);
+  EXPECT_EQ(log.connections[0].bytes_received, 5570);
+  EXPECT_FALSE(log.connections[1].allowed);
+  EXPECT_EQ(log.connections[1].status, 403);
+  EXPECT_EQ(log.connections[2].method, "GET");
+  EXPECT_FALSE(log.connections[3].allowed);
+  EXPECT_EQ(log.connections[4].host, "-");
+  EXPECT_FALSE(log.truncated);
+  const ProxyLog capped = ParseProxyAccessLog("TCP_MISS 200 GET a 80 1 1\nTCP_MISS 200 GET b 80 1 1\n", 1);
+  EXPECT_EQ(capped.total, 2);
+  EXPECT_EQ(capped.connections.size(), 1u);
+  EXPECT_TRUE(capped.truncated);
+}
+
+// A loopback HTTP server answering every request with `body`.
+class OriginServer {
+ public:
+  explicit OriginServer(std::string body) : body_(std::move(body)) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    listen(fd_, 16);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~OriginServer() {
+    stop_ = true;
+    thread_.join();
+    close(fd_);
+  }
+  int port() const { return port_; }
+  int requests() const { return requests_; }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      struct pollfd p = {fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      const int client = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (client < 0) continue;
+      std::string request;
+      char buffer[4096];
+      while (!absl::StrContains(request, "\r\n\r\n")) {
+        const ssize_t n = read(client, buffer, sizeof(buffer));
+        if (n <= 0) break;
+        request.append(buffer, static_cast<size_t>(n));
+      }
+      ++requests_;
+      const std::string reply =
+          absl::StrCat("HTTP/1.1 200 OK\r\nContent-Length: ", body_.size(),
+                       "\r\nConnection: close\r\n\r\n", body_);
+      ssize_t ignored = write(client, reply.data(), reply.size());
+      (void)ignored;
+      close(client);
+    }
+  }
+
+  std::string body_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> requests_{0};
+  std::thread thread_;
+};
+
+// Sends `request` through the proxy's Unix socket (as the sandbox's
+// forwarder does) and returns everything the proxy answers. After a
+// successful CONNECT, sends `tunnelled` through the tunnel.
+std::string ThroughProxy(const fs::path& socket_path, const std::string& request,
+                         const std::string& tunnelled = "") {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", socket_path.c_str());
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    close(fd);
+    return "connect failed";
+  }
+  std::string answer;
+  auto send_and_read = [&](const std::string& text, bool until_headers) {
+    ssize_t ignored = write(fd, text.data(), text.size());
+    (void)ignored;
+    char buffer[4096];
+    for (;;) {
+      struct pollfd p = {fd, POLLIN, 0};
+      if (poll(&p, 1, 5000) <= 0) break;
+      const ssize_t n = read(fd, buffer, sizeof(buffer));
+      if (n <= 0) break;
+      answer.append(buffer, static_cast<size_t>(n));
+      if (until_headers && absl::StrContains(answer, "\r\n\r\n")) break;
+    }
+  };
+  const bool tunnel = absl::StartsWith(request, "CONNECT");
+  send_and_read(request, tunnel);
+  if (tunnel && absl::StartsWith(answer, "HTTP/1.1 200")) send_and_read(tunnelled, false);
+  close(fd);
+  return answer;
+}
+
+TEST(EgressProxyTest, LetsTheNamedHostThroughAndRefusesAndLogsTheRest) {
+  OriginServer allowed("allowed origin");
+  OriginServer other("other port");
+  absl::StatusOr<EgressProxy> proxy =
+      EgressProxy::Start({{"127.0.0.1", allowed.port()}, {"api.example.com", 443}});
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  const fs::path socket = proxy->socket_dir() / kProxySocketName;
+  struct stat st;
+  ASSERT_EQ(lstat(socket.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0666u);
+  // Only the socket is in the directory the sandbox sees.
+  EXPECT_EQ(std::distance(fs::directory_iterator(proxy->socket_dir()), fs::directory_iterator()), 1);
+  ASSERT_EQ(stat(proxy->dir().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+
+  const std::string target = absl::StrCat("127.0.0.1:", allowed.port());
+  EXPECT_THAT(ThroughProxy(socket, absl::StrCat("GET http://", target, "/v1/models HTTP/1.1\r\nHost: ",
+                                                target, "\r\nConnection: close\r\n\r\n")),
+              HasSubstr("allowed origin"));
+  EXPECT_THAT(ThroughProxy(socket, absl::StrCat("CONNECT ", target, " HTTP/1.1\r\nHost: ", target,
+                                                "\r\n\r\n"),
+                           absl::StrCat("GET / HTTP/1.1\r\nHost: ", target, "\r\n\r\n")),
+              HasSubstr("allowed origin"));
+  const int reached = allowed.requests();
+  EXPECT_EQ(reached, 2);
+  // The host's other ports, its loopback by another name, private ranges,
+  // link-local, unnamed hosts and the proxy itself: refused.
+  const std::vector<std::string> refused = {
+      absl::StrCat("GET http://127.0.0.1:", other.port(), "/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      absl::StrCat("CONNECT 127.0.0.1:", other.port(), " HTTP/1.1\r\n\r\n"),
+      absl::StrCat("CONNECT localhost:", allowed.port(), " HTTP/1.1\r\n\r\n"),
+      absl::StrCat("CONNECT 127.0.0.2:", allowed.port(), " HTTP/1.1\r\n\r\n"),
+      "CONNECT 10.0.0.1:443 HTTP/1.1\r\n\r\n",
+      "CONNECT 192.168.1.1:443 HTTP/1.1\r\n\r\n",
+      "CONNECT 169.254.169.254:80 HTTP/1.1\r\n\r\n",
+      "GET http://169.254.169.254/latest/meta-data/ HTTP/1.1\r\nHost: 169.254.169.254\r\nConnection: close\r\n\r\n",
+      "CONNECT example.com:443 HTTP/1.1\r\n\r\n",
+      "CONNECT api.example.com:80 HTTP/1.1\r\n\r\n",
+      "CONNECT evil.api.example.com:443 HTTP/1.1\r\n\r\n",
+      absl::StrCat("GET http://127.0.0.1:", proxy->port(),
+                   "/squid-internal-mgr/menu HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+  };
+  for (const std::string& request : refused) {
+    EXPECT_THAT(ThroughProxy(socket, request), HasSubstr(" 403 ")) << request;
+  }
+  EXPECT_EQ(other.requests(), 0);
+  EXPECT_EQ(allowed.requests(), reached);
+
+  absl::StatusOr<ProxyLog> log = proxy->Stop();
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ(log->total, 2 + static_cast<int64_t>(refused.size()));
+  EXPECT_EQ(log->refused, static_cast<int64_t>(refused.size()));
+  ASSERT_GE(log->connections.size(), 2u);
+  EXPECT_EQ(log->connections[0].method, "GET");
+  EXPECT_EQ(log->connections[0].host, "127.0.0.1");
+  EXPECT_EQ(log->connections[0].port, allowed.port());
+  EXPECT_TRUE(log->connections[0].allowed);
+  EXPECT_GT(log->connections[0].bytes_received, 0);
+  EXPECT_EQ(log->connections[1].method, "CONNECT");
+  EXPECT_TRUE(log->connections[1].allowed);
+  EXPECT_GT(log->connections[1].bytes_sent, 0);
+  EXPECT_GT(log->connections[1].bytes_received, 0);
+  for (size_t i = 2; i < log->connections.size(); ++i) {
+    EXPECT_FALSE(log->connections[i].allowed) << log->connections[i].host;
+    EXPECT_EQ(log->connections[i].status, 403);
+  }
+}
+
+TEST(EgressProxyTest, AMissingSquidIsAnErrorNotAnOpenNetwork) {
+  absl::StatusOr<EgressProxy> proxy =
+      EgressProxy::Start({}, {.squid = "/nonexistent/squid"});
+  ASSERT_FALSE(proxy.ok());
+  EXPECT_THAT(proxy.status().message(), HasSubstr("Debian package squid"));
+}
+
+TEST(EgressProxyTest, TheDirectoryGoesWithTheProxy) {
+  fs::path dir;
+  {
+    absl::StatusOr<EgressProxy> proxy = EgressProxy::Start({});
+    ASSERT_TRUE(proxy.ok()) << proxy.status();
+    dir = proxy->dir();
+    EXPECT_TRUE(fs::exists(dir));
+  }
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
+}  // namespace mlebench
