@@ -16,6 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "agent_runner/testing/http_origin.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -23,6 +24,7 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::HttpOrigin;
 using ::testing::HasSubstr;
 
 TEST(ParseAllowedHostTest, NamesPortsAndWildcards) {
@@ -98,61 +100,6 @@ TEST(ParseProxyAccessLogTest, AllowedRefusedAndOddLines) {
   EXPECT_TRUE(capped.truncated);
 }
 
-// A loopback HTTP server answering every request with `body`.
-class OriginServer {
- public:
-  explicit OriginServer(std::string body) : body_(std::move(body)) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in address = {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-    listen(fd_, 16);
-    thread_ = std::thread([this] { Serve(); });
-  }
-  ~OriginServer() {
-    stop_ = true;
-    thread_.join();
-    close(fd_);
-  }
-  int port() const { return port_; }
-  int requests() const { return requests_; }
-
- private:
-  void Serve() {
-    while (!stop_) {
-      struct pollfd p = {fd_, POLLIN, 0};
-      if (poll(&p, 1, 50) <= 0) continue;
-      const int client = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (client < 0) continue;
-      std::string request;
-      char buffer[4096];
-      while (!absl::StrContains(request, "\r\n\r\n")) {
-        const ssize_t n = read(client, buffer, sizeof(buffer));
-        if (n <= 0) break;
-        request.append(buffer, static_cast<size_t>(n));
-      }
-      ++requests_;
-      const std::string reply =
-          absl::StrCat("HTTP/1.1 200 OK\r\nContent-Length: ", body_.size(),
-                       "\r\nConnection: close\r\n\r\n", body_);
-      ssize_t ignored = write(client, reply.data(), reply.size());
-      (void)ignored;
-      close(client);
-    }
-  }
-
-  std::string body_;
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> requests_{0};
-  std::thread thread_;
-};
-
 // Sends `request` through the proxy's Unix socket (as the sandbox's
 // forwarder does) and returns everything the proxy answers. After a
 // successful CONNECT, sends `tunnelled` through the tunnel.
@@ -188,8 +135,8 @@ std::string ThroughProxy(const fs::path& socket_path, const std::string& request
 }
 
 TEST(EgressProxyTest, LetsTheNamedHostThroughAndRefusesAndLogsTheRest) {
-  OriginServer allowed("allowed origin");
-  OriginServer other("other port");
+  HttpOrigin allowed("allowed origin");
+  HttpOrigin other("other port");
   absl::StatusOr<EgressProxy> proxy =
       EgressProxy::Start({{"127.0.0.1", allowed.port()}, {"api.example.com", 443}});
   ASSERT_TRUE(proxy.ok()) << proxy.status();

@@ -97,21 +97,37 @@ std::string DescribeResources(int cpus, int machine_cpus, int64_t memory_bytes, 
       "  libraries see only your cores.\n");
 }
 
-std::string AgentInstructions(int64_t time_limit_s, bool network_allowed,
+std::string AgentInstructions(int64_t time_limit_s, std::string_view network,
+                              const std::vector<std::string>& allowed_hosts,
                               const std::string& resources) {
   // What the sandbox really does: with the network denied it has none at all;
-  // with it allowed (for agents that call model APIs) the rule still holds.
-  constexpr char kNoNetwork[] =
-      "- There is no network: not even the host's loopback is reachable. Use only\n"
-      "  what is in data/ and the software already installed.";
-  constexpr char kNetworkForModelsOnly[] =
-      "- The network is open so that you can reach the model APIs your operator\n"
-      "  set up. Use it for nothing else: do not download data, models, code or\n"
-      "  solutions; use only what is in data/ and the software already installed.";
+  // with an allow-list only those hosts, through the proxy; unconfined, the
+  // rule still holds.
+  std::string network_text;
+  if (network == "allowlist") {
+    network_text = absl::StrCat(
+        "- The network reaches only the hosts your operator named, through the HTTP\n"
+        "  proxy at http://127.0.0.1:3128 (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are\n"
+        "  set; HTTPS goes through it with CONNECT): ",
+        allowed_hosts.empty() ? std::string("none at all") : absl::StrJoin(allowed_hosts, ", "),
+        ".\n"
+        "  Nothing else is reachable, names are resolved by the proxy, and every\n"
+        "  request is logged. Use it only for the model APIs it is there for; use\n"
+        "  only what is in data/ and the software already installed.");
+  } else if (network == "unconfined") {
+    network_text =
+        "- The network is open so that you can reach the model APIs your operator\n"
+        "  set up. Use it for nothing else: do not download data, models, code or\n"
+        "  solutions; use only what is in data/ and the software already installed.";
+  } else {
+    network_text =
+        "- There is no network: not even the host's loopback is reachable. Use only\n"
+        "  what is in data/ and the software already installed.";
+  }
   return absl::StrReplaceAll(kInstructionsTemplate,
                              {{"$TIME_LIMIT", DescribeTimeLimit(time_limit_s)},
                               {"$RESOURCES", resources},
-                              {"$NETWORK", network_allowed ? kNetworkForModelsOnly : kNoNetwork}});
+                              {"$NETWORK", network_text}});
 }
 
 }  // namespace mlebench

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mlebench {
 
@@ -10,14 +12,16 @@ namespace mlebench {
 // (upstream's /home/instructions.txt, restated in our own words for a local
 // workspace): what MLE-bench is, where the task, data and submission live
 // (relative to the workspace root, which is the agent's working directory),
-// the time limit, the network as the sandbox really has it (none, or open
-// for model APIs only), and what is not allowed (downloads, hand-labelling,
-// looking up solutions). Depends only on its arguments, so it is
-// deterministic.
+// the time limit, the network as the sandbox really has it (`network`:
+// "deny", none at all; "allowlist", the proxy and the `allowed_hosts`
+// ("host:port"); "unconfined", the host's), and what is not allowed
+// (downloads, hand-labelling, looking up solutions). Depends only on its
+// arguments, so it is deterministic.
 //
 // `resources`, when given, is the budget's paragraph (DescribeResources):
 // it follows the time limit.
-std::string AgentInstructions(int64_t time_limit_s, bool network_allowed,
+std::string AgentInstructions(int64_t time_limit_s, std::string_view network,
+                              const std::vector<std::string>& allowed_hosts = {},
                               const std::string& resources = "");
 
 // The budget as the agent is told it, e.g. "- Resources: 2 CPU cores, 8 GiB

@@ -5,7 +5,8 @@
 //             --submission_out DIR --log_out FILE --record_out FILE
 //             [--grace_s S] [--workspace DIR [--workspace_outside_execroot]]
 //             [--keep_workspace] [--link_public]
-//             [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]
+//             [--isolation bwrap|none] [--network deny|allowlist|unconfined]
+//             [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
 //             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
 //             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
@@ -14,7 +15,8 @@
 //             [-- extra args passed to the agent]
 //
 // --isolation (default bwrap) and --network (default deny): see README.md and
-// docs/security.md. --bwrap names the bubblewrap executable (default
+// docs/security.md; --allowed_hosts (network allowlist only) lists the
+// hosts the egress proxy lets through (egress_proxy.h). --bwrap names the bubblewrap executable (default
 // /usr/bin/bwrap); --sandbox_entry the sandbox entry program (required with
 // bwrap). --allowed_roots are the directories the agent's files may resolve
 // into (relative ones are taken from the working directory);
@@ -76,7 +78,8 @@ constexpr char kUsage[] =
     "                 [--grace_s S] [--workspace DIR [--workspace_outside_execroot]]\n"
     "                 [--keep_workspace] [--link_public]\n"
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
-    "                 [--isolation bwrap|none] [--network deny|allow] [--bwrap PATH]\n"
+    "                 [--isolation bwrap|none] [--network deny|allowlist|unconfined]\n"
+    "                 [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
     "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
     "                 [--resource_limits on|off] [--memory_bytes N] [--pids N]\n"
@@ -137,7 +140,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
           std::vector<std::string>(argv + 1, argv + argc),
           {"competition", "public", "description", "agent", "time_limit_s", "seed",
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
-           "network", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
+           "network", "allowed_hosts", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
            "environment_mount", "environment_path", "environment_digest_file", "agent_label",
@@ -202,10 +205,17 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   if (values.contains("network")) {
     const std::optional<Network> network = ParseNetwork(values["network"]);
     if (!network.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--network must be allow or deny, got '", values["network"], "'"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--network must be deny, allowlist or unconfined, got '", values["network"], "'",
+          values["network"] == "allow"
+              ? " (allow, the host's whole network, is now named unconfined; allowlist reaches "
+                "only the hosts named)"
+              : ""));
     }
     run.network = *network;
+  }
+  if (values.contains("allowed_hosts")) {
+    ASSIGN_OR_RETURN(run.allowed_hosts, ParseAllowedHosts(values["allowed_hosts"]));
   }
   if (values.contains("bwrap")) run.bwrap = values["bwrap"];
   if (values.contains("sandbox_entry")) run.sandbox_entry = values["sandbox_entry"];

@@ -98,10 +98,16 @@ absl::Status ValidateOptions(const RunOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat("grace period must be between 0 and ",
                                                    kMaxGraceS, " seconds, got ", options.grace_s));
   }
-  if (options.network == Network::kDeny && options.isolation == Isolation::kNone) {
-    return absl::InvalidArgumentError(
-        "network deny needs isolation bwrap: without it the agent shares the host's network "
-        "(with isolation none, ask for network allow: --//agent_runner:network=allow)");
+  if (options.network != Network::kUnconfined && options.isolation == Isolation::kNone) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "network ", NetworkName(options.network),
+        " needs isolation bwrap: without it the agent shares the host's network (with isolation "
+        "none, ask for the unconfined network: --//agent_runner:network=unconfined)"));
+  }
+  if (options.network != Network::kAllowlist && !options.allowed_hosts.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "allowed hosts are given but the network is ", NetworkName(options.network),
+        ", which has no proxy to allow them through (network allowlist)"));
   }
   if (options.isolation == Isolation::kBwrap) {
     if (options.sandbox_entry.empty()) {
@@ -412,6 +418,12 @@ absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
   return dir;
 }
 
+std::vector<std::string> AllowedHostNames(const std::vector<AllowedHost>& hosts) {
+  std::vector<std::string> names;
+  for (const AllowedHost& host : hosts) names.push_back(host.ToString());
+  return names;
+}
+
 absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& options) {
   std::error_code ec;
   for (const char* dir : {"data", "submission", "logs", "code"}) {
@@ -443,8 +455,10 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   return WriteTextFile(
       workspace / "instructions.txt",
       AgentInstructions(options.time_limit_s,
-                        options.network == Network::kAllow ||
-                            options.isolation == Isolation::kNone,
+                        NetworkName(options.isolation == Isolation::kNone
+                                        ? Network::kUnconfined
+                                        : options.network),
+                        AllowedHostNames(options.allowed_hosts),
                         DescribeResources(static_cast<int>(options.cpu_ids.size()),
                                           MachineCpuCount(), limits.memory_bytes,
                                           static_cast<int>(options.gpu_ids.size()),
@@ -603,7 +617,8 @@ absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>&
 absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const fs::path& workspace,
                                               const fs::path& agent,
                                               const std::vector<std::string>& env,
-                                              int64_t max_file_bytes) {
+                                              int64_t max_file_bytes,
+                                              const EgressProxy* proxy) {
   Confinement confinement;
   if (options.isolation == Isolation::kNone) return confinement;
   std::error_code ec;
@@ -662,6 +677,9 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
     binds.emplace_back(online, "/sys/devices/system/cpu/online");
   }
   ASSIGN_OR_RETURN(auto device_nodes, GpuDeviceNodes(options));
+  // The proxy's socket is the sandbox's only way out of its network
+  // namespace (network allowlist).
+  if (proxy != nullptr) binds.emplace_back(proxy->socket_dir(), kSandboxProxySocketDir);
 
   const bool host_root = geteuid() == 0;
   ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());
@@ -671,7 +689,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                                   .staged_agent = staging / "agent",
                                   .staged_runfiles = staged_runfiles,
                                   .sandbox_entry = sandbox_entry,
-                                  .share_network = options.network == Network::kAllow,
+                                  .share_network = options.network == Network::kUnconfined,
                                   .host_root = host_root,
                                   .read_only_dirs = ReadOnlyDirs(options),
                                   .read_only_in_workspace = {"data"},
@@ -688,8 +706,13 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                        "--gid",
                        absl::StrCat(host_root ? options.sandbox_gid : getgid()),
                        "--max_file_bytes",
-                       absl::StrCat(max_file_bytes),
-                       "--"};
+                       absl::StrCat(max_file_bytes)};
+  if (proxy != nullptr) {
+    confinement.entry.push_back("--proxy_socket");
+    confinement.entry.push_back(
+        (fs::path(kSandboxProxySocketDir) / kProxySocketName).string());
+  }
+  confinement.entry.push_back("--");
   ASSIGN_OR_RETURN(
       std::optional<std::string> problem,
       ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(), confinement.entry, env,
@@ -762,6 +785,16 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
       {"CODE_DIR", (workspace / "code").string()},
       {"COMPETITION_ID", options.competition_id},
   };
+  if (options.network == Network::kAllowlist) {
+    // What HTTP clients (curl, pip, requests, httpx, the OpenAI SDK, ...)
+    // read; the forwarder on the sandbox's loopback leads to the proxy.
+    const std::string proxy = absl::StrCat("http://127.0.0.1:", kSandboxProxyPort);
+    for (const char* name :
+         {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"}) {
+      vars[name] = proxy;
+    }
+    vars["MLEBENCH_ALLOWED_HOSTS"] = absl::StrJoin(AllowedHostNames(options.allowed_hosts), ",");
+  }
   // sh_binary and py_binary launchers find their runfiles through this.
   fs::path runfiles = agent;
   runfiles += ".runfiles";
@@ -878,8 +911,18 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
                                          options.workspace_quota_inodes));
 
   const std::vector<std::string> env = AgentEnvironment(workspace, agent, options);
+  std::optional<EgressProxy> proxy;
+  if (options.network == Network::kAllowlist) {
+    absl::StatusOr<EgressProxy> started = EgressProxy::Start(options.allowed_hosts, options.proxy);
+    if (!started.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot start the agent's egress proxy: ", started.status().message()));
+    }
+    proxy.emplace(*std::move(started));
+  }
   ASSIGN_OR_RETURN(Confinement confinement,
-                   ChooseConfinement(options, workspace, agent, env, quota.bytes()));
+                   ChooseConfinement(options, workspace, agent, env, quota.bytes(),
+                                     proxy.has_value() ? &*proxy : nullptr));
   if (const auto& user = confinement.agent_user; user.has_value()) {
     RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
   }
@@ -924,6 +967,9 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.grace_s = options.grace_s;
   spec.kill_all_children = options.kill_all_children;
   spec.spared_children = {lease.janitor()};
+  if (proxy.has_value()) {
+    for (pid_t pid : proxy->pids()) spec.spared_children.push_back(pid);
+  }
   spec.cpu_affinity = options.cpu_ids;
   // Every process of the agent ends up reaped by the runner (its child
   // bwrap, the sandbox's init that bwrap's child is, or the runner as their
@@ -945,7 +991,17 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.duration_s = outcome.duration_s;
   record.time_limit_s = options.time_limit_s;
   record.isolation = confinement.isolation;
-  record.network = confinement.isolation == Isolation::kBwrap ? options.network : Network::kAllow;
+  record.network =
+      confinement.isolation == Isolation::kBwrap ? options.network : Network::kUnconfined;
+  if (proxy.has_value()) {
+    record.allowed_hosts = options.allowed_hosts;
+    ASSIGN_OR_RETURN(record.connections, proxy->Stop());
+    if (record.connections.refused > 0) {
+      log.Note(absl::StrCat("run_agent: the egress proxy refused ", record.connections.refused,
+                            " of ", record.connections.total,
+                            " request(s) to hosts not on the allow-list (see the run record)\n"));
+    }
+  }
   const auto seconds = [](const struct timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
   record.cpu_seconds = std::max(0.0, seconds(after.ru_utime) + seconds(after.ru_stime) -
                                          seconds(before.ru_utime) - seconds(before.ru_stime));
@@ -1044,7 +1100,26 @@ std::string RunRecordToJson(const RunRecord& record) {
                   ", \"processes_limit_hits\": ", record.processes_limit_hits,
                   ", \"ended_by\": \"", record.ended_by, "\"",
                   ", \"kept_files\": ", record.kept_files, ", \"kept_bytes\": ",
-                  record.kept_bytes, ", \"kept_skipped\": ", record.kept_skipped, "}\n");
+                  record.kept_bytes, ", \"kept_skipped\": ", record.kept_skipped);
+  json += ", \"allowed_hosts\": [";
+  for (size_t i = 0; i < record.allowed_hosts.size(); ++i) {
+    if (i > 0) json += ", ";
+    json += JsonString(record.allowed_hosts[i].ToString());
+  }
+  const ProxyLog& log = record.connections;
+  absl::StrAppend(&json, "], \"connections_total\": ", log.total,
+                  ", \"connections_refused\": ", log.refused,
+                  ", \"connections_truncated\": ", log.truncated ? "true" : "false",
+                  ", \"connections\": [");
+  for (size_t i = 0; i < log.connections.size(); ++i) {
+    const ProxyConnection& c = log.connections[i];
+    absl::StrAppend(&json, i > 0 ? ", " : "", "{\"method\": ", JsonString(c.method),
+                    ", \"host\": ", JsonString(c.host), ", \"port\": ", c.port,
+                    ", \"allowed\": ", c.allowed ? "true" : "false", ", \"status\": ", c.status,
+                    ", \"bytes_sent\": ", c.bytes_sent,
+                    ", \"bytes_received\": ", c.bytes_received, "}");
+  }
+  json += "]}\n";
   return json;
 }
 
@@ -1058,7 +1133,17 @@ const char* IsolationName(Isolation isolation) {
   return "unknown";
 }
 
-const char* NetworkName(Network network) { return network == Network::kDeny ? "deny" : "allow"; }
+const char* NetworkName(Network network) {
+  switch (network) {
+    case Network::kUnconfined:
+      return "unconfined";
+    case Network::kDeny:
+      return "deny";
+    case Network::kAllowlist:
+      return "allowlist";
+  }
+  return "unknown";
+}
 
 std::optional<Isolation> ParseIsolation(absl::string_view text) {
   for (Isolation isolation : {Isolation::kBwrap, Isolation::kNone}) {
@@ -1068,7 +1153,7 @@ std::optional<Isolation> ParseIsolation(absl::string_view text) {
 }
 
 std::optional<Network> ParseNetwork(absl::string_view text) {
-  for (Network network : {Network::kAllow, Network::kDeny}) {
+  for (Network network : {Network::kUnconfined, Network::kDeny, Network::kAllowlist}) {
     if (text == NetworkName(network)) return network;
   }
   return std::nullopt;

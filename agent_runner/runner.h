@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/cgroup.h"
+#include "agent_runner/egress_proxy.h"
 #include "agent_runner/keep_tree.h"
 
 namespace mlebench {
@@ -22,12 +23,15 @@ enum class Isolation {
   kNone,   // a plain child process that can read whatever its user can
 };
 
-// Whether the agent may use the network. kDeny (the default) gives it an empty
-// network namespace; kAllow (for agents that call model APIs) keeps the
-// host's. kDeny needs bwrap.
-enum class Network { kAllow, kDeny };
+// The network the agent has. kDeny (the default): an empty network namespace,
+// loopback only. kAllowlist (agents that call model APIs): the same, plus an
+// HTTP(S) proxy on its loopback that reaches only RunOptions::allowed_hosts
+// and logs every request (egress_proxy.h). kUnconfined: the host's own
+// network, loopback and private ranges included - what isolation none always
+// has; no gate accepts it unless asked. kDeny and kAllowlist need bwrap.
+enum class Network { kUnconfined, kDeny, kAllowlist };
 
-// "bwrap", "none"; "allow", "deny".
+// "bwrap", "none"; "unconfined", "deny", "allowlist".
 const char* IsolationName(Isolation isolation);
 const char* NetworkName(Network network);
 // The inverse of the above; nullopt for any other text.
@@ -82,7 +86,11 @@ struct RunOptions {
   bool kill_all_children = false;
 
   Isolation isolation = Isolation::kBwrap;
-  Network network = Network::kDeny;  // kDeny with kNone is an error
+  Network network = Network::kDeny;  // kDeny or kAllowlist with kNone is an error
+  // kAllowlist: the host:port pairs the agent may reach (none: every request
+  // is refused, and logged), and how the proxy is started.
+  std::vector<AllowedHost> allowed_hosts;
+  EgressProxyOptions proxy;
   // The bubblewrap executable (tests point it elsewhere to simulate its
   // absence).
   std::filesystem::path bwrap = "/usr/bin/bwrap";
@@ -175,7 +183,10 @@ struct RunRecord {
   bool submission_exists = false;  // a submission.csv was copied to submission_out
   int64_t submission_bytes = 0;
   Isolation isolation = Isolation::kNone;  // what the agent really ran under
-  Network network = Network::kAllow;       // kAllow whenever isolation is kNone
+  Network network = Network::kUnconfined;  // kUnconfined whenever isolation is kNone
+  // kAllowlist: what the agent was allowed, and what it asked the proxy for.
+  std::vector<AllowedHost> allowed_hosts;
+  ProxyLog connections;
   bool quota_exceeded = false;  // stopped because the workspace outgrew its quota (bytes or inodes)
   bool out_of_memory = false;   // the kernel's OOM killer hit the agent's cgroup
   bool log_truncated = false;   // the agent wrote more than max_log_bytes

@@ -1,4 +1,5 @@
 #include "agent_runner/runner.h"
+#include "agent_runner/testing/http_origin.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -178,7 +179,7 @@ class RunAgentTest : public ::testing::Test {
     options.submission_out = root_ / run / "submission";
     options.log_out = root_ / run / "agent.log";
     options.isolation = isolation_;
-    options.network = isolation_ == Isolation::kBwrap ? Network::kDeny : Network::kAllow;
+    options.network = isolation_ == Isolation::kBwrap ? Network::kDeny : Network::kUnconfined;
     options.sandbox_entry = fs::absolute(kSandboxEntry);
     // The test's own files, and where the test agents really are.
     options.allowed_roots = {root_, fs::canonical(kDummyAgent).parent_path()};
@@ -263,7 +264,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
   EXPECT_THAT(record->exit_code, Optional(0));
   EXPECT_FALSE(record->timed_out);
   EXPECT_EQ(record->isolation, GetParam());
-  EXPECT_EQ(record->network, sandboxed() ? Network::kDeny : Network::kAllow);
+  EXPECT_EQ(record->network, sandboxed() ? Network::kDeny : Network::kUnconfined);
 
   const fs::path ws = fs::absolute(root_ / "workspace");
   // data/: the public files, recursively, plus the description.
@@ -283,7 +284,7 @@ TEST_P(RunAgentModesTest, BuildsWorkspaceAndRunsAgentInItWithMinimalEnvironment)
     CPU_ZERO(&affinity);
     ASSERT_EQ(sched_getaffinity(0, sizeof(affinity), &affinity), 0);
     EXPECT_EQ(ReadFileOrEmpty(ws / "instructions.txt"),
-              AgentInstructions(2, !sandboxed(),
+              AgentInstructions(2, sandboxed() ? "deny" : "unconfined", {},
                                 DescribeResources(0, CPU_COUNT(&affinity),
                                                   options.limits->memory_bytes, 0,
                                                   options.limits->pids)));
@@ -650,7 +651,7 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          "\"submission_bytes\": ",
                          std::string(kSampleCsv).size(), ", \"isolation\": \"",
                          IsolationName(GetParam()), "\", \"network\": \"",
-                         sandboxed() ? "deny" : "allow",
+                         sandboxed() ? "deny" : "unconfined",
                          "\", \"quota_exceeded\": false, \"out_of_memory\": false, "
                          "\"log_truncated\": false, \"agent_label\": \"\", \"agent_digest\": \"\", "
                          "\"environment_digest\": \"\", \"cpus\": ", first->cpus,
@@ -661,7 +662,9 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          "\"memory_peak_bytes\": M, \"processes_limit_hits\": ",
                          first->processes_limit_hits,
                          ", \"ended_by\": \"agent\", \"kept_files\": 0, \"kept_bytes\": 0, "
-                         "\"kept_skipped\": 0}\n"));
+                         "\"kept_skipped\": 0, \"allowed_hosts\": [], \"connections_total\": 0, "
+                         "\"connections_refused\": 0, \"connections_truncated\": false, "
+                         "\"connections\": []}\n"));
 }
 
 // ---------------------------------------------------------------------------
@@ -911,9 +914,10 @@ TEST_F(RunAgentTest, NetworkDenyCutsTheAgentOffEvenFromLoopback) {
   };
   // With the host's network (shared, or no isolation) the host's loopback
   // listener answers; in an empty network namespace nothing listens.
-  for (const Case& c : {Case{Isolation::kBwrap, Network::kAllow, "ok"},
+  for (const Case& c : {Case{Isolation::kBwrap, Network::kUnconfined, "ok"},
                         Case{Isolation::kBwrap, Network::kDeny, "failed"},
-                        Case{Isolation::kNone, Network::kAllow, "ok"}}) {
+                        Case{Isolation::kBwrap, Network::kAllowlist, "failed"},
+                        Case{Isolation::kNone, Network::kUnconfined, "ok"}}) {
     const std::string name = absl::StrCat(IsolationName(c.isolation), "_", NetworkName(c.network));
     SCOPED_TRACE(name);
     RunOptions options = Options(agent, name);
@@ -927,6 +931,85 @@ TEST_F(RunAgentTest, NetworkDenyCutsTheAgentOffEvenFromLoopback) {
     const std::string log = ReadFileOrEmpty(options.log_out);
     EXPECT_EQ(ParseReport(log)["connect"], c.expected) << log;
   }
+}
+
+// An agent with network allowlist reaches the named loopback endpoint
+// through the proxy, and nothing else: not the endpoint directly, not the
+// host's other ports or addresses, private or link-local ranges, or unnamed
+// hosts; the record lists both kinds of request.
+TEST_F(RunAgentTest, NetworkAllowlistReachesOnlyTheNamedHosts) {
+  isolation_ = Isolation::kBwrap;
+  testing::HttpOrigin allowed("the allowed endpoint");
+  testing::HttpOrigin other("another port");
+  const fs::path agent = WriteScript(
+      "probe.sh",
+      "probe() {\n"
+      "  if exec 3<>/dev/tcp/127.0.0.1/3128; then\n"
+      "    printf \"$2\" >&3; IFS= read -r line <&3; exec 3>&-\n"
+      "    echo \"$1: ${line%$'\\r'}\"\n"
+      "  else echo \"$1: no proxy\"; fi\n"
+      "}\n"
+      "probe get \"GET http://127.0.0.1:$1/ HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n\"\n"
+      "probe connect \"CONNECT 127.0.0.1:$1 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe other_port \"CONNECT 127.0.0.1:$2 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe localhost \"CONNECT localhost:$1 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe private \"CONNECT 10.1.2.3:443 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe link_local \"CONNECT 169.254.169.254:80 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe unnamed \"CONNECT example.com:443 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "if (exec 3<>\"/dev/tcp/127.0.0.1/$1\") 2>/dev/null; then echo 'direct: ok'; "
+      "else echo 'direct: failed'; fi\n"
+      "echo \"https_proxy: $HTTPS_PROXY\"\n"
+      "echo \"allowed_hosts: $MLEBENCH_ALLOWED_HOSTS\"\n",
+      "/bin/bash");
+  RunOptions options = Options(agent, "allowlist");
+  options.network = Network::kAllowlist;
+  ASSERT_TRUE(ParseAllowedHost(absl::StrCat("127.0.0.1:", allowed.port())).ok());
+  options.allowed_hosts = {*ParseAllowedHost(absl::StrCat("127.0.0.1:", allowed.port()))};
+  options.agent_args = {absl::StrCat(allowed.port()), absl::StrCat(other.port())};
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  std::map<std::string, std::string> seen = ParseReport(log);
+  EXPECT_EQ(seen["get"], "HTTP/1.1 200 OK") << log;
+  EXPECT_EQ(seen["connect"], "HTTP/1.1 200 Connection established") << log;
+  for (const char* refused : {"other_port", "localhost", "private", "link_local", "unnamed"}) {
+    EXPECT_EQ(seen[refused], "HTTP/1.1 403 Forbidden") << refused << "\n" << log;
+  }
+  EXPECT_EQ(seen["direct"], "failed") << log;
+  EXPECT_EQ(seen["https_proxy"], "http://127.0.0.1:3128");
+  EXPECT_EQ(seen["allowed_hosts"], absl::StrCat("127.0.0.1:", allowed.port()));
+  EXPECT_EQ(allowed.requests(), 2);  // the GET and the CONNECT's tunnel
+  EXPECT_EQ(other.requests(), 0);
+
+  EXPECT_EQ(record->network, Network::kAllowlist);
+  ASSERT_EQ(record->allowed_hosts.size(), 1u);
+  EXPECT_EQ(record->connections.total, 7);
+  EXPECT_EQ(record->connections.refused, 5);
+  ASSERT_EQ(record->connections.connections.size(), 7u);
+  EXPECT_TRUE(record->connections.connections[0].allowed);
+  EXPECT_GT(record->connections.connections[0].bytes_received, 0);
+  EXPECT_EQ(record->connections.connections[4].host, "10.1.2.3");
+  EXPECT_FALSE(record->connections.connections[4].allowed);
+  const std::string json = RunRecordToJson(*record);
+  EXPECT_THAT(json, HasSubstr("\"network\": \"allowlist\""));
+  EXPECT_THAT(json, HasSubstr("\"connections_total\": 7, \"connections_refused\": 5"));
+  EXPECT_THAT(json, HasSubstr("{\"method\": \"CONNECT\", \"host\": \"example.com\", \"port\": 443, "
+                              "\"allowed\": false, \"status\": 403"));
+  EXPECT_THAT(log, HasSubstr("run_agent: the egress proxy refused 5 of 7 request(s)"));
+}
+
+TEST_F(RunAgentTest, NetworkAllowlistNeedsTheSandboxAndAllowedHostsNeedTheAllowlist) {
+  isolation_ = Isolation::kBwrap;
+  const fs::path agent = WriteScript("true.sh", "true\n");
+  RunOptions options = Options(agent, "no_sandbox");
+  options.isolation = Isolation::kNone;
+  options.network = Network::kAllowlist;
+  EXPECT_THAT(RunAgent(options).status().message(),
+              HasSubstr("network allowlist needs isolation bwrap"));
+  options = Options(agent, "hosts_without_proxy");
+  options.network = Network::kDeny;
+  options.allowed_hosts = {*ParseAllowedHost("api.example.com")};
+  EXPECT_THAT(RunAgent(options).status().message(), HasSubstr("no proxy to allow them"));
 }
 
 TEST_F(RunAgentTest, SandboxEndsProcessesThatLeftTheSession) {
@@ -998,13 +1081,15 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "{\"competition_id\": \"a\\\"b\\\\c\\nd\\u0001\", \"agent\": \"sleeper\", "
             "\"seed\": -3, \"exit_code\": null, \"signal\": 9, \"timed_out\": true, "
             "\"duration_s\": 1.235, \"time_limit_s\": 1, \"submission_exists\": false, "
-            "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"allow\", "
+            "\"submission_bytes\": 0, \"isolation\": \"none\", \"network\": \"unconfined\", "
             "\"quota_exceeded\": false, \"out_of_memory\": false, \"log_truncated\": false, "
             "\"agent_label\": \"\", \"agent_digest\": \"\", \"environment_digest\": \"\", "
             "\"cpus\": 0, \"cpu_ids\": \"\", \"memory_limit_bytes\": 0, \"processes_limit\": 0, "
             "\"gpu_ids\": \"\", \"admission_wait_s\": 0.000, \"cpu_seconds\": 0.000, "
             "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\", "
-            "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0}\n");
+            "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0, "
+            "\"allowed_hosts\": [], \"connections_total\": 0, \"connections_refused\": 0, "
+            "\"connections_truncated\": false, \"connections\": []}\n");
   record.cpu_ids = {0, 1, 2, 5};
   record.gpu_ids = {1, 3};
   record.agent_label = "//my:agent";
@@ -1028,9 +1113,10 @@ TEST(IsolationNamesTest, ParseAndNameAreInverse) {
   for (Isolation isolation : {Isolation::kBwrap, Isolation::kNone}) {
     EXPECT_EQ(ParseIsolation(IsolationName(isolation)), isolation);
   }
-  for (Network network : {Network::kAllow, Network::kDeny}) {
+  for (Network network : {Network::kUnconfined, Network::kDeny, Network::kAllowlist}) {
     EXPECT_EQ(ParseNetwork(NetworkName(network)), network);
   }
+  EXPECT_EQ(ParseNetwork("allow"), std::nullopt);  // now named unconfined
   EXPECT_EQ(ParseIsolation("Bwrap"), std::nullopt);
   EXPECT_EQ(ParseIsolation(""), std::nullopt);
   EXPECT_EQ(ParseNetwork("none"), std::nullopt);
@@ -1056,22 +1142,27 @@ TEST(InstructionsTest, StatesTheBudget) {
   EXPECT_THAT(DescribeResources(0, 16, int64_t{1536} << 20, 2, 0),
               HasSubstr("- Resources: 16 CPU cores, 1536 MiB of memory, 2 GPUs. Files"));
   const std::string text =
-      AgentInstructions(60, false, DescribeResources(2, 16, int64_t{8} << 30, 1, 4096));
+      AgentInstructions(60, "deny", {}, DescribeResources(2, 16, int64_t{8} << 30, 1, 4096));
   EXPECT_THAT(text, HasSubstr("  submission early and improve it afterwards.\n- Resources: 2 CPU "
                               "cores, 8 GiB of memory, 1 GPU,\n"));
 }
 
 TEST(InstructionsTest, StatesTheRules) {
-  const std::string text = AgentInstructions(86400, /*network_allowed=*/false);
+  const std::string text = AgentInstructions(86400, "deny");
   EXPECT_THAT(text, HasSubstr("data/description.md"));
   EXPECT_THAT(text, HasSubstr("submission/submission.csv"));
   EXPECT_THAT(text, HasSubstr("86400 seconds (24 h)"));
   EXPECT_THAT(text, HasSubstr("There is no network"));
   EXPECT_THAT(text, Not(HasSubstr("model APIs")));
-  const std::string open = AgentInstructions(86400, /*network_allowed=*/true);
+  const std::string open = AgentInstructions(86400, "unconfined");
   EXPECT_THAT(open, HasSubstr("model APIs"));
   EXPECT_THAT(open, HasSubstr("do not download"));
   EXPECT_THAT(open, Not(HasSubstr("There is no network")));
+  const std::string listed = AgentInstructions(86400, "allowlist", {"api.example.com:443"});
+  EXPECT_THAT(listed, HasSubstr("http://127.0.0.1:3128"));
+  EXPECT_THAT(listed, HasSubstr(": api.example.com:443.\n"));
+  EXPECT_THAT(listed, Not(HasSubstr("There is no network")));
+  EXPECT_THAT(AgentInstructions(86400, "allowlist"), HasSubstr(": none at all.\n"));
   EXPECT_THAT(text, HasSubstr("do not label any data by hand"));
   EXPECT_THAT(text, HasSubstr("other people's solutions"));
   EXPECT_THAT(text, Not(HasSubstr("$TIME_LIMIT")));

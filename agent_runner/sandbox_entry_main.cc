@@ -1,7 +1,8 @@
 // The first program inside the agent's sandbox: bwrap starts it, it takes
 // away everything the agent must not have, then becomes the agent.
 //
-//   sandbox_entry --uid U --gid G [--max_file_bytes N] -- AGENT [ARGS...]
+//   sandbox_entry --uid U --gid G [--max_file_bytes N] [--proxy_socket PATH]
+//                 -- AGENT [ARGS...]
 //
 // In order, failing closed (a message on stderr, exit 125) at any step:
 //  1. When it runs as host root (bwrap started by root makes no user
@@ -17,7 +18,12 @@
 //     off (RLIMIT_CORE 0) and, with --max_file_bytes, RLIMIT_FSIZE: no single
 //     file the agent writes can grow beyond it.
 //  4. Installs the seccomp filter of seccomp_filter.h.
-//  5. execv(AGENT): the environment is the one bwrap was given.
+//  5. With --proxy_socket (network allowlist): starts socat, as the agent's
+//     user and under the same filter, listening on the sandbox's
+//     127.0.0.1:3128 and relaying each connection to PATH, the egress
+//     proxy's Unix socket (egress_proxy.h); waits until it listens. It is
+//     the sandbox init's child, not the agent's.
+//  6. execv(AGENT): the environment is the one bwrap was given.
 // The runner's probe runs this same chain with /bin/true as the agent, so a
 // step that cannot be done here fails the probe, and with it the run, before
 // the agent starts.
@@ -26,13 +32,18 @@
 #include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,6 +51,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/egress_proxy.h"
 #include "agent_runner/seccomp_filter.h"
 
 namespace mlebench {
@@ -122,10 +134,58 @@ void SetLimit(int resource, rlim_t value, absl::string_view name) {
   if (setrlimit(resource, &limit) != 0) FailErrno(absl::StrCat("cannot set ", name));
 }
 
+// Whether something listens on 127.0.0.1:kSandboxProxyPort in this network
+// namespace (/proc/net/tcp: local address 0100007F:PORT, state 0A).
+bool ForwarderListens() {
+  std::ifstream tcp("/proc/net/tcp");
+  char port[8];
+  std::snprintf(port, sizeof(port), "%04X", kSandboxProxyPort);
+  const std::string local = absl::StrCat("0100007F:", port);
+  for (std::string line; std::getline(tcp, line);) {
+    std::vector<std::string> fields;
+    std::istringstream words(line);
+    for (std::string word; words >> word && fields.size() < 4;) fields.push_back(word);
+    if (fields.size() == 4 && fields[1] == local && fields[3] == "0A") return true;
+  }
+  return false;
+}
+
+// Starts the forwarder to the egress proxy as a grandchild (reparented to
+// the sandbox's init, so the agent never waits for or reaps it) and waits
+// until it listens.
+void StartProxyForwarder(const std::string& socket) {
+  const std::vector<std::string> args = SandboxForwarderArgs("/usr/bin/socat", socket);
+  std::vector<char*> argv;
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  const pid_t child = fork();
+  if (child < 0) FailErrno("cannot fork the proxy forwarder");
+  if (child == 0) {
+    const pid_t forwarder = fork();
+    if (forwarder == 0) {
+      execv(argv[0], argv.data());
+      std::fprintf(stderr, "sandbox_entry: cannot execute %s: %s\n", argv[0], std::strerror(errno));
+      _exit(127);
+    }
+    _exit(forwarder < 0 ? 1 : 0);
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    Fail("cannot start the proxy forwarder");
+  }
+  for (int i = 0; i < 1000; ++i) {
+    if (ForwarderListens()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  Fail(absl::StrCat("the proxy forwarder (", argv[0], ") is not listening on 127.0.0.1:",
+                    kSandboxProxyPort, " after 5 s"));
+}
+
 int Main(int argc, char** argv) {
   int64_t uid = -1;
   int64_t gid = -1;
   int64_t max_file_bytes = 0;
+  std::string proxy_socket;
   int i = 1;
   for (; i < argc; ++i) {
     const absl::string_view arg = argv[i];
@@ -134,6 +194,11 @@ int Main(int argc, char** argv) {
       break;
     }
     if (i + 1 >= argc) Fail(absl::StrCat("flag ", arg, " needs a value"));
+    if (arg == "--proxy_socket") {
+      proxy_socket = argv[++i];
+      if (proxy_socket.empty() || proxy_socket[0] != '/') Fail("--proxy_socket must be absolute");
+      continue;
+    }
     int64_t* target = arg == "--uid"              ? &uid
                       : arg == "--gid"            ? &gid
                       : arg == "--max_file_bytes" ? &max_file_bytes
@@ -155,6 +220,7 @@ int Main(int argc, char** argv) {
   if (absl::Status s = InstallAgentSeccompFilter(); !s.ok()) {
     Fail(absl::StrCat("cannot install the seccomp filter: ", s.message()));
   }
+  if (!proxy_socket.empty()) StartProxyForwarder(proxy_socket);
   execv(argv[i], argv + i);
   // The agent's own problem (e.g. ENOEXEC: a script without #!), a result
   // like the runner's own exec failure without isolation: exit status 127.
