@@ -42,6 +42,8 @@ AgentInfo = provider(
         "memory_bytes": "int: RAM it wants by default (0: 80% of the machine's).",
         "gpus": "int: GPUs it wants by default.",
         "processes": "int: most processes and threads at once (0: 4096).",
+        "network": "string: the network it needs: \"deny\" (none) or \"allowlist\" " +
+                   "(the hosts of --//agent_runner:allowed_hosts, through a proxy).",
     },
 )
 
@@ -215,6 +217,7 @@ def _mle_agent_impl(ctx):
             memory_bytes = parse_size(ctx.attr.memory, "mle_agent %s: memory" % ctx.label),
             gpus = ctx.attr.gpus,
             processes = ctx.attr.processes,
+            network = ctx.attr.network,
         ),
     ]
 
@@ -263,6 +266,15 @@ mle_agent = rule(
         "processes": attr.int(
             default = 0,
             doc = "Most processes and threads at once by default; 0: 4096.",
+        ),
+        "network": attr.string(
+            default = "deny",
+            values = ["deny", "allowlist"],
+            doc = "The network the agent needs. \"deny\": none at all. \"allowlist\" " +
+                  "(agents that call a model API): only the hosts the user names with " +
+                  "--//agent_runner:allowed_hosts, through an HTTP(S) proxy at " +
+                  "127.0.0.1:3128 that logs every request; the build fails when none " +
+                  "is named. --//agent_runner:network overrides it.",
         ),
     },
 )

@@ -43,19 +43,19 @@ cmp -s "$tmp/public/sample_submission.csv" "$tmp/dummy/submission/submission.csv
   || fail "dummy submission differs from the sample"
 record="$(cat "$tmp/dummy/record.json")"
 # The defaults: bwrap (./bazelw installs it), no network.
-expected='^\{"competition_id": "toy", "agent": "dummy_sh", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false, "agent_label": "agent_runner/agents/dummy_sh", "agent_digest": "", "environment_digest": "", "cpus": [0-9]+, "cpu_ids": "", "memory_limit_bytes": [0-9]+, "processes_limit": 4096, "gpu_ids": "", "admission_wait_s": [0-9.]+, "cpu_seconds": [0-9.]+, "memory_peak_bytes": [0-9]+, "processes_limit_hits": 0, "ended_by": "agent", "kept_files": 0, "kept_bytes": 0, "kept_skipped": 0\}$'
+expected='^\{"competition_id": "toy", "agent": "dummy_sh", "seed": 3, "exit_code": 0, "signal": null, "timed_out": false, "duration_s": [0-9]+\.[0-9]{3}, "time_limit_s": 5, "submission_exists": true, "submission_bytes": 13, "isolation": "bwrap", "network": "deny", "quota_exceeded": false, "out_of_memory": false, "log_truncated": false, "agent_label": "agent_runner/agents/dummy_sh", "agent_digest": "", "environment_digest": "", "cpus": [0-9]+, "cpu_ids": "", "memory_limit_bytes": [0-9]+, "processes_limit": 4096, "gpu_ids": "", "admission_wait_s": [0-9.]+, "cpu_seconds": [0-9.]+, "memory_peak_bytes": [0-9]+, "processes_limit_hits": 0, "ended_by": "agent", "kept_files": 0, "kept_bytes": 0, "kept_skipped": 0, "allowed_hosts": \[\], "connections_total": 0, "connections_refused": 0, "connections_truncated": false, "connections": \[\]\}$'
 [[ "$record" =~ $expected ]] || fail "unexpected record: $record"
 grep -q "dummy: copied" "$tmp/dummy/agent.log" || fail "dummy log lacks its message"
 
 # Isolation flags: bwrap with the network; none (which shares the host's).
 mkdir -p "$tmp/allow" "$tmp/none" "$tmp/nolimits"
-run allow --agent "$dummy" --time_limit_s 5 --seed 0 --isolation bwrap --network allow \
+run allow --agent "$dummy" --time_limit_s 5 --seed 0 --isolation bwrap --network unconfined \
   || fail "allow run exited $?"
-grep -q '"isolation": "bwrap", "network": "allow", ' "$tmp/allow/record.json" \
+grep -q '"isolation": "bwrap", "network": "unconfined", ' "$tmp/allow/record.json" \
   || fail "allow record: $(cat "$tmp/allow/record.json")"
-run none --agent "$dummy" --time_limit_s 5 --seed 0 --isolation none --network allow \
+run none --agent "$dummy" --time_limit_s 5 --seed 0 --isolation none --network unconfined \
   || fail "none run exited $?"
-grep -q '"isolation": "none", "network": "allow", ' "$tmp/none/record.json" \
+grep -q '"isolation": "none", "network": "unconfined", ' "$tmp/none/record.json" \
   || fail "none record: $(cat "$tmp/none/record.json")"
 if [[ "$(id -u)" == 0 ]]; then
   run nolimits --agent "$dummy" --time_limit_s 5 --seed 0 --resource_limits off \
@@ -76,7 +76,7 @@ mkdir -p "$tmp/escape"
 # Unisolated, so that the agent can write the pid file outside its workspace
 # (under bwrap the pid namespace ends such daemons: see runner_test).
 run escape --agent "$tmp/escape.sh" --time_limit_s 5 --seed 0 --workspace "$tmp/ws" \
-  --keep_workspace --isolation none --network allow -- "$tmp/escaped.pid" second \
+  --keep_workspace --isolation none --network unconfined -- "$tmp/escaped.pid" second \
   || fail "escape run exited $?"
 grep -q "^extra: $tmp/escaped.pid second$" "$tmp/escape/agent.log" || fail "extra args not passed"
 [[ -f "$tmp/ws/instructions.txt" && -f "$tmp/ws/data/sub/file.txt" ]] || fail "workspace not kept"
@@ -211,14 +211,14 @@ expect_error "--isolation must be bwrap or none, got 'sandbox'" "${common[@]}" -
   --time_limit_s 1 --isolation sandbox
 expect_error "auto, which ran the agent unconfined wherever bwrap failed, is gone" \
   "${common[@]}" --seed 0 --time_limit_s 1 --isolation auto
-expect_error "--network must be allow or deny, got 'off'" "${common[@]}" --seed 0 \
+expect_error "--network must be deny, allowlist or unconfined, got 'off'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --network off
 expect_error "network deny needs isolation" "${common[@]}" --seed 0 --time_limit_s 1 \
   --isolation none --network deny
 expect_error "isolation bwrap is unavailable: cannot execute $tmp/no/bwrap" "${common[@]}" \
   --seed 0 --time_limit_s 1 --isolation bwrap --bwrap "$tmp/no/bwrap"
 expect_error "isolation bwrap is unavailable" "${common[@]}" --seed 0 \
-  --time_limit_s 1 --network allow --bwrap "$tmp/no/bwrap"
+  --time_limit_s 1 --network unconfined --bwrap "$tmp/no/bwrap"
 expect_error "--resource_limits must be on or off, got 'maybe'" "${common[@]}" --seed 0 \
   --time_limit_s 1 --resource_limits maybe
 expect_error "--pids needs --resource_limits on" "${common[@]}" --seed 0 \

@@ -13,6 +13,9 @@
 // no isolation unless it is `none`, and a run without bwrap when it is
 // `bwrap`. A run record that cannot be read or parsed, or lacks "isolation"
 // or "network", is a broken input (exit 2), whatever the gate.
+// --network_requested auto|deny|allowlist|unconfined is what
+// --//agent_runner:network asked for: a run with the host's whole network
+// passes only when it is `unconfined` (or isolation `none` was asked for).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -102,7 +105,7 @@ absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate",
-             "data_handle", "prepared_dir", "isolation_requested", "runs", "sample_report"});
+             "data_handle", "prepared_dir", "isolation_requested", "network_requested", "runs", "sample_report"});
   if (cl.ok()) {
     absl::Status s = RequireFlags(*cl, {"competition", "gate"});
     if (s.ok() && cl->Has("runs") == cl->Has("report")) {
@@ -166,6 +169,16 @@ int Run(const std::vector<std::string>& args) {
       return 2;
     }
     options.isolation_requested = *requested;
+  }
+  if (cl->Has("network_requested")) {
+    const std::string requested = cl->Get("network_requested");
+    if (requested != "auto" && requested != "deny" && requested != "allowlist" &&
+        requested != "unconfined") {
+      PrintError(absl::StrCat(cl->Get("competition"), ": --network_requested must be auto, deny, ",
+                              "allowlist or unconfined, got '", requested, "'"));
+      return 2;
+    }
+    options.unconfined_network_requested = requested == "unconfined";
   }
 
   // The sample submission graded on the same answers: what each seed is

@@ -66,6 +66,9 @@ AgentRunInfo = provider(
         "isolation": "The isolation the user asked for ('bwrap' or 'none'); the record says " +
                      "what the run really had, and the test fails a run without isolation " +
                      "unless 'none' was asked for.",
+        "network_requested": "--//agent_runner:network as given ('auto', 'deny', " +
+                             "'allowlist' or 'unconfined'); the test fails a run with the " +
+                             "host's whole network unless 'unconfined' was asked for.",
     },
 )
 
@@ -309,6 +312,28 @@ def _budget(ctx, info):
         processes = processes if processes != None else (info.processes if info else 0),
     )
 
+def _network(ctx, agent_target, info, requested):
+    """The network a run gets: --//agent_runner:network, or with `auto` the
+    agent's own `network`; with allowlist, the hosts of
+    --//agent_runner:allowed_hosts (the action's command line, so that another
+    allow-list is another run)."""
+    if requested == "allow":
+        fail("--//agent_runner:network=allow is gone: the host's whole network is now " +
+             "named `unconfined` (no gate accepts its runs unless asked); `allowlist` " +
+             "reaches only the hosts of --//agent_runner:allowed_hosts")
+    mode = requested
+    if requested == "auto":
+        mode = info.network if info else "deny"
+    hosts = [h.strip() for h in ctx.attr._allowed_hosts[BuildSettingInfo].value if h.strip()]
+    if mode != "allowlist":
+        return struct(mode = mode, allowed_hosts = [])
+    if not hosts:
+        fail(("agent %s runs with network allowlist, but --//agent_runner:allowed_hosts " +
+              "names no host: name the API it calls, e.g. " +
+              "--//agent_runner:allowed_hosts=api.openai.com (in user.bazelrc; " +
+              "docs/agents.md, \"Network\")") % agent_target.label)
+    return struct(mode = mode, allowed_hosts = hosts)
+
 def _agent_run_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
     agent_target = ctx.attr.fixed_agent or ctx.attr._agent
@@ -326,7 +351,8 @@ def _agent_run_impl(ctx):
         fail("--//agent_runner:seeds must be at least 1, got %d" % seeds)
     time_limit = ctx.attr._time_limit_s[BuildSettingInfo].value
     isolation = ctx.attr._isolation[BuildSettingInfo].value
-    network = ctx.attr._network[BuildSettingInfo].value
+    network_requested = ctx.attr._network[BuildSettingInfo].value
+    network = _network(ctx, agent_target, info, network_requested)
     resource_limits = ctx.attr._resource_limits[BuildSettingInfo].value
     budget = _budget(ctx, info)
     common = [
@@ -349,7 +375,7 @@ def _agent_run_impl(ctx):
         "--isolation",
         isolation,
         "--network",
-        network,
+        network.mode,
         "--resource_limits",
         resource_limits,
         "--cpus",
@@ -376,6 +402,8 @@ def _agent_run_impl(ctx):
     ]
     if resource_limits == "on":
         common += ["--memory_bytes", str(budget.memory_bytes), "--pids", str(budget.processes)]
+    if network.allowed_hosts:
+        common += ["--allowed_hosts", ",".join(network.allowed_hosts)]
     inputs = [ctx.file.description, ctx.file._source_tree_marker, agent_digest]
     transitive_inputs = [data.public_inputs]
     if environment:
@@ -475,6 +503,7 @@ def _agent_run_impl(ctx):
             agent = str(agent_target.label),
             agent_digest = agent_digest,
             isolation = isolation,
+            network_requested = network_requested,
         ),
     ]
 
@@ -541,6 +570,7 @@ agent_run = rule(
         "_time_limit_s": attr.label(default = "//agent_runner:time_limit_s"),
         "_isolation": attr.label(default = "//agent_runner:isolation"),
         "_network": attr.label(default = "//agent_runner:network"),
+        "_allowed_hosts": attr.label(default = "//agent_runner:allowed_hosts"),
         "_runner": attr.label(
             default = "//agent_runner:run_agent",
             executable = True,
@@ -654,6 +684,7 @@ def _competition_test_impl(ctx):
             "  --runs %s \\" % _shell_quote(runs_manifest.short_path),
             "  --agent %s \\" % _shell_quote(run_info.agent),
             "  --isolation_requested %s \\" % _shell_quote(run_info.isolation),
+            "  --network_requested %s \\" % _shell_quote(run_info.network_requested),
             "  --sample_report %s \\" % _shell_quote(sample_report.short_path),
             "  --gate %s %s\"$@\"" % (
                 policy,

@@ -43,6 +43,18 @@ std::optional<std::string> IsolationFailure(const CompetitionReport& r,
                       "); pass --//agent_runner:isolation=none to accept unisolated runs");
 }
 
+// The network check of Gate (see gating.h); nullopt when it passes.
+std::optional<std::string> NetworkFailure(const CompetitionReport& r, const GateOptions& options) {
+  if (r.network() != "unconfined" && r.network() != "allow") return std::nullopt;
+  if (options.unconfined_network_requested ||
+      options.isolation_requested == IsolationRequest::kNone) {
+    return std::nullopt;
+  }
+  return "the agent ran with the host's whole network (network unconfined: loopback, private "
+         "ranges and any cache on them included); pass --//agent_runner:network=unconfined to "
+         "accept such runs, or give the agent an allow-list (network allowlist)";
+}
+
 std::string ScoreText(const CompetitionReport& r) {
   if (r.score().kind_case() != google::protobuf::Value::kNumberValue) return "none";
   return FormatPythonFloat(r.score().number_value());
@@ -103,8 +115,27 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
     return v.string_value();
   };
   ASSIGN_OR_RETURN(std::string isolation, get("isolation", "bwrap", "none"));
-  ASSIGN_OR_RETURN(std::string network, get("network", "allow", "deny"));
+  std::string network;
+  if (auto it = record.fields().find("network");
+      it != record.fields().end() &&
+      it->second.kind_case() == google::protobuf::Value::kStringValue) {
+    network = it->second.string_value();
+  }
+  if (network == "allow") network = "unconfined";
+  if (network != "deny" && network != "allowlist" && network != "unconfined") {
+    return absl::InvalidArgumentError(
+        "run record's \"network\" must be \"deny\", \"allowlist\" or \"unconfined\"");
+  }
   RunEnvironment env{.isolation = std::move(isolation), .network = std::move(network)};
+  if (auto it = record.fields().find("allowed_hosts");
+      it != record.fields().end() &&
+      it->second.kind_case() == google::protobuf::Value::kListValue) {
+    for (const google::protobuf::Value& host : it->second.list_value().values()) {
+      if (host.kind_case() == google::protobuf::Value::kStringValue) {
+        env.allowed_hosts.push_back(host.string_value());
+      }
+    }
+  }
   const auto number = [&](const std::string& key, double fallback) {
     auto it = record.fields().find(key);
     return it != record.fields().end() &&
@@ -130,6 +161,8 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   env.cpu_seconds = number("cpu_seconds", 0);
   env.memory_peak_bytes = static_cast<int64_t>(number("memory_peak_bytes", -1));
   env.ended_by = text("ended_by");
+  env.network_requests = static_cast<int64_t>(number("connections_total", 0));
+  env.network_requests_refused = static_cast<int64_t>(number("connections_refused", 0));
   for (const auto& [key, target] : {std::pair<const char*, std::optional<int64_t>*>{
                                         "exit_code", &env.exit_code},
                                     {"signal", &env.signal}}) {
@@ -161,6 +194,9 @@ std::string DescribeRunEnd(const RunEnvironment& env) {
 void AddRunEnvironment(const RunEnvironment& env, CompetitionReport& report) {
   report.set_isolation(env.isolation);
   report.set_network(env.network);
+  for (const std::string& host : env.allowed_hosts) report.add_allowed_hosts(host);
+  report.set_network_requests(env.network_requests);
+  report.set_network_requests_refused(env.network_requests_refused);
   report.set_agent_digest(env.agent_digest);
   report.set_environment_digest(env.environment_digest);
   report.set_cpus(env.cpus);
@@ -183,6 +219,7 @@ std::string_view MedalName(const CompetitionReport& r) {
 GateDecision Gate(const CompetitionReport& r, GatingPolicy policy, const GateOptions& options) {
   auto fail = [](std::string reason) { return GateDecision{false, std::move(reason)}; };
   if (std::optional<std::string> why = IsolationFailure(r, options)) return fail(*std::move(why));
+  if (std::optional<std::string> why = NetworkFailure(r, options)) return fail(*std::move(why));
   if (policy == GatingPolicy::kNone) return {true, ""};
   if (!r.submission_exists()) return fail("the agent produced no submission.csv");
   if (!r.valid_submission()) return fail(absl::StrCat("invalid submission: ", r.invalid_reason()));
@@ -242,6 +279,10 @@ std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
   }
   if (!r.network().empty()) {
     absl::StrAppend(&environment, " network ", EscapeForConsole(r.network(), 20));
+    if (r.network() == "allowlist") {
+      absl::StrAppend(&environment, " (", r.network_requests(), " requests, ",
+                      r.network_requests_refused(), " refused)");
+    }
   }
   if (r.sample_score().kind_case() == google::protobuf::Value::kNumberValue) {
     absl::StrAppend(&environment, " sample ", FormatPythonFloat(r.sample_score().number_value()),

@@ -34,6 +34,9 @@ std::string_view IsolationRequestName(IsolationRequest request);
 
 struct GateOptions {
   IsolationRequest isolation_requested = IsolationRequest::kUnspecified;
+  // The user asked for the host's whole network (--//agent_runner:network=
+  // unconfined, given to check_report as --network_requested unconfined).
+  bool unconfined_network_requested = false;
 };
 
 struct GateDecision {
@@ -49,15 +52,25 @@ struct GateDecision {
 //    not kNone: FAIL (an unisolated run is accepted only when asked for).
 // An empty report.isolation() (unknown: the CLI grading a submission made
 // elsewhere, no run record) is not checked, as before isolation was recorded.
+// Then a network check, the same way: a run with the host's whole network
+// ("unconfined", or an older record's "allow") FAILs unless
+// unconfined_network_requested or isolation_requested kNone (which has no
+// network of its own to confine).
 GateDecision Gate(const CompetitionReport& report, GatingPolicy policy,
                   const GateOptions& options = {});
 
 // What a run really had, read from its run record: agent_runner's one-line
-// JSON object, whose "isolation" is "bwrap" or "none" and "network" "allow"
-// or "deny" (other keys are ignored).
+// JSON object, whose "isolation" is "bwrap" or "none" and "network" "deny",
+// "allowlist" or "unconfined" ("allow", an older runner's name, reads as
+// unconfined); other keys are ignored.
 struct RunEnvironment {
   std::string isolation;
   std::string network;
+  // network allowlist: the allowed host:port pairs; requests made and
+  // refused.
+  std::vector<std::string> allowed_hosts;
+  int64_t network_requests = 0;
+  int64_t network_requests_refused = 0;
   // The rest of the record, where it has them (records of older runners do
   // not): copied into the report's fields of the same names (wall_seconds
   // from duration_s, gpus from the number of gpu_ids).

@@ -2,6 +2,8 @@
 
 #include "grading/junit.h"
 #include "grading/report.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -106,7 +108,22 @@ TEST(Gate, IsolatedRunPassesWhateverWasRequested) {
   for (IsolationRequest q :
        {IsolationRequest::kUnspecified, IsolationRequest::kBwrap, IsolationRequest::kNone}) {
     EXPECT_TRUE(Gate(Ran("bwrap", "deny"), GatingPolicy::kBronze, {.isolation_requested = q}).pass);
-    EXPECT_TRUE(Gate(Ran("bwrap", "allow"), GatingPolicy::kNone, {.isolation_requested = q}).pass);
+    EXPECT_TRUE(
+        Gate(Ran("bwrap", "allowlist"), GatingPolicy::kBronze, {.isolation_requested = q}).pass);
+  }
+}
+
+TEST(Gate, UnconfinedNetworkFailsEveryPolicyUnlessRequested) {
+  for (const char* network : {"unconfined", "allow"}) {  // "allow": older records
+    const CompetitionReport r = Ran("bwrap", network, 0.95);
+    for (GatingPolicy p : kAllPolicies) {
+      SCOPED_TRACE(absl::StrCat(network, " ", std::string(GatingPolicyName(p))));
+      EXPECT_FALSE(Gate(r, p).pass);
+      EXPECT_FALSE(Gate(r, p, {.isolation_requested = IsolationRequest::kBwrap}).pass);
+      EXPECT_TRUE(Gate(r, p, {.unconfined_network_requested = true}).pass);
+    }
+    EXPECT_THAT(Gate(r, GatingPolicy::kValid).reason,
+                ::testing::HasSubstr("pass --//agent_runner:network=unconfined to accept"));
   }
 }
 
@@ -129,7 +146,21 @@ TEST(RunEnvironmentFromRecord, ReadsTheRunnersRecord) {
   env = RunEnvironmentFromRecord("{\"isolation\": \"none\", \"network\": \"allow\"}");
   ASSERT_TRUE(env.ok()) << env.status();
   EXPECT_EQ(env->isolation, "none");
-  EXPECT_EQ(env->network, "allow");
+  EXPECT_EQ(env->network, "unconfined");  // an older runner's name
+  env = RunEnvironmentFromRecord(
+      "{\"isolation\": \"bwrap\", \"network\": \"allowlist\", \"allowed_hosts\": "
+      "[\"api.example.com:443\", 7], \"connections_total\": 5, \"connections_refused\": 2}");
+  ASSERT_TRUE(env.ok()) << env.status();
+  EXPECT_EQ(env->network, "allowlist");
+  EXPECT_THAT(env->allowed_hosts, ::testing::ElementsAre("api.example.com:443"));
+  EXPECT_EQ(env->network_requests, 5);
+  EXPECT_EQ(env->network_requests_refused, 2);
+  CompetitionReport report;
+  AddRunEnvironment(*env, report);
+  EXPECT_EQ(report.allowed_hosts_size(), 1);
+  EXPECT_EQ(report.network_requests_refused(), 2);
+  EXPECT_THAT(SummaryLine(report, GatingPolicy::kNone, Gate(report, GatingPolicy::kNone)),
+              ::testing::HasSubstr(" network allowlist (5 requests, 2 refused)"));
 }
 
 TEST(RunEnvironmentFromRecord, BrokenRecordsAreErrors) {
@@ -148,7 +179,7 @@ TEST(RunEnvironmentFromRecord, BrokenRecordsAreErrors) {
     EXPECT_EQ(env.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
   EXPECT_EQ(RunEnvironmentFromRecord("{\"isolation\": \"bwrap\"}").status().message(),
-            "run record lacks \"network\"");
+            "run record's \"network\" must be \"deny\", \"allowlist\" or \"unconfined\"");
   EXPECT_EQ(RunEnvironmentFromRecord("{\"isolation\": \"x\", \"network\": \"deny\"}")
                 .status()
                 .message(),
@@ -191,6 +222,9 @@ TEST(CompetitionJUnitXml, IsolationNetworkAndRequest) {
                           "s", none);
   EXPECT_NE(xml.find("<property name=\"isolation\" value=\"none\"/>\n"
                      "        <property name=\"network\" value=\"allow\"/>\n"
+                     "        <property name=\"allowed_hosts\" value=\"\"/>\n"
+                     "        <property name=\"network_requests\" value=\"0\"/>\n"
+                     "        <property name=\"network_requests_refused\" value=\"0\"/>\n"
                      "        <property name=\"isolation_requested\" value=\"none\"/>\n"),
             std::string::npos)
       << xml;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
 #include "base/display_text.h"
 #include "base/python_float.h"
@@ -41,6 +42,9 @@ std::string TestCaseXml(const CompetitionReport& r, GatingPolicy policy,
   prop("thresholds_source", r.thresholds_source());
   prop("isolation", r.isolation());
   prop("network", r.network());
+  prop("allowed_hosts", absl::StrJoin(r.allowed_hosts(), ","));
+  prop("network_requests", std::to_string(r.network_requests()));
+  prop("network_requests_refused", std::to_string(r.network_requests_refused()));
   prop("isolation_requested", std::string(IsolationRequestName(options.isolation_requested)));
   prop("gate", std::string(GatingPolicyName(policy)));
   prop("cpus", std::to_string(r.cpus()));

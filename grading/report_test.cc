@@ -82,7 +82,10 @@ TEST(ToPythonJson, MatchesUpstreamKeysOrderAndFormatting) {
             "  \"memory_peak_bytes\": 0,\n"
             "  \"ended_by\": \"\",\n"
             "  \"sample_score\": null,\n"
-            "  \"beats_sample\": false\n"
+            "  \"beats_sample\": false,\n"
+            "  \"allowed_hosts\": [],\n"
+            "  \"network_requests\": 0,\n"
+            "  \"network_requests_refused\": 0\n"
             "}");
 }
 

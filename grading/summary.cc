@@ -87,6 +87,19 @@ absl::StatusOr<CompetitionReport> ReportFromStruct(const Struct& object, const s
     auto it = fields.find(field->name());
     if (it == fields.end()) continue;
     const Value& value = it->second;
+    if (field->is_repeated()) {  // allowed_hosts: a list of strings
+      if (value.kind_case() != Value::kListValue) {
+        return FieldError(where, field->name(), "a list of strings", value);
+      }
+      for (const Value& item : value.list_value().values()) {
+        if (item.kind_case() != Value::kStringValue ||
+            field->cpp_type() != FieldDescriptor::CPPTYPE_STRING) {
+          return FieldError(where, field->name(), "a list of strings", value);
+        }
+        reflection->AddString(&report, field, item.string_value());
+      }
+      continue;
+    }
     switch (field->cpp_type()) {
       case FieldDescriptor::CPPTYPE_STRING:
         if (value.kind_case() != Value::kStringValue) {

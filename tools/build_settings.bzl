@@ -34,6 +34,16 @@ string_setting = rule(
     },
 )
 
+def _string_list_setting_impl(ctx):
+    return [BuildSettingInfo(value = ctx.build_setting_value)]
+
+string_list_setting = rule(
+    implementation = _string_list_setting_impl,
+    build_setting = config.string_list(flag = True),
+    doc = "A comma-separated list build setting (--//pkg:name=a,b). Bazel 4.2 keeps only " +
+          "the last occurrence of a repeated Starlark flag, so a list is given in one.",
+)
+
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 def parse_size(text, what):
