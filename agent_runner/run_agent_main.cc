@@ -7,6 +7,7 @@
 //             [--keep_workspace] [--link_public]
 //             [--isolation bwrap|none] [--network deny|allowlist|unconfined]
 //             [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]
+//             [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
 //             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
 //             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
@@ -16,7 +17,10 @@
 //
 // --isolation (default bwrap) and --network (default deny): see README.md and
 // docs/security.md; --allowed_hosts (network allowlist only) lists the
-// hosts the egress proxy lets through (egress_proxy.h). --bwrap names the bubblewrap executable (default
+// hosts the egress proxy lets through (egress_proxy.h). --secrets names
+// environment variables the agent gets; their values come from --secrets_dir
+// (default /dev/shm/mlebench-secrets-<uid>, where ./bazelw leaves them from
+// its environment), else from --secrets_file (NAME=VALUE lines): secrets.h. --bwrap names the bubblewrap executable (default
 // /usr/bin/bwrap); --sandbox_entry the sandbox entry program (required with
 // bwrap). --allowed_roots are the directories the agent's files may resolve
 // into (relative ones are taken from the working directory);
@@ -53,6 +57,8 @@
 #include <optional>
 #include <string>
 
+#include <unistd.h>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -80,6 +86,7 @@ constexpr char kUsage[] =
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
     "                 [--isolation bwrap|none] [--network deny|allowlist|unconfined]\n"
     "                 [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]\n"
+    "                 [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
     "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
     "                 [--resource_limits on|off] [--memory_bytes N] [--pids N]\n"
@@ -140,7 +147,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
           std::vector<std::string>(argv + 1, argv + argc),
           {"competition", "public", "description", "agent", "time_limit_s", "seed",
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
-           "network", "allowed_hosts", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
+           "network", "allowed_hosts", "secrets", "secrets_file", "secrets_dir", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
            "environment_mount", "environment_path", "environment_digest_file", "agent_label",
@@ -216,6 +223,19 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   }
   if (values.contains("allowed_hosts")) {
     ASSIGN_OR_RETURN(run.allowed_hosts, ParseAllowedHosts(values["allowed_hosts"]));
+  }
+  if (values.contains("secrets")) {
+    ASSIGN_OR_RETURN(const std::vector<std::string> names, ParseSecretNames(values["secrets"]));
+    std::optional<std::filesystem::path> file;
+    if (values.contains("secrets_file") && !values["secrets_file"].empty()) {
+      file = values["secrets_file"];
+    }
+    const std::filesystem::path dir = values.contains("secrets_dir")
+                                          ? std::filesystem::path(values["secrets_dir"])
+                                          : InvocationSecretsDir(geteuid());
+    ASSIGN_OR_RETURN(run.secrets, LoadSecrets(names, dir, file));
+  } else if (values.contains("secrets_file") || values.contains("secrets_dir")) {
+    return absl::InvalidArgumentError("--secrets_file and --secrets_dir need --secrets");
   }
   if (values.contains("bwrap")) run.bwrap = values["bwrap"];
   if (values.contains("sandbox_entry")) run.sandbox_entry = values["sandbox_entry"];

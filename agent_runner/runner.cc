@@ -739,8 +739,9 @@ absl::Status HandWorkspaceTo(const fs::path& workspace, uid_t uid, gid_t gid) {
   return absl::OkStatus();
 }
 
-std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::path& agent,
-                                          const RunOptions& options) {
+absl::StatusOr<std::vector<std::string>> AgentEnvironment(const fs::path& workspace,
+                                                          const fs::path& agent,
+                                                          const RunOptions& options) {
   const std::string ws = workspace.string();
   std::string path;
   for (const std::string& entry : options.environment_path) {
@@ -800,6 +801,13 @@ std::vector<std::string> AgentEnvironment(const fs::path& workspace, const fs::p
   runfiles += ".runfiles";
   std::error_code ec;
   if (fs::is_directory(runfiles, ec)) vars["RUNFILES_DIR"] = runfiles.string();
+  for (const Secret& secret : options.secrets) {
+    if (vars.contains(secret.name) || absl::StartsWith(secret.name, "MLEBENCH_")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "secret ", secret.name, " would replace a variable the runner sets itself"));
+    }
+    vars[secret.name] = secret.value;
+  }
   std::vector<std::string> env;
   for (const auto& [name, value] : vars) env.push_back(absl::StrCat(name, "=", value));
   return env;
@@ -894,7 +902,8 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   FileDescriptor log_fd(
       open(options.log_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (log_fd.get() < 0) return ErrnoError("cannot open log", options.log_out, errno);
-  LogSink log(log_fd.get(), options.max_log_bytes);
+  SecretRedactor redactor(options.secrets);
+  LogSink log(log_fd.get(), options.max_log_bytes, &redactor);
   fs::create_directories(options.submission_out, ec);
   if (ec) return FsError("cannot create", options.submission_out, ec);
 
@@ -910,7 +919,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
                    WorkspaceQuota::Start(workspace, options.workspace_quota_bytes,
                                          options.workspace_quota_inodes));
 
-  const std::vector<std::string> env = AgentEnvironment(workspace, agent, options);
+  ASSIGN_OR_RETURN(const std::vector<std::string> env, AgentEnvironment(workspace, agent, options));
   std::optional<EgressProxy> proxy;
   if (options.network == Network::kAllowlist) {
     absl::StatusOr<EgressProxy> started = EgressProxy::Start(options.allowed_hosts, options.proxy);
@@ -993,6 +1002,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.isolation = confinement.isolation;
   record.network =
       confinement.isolation == Isolation::kBwrap ? options.network : Network::kUnconfined;
+  for (const Secret& secret : options.secrets) record.secret_names.push_back(secret.name);
   if (proxy.has_value()) {
     record.allowed_hosts = options.allowed_hosts;
     ASSIGN_OR_RETURN(record.connections, proxy->Stop());
@@ -1052,6 +1062,11 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     KeepStats kept;
     for (const char* dir : {"code", "logs"}) {
       RETURN_IF_ERROR(KeepTree(workspace, dir, *options.artifacts_out, options.keep_limits, kept));
+    }
+    ASSIGN_OR_RETURN(const int redacted, RedactSecretsInTree(*options.artifacts_out, options.secrets));
+    if (redacted > 0) {
+      log.Note(absl::StrCat("run_agent: replaced the agent's secrets in ", redacted,
+                            " kept file(s) of code/ and logs/\n"));
     }
     std::string manifest = absl::StrCat("kept ", kept.files, " file(s), ", kept.bytes,
                                         " bytes; left out ", kept.skipped, "\n");
@@ -1118,6 +1133,11 @@ std::string RunRecordToJson(const RunRecord& record) {
                     ", \"allowed\": ", c.allowed ? "true" : "false", ", \"status\": ", c.status,
                     ", \"bytes_sent\": ", c.bytes_sent,
                     ", \"bytes_received\": ", c.bytes_received, "}");
+  }
+  json += "], \"secrets\": [";
+  for (size_t i = 0; i < record.secret_names.size(); ++i) {
+    if (i > 0) json += ", ";
+    json += JsonString(record.secret_names[i]);
   }
   json += "]}\n";
   return json;

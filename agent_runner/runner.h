@@ -12,6 +12,7 @@
 #include "agent_runner/cgroup.h"
 #include "agent_runner/egress_proxy.h"
 #include "agent_runner/keep_tree.h"
+#include "agent_runner/secrets.h"
 
 namespace mlebench {
 
@@ -91,6 +92,12 @@ struct RunOptions {
   // is refused, and logged), and how the proxy is started.
   std::vector<AllowedHost> allowed_hosts;
   EgressProxyOptions proxy;
+  // Environment variables the agent gets at run time (API keys; secrets.h).
+  // Their values are never written by the runner: occurrences in the
+  // agent's log and kept code/logs are replaced by "[secret NAME]". A name
+  // the runner sets itself (PATH, HOME, MLEBENCH_*, the proxy variables) is
+  // an error.
+  std::vector<Secret> secrets;
   // The bubblewrap executable (tests point it elsewhere to simulate its
   // absence).
   std::filesystem::path bwrap = "/usr/bin/bwrap";
@@ -187,6 +194,8 @@ struct RunRecord {
   // kAllowlist: what the agent was allowed, and what it asked the proxy for.
   std::vector<AllowedHost> allowed_hosts;
   ProxyLog connections;
+  // The names of the secrets the agent was given (never their values).
+  std::vector<std::string> secret_names;
   bool quota_exceeded = false;  // stopped because the workspace outgrew its quota (bytes or inodes)
   bool out_of_memory = false;   // the kernel's OOM killer hit the agent's cgroup
   bool log_truncated = false;   // the agent wrote more than max_log_bytes

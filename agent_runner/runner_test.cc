@@ -44,6 +44,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::mlebench::testing::ReadFileOrEmpty;
 using ::testing::HasSubstr;
+using ::testing::ElementsAre;
 using ::testing::Not;
 using ::testing::Optional;
 
@@ -664,7 +665,7 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          ", \"ended_by\": \"agent\", \"kept_files\": 0, \"kept_bytes\": 0, "
                          "\"kept_skipped\": 0, \"allowed_hosts\": [], \"connections_total\": 0, "
                          "\"connections_refused\": 0, \"connections_truncated\": false, "
-                         "\"connections\": []}\n"));
+                         "\"connections\": [], \"secrets\": []}\n"));
 }
 
 // ---------------------------------------------------------------------------
@@ -1012,6 +1013,41 @@ TEST_F(RunAgentTest, NetworkAllowlistNeedsTheSandboxAndAllowedHostsNeedTheAllowl
   EXPECT_THAT(RunAgent(options).status().message(), HasSubstr("no proxy to allow them"));
 }
 
+// A secret reaches the agent's environment, and nothing the runner writes:
+// the log and the kept code/logs say "[secret NAME]" where the agent wrote
+// it; the record names it.
+TEST_F(RunAgentTest, SecretsReachTheAgentButNotWhatTheRunnerWrites) {
+  isolation_ = Isolation::kBwrap;
+  const std::string value = "sk-test-5f2b9c0e7d41a8";
+  const fs::path agent = WriteScript(
+      "secret.sh",
+      "echo \"key: $EXAMPLE_API_KEY\"\n"
+      "printf 'API_KEY = \"%s\"\\n' \"$EXAMPLE_API_KEY\" > code/config.py\n"
+      "printf '%s' \"$EXAMPLE_API_KEY\" > logs/split.txt\n"
+      "if [ \"$EXAMPLE_API_KEY\" = " + value + " ]; then echo 'secret: right'; fi\n");
+  RunOptions options = Options(agent, "secret");
+  options.secrets = {{"EXAMPLE_API_KEY", value}};
+  options.artifacts_out = root_ / "secret" / "artifacts";
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  EXPECT_EQ(ParseReport(log)["secret"], "right") << log;
+  EXPECT_EQ(ParseReport(log)["key"], "[secret EXAMPLE_API_KEY]") << log;
+  EXPECT_THAT(log, Not(HasSubstr(value)));
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "secret" / "artifacts" / "code" / "config.py"),
+            "API_KEY = \"[secret EXAMPLE_API_KEY]\"\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "secret" / "artifacts" / "logs" / "split.txt"),
+            "[secret EXAMPLE_API_KEY]");
+  EXPECT_THAT(record->secret_names, ElementsAre("EXAMPLE_API_KEY"));
+  const std::string json = RunRecordToJson(*record);
+  EXPECT_THAT(json, HasSubstr("\"secrets\": [\"EXAMPLE_API_KEY\"]}"));
+  EXPECT_THAT(json, Not(HasSubstr(value)));
+
+  RunOptions clash = Options(agent, "clash");
+  clash.secrets = {{"PATH", "/evil"}};
+  EXPECT_THAT(RunAgent(clash).status().message(), HasSubstr("secret PATH would replace"));
+}
+
 TEST_F(RunAgentTest, SandboxEndsProcessesThatLeftTheSession) {
   // No subreaper here (kill_all_children is false): the escaped daemon dies
   // only because the sandbox's pid namespace ends.
@@ -1089,7 +1125,7 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\", "
             "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0, "
             "\"allowed_hosts\": [], \"connections_total\": 0, \"connections_refused\": 0, "
-            "\"connections_truncated\": false, \"connections\": []}\n");
+            "\"connections_truncated\": false, \"connections\": [], \"secrets\": []}\n");
   record.cpu_ids = {0, 1, 2, 5};
   record.gpu_ids = {1, 3};
   record.agent_label = "//my:agent";

@@ -321,6 +321,9 @@ def _network(ctx, agent_target, info, requested):
         fail("--//agent_runner:network=allow is gone: the host's whole network is now " +
              "named `unconfined` (no gate accepts its runs unless asked); `allowlist` " +
              "reaches only the hosts of --//agent_runner:allowed_hosts")
+    if ctx.attr.fixed_agent:
+        # The sample submission's run needs no network, whatever the flags.
+        return struct(mode = "deny", allowed_hosts = [])
     mode = requested
     if requested == "auto":
         mode = info.network if info else "deny"
@@ -404,6 +407,14 @@ def _agent_run_impl(ctx):
         common += ["--memory_bytes", str(budget.memory_bytes), "--pids", str(budget.processes)]
     if network.allowed_hosts:
         common += ["--allowed_hosts", ",".join(network.allowed_hosts)]
+    secrets = [s.strip() for s in ctx.attr._secret[BuildSettingInfo].value if s.strip()]
+    secrets_file = ctx.attr._secrets_file[BuildSettingInfo].value
+    if secrets and not ctx.attr.fixed_agent:
+        # Names only: the values are read when the agent starts, never part
+        # of the action's key, command line or any log.
+        common += ["--secrets", ",".join(secrets)]
+        if secrets_file:
+            common += ["--secrets_file", secrets_file]
     inputs = [ctx.file.description, ctx.file._source_tree_marker, agent_digest]
     transitive_inputs = [data.public_inputs]
     if environment:
@@ -571,6 +582,8 @@ agent_run = rule(
         "_isolation": attr.label(default = "//agent_runner:isolation"),
         "_network": attr.label(default = "//agent_runner:network"),
         "_allowed_hosts": attr.label(default = "//agent_runner:allowed_hosts"),
+        "_secret": attr.label(default = "//agent_runner:secret"),
+        "_secrets_file": attr.label(default = "//agent_runner:secrets_file"),
         "_runner": attr.label(
             default = "//agent_runner:run_agent",
             executable = True,

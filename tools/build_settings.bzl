@@ -44,6 +44,15 @@ string_list_setting = rule(
           "the last occurrence of a repeated Starlark flag, so a list is given in one.",
 )
 
+def _text_setting_impl(ctx):
+    return [BuildSettingInfo(value = ctx.build_setting_value)]
+
+text_setting = rule(
+    implementation = _text_setting_impl,
+    build_setting = config.string(flag = True),
+    doc = "A free-form string build setting (e.g. a path).",
+)
+
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 def parse_size(text, what):

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/cgroup.h"
+#include "agent_runner/secrets.h"
 
 namespace mlebench::runner_internal {
 
@@ -70,21 +71,28 @@ void WriteExecFailure(int fd, int error);
 // The agent's log: everything it writes (through a pipe) up to a cap, and
 // the runner's own notes, which are always kept. Only the runner holds the
 // file, so an agent cannot truncate or rewrite it (reopening /dev/stdout gives
-// it the pipe again).
+// it the pipe again). With a redactor, the agent's secrets never reach the
+// file (secrets.h).
 class LogSink {
  public:
-  LogSink(int fd, int64_t cap) : fd_(fd), cap_(cap) {}
+  LogSink(int fd, int64_t cap, SecretRedactor* redactor = nullptr)
+      : fd_(fd), cap_(cap), redactor_(redactor) {}
 
   void Agent(const char* data, size_t size) {
-    const int64_t room = std::max<int64_t>(cap_ - written_, 0);
-    const size_t kept = static_cast<size_t>(std::min<int64_t>(room, static_cast<int64_t>(size)));
-    WriteAll(data, kept);
-    written_ += static_cast<int64_t>(kept);
-    dropped_ += static_cast<int64_t>(size - kept);
+    if (redactor_ != nullptr && !redactor_->empty()) {
+      const std::string text = redactor_->Feed(absl::string_view(data, size));
+      Keep(text.data(), text.size());
+      return;
+    }
+    Keep(data, size);
   }
   void Note(absl::string_view text) { WriteAll(text.data(), text.size()); }
   // Says how much was dropped, if anything; once, at the end.
   void Finish() {
+    if (redactor_ != nullptr) {
+      const std::string rest = redactor_->Flush();
+      Keep(rest.data(), rest.size());
+    }
     if (dropped_ > 0) {
       Note(absl::StrCat("run_agent: the log was cut at ", cap_, " bytes of agent output; ",
                         dropped_, " more bytes were dropped\n"));
@@ -93,6 +101,13 @@ class LogSink {
   bool truncated() const { return dropped_ > 0; }
 
  private:
+  void Keep(const char* data, size_t size) {
+    const int64_t room = std::max<int64_t>(cap_ - written_, 0);
+    const size_t kept = static_cast<size_t>(std::min<int64_t>(room, static_cast<int64_t>(size)));
+    WriteAll(data, kept);
+    written_ += static_cast<int64_t>(kept);
+    dropped_ += static_cast<int64_t>(size - kept);
+  }
   void WriteAll(const char* data, size_t size) {
     while (size > 0) {
       const ssize_t n = write(fd_, data, size);
@@ -105,6 +120,7 @@ class LogSink {
 
   int fd_;
   int64_t cap_;
+  SecretRedactor* redactor_;
   int64_t written_ = 0;
   int64_t dropped_ = 0;
 };
