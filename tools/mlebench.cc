@@ -8,10 +8,16 @@
 //   mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR
 //                  [--leaderboard FILE] [--agent NAME] [--seed N]
 //   mlebench summarize PATH... [--json FILE]
+//   mlebench audit RUNS... --output-dir DIR
+//                  [--references DIR | --references-by-competition DIR]
+//                  [--agent LABEL] [--include-sample-runs] [--timeout-s N]
 //
 // Under `bazel run`, relative paths resolve against $BUILD_WORKING_DIRECTORY.
-// Exit status: 0 for a graded report (valid or not) or a summary, 1 for usage
-// or data errors, with a message on stderr.
+// Exit status: 0 for a graded report (valid or not), a summary or an audit, 1
+// for usage or data errors (and an audit in which Dolos failed on some run),
+// with a message on stderr.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -30,6 +36,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/command_line.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
@@ -41,6 +48,7 @@
 #include "grading/report.h"
 #include "grading/summary.h"
 #include "testdata/common/synthetic.h"
+#include "tools/audit.h"
 #include "tools/collect_reports.h"
 
 namespace mlebench {
@@ -58,9 +66,16 @@ constexpr char kUsage[] =
     "  mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR\n"
     "                 [--leaderboard FILE] [--agent NAME] [--seed N]\n"
     "  mlebench summarize PATH... [--json FILE]\n"
+    "  mlebench audit RUNS... --output-dir DIR\n"
+    "                 [--references DIR | --references-by-competition DIR]\n"
+    "                 [--agent LABEL] [--include-sample-runs] [--timeout-s N]\n"
     "\n"
     "prepare --seed is the seed of the synthetic data; grade --seed and --agent are\n"
-    "recorded in the reports (the agent's run), for summarize.\n";
+    "recorded in the reports (the agent's run), for summarize.\n"
+    "audit writes the input of upstream's rule-violation detector for the agent runs\n"
+    "under RUNS (e.g. bazel-bin/competitions) and, given reference solutions, the\n"
+    "similarity of each run's Python code to them (Dolos); --agent keeps one agent's\n"
+    "runs (its label). See docs/agents.md, \"Auditing runs\".\n";
 
 std::string g_argv0;
 
@@ -76,15 +91,21 @@ fs::path UserPath(const std::string& p) {
   return path;
 }
 
-// A data file of this project, found in the binary's runfiles.
-absl::StatusOr<std::string> Runfile(const std::string& workspace_path) {
+// The binary's runfiles directories, most specific first.
+std::vector<fs::path> RunfilesRoots() {
   std::vector<fs::path> roots;
   if (const char* d = std::getenv("RUNFILES_DIR"); d != nullptr && *d) roots.emplace_back(d);
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) roots.push_back(self.string() + ".runfiles");
   roots.push_back(g_argv0 + ".runfiles");
-  for (const fs::path& root : roots) {
+  return roots;
+}
+
+// A data file of this project, found in the binary's runfiles.
+absl::StatusOr<std::string> Runfile(const std::string& workspace_path) {
+  std::error_code ec;
+  for (const fs::path& root : RunfilesRoots()) {
     fs::path candidate = root / "mlebench" / workspace_path;
     if (fs::exists(candidate, ec)) return candidate.string();
   }
@@ -397,13 +418,79 @@ absl::Status SummarizeReports(const CommandLine& cl) {
   return absl::OkStatus();
 }
 
+// Dolos as the @mlebench_dolos repository installed it (tools/dolos/): its
+// STATUS file says "ok", or why it could not be installed.
+absl::StatusOr<DolosSetup> FindDolos() {
+  std::error_code ec;
+  for (const fs::path& root : RunfilesRoots()) {
+    for (const fs::path& status : {root / "mlebench_dolos" / "STATUS",
+                                   root / "mlebench" / "external" / "mlebench_dolos" / "STATUS"}) {
+      if (!fs::exists(status, ec)) continue;
+      ASSIGN_OR_RETURN(std::string text, ReadFileToString(status));
+      if (text.rfind("ok\n", 0) != 0) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("Dolos was not installed when this build fetched @mlebench_dolos:\n", text,
+                         "\nFix that, then `./bazelw sync --only=mlebench_dolos` and run again."));
+      }
+      DolosSetup dolos;
+      dolos.node_modules = fs::canonical(status, ec).parent_path() / "node_modules";
+      ASSIGN_OR_RETURN(std::string script, Runfile("tools/dolos/dolos_similarity.mjs"));
+      dolos.script = script;
+      if (access(dolos.node.c_str(), X_OK) != 0) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("no ", dolos.node.string(), ": install Debian's nodejs (./bazelw does)"));
+      }
+      return dolos;
+    }
+  }
+  return absl::NotFoundError("cannot find @mlebench_dolos in the runfiles");
+}
+
+absl::Status Audit(const CommandLine& cl) {
+  if (cl.positional.size() < 2 || !cl.Has("output-dir")) {
+    return absl::InvalidArgumentError(
+        "audit takes one or more RUNS (run directories, or directories holding them, e.g. "
+        "bazel-bin/competitions) and --output-dir DIR");
+  }
+  AuditOptions options;
+  for (size_t i = 1; i < cl.positional.size(); ++i) {
+    options.runs.push_back(UserPath(cl.positional[i]));
+  }
+  options.output_dir = UserPath(cl.Get("output-dir"));
+  if (cl.Has("references")) options.references = UserPath(cl.Get("references"));
+  if (cl.Has("references-by-competition")) {
+    options.references_by_competition = UserPath(cl.Get("references-by-competition"));
+  }
+  options.agent_label = cl.Get("agent");
+  options.include_sample_runs = cl.Has("include-sample-runs");
+  if (options.references.has_value() || options.references_by_competition.has_value()) {
+    ASSIGN_OR_RETURN(options.dolos, FindDolos());
+    if (cl.Has("timeout-s")) {
+      double timeout = 0;
+      if (!absl::SimpleAtod(cl.Get("timeout-s"), &timeout) || !(timeout > 0)) {
+        return absl::InvalidArgumentError("--timeout-s must be a positive number of seconds");
+      }
+      options.dolos->timeout_s = timeout;
+    }
+  }
+  ASSIGN_OR_RETURN(AuditResult result, RunAudit(options, std::cerr));
+  if (result.similarity_failures > 0) {
+    return absl::InternalError(
+        absl::StrCat("Dolos failed on ", result.similarity_failures,
+                     " run(s); the other outputs are written (see audit_summary.json)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Main(const std::vector<std::string>& args) {
   ASSIGN_OR_RETURN(
       CommandLine cl,
-      (ParseCommandLine(args,
-                        {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard",
-                         "submission", "submissions", "output-dir", "agent", "json"},
-                        {"synthetic", "all", "lite", "force", "dry-run", "help", "h"})));
+      (ParseCommandLine(
+          args,
+          {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard", "submission",
+           "submissions", "output-dir", "agent", "json", "references", "references-by-competition",
+           "timeout-s"},
+          {"synthetic", "all", "lite", "force", "dry-run", "help", "h", "include-sample-runs"})));
   if (cl.positional.empty() || cl.Has("help") || cl.Has("h")) {
     std::cout << kUsage;
     return cl.positional.empty() && !cl.Has("help") && !cl.Has("h")
@@ -416,6 +503,7 @@ absl::Status Main(const std::vector<std::string>& args) {
   if (command == "grade-sample") return GradeSample(cl);
   if (command == "grade") return GradeJsonl(cl);
   if (command == "summarize") return SummarizeReports(cl);
+  if (command == "audit") return Audit(cl);
   return absl::InvalidArgumentError(absl::StrCat("unknown command '", command, "'\n", kUsage));
 }
 
