@@ -1,15 +1,15 @@
 // Every registered grader against hostile submissions it has never seen.
 //
 // For each competition, the dummy agent's submission (the sample submission,
-// from //competitions/<id>:<id>_run) is mangled in ways a careless or broken
-// agent produces: empty and binary files, a header only, missing, extra,
-// renamed and reordered columns, dropped, repeated and reversed rows, foreign
-// ids, NaN / infinite / huge / negative / textual / empty values, a 100 kB
-// cell, an unterminated quote, CRLF line endings, a byte-order mark, and the
-// answers file itself. The graders must take each one calmly: a score or an
-// invalid-submission report with a reason, never an internal error (which
-// would blame the answers), never a crash or a hang, and the same outcome
-// twice.
+// from //competitions/<id>:<id>_sample_run) is mangled in ways a careless or
+// broken agent produces (tools/hostile_corpus.h): empty and binary files, a
+// header only, missing, extra, renamed and reordered columns, dropped,
+// repeated and reversed rows, foreign ids, NaN / infinite / huge / negative /
+// textual / empty values, a 100 kB cell, an unterminated quote, CRLF line
+// endings, a byte-order mark, and the answers file itself. The graders must
+// take each one calmly: a score or an invalid-submission report with a
+// reason, never an internal error (which would blame the answers), never a
+// crash or a hang, and the same outcome twice.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -23,8 +23,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
@@ -32,145 +32,23 @@
 #include "base/python_float.h"
 #include "base/table.h"
 #include "base/testing/test_util.h"
-#include "grading/competition_table.h"
+#include "gmock/gmock.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "grading/report.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/hostile_corpus.h"
 
 namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::CompetitionTestFiles;
+using ::mlebench::testing::CompetitionTestFilesFor;
+using ::mlebench::testing::HostileVariants;
 using ::mlebench::testing::NewTempDir;
 using ::mlebench::testing::ReadFileOrEmpty;
 using ::mlebench::testing::WriteFileOrFail;
-
-// A deterministic byte soup with NULs, invalid UTF-8, quotes and newlines.
-std::string BinaryGarbage(size_t size) {
-  std::string out(size, '\0');
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  for (char& c : out) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    c = static_cast<char>(state & 0xFF);
-  }
-  return out;
-}
-
-// The table with every cell of the columns after the first replaced by
-// `value` (text as a CSV reader would see it).
-Table WithValues(const Table& table, const Cell& value) {
-  Table out = table;
-  for (size_t c = 1; c < out.num_columns(); ++c) {
-    Column& column = out.mutable_columns()[c];
-    column.dtype = Dtype::kObject;
-    for (Cell& cell : column.cells) cell = value;
-  }
-  return out;
-}
-
-Table WithRows(const Table& table, const std::vector<size_t>& rows) {
-  Table out = table;
-  for (Column& column : out.mutable_columns()) {
-    std::vector<Cell> cells;
-    cells.reserve(rows.size());
-    for (size_t r : rows) cells.push_back(column.cells[r]);
-    column.cells = std::move(cells);
-  }
-  return out;
-}
-
-// Named hostile variants of `sample` (the sample submission's text).
-std::vector<std::pair<std::string, std::string>> HostileVariants(const std::string& sample,
-                                                                 const Table& table,
-                                                                 const std::string& answers) {
-  std::vector<std::pair<std::string, std::string>> v;
-  v.emplace_back("empty file", "");
-  v.emplace_back("binary garbage", BinaryGarbage(4096));
-  v.emplace_back("header only", sample.substr(0, sample.find('\n') + 1));
-  v.emplace_back("no trailing newline, unterminated quote", sample + "\"unterminated,1");
-  v.emplace_back("byte-order mark", "\xEF\xBB\xBF" + sample);
-  {
-    std::string crlf;
-    for (char c : sample) {
-      if (c == '\n') crlf += '\r';
-      crlf += c;
-    }
-    v.emplace_back("CRLF line endings", crlf);
-  }
-  v.emplace_back("the answers file", answers);
-  const size_t n = table.num_rows();
-  if (table.num_columns() == 0) return v;
-  std::vector<size_t> reversed, repeated, dropped;
-  for (size_t r = 0; r < n; ++r) reversed.push_back(n - 1 - r);
-  for (size_t r = 0; r < n; ++r) repeated.push_back(r);
-  if (n > 0) repeated.push_back(0);
-  for (size_t r = 0; r + 1 < n; ++r) dropped.push_back(r);
-  v.emplace_back("rows reversed", WriteCsvString(WithRows(table, reversed)));
-  v.emplace_back("first row repeated", WriteCsvString(WithRows(table, repeated)));
-  v.emplace_back("last row dropped", WriteCsvString(WithRows(table, dropped)));
-  v.emplace_back("no rows", WriteCsvString(WithRows(table, {})));
-  for (const auto& [name, value] :
-       std::vector<std::pair<std::string, Cell>>{{"NaN", Cell()},
-                                                 {"inf", Cell(std::string("inf"))},
-                                                 {"-inf", Cell(std::string("-inf"))},
-                                                 {"1e308", Cell(std::string("1e308"))},
-                                                 {"-1", Cell(std::string("-1"))},
-                                                 {"text", Cell(std::string("x y"))},
-                                                 {"empty text", Cell(std::string(""))},
-                                                 {"2**70", Cell(std::string("1180591620717411303424"))}}) {
-    v.emplace_back("values " + name, WriteCsvString(WithValues(table, value)));
-  }
-  if (n > 0) {
-    Table long_cell = table;
-    for (size_t c = 1; c < long_cell.num_columns(); ++c) {
-      long_cell.mutable_columns()[c].dtype = Dtype::kObject;
-      long_cell.mutable_columns()[c].cells[0] = Cell(std::string(100000, 'a'));
-    }
-    v.emplace_back("a 100 kB cell in the first row", WriteCsvString(long_cell));
-  }
-  {
-    Table ids = table;
-    for (Cell& cell : ids.mutable_columns()[0].cells) {
-      cell = Cell(absl::StrCat(std::holds_alternative<std::string>(cell) ? std::get<std::string>(cell)
-                                                                         : std::string("id"),
-                               "_foreign"));
-    }
-    ids.mutable_columns()[0].dtype = Dtype::kObject;
-    v.emplace_back("foreign ids", WriteCsvString(ids));
-  }
-  {
-    Table reordered;
-    for (auto it = table.columns().rbegin(); it != table.columns().rend(); ++it) {
-      reordered.mutable_columns().push_back(*it);
-    }
-    v.emplace_back("columns reversed", WriteCsvString(reordered));
-  }
-  {
-    Table extra = table;
-    Column column;
-    column.name = "extra";
-    column.dtype = Dtype::kInt64;
-    column.cells.assign(n, Cell(int64_t{1}));
-    extra.mutable_columns().push_back(column);
-    v.emplace_back("extra column", WriteCsvString(extra));
-  }
-  for (size_t c = 0; c < table.num_columns(); ++c) {
-    Table fewer = table;
-    fewer.mutable_columns().erase(fewer.mutable_columns().begin() + static_cast<long>(c));
-    if (fewer.num_columns() == 0) continue;
-    v.emplace_back("without column " + table.columns()[c].name, WriteCsvString(fewer));
-  }
-  {
-    Table renamed = table;
-    for (Column& column : renamed.mutable_columns()) column.name = column.name + "_renamed";
-    v.emplace_back("columns renamed", WriteCsvString(renamed));
-  }
-  return v;
-}
 
 // One grading's outcome as text: "score <x>" or "invalid: <reason>"; any
 // other failure makes the test fail.
@@ -237,16 +115,10 @@ TEST_P(HostileSubmissionsTest, EveryGraderAnswersCalmly) {
   const std::string id = GetParam();
   const CompetitionGrader* grader = GraderRegistry::Find(id);
   ASSERT_NE(grader, nullptr) << id << " has no grader";
-  absl::StatusOr<std::map<std::string, CompetitionInfo>> table =
-      ReadCompetitionTable("competitions/competitions.tsv");
-  ASSERT_TRUE(table.ok()) << table.status();
-  const std::string prefix = id + "/prepared/private/";
-  const std::string& answers_path = table->at(id).answers_path;
-  ASSERT_EQ(answers_path.rfind(prefix, 0), 0u) << answers_path;
-  const fs::path answers_file =
-      fs::path("competitions") / id / (id + "_data") / "private" / answers_path.substr(prefix.size());
-  const fs::path sample_file =
-      fs::path("competitions") / id / (id + "_sample_run") / "run-0" / "submission" / "submission.csv";
+  absl::StatusOr<CompetitionTestFiles> files = CompetitionTestFilesFor(id);
+  ASSERT_TRUE(files.ok()) << files.status();
+  const fs::path& answers_file = files->answers;
+  const fs::path& sample_file = files->dummy_submission;
   absl::StatusOr<TypedTable> answers = ReadAnswersFile(*grader, answers_file.string());
   ASSERT_TRUE(answers.ok()) << answers.status();
   absl::StatusOr<AnswersForGrading> bounded_answers =
