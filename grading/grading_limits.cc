@@ -14,6 +14,8 @@
 #include <string>
 #include <thread>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -31,15 +33,20 @@ int64_t SaturatingMulAdd(int64_t a, int64_t b, int64_t c) {
   return a * b + c;
 }
 
-// What the handlers write, set once before the limits take effect.
+// What the handlers write, and where, set once before the limits take
+// effect: to g_out_path, or when it is empty, to g_out_fd.
 const std::string* g_out_path = nullptr;
+int g_out_fd = -1;
+int g_exit_status = 0;
 const std::string* g_memory_report = nullptr;
 const std::string* g_cpu_report = nullptr;
 
 // Writes `report` to the output and ends the process; only async-signal-safe
 // calls, and nothing that allocates.
 [[noreturn]] void WriteReportAndExit(const std::string* report) {
-  const int fd = open(g_out_path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const bool own = !g_out_path->empty();
+  const int fd =
+      own ? open(g_out_path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : g_out_fd;
   bool ok = fd >= 0;
   for (size_t done = 0; ok && done < report->size();) {
     const ssize_t n = write(fd, report->data() + done, report->size() - done);
@@ -47,8 +54,8 @@ const std::string* g_cpu_report = nullptr;
     ok = n > 0;
     if (ok) done += static_cast<size_t>(n);
   }
-  if (fd >= 0 && close(fd) != 0) ok = false;
-  _exit(ok ? 0 : 1);
+  if (own && fd >= 0 && close(fd) != 0) ok = false;
+  _exit(ok ? g_exit_status : 1);
 }
 
 void OnAllocationFailure() { WriteReportAndExit(g_memory_report); }
@@ -139,14 +146,10 @@ std::string GradingCpuOverLimit(const GradingLimits& limits) {
                       " s of CPU time allowed for this competition's answers");
 }
 
-absl::Status EnforceGradingLimits(const GradingLimits& limits, const std::string& out_path,
-                                  std::string memory_report, std::string cpu_report) {
-  if (g_out_path != nullptr) return absl::FailedPreconditionError("grading limits already set");
-  // Leaked on purpose: the handlers may run at any time until exit.
-  g_out_path = new std::string(out_path);
-  g_memory_report = new std::string(std::move(memory_report));
-  g_cpu_report = new std::string(std::move(cpu_report));
+namespace {
 
+// Sets the limits up once the handlers' globals are set.
+absl::Status EnforceLimits(const GradingLimits& limits) {
   struct sigaction action;
   std::memset(&action, 0, sizeof(action));
   action.sa_handler = OnCpuLimit;
@@ -165,6 +168,31 @@ absl::Status EnforceGradingLimits(const GradingLimits& limits, const std::string
   std::set_new_handler(OnAllocationFailure);
   return SetLimit(RLIMIT_DATA, static_cast<rlim_t>(limit), static_cast<rlim_t>(limit),
                   "RLIMIT_DATA");
+}
+
+}  // namespace
+
+absl::Status EnforceGradingLimits(const GradingLimits& limits, const std::string& out_path,
+                                  std::string memory_report, std::string cpu_report) {
+  if (g_out_path != nullptr) return absl::FailedPreconditionError("grading limits already set");
+  if (out_path.empty()) return absl::InvalidArgumentError("no path for the limit reports");
+  // Leaked on purpose: the handlers may run at any time until exit.
+  g_out_path = new std::string(out_path);
+  g_memory_report = new std::string(std::move(memory_report));
+  g_cpu_report = new std::string(std::move(cpu_report));
+  return EnforceLimits(limits);
+}
+
+absl::Status EnforceGradingLimitsOnDescriptor(const GradingLimits& limits, int fd, int exit_status,
+                                              std::string memory_report, std::string cpu_report) {
+  if (g_out_path != nullptr) return absl::FailedPreconditionError("grading limits already set");
+  if (fd < 0) return absl::InvalidArgumentError("no descriptor for the limit reports");
+  g_out_path = new std::string();
+  g_out_fd = fd;
+  g_exit_status = exit_status;
+  g_memory_report = new std::string(std::move(memory_report));
+  g_cpu_report = new std::string(std::move(cpu_report));
+  return EnforceLimits(limits);
 }
 
 }  // namespace mlebench

@@ -68,6 +68,14 @@ std::string GradingCpuOverLimit(const GradingLimits& limits);
 absl::Status EnforceGradingLimits(const GradingLimits& limits, const std::string& out_path,
                                   std::string memory_report, std::string cpu_report);
 
+// The same for a process that reports on a descriptor it holds open (the
+// public validator's standard output, which may be a pipe or a file opened
+// for appending, never to be truncated): a limit writes the report to `fd`
+// and ends the process with `exit_status`. Only one of the two may be
+// called in a process.
+absl::Status EnforceGradingLimitsOnDescriptor(const GradingLimits& limits, int fd, int exit_status,
+                                              std::string memory_report, std::string cpu_report);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_GRADING_GRADING_LIMITS_H_

@@ -1,5 +1,6 @@
 #include "grading/grading_limits.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@ namespace mlebench {
 namespace {
 
 using ::mlebench::testing::ReadFileOrEmpty;
+using ::mlebench::testing::WriteFileOrFail;
 using ::testing::HasSubstr;
 
 TEST(GradingLimitsTest, GrowWithTheAnswersOnly) {
@@ -91,6 +93,30 @@ TEST(GradingLimitsTest, RunningOutOfCpuTimeWritesTheCpuReport) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(ReadFileOrEmpty(out), "cpu\n");
+}
+
+TEST(GradingLimitsTest, OnADescriptorTheReportIsAppendedWithTheExitStatus) {
+  // The public validator reports on its standard output, which may be a
+  // file the caller appends to: what is there stays.
+  const std::filesystem::path out = ::testing::TempDir() + "/descriptor.txt";
+  WriteFileOrFail(out, "before\n");
+  GradingLimits limits = GradingLimitsFor(0, 0, 0);
+  limits.memory_headroom_bytes = 64 << 20;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(out.c_str(), O_WRONLY | O_APPEND);
+    if (fd < 0 || !EnforceGradingLimitsOnDescriptor(limits, fd, 7, "memory\n", "cpu\n").ok()) {
+      _exit(3);
+    }
+    std::vector<std::vector<char>> hog;
+    for (int i = 0; i < 1024; ++i) hog.emplace_back(size_t{1} << 20, 'x');  // 1 GiB
+    _exit(4);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 7);
+  EXPECT_EQ(ReadFileOrEmpty(out), "before\nmemory\n");
 }
 
 }  // namespace
