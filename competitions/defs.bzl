@@ -134,6 +134,7 @@ def mle_competition(
       code_test: their tests (grade_test.cc, prepare_test.cc and
         generate_raw_test.cc), one binary compiled as one unit;
       grade, prepare, raw_generator: the binaries the pipeline runs;
+      validate: what validate_submission.sh runs in the agent's sandbox;
       raw: the synthetic raw download (visible to competitions and tools only);
       <id>_data, <id>_run, <id>_report: the prepared data, the agent's run and
         its graded report (visible to this package and //tools only);
@@ -206,6 +207,18 @@ def mle_competition(
             deps = [":" + library, main],
             visibility = _LIBRARY_VISIBILITY,
         )
+
+    # What an agent's validate_submission.sh runs in its sandbox: the grader
+    # with the public sample submission standing in for the answers
+    # (grading/public_validation.h), never the answers themselves. One
+    # binary per competition, like `grade`, so that a change to another
+    # competition's grader leaves it (and the agent runs it is mounted in)
+    # unchanged.
+    cc_binary(
+        name = "validate",
+        deps = [":grader", "//grading:validate_main"],
+        visibility = _LIBRARY_VISIBILITY,
+    )
 
     # Their tests, one binary: the three files share one compile of the
     # headers they all include, and one test start.

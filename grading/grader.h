@@ -38,6 +38,16 @@ enum class AnswersFormat {
                // as their JSON text); answers_csv is unused
 };
 
+// Which rows the public validator (public_validation.h) requires where the
+// grader cannot take the sample submission as answers: see
+// CompetitionGrader::sample_rows.
+enum class SampleRows {
+  kEachIdOnce,      // every id of the sample once, no other (and so its row count)
+  kEachIdAnyTimes,  // every id of the sample, repeats allowed, no other
+  kSomeIds,         // ids of the sample only, any of them, any number of times
+  kAnyRows,         // no requirement on rows or ids
+};
+
 struct CompetitionGrader {
   // Upstream's competition id, e.g. "spaceship-titanic" (in a competition's
   // own sources: MLEBENCH_COMPETITION_ID). Its metric's name is in
@@ -50,6 +60,14 @@ struct CompetitionGrader {
   CsvReadOptions submission_csv;
   CsvReadOptions answers_csv;
   AnswersFormat answers_format = AnswersFormat::kCsv;
+  // What the public validator may require of a submission where this
+  // grader cannot take the sample submission as answers (the answers hold
+  // columns the sample lacks): by default the sample's ids each once and no
+  // other, and finite numbers wherever the sample has numbers. A grader that
+  // takes less says so, so that the validator never rejects a submission the
+  // grader would score.
+  SampleRows sample_rows = SampleRows::kEachIdOnce;
+  bool missing_numbers_allowed = false;  // NaN and +-inf where the sample has numbers
 };
 
 // The grader's answers, read from a file or from in-memory text (named

@@ -134,6 +134,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // A prediction that is not >= 0.5 (NaN included) is a 0.
+    .missing_numbers_allowed = true,
 });
 
 }  // namespace mlebench
