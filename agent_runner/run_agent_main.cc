@@ -8,6 +8,7 @@
 //             [--isolation bwrap|none] [--network deny|allowlist|unconfined]
 //             [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]
 //             [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]
+//             [--validator EXE]
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
 //             [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]
 //             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
@@ -87,6 +88,7 @@ constexpr char kUsage[] =
     "                 [--isolation bwrap|none] [--network deny|allowlist|unconfined]\n"
     "                 [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]\n"
     "                 [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]\n"
+    "                 [--validator EXE]   # validate_submission.sh in the workspace runs it\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
     "                 [--source_tree_marker FILE] [--forbidden_roots DIR:DIR...]\n"
     "                 [--resource_limits on|off] [--memory_bytes N] [--pids N]\n"
@@ -147,7 +149,8 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
           std::vector<std::string>(argv + 1, argv + argc),
           {"competition", "public", "description", "agent", "time_limit_s", "seed",
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
-           "network", "allowed_hosts", "secrets", "secrets_file", "secrets_dir", "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
+           "network", "allowed_hosts", "secrets", "secrets_file", "secrets_dir", "validator",
+           "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
            "environment_mount", "environment_path", "environment_digest_file", "agent_label",
@@ -224,6 +227,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   if (values.contains("allowed_hosts")) {
     ASSIGN_OR_RETURN(run.allowed_hosts, ParseAllowedHosts(values["allowed_hosts"]));
   }
+  if (values.contains("validator")) run.validator = values["validator"];
   if (values.contains("secrets")) {
     ASSIGN_OR_RETURN(const std::vector<std::string> names, ParseSecretNames(values["secrets"]));
     std::optional<std::filesystem::path> file;

@@ -51,6 +51,7 @@
 #include "agent_runner/workspace_lease.h"
 #include "agent_runner/workspace_quota.h"
 #include "agent_runner/internal/child_process.h"
+#include "agent_runner/validation/validate_script.h"
 #include "base/json_text.h"
 #include "base/files.h"
 #include "base/status_macros.h"
@@ -215,6 +216,9 @@ absl::Status CopyRegularFile(const fs::path& from, const fs::path& to, fs::perms
 
 constexpr fs::perms kReadOnlyFile =
     fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+constexpr fs::perms kReadOnlyExecutable = fs::perms::owner_read | fs::perms::owner_exec |
+                                          fs::perms::group_read | fs::perms::group_exec |
+                                          fs::perms::others_read | fs::perms::others_exec;
 constexpr fs::perms kReadOnlyDir =
     kReadOnlyFile | fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
 
@@ -452,17 +456,33 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
   if (ec) return FsError("cannot set permissions of", data, ec);
 
   const ResourceLimits limits = options.limits.value_or(ResourceLimits{});
-  return WriteTextFile(
-      workspace / "instructions.txt",
-      AgentInstructions(options.time_limit_s,
-                        NetworkName(options.isolation == Isolation::kNone
-                                        ? Network::kUnconfined
-                                        : options.network),
-                        AllowedHostNames(options.allowed_hosts),
-                        DescribeResources(static_cast<int>(options.cpu_ids.size()),
-                                          MachineCpuCount(), limits.memory_bytes,
-                                          static_cast<int>(options.gpu_ids.size()),
-                                          limits.pids)));
+  std::string instructions = AgentInstructions(
+      options.time_limit_s,
+      NetworkName(options.isolation == Isolation::kNone ? Network::kUnconfined : options.network),
+      AllowedHostNames(options.allowed_hosts),
+      DescribeResources(static_cast<int>(options.cpu_ids.size()), MachineCpuCount(),
+                        limits.memory_bytes, static_cast<int>(options.gpu_ids.size()),
+                        limits.pids));
+  if (!options.validator.empty()) {
+    // The validator where the agent's processes find it: a mounted copy
+    // under bwrap, the file itself without isolation.
+    std::string validator = kSandboxValidatorPath;
+    if (options.isolation == Isolation::kNone) {
+      validator = fs::absolute(options.validator, ec).string();
+      if (ec) return FsError("cannot resolve", options.validator, ec);
+    }
+    const fs::path script = workspace / "validate_submission.sh";
+    ASSIGN_OR_RETURN(const std::string text,
+                     ValidateSubmissionScript(
+                         {.validator = validator,
+                          .competition_id = options.competition_id,
+                          .sample_submission = (data / options.sample_submission).string()}));
+    RETURN_IF_ERROR(WriteTextFile(script, text));
+    fs::permissions(script, kReadOnlyExecutable, ec);
+    if (ec) return FsError("cannot set permissions of", script, ec);
+    instructions += ValidateSubmissionInstructions(script.string());
+  }
+  return WriteTextFile(workspace / "instructions.txt", instructions);
 }
 
 // ---------------------------------------------------------------------------
@@ -680,6 +700,13 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
   // The proxy's socket is the sandbox's only way out of its network
   // namespace (network allowlist).
   if (proxy != nullptr) binds.emplace_back(proxy->socket_dir(), kSandboxProxySocketDir);
+  // validate_submission.sh's binary: a copy of ours (it lies among the
+  // competitions' outputs, where the agent's files may not come from).
+  if (!options.validator.empty()) {
+    const fs::path copy = staging / "validate";
+    RETURN_IF_ERROR(CopyRegularFile(options.validator, copy, kReadOnlyExecutable));
+    binds.emplace_back(copy, kSandboxValidatorPath);
+  }
 
   const bool host_root = geteuid() == 0;
   ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());

@@ -98,6 +98,11 @@ struct RunOptions {
   // the runner sets itself (PATH, HOME, MLEBENCH_*, the proxy variables) is
   // an error.
   std::vector<Secret> secrets;
+  // The competition's validate binary (//competitions/<id>:validate); set:
+  // the workspace gets validate_submission.sh, which runs it on a file with
+  // the public sample submission (agent_runner/validation/validate_script.h),
+  // and instructions.txt says so. Under bwrap a copy is mounted read-only.
+  std::filesystem::path validator;
   // The bubblewrap executable (tests point it elsewhere to simulate its
   // absence).
   std::filesystem::path bwrap = "/usr/bin/bwrap";

@@ -1048,6 +1048,44 @@ TEST_F(RunAgentTest, SecretsReachTheAgentButNotWhatTheRunnerWrites) {
   EXPECT_THAT(RunAgent(clash).status().message(), HasSubstr("secret PATH would replace"));
 }
 
+// validate_submission.sh runs the validator it was given (a mounted copy
+// under bwrap) on the agent's file with the public sample; instructions.txt
+// says it is there.
+TEST_F(RunAgentTest, ValidateSubmissionScriptRunsTheValidator) {
+  isolation_ = Isolation::kBwrap;
+  const fs::path validator = WriteScript(
+      "validator.sh",
+      "[ \"$1 $2 $3\" = \"--competition toy-competition --sample\" ] || exit 2\n"
+      "[ -f \"$4\" ] || exit 2\n"
+      "if grep -q bad \"$6\"; then echo 'Submission is invalid: bad'; exit 1; fi\n"
+      "echo 'Submission is valid.'\n");
+  const fs::path agent = WriteScript(
+      "validating.sh",
+      "echo id,label > submission/submission.csv\n"
+      "echo \"first: $(./validate_submission.sh submission/submission.csv) $?\"\n"
+      "echo bad > code/bad.csv\n"
+      "./validate_submission.sh code/bad.csv; echo \"second: $?\"\n"
+      "./validate_submission.sh; echo \"usage: $?\"\n"
+      "grep -q validate_submission.sh instructions.txt && echo 'instructions: yes'\n");
+  RunOptions options = Options(agent, "validate");
+  options.validator = validator;
+  options.keep_workspace = true;
+  options.workspace = root_ / "validate_ws";
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  std::map<std::string, std::string> seen = ParseReport(log);
+  EXPECT_EQ(seen["first"], "Submission is valid. 0") << log;
+  EXPECT_EQ(seen["second"], "1") << log;
+  EXPECT_THAT(log, HasSubstr("Submission is invalid: bad"));
+  EXPECT_EQ(seen["usage"], "2") << log;
+  EXPECT_EQ(seen["instructions"], "yes") << log;
+  // The script names the mounted copy, never the host's path.
+  const std::string script = ReadFileOrEmpty(root_ / "validate_ws" / "validate_submission.sh");
+  EXPECT_THAT(script, HasSubstr("/run/mlebench/validate"));
+  EXPECT_THAT(script, Not(HasSubstr(validator.string())));
+}
+
 TEST_F(RunAgentTest, SandboxEndsProcessesThatLeftTheSession) {
   // No subreaper here (kill_all_children is false): the escaped daemon dies
   // only because the sandbox's pid namespace ends.

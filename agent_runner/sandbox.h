@@ -16,6 +16,9 @@ namespace mlebench {
 // Where the sandbox entry program (sandbox_entry_main.cc) is mounted inside
 // the sandbox; bwrap runs it, and it runs the agent.
 inline constexpr char kSandboxEntryPath[] = "/run/mlebench/sandbox_entry";
+// Where the competition's validate binary (validate_submission.sh's) is
+// mounted inside the sandbox.
+inline constexpr char kSandboxValidatorPath[] = "/run/mlebench/validate";
 
 // Confinement of an agent with bubblewrap (bwrap): what the agent sees.
 struct SandboxSpec {

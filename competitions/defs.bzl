@@ -302,6 +302,8 @@ def mle_competition(
         data = ":" + name + "_data",
         description = description,
         sample_submission = sample_submission,
+        # validate_submission.sh in the agent's workspace runs it.
+        validator = ":validate",
         # mlebench-gpus: N in the agent exec group when --//agent_runner:gpus
         # asks for GPUs: what a remote executor routes by.
         exec_properties = agent_exec_properties(),

@@ -409,6 +409,10 @@ def _agent_run_impl(ctx):
         common += ["--allowed_hosts", ",".join(network.allowed_hosts)]
     secrets = [s.strip() for s in ctx.attr._secret[BuildSettingInfo].value if s.strip()]
     secrets_file = ctx.attr._secrets_file[BuildSettingInfo].value
+    validator = None
+    if ctx.attr.validator and ctx.attr._validate_submission[BuildSettingInfo].value == "on":
+        validator = ctx.attr.validator[DefaultInfo].files_to_run
+        common += ["--validator", validator.executable.path]
     if secrets and not ctx.attr.fixed_agent:
         # Names only: the values are read when the agent starts, never part
         # of the action's key, command line or any log.
@@ -484,7 +488,8 @@ def _agent_run_impl(ctx):
                 "--workspace_outside_execroot",
             ] + data.runner_flags,
             inputs = depset(inputs, transitive = transitive_inputs),
-            tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run],
+            tools = [agent, ctx.attr._sandbox_entry[DefaultInfo].files_to_run] +
+                    ([validator] if validator else []),
             outputs = [submission, log, record, artifacts],
             mnemonic = "MleAgent",
             execution_requirements = requirements,
@@ -583,6 +588,16 @@ agent_run = rule(
         "_network": attr.label(default = "//agent_runner:network"),
         "_allowed_hosts": attr.label(default = "//agent_runner:allowed_hosts"),
         "_secret": attr.label(default = "//agent_runner:secret"),
+        "_validate_submission": attr.label(default = "//agent_runner:validate_submission"),
+        "validator": attr.label(
+            executable = True,
+            # Run in the agent's sandbox, like the agent and the sandbox entry.
+            cfg = "target",
+            doc = "The competition's validate binary (//competitions/<id>:validate): " +
+                  "validate_submission.sh in the agent's workspace runs it (public data " +
+                  "only; docs/agents.md, \"Checking a submission\"). An input of the " +
+                  "agent action, unless --//agent_runner:validate_submission=off.",
+        ),
         "_secrets_file": attr.label(default = "//agent_runner:secrets_file"),
         "_runner": attr.label(
             default = "//agent_runner:run_agent",

@@ -10,6 +10,7 @@ an agent that calls a model:
   the API (https on port 443, http on any other port);
 - the API key arrives as the secret EXAMPLE_API_KEY (--//agent_runner:secret),
   in the environment only;
+- validate_submission.sh checks the submission's format from public data;
 - code/ and logs/ are kept with the run's outputs for audits.
 """
 
@@ -105,8 +106,15 @@ def main():
                                 capture_output=True, text=True, timeout=600)
         (LOGS / "solution.log").write_text(result.stdout + result.stderr)
         log(f"the model's script exited with {result.returncode}")
+    validator = WORKSPACE / "validate_submission.sh"
+    if SUBMISSION.is_file() and validator.is_file():
+        # The format check agents get (public data only: never a score).
+        check = subprocess.run([str(validator), str(SUBMISSION)], capture_output=True, text=True)
+        log(f"validate_submission.sh: {check.stdout.strip()}")
+        if check.returncode != 0:
+            SUBMISSION.unlink()
     if not SUBMISSION.is_file():
-        log("no submission from the model: submitting the sample submission")
+        log("no valid submission from the model: submitting the sample submission")
         shutil.copyfile(SAMPLE, SUBMISSION)
     log("done")
 

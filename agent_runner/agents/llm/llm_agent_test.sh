@@ -73,7 +73,7 @@ run wrong_key "sk-wrong-0123456789" "127.0.0.1:$port"
 [[ "$(grep -c '"authorized": false' "$tmp/requests.jsonl")" == 1 ]] ||
   fail "wrong_key: the stand-in did not see one unauthorized request: $(cat "$tmp/requests.jsonl")"
 log_has wrong_key "the model could not be asked: HTTP Error 401"
-log_has wrong_key "submitting the sample submission"
+log_has wrong_key "no valid submission from the model: submitting the sample submission"
 
 if (( failures > 0 )); then
   echo "$failures failure(s)"
