@@ -2,8 +2,8 @@
 // graded report, adds who produced the submission and how it ran (agent,
 // seed, and the isolation and network from the run record: kept out of the
 // grade action so that an unchanged submission is never regraded), writes
-// JUnit XML to $XML_OUTPUT_FILE, copies the report, run record and agent log
-// into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
+// JUnit XML to $XML_OUTPUT_FILE, copies the report, run record, agent log and
+// the agent's kept code/ and logs/ into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
 // by the gating policy. With real data (--data_handle, --prepared_dir) it
 // first checks that the prepared files are still those the report was graded
 // on (see CheckHandleIsCurrent), since Bazel does not watch them.
@@ -79,22 +79,26 @@ struct SeedRun {
   std::string report;
   std::string run_record;
   std::string agent_log;
+  // The agent's kept code/ and logs/ (a directory; empty when unknown).
+  std::string artifacts;
 };
 
 // The runs of a --runs manifest: one line per seed, "seed<TAB>report<TAB>
-// run record<TAB>agent log" (paths relative to the working directory).
+// run record<TAB>agent log[<TAB>kept code and logs]" (paths relative to the
+// working directory).
 absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::vector<SeedRun> runs;
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
     const std::vector<std::string> fields = absl::StrSplit(line, '\t');
     SeedRun run;
-    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &run.seed)) {
+    if ((fields.size() != 4 && fields.size() != 5) || !absl::SimpleAtoi(fields[0], &run.seed)) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": bad line '", line, "'"));
     }
     run.report = fields[1];
     run.run_record = fields[2];
     run.agent_log = fields[3];
+    if (fields.size() == 5) run.artifacts = fields[4];
     runs.push_back(std::move(run));
   }
   if (runs.empty()) return absl::InvalidArgumentError(absl::StrCat(path, " lists no runs"));
@@ -267,6 +271,19 @@ int Run(const std::vector<std::string>& args) {
         if (!s.ok() || path.empty()) continue;
         absl::StatusOr<std::string> content = ReadFile(path);
         s = content.ok() ? WriteFile(out / (base + name), *content) : content.status();
+      }
+      // The agent's kept code/ and logs/ (regular files only, safe names:
+      // keep_tree.h), so that the test's outputs can be audited.
+      if (s.ok() && !runs[i].artifacts.empty()) {
+        std::error_code ec;
+        std::filesystem::copy(runs[i].artifacts, out / (base + ".artifacts"),
+                              std::filesystem::copy_options::recursive |
+                                  std::filesystem::copy_options::copy_symlinks,
+                              ec);
+        if (ec) {
+          s = absl::InternalError(absl::StrCat("cannot copy ", runs[i].artifacts, ": ",
+                                               ec.message()));
+        }
       }
       if (!s.ok()) {
         PrintError(s.ToString());

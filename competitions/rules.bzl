@@ -697,8 +697,9 @@ def _competition_test_impl(ctx):
             graded.report.short_path,
             run.record.short_path,
             run.log.short_path,
+            run.artifacts.short_path,
         ]))
-        files += [graded.report, run.record, run.log]
+        files += [graded.report, run.record, run.log, run.artifacts]
     ctx.actions.write(runs_manifest, "\n".join(lines) + "\n")
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(
