@@ -96,14 +96,22 @@ done
 # An unisolated run fails every gate, none included, unless none was asked for.
 for gate in none valid gold; do
   check 1 "$gate" --run_record none.json
-  expect_out "isolation none network allow gate $gate: FAIL (the agent ran without isolation"
+  expect_out "isolation none network unconfined gate $gate: FAIL (the agent ran without isolation"
   expect_out "pass --//agent_runner:isolation=none to accept unisolated runs)"
   expect_xml '<failure message="the agent ran without isolation'
   expect_report '"isolation": "none",'
 done
 check 0 valid --run_record none.json --isolation_requested none
-expect_out "isolation none (requested) network allow gate valid: PASS"
+expect_out "isolation none (requested) network unconfined gate valid: PASS"
 expect_xml '<property name="isolation_requested" value="none"/>'
+# A run with the host's whole network (an older record's "allow" reads as
+# unconfined) fails unless --network_requested unconfined asked for it.
+sed 's/"isolation": "none"/"isolation": "bwrap"/' none.json > open.json
+check 1 valid --run_record open.json
+expect_out "isolation bwrap network unconfined gate valid: FAIL (the agent ran with the host's whole network"
+check 0 valid --run_record open.json --network_requested unconfined
+expect_out "isolation bwrap network unconfined gate valid: PASS"
+check 2 valid --run_record open.json --network_requested allow
 # Accepted isolation leaves the policy to decide.
 check 1 gold --run_record none.json --isolation_requested none
 expect_out "gate gold: FAIL (medal bronze: score 0.75, gold needs 0.9)"
