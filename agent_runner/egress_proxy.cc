@@ -167,6 +167,18 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const fs::path
   return pid;
 }
 
+// Whether a Unix stream socket bound at `path` listens (/proc/net/unix:
+// flags __SO_ACCEPTCON, 00010000).
+bool UnixSocketListens(const fs::path& path) {
+  absl::StatusOr<std::string> table = ReadFileToString("/proc/net/unix");
+  if (!table.ok()) return false;
+  for (absl::string_view line : absl::StrSplit(*table, '\n', absl::SkipEmpty())) {
+    const std::vector<absl::string_view> fields = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (fields.size() >= 8 && fields[7] == path.string() && fields[3] == "00010000") return true;
+  }
+  return false;
+}
+
 // Whether `pid` has ended (reaping it).
 bool Ended(pid_t pid) {
   int status = 0;
@@ -303,7 +315,21 @@ std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const
       "via off\n",
       "shutdown_lifetime 0 seconds\n",
       "logfile_rotate 0\n",
-      "http_access deny manager\n");
+      "http_access deny manager\n",
+      // Plain HTTP(S) requests and CONNECT only. Squid's other gateways are
+      // ways past the port check: its FTP client opens the data connection
+      // to whatever port the FTP server's PASV/EPSV reply names (on the
+      // allowed host's address), to read from it or write the request's
+      // body into it; whois, gopher, urn and cache_object are no use.
+      "acl mlebench_web proto HTTP HTTPS\n",
+      "acl mlebench_connect method CONNECT\n",
+      "http_access deny !mlebench_web !mlebench_connect\n",
+      // Nothing about the host in replies: its name, Squid's version and
+      // port (X-Cache-Lookup names it).
+      "visible_hostname mlebench-egress-proxy\n",
+      "httpd_suppress_version_string on\n",
+      "reply_header_access X-Cache deny all\n",
+      "reply_header_access X-Cache-Lookup deny all\n");
   if (effective_user.has_value()) absl::StrAppend(&config, "cache_effective_user ", *effective_user, "\n");
   for (size_t i = 0; i < allowed.size(); ++i) {
     const AllowedHost& host = allowed[i];
@@ -425,13 +451,21 @@ absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& a
   const fs::path socket = proxy.socket_dir() / kProxySocketName;
   ASSIGN_OR_RETURN(
       proxy.socat_,
-      Spawn({options.socat.string(), absl::StrCat("UNIX-LISTEN:", socket.string(), ",fork,mode=666"),
+      // max-children: each connection is a process of the host's, outside
+      // the agent's cgroup and its process limit; without a bound, an agent
+      // that opens connections to the socket directly forks the host out of
+      // process ids and memory.
+      Spawn({options.socat.string(),
+             absl::StrCat("UNIX-LISTEN:", socket.string(), ",fork,mode=666,max-children=",
+                          options.max_open_connections),
              absl::StrCat("TCP4:127.0.0.1:", proxy.port_)},
             dir / "socat.out", user));
   const Clock::time_point deadline = Clock::now() + kStartTimeout;
   for (;;) {
     struct stat st;
-    if (lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) break;
+    // Listening, not merely bound: socat binds, chmods, then listens, and a
+    // connection before listen() is refused.
+    if (lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode) && UnixSocketListens(socket)) break;
     if (Ended(proxy.socat_)) {
       proxy.socat_ = -1;
       return absl::FailedPreconditionError(absl::StrCat(

@@ -96,6 +96,9 @@ struct EgressProxyOptions {
   // root). Debian's squid package creates it.
   std::string service_user = "proxy";
   size_t max_connections = 1000;
+  // Connections open at once through the host side of the socket bridge
+  // (one socat process each); more wait until one closes.
+  int max_open_connections = 256;
   int64_t max_log_bytes = int64_t{16} << 20;
   // Where the proxy's private directory (configuration, logs, the socket) is
   // made. The service user must be able to reach it, so not under a

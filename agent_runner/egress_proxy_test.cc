@@ -6,10 +6,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,8 +71,9 @@ TEST(SquidConfigTest, AllowsEachPairAndDeniesEverythingElseLast) {
   EXPECT_THAT(config, HasSubstr("cache deny all\n"));
   EXPECT_THAT(config, HasSubstr("cache_effective_user proxy\n"));
   EXPECT_TRUE(absl::EndsWith(config, "http_access deny all\n"));
+  EXPECT_THAT(config, HasSubstr("http_access deny !mlebench_web !mlebench_connect\n"));
   EXPECT_TRUE(absl::EndsWith(SquidConfig({}, 1, "/tmp/p", std::nullopt),
-                             "http_access deny manager\nhttp_access deny all\n"));
+                             "X-Cache-Lookup deny all\nhttp_access deny all\n"));
 }
 
 TEST(ParseProxyAccessLogTest, AllowedRefusedAndOddLines) {
@@ -201,6 +206,151 @@ TEST(EgressProxyTest, LetsTheNamedHostThroughAndRefusesAndLogsTheRest) {
     EXPECT_FALSE(log->connections[i].allowed) << log->connections[i].host;
     EXPECT_EQ(log->connections[i].status, 403);
   }
+}
+
+// A listener on a free loopback port that counts the connections it gets;
+// with `ftp`, an FTP server whose passive replies (PASV and EPSV) name
+// `data_port` on 127.0.0.1, as a hostile one would.
+class FakeServer {
+ public:
+  explicit FakeServer(int data_port = 0) : data_port_(data_port) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    listen(fd_, 16);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~FakeServer() {
+    stop_ = true;
+    thread_.join();
+    close(fd_);
+  }
+  int port() const { return port_; }
+  int connections() const { return connections_; }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      struct pollfd p = {fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      const int client = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (client < 0) continue;
+      ++connections_;
+      if (data_port_ > 0) Ftp(client);
+      else Say(client, "PRIVATE-SERVICE\r\n");
+      close(client);
+    }
+  }
+  static void Say(int fd, const std::string& text) {
+    ssize_t ignored = write(fd, text.data(), text.size());
+    (void)ignored;
+  }
+  void Ftp(int fd) {
+    Say(fd, "220 hello\r\n");
+    std::string pending;
+    char buffer[1024];
+    while (!stop_) {
+      struct pollfd p = {fd, POLLIN, 0};
+      if (poll(&p, 1, 3000) <= 0) return;
+      const ssize_t n = read(fd, buffer, sizeof(buffer));
+      if (n <= 0) return;
+      pending.append(buffer, static_cast<size_t>(n));
+      for (size_t end; (end = pending.find("\r\n")) != std::string::npos;) {
+        const std::string verb = pending.substr(0, std::min(pending.find(' '), end));
+        pending.erase(0, end + 2);
+        if (verb == "USER") Say(fd, "331 password\r\n");
+        else if (verb == "PASS") Say(fd, "230 in\r\n");
+        else if (verb == "EPSV") Say(fd, absl::StrCat("229 passive (|||", data_port_, "|)\r\n"));
+        else if (verb == "PASV") {
+          Say(fd, absl::StrCat("227 passive (127,0,0,1,", data_port_ >> 8, ",", data_port_ & 255,
+                               ")\r\n"));
+        } else if (verb == "RETR" || verb == "STOR" || verb == "LIST" || verb == "NLST") {
+          Say(fd, "150 go\r\n");
+        } else if (verb == "SIZE" || verb == "MDTM") Say(fd, "550 no\r\n");
+        else if (verb == "QUIT") return;
+        else Say(fd, "200 ok\r\n");
+      }
+    }
+  }
+
+  int fd_ = -1;
+  int port_ = 0;
+  int data_port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> connections_{0};
+  std::thread thread_;
+};
+
+// An allowed host that answers like an FTP server must not lead Squid to
+// another port of its address (the data connection of ftp:// URLs), nor
+// may Squid's other gateways (whois, gopher, urn) be used.
+TEST(EgressProxyTest, OnlyHttpAndConnectReachTheAllowedHost) {
+  FakeServer hidden;
+  FakeServer ftp(hidden.port());
+  absl::StatusOr<EgressProxy> proxy = EgressProxy::Start({{"127.0.0.1", ftp.port()}});
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  const fs::path socket = proxy->socket_dir() / kProxySocketName;
+  const std::string target = absl::StrCat("127.0.0.1:", ftp.port());
+  for (const std::string& request : {
+           absl::StrCat("GET ftp://", target, "/file HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+           absl::StrCat("PUT ftp://", target, "/file HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                        "Connection: close\r\n\r\nBODY"),
+           absl::StrCat("GET whois://", target, "/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+           absl::StrCat("GET gopher://", target, "/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+       }) {
+    const std::string answer = ThroughProxy(socket, request);
+    // 501: a gateway Squid lacks (gopher).
+    EXPECT_THAT(answer, ::testing::AnyOf(HasSubstr(" 403 "), HasSubstr(" 501 "))) << request;
+    EXPECT_THAT(answer, ::testing::Not(HasSubstr("PRIVATE-SERVICE"))) << request;
+  }
+  EXPECT_EQ(ftp.connections(), 0);
+  EXPECT_EQ(hidden.connections(), 0);
+  // Replies name neither the host nor Squid's port.
+  const std::string answer = ThroughProxy(socket, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
+  EXPECT_THAT(answer, HasSubstr(" 403 "));
+  EXPECT_THAT(answer, ::testing::Not(HasSubstr(absl::StrCat(":", proxy->port()))));
+  EXPECT_THAT(answer, ::testing::Not(HasSubstr("X-Cache")));
+}
+
+// Connections to the socket are processes of the host's (socat's children):
+// at most max_open_connections at a time, however many the agent opens.
+TEST(EgressProxyTest, OpenConnectionsAreBounded) {
+  absl::StatusOr<EgressProxy> proxy = EgressProxy::Start({}, {.max_open_connections = 8});
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  const fs::path socket = proxy->socket_dir() / kProxySocketName;
+  std::vector<int> fds;
+  for (int i = 0; i < 40; ++i) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    struct sockaddr_un address = {};
+    address.sun_family = AF_UNIX;
+    std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", socket.c_str());
+    connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));  // may queue or fail
+    fds.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // The bridge's children: processes whose parent is the bridge.
+  const pid_t bridge = proxy->pids().back();
+  int children = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const size_t close_paren = line.rfind(')');
+    if (close_paren == std::string::npos) continue;
+    std::istringstream rest(line.substr(close_paren + 2));
+    char state;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parent == bridge) ++children;
+  }
+  EXPECT_GT(children, 0);
+  EXPECT_LE(children, 8);
+  for (int fd : fds) close(fd);
 }
 
 TEST(EgressProxyTest, AMissingSquidIsAnErrorNotAnOpenNetwork) {
