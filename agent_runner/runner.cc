@@ -1033,6 +1033,11 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   if (proxy.has_value()) {
     record.allowed_hosts = options.allowed_hosts;
     ASSIGN_OR_RETURN(record.connections, proxy->Stop());
+    // The agent names the hosts and methods: never a secret in the record.
+    for (ProxyConnection& c : record.connections.connections) {
+      if (MentionsSecret(c.host, options.secrets)) c.host = "[secret]";
+      if (MentionsSecret(c.method, options.secrets)) c.method = "[secret]";
+    }
     if (record.connections.refused > 0) {
       log.Note(absl::StrCat("run_agent: the egress proxy refused ", record.connections.refused,
                             " of ", record.connections.total,
@@ -1098,6 +1103,8 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     std::string manifest = absl::StrCat("kept ", kept.files, " file(s), ", kept.bytes,
                                         " bytes; left out ", kept.skipped, "\n");
     for (const std::string& note : kept.notes) absl::StrAppend(&manifest, note, "\n");
+    // The notes name files the agent named.
+    manifest = SecretRedactor(options.secrets).RedactAll(manifest);
     RETURN_IF_ERROR(WriteTextFile(*options.artifacts_out / "KEPT.txt", manifest));
     record.kept_files = kept.files;
     record.kept_bytes = kept.bytes;

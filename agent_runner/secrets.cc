@@ -222,6 +222,27 @@ std::string SecretRedactor::RedactAll(const std::string& text) const {
   return out + copy.Flush();
 }
 
+bool MentionsSecret(absl::string_view text, const std::vector<Secret>& secrets) {
+  std::string decoded;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && absl::ascii_isxdigit(text[i + 1]) &&
+        absl::ascii_isxdigit(text[i + 2])) {
+      decoded += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += text[i];
+    }
+  }
+  absl::AsciiStrToLower(&decoded);
+  for (const Secret& secret : secrets) {
+    if (secret.value.size() < kMinRedactedLength) continue;
+    const std::string value = absl::AsciiStrToLower(secret.value);
+    if (absl::StrContains(decoded, value)) return true;
+    if (decoded.size() >= 16 && absl::StrContains(value, decoded)) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<int> RedactSecretsInTree(const fs::path& dir, const std::vector<Secret>& secrets) {
   const SecretRedactor redactor(secrets);
   if (redactor.empty()) return 0;

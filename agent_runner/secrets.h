@@ -69,6 +69,13 @@ class SecretRedactor {
   std::string pending_;
 };
 
+// Whether `text`, a field of the proxy's access log the agent chose (a host
+// name, a method), carries a secret's value: Squid lowercases host names,
+// %-escapes odd characters and the record cuts fields short, so the value
+// is looked for case-insensitively after %-decoding, and a field of 16 or
+// more characters that is part of a value counts too.
+bool MentionsSecret(absl::string_view text, const std::vector<Secret>& secrets);
+
 // Redacts the secrets in every regular file under `dir` (the kept code and
 // logs), rewriting only files that hold one; symlinks are not followed.
 // Returns how many files changed.

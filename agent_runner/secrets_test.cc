@@ -114,6 +114,19 @@ TEST(SecretRedactorTest, RedactsAcrossPieces) {
   EXPECT_EQ(out + slow.Flush(), "[[secret KEY]]");
 }
 
+// What the proxy's log makes of a value an agent used as a host name or a
+// method: lowercased, %-escaped, cut short.
+TEST(MentionsSecretTest, FindsTheValueAsSquidLogsIt) {
+  const std::vector<Secret> secrets = {{"KEY", "sk-Test/Zq8Xw3Lm9Pv2Rt7Ky4Hn6Bc1"}, {"PIN", "123"}};
+  EXPECT_TRUE(MentionsSecret("sk-Test/Zq8Xw3Lm9Pv2Rt7Ky4Hn6Bc1", secrets));
+  EXPECT_TRUE(MentionsSecret("sk-test%2Fzq8xw3lm9pv2rt7ky4hn6bc1.example.com", secrets));
+  EXPECT_TRUE(MentionsSecret("sk-Test%2FZq8Xw3Lm9Pv2Rt7Ky4", secrets));  // cut at 32
+  EXPECT_FALSE(MentionsSecret("api.example.com", secrets));
+  EXPECT_FALSE(MentionsSecret("GET", secrets));
+  EXPECT_FALSE(MentionsSecret("sk-test", secrets));  // too short a part to tell
+  EXPECT_FALSE(MentionsSecret("10.0.0.123", secrets));  // values under 4 characters: never
+}
+
 TEST(RedactSecretsInTreeTest, RewritesOnlyFilesThatHoldOne) {
   const fs::path root = testing::NewTempDir("tree");
   fs::create_directories(root / "code" / "deep");
