@@ -275,9 +275,16 @@ absl::StatusOr<AllowedHost> ParseAllowedHost(absl::string_view text) {
   }
   const absl::string_view name = absl::StripPrefix(allowed.host, "*.");
   RETURN_IF_ERROR(CheckHostName(name, trimmed));
-  if (name.size() != allowed.host.size() && name.find('.') == absl::string_view::npos) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "allowed host '", trimmed, "': a wildcard needs a domain with a dot (*.example.com)"));
+  if (name.size() != allowed.host.size()) {
+    // A domain, never the tail of an address ("*.0.0.1" would match
+    // 127.0.0.1): at least two labels, the last one not a number.
+    const size_t dot = name.rfind('.');
+    const absl::string_view top = dot == absl::string_view::npos ? name : name.substr(dot + 1);
+    if (dot == absl::string_view::npos ||
+        std::all_of(top.begin(), top.end(), absl::ascii_isdigit)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "allowed host '", trimmed, "': a wildcard needs a domain name (*.example.com)"));
+    }
   }
   return allowed;
 }
@@ -331,6 +338,12 @@ std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const
       "reply_header_access X-Cache deny all\n",
       "reply_header_access X-Cache-Lookup deny all\n");
   if (effective_user.has_value()) absl::StrAppend(&config, "cache_effective_user ", *effective_user, "\n");
+  // Loopback, private, shared, link-local and unspecified addresses: a name
+  // under a wildcard resolves wherever its domain's DNS says, so a wildcard
+  // never leads there. A name or address given in full is trusted as given.
+  absl::StrAppend(&config,
+                  "acl mlebench_private dst 0.0.0.0/8 10.0.0.0/8 100.64.0.0/10 127.0.0.0/8 "
+                  "169.254.0.0/16 172.16.0.0/12 192.168.0.0/16 ::/128 ::1 fc00::/7 fe80::/10\n");
   for (size_t i = 0; i < allowed.size(); ++i) {
     const AllowedHost& host = allowed[i];
     // -n: compare the name as the agent gave it, never a reverse lookup of
@@ -341,7 +354,8 @@ std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const
                                    : host.host;
     absl::StrAppend(&config, "acl allowed_host_", i, " dstdomain -n ", domain, "\n",
                     "acl allowed_port_", i, " port ", host.port, "\n",
-                    "http_access allow allowed_host_", i, " allowed_port_", i, "\n");
+                    "http_access allow allowed_host_", i, " allowed_port_", i,
+                    absl::StartsWith(host.host, "*.") ? " !mlebench_private" : "", "\n");
   }
   absl::StrAppend(&config, "http_access deny all\n");
   return config;
@@ -366,7 +380,10 @@ ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
       if (!absl::SimpleAtoi(fields[4], &connection.port)) connection.port = 0;
       if (!absl::SimpleAtoi(fields[5], &connection.bytes_sent)) connection.bytes_sent = 0;
       if (!absl::SimpleAtoi(fields[6], &connection.bytes_received)) connection.bytes_received = 0;
-      connection.allowed = !absl::StartsWith(fields[0], "TCP_DENIED") && connection.method != "-";
+      // Refused: by the allow-list (TCP_DENIED), or as no request at all (a
+      // malformed one Squid answered itself, with no host).
+      connection.allowed = !absl::StartsWith(fields[0], "TCP_DENIED") &&
+                           connection.method != "-" && connection.host != "-";
     }
     ++log.total;
     if (!connection.allowed) ++log.refused;
@@ -414,7 +431,9 @@ absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& a
   for (int attempt = 0; attempt < kPortAttempts && proxy.squid_ < 0; ++attempt) {
     ASSIGN_OR_RETURN(const int port, FreeLoopbackPort());
     // Already the service user: Squid needs no cache_effective_user.
-    RETURN_IF_ERROR(WriteStringToFile(config, SquidConfig(allowed, port, dir, std::nullopt)));
+    RETURN_IF_ERROR(WriteStringToFile(
+        config, absl::StrCat(SquidConfig(allowed, port, dir, std::nullopt), "hosts_file ",
+                             options.hosts_file.string(), "\n")));
     unlink(cache_log.c_str());
     ASSIGN_OR_RETURN(pid_t squid,
                      Spawn({options.squid.string(), "-N", "-f", config.string()},
@@ -504,6 +523,12 @@ void EgressProxy::Kill() {
       *pid = -1;
     }
   }
+}
+
+int64_t EgressProxy::LogBytes() const {
+  struct stat st;
+  if (dir_.empty() || stat((dir_ / "access.log").c_str(), &st) != 0) return 0;
+  return static_cast<int64_t>(st.st_size);
 }
 
 std::vector<pid_t> EgressProxy::pids() const {

@@ -36,8 +36,10 @@ inline constexpr char kSandboxProxySocketDir[] = "/run/mlebench/network";
 inline constexpr char kProxySocketName[] = "proxy.sock";
 
 // One destination the agent may reach: a host name (lower case), a
-// "*.domain" wildcard (the domain and all its subdomains) or an IPv4
-// address, and one port.
+// "*.domain" wildcard (the domain and all its subdomains, never at a
+// loopback, private or link-local address) or an IPv4 address, and one port.
+// A name or address given in full is trusted as given: a name whose DNS
+// answer is a private address reaches it.
 struct AllowedHost {
   std::string host;
   int port = 443;
@@ -62,7 +64,7 @@ struct ProxyConnection {
   std::string method;  // CONNECT (HTTPS), GET, POST, ...; "-" when unparseable
   std::string host;    // as the agent named it (Squid's normalised form)
   int port = 0;
-  bool allowed = false;  // false: refused by the allow-list (HTTP 403)
+  bool allowed = false;  // false: refused by the allow-list (HTTP 403), or malformed
   int status = 0;        // the HTTP status the agent got (0: none)
   int64_t bytes_sent = 0;      // from the agent, headers included
   int64_t bytes_received = 0;  // to the agent, headers included
@@ -104,6 +106,12 @@ struct EgressProxyOptions {
   // made. The service user must be able to reach it, so not under a
   // directory only root may enter.
   std::filesystem::path parent_dir = "/tmp";
+  // The most the access log may grow to on the host's disk during a run
+  // (Squid itself has no bound); LogBytes tells the runner, which stops the
+  // agent beyond it.
+  int64_t max_log_file_bytes = int64_t{256} << 20;
+  // Where Squid reads host names before asking DNS (tests name their own).
+  std::filesystem::path hosts_file = "/etc/hosts";
 };
 
 // A running proxy for one run, with a private directory (mode 0700, the
@@ -131,6 +139,11 @@ class EgressProxy {
   // The proxy's processes (a runner that kills all its children must spare
   // them until Stop).
   std::vector<pid_t> pids() const;
+
+  // The access log's size now (0 when there is none yet).
+  int64_t LogBytes() const;
+  // Whether the access log has outgrown max_log_file_bytes.
+  bool LogFull() const { return LogBytes() > options_.max_log_file_bytes; }
 
   // Ends both processes (Squid logs the requests still open) and reads the
   // access log.

@@ -44,7 +44,7 @@ TEST(ParseAllowedHostTest, RefusesWhatSquidWouldReadOtherwise) {
        {"", ":443", "host:", "host:0", "host:65536", "host:+80", "host:8o", "[::1]:80", "::1",
         "a..b", ".example.com", "exa mple.com", "example.com\nhttp_access allow all",
         "host/path", "user@host", "*.com", "*", "2130706433", "127.1", "300.1.1.1",
-        "1.2.3.4.5", "*.*.example.com", "a_b.example.com"}) {
+        "1.2.3.4.5", "*.*.example.com", "a_b.example.com", "*.0.0.1", "*.168.1.1:80"}) {
     EXPECT_FALSE(ParseAllowedHost(bad).ok()) << "'" << bad << "'";
   }
   EXPECT_FALSE(ParseAllowedHost(std::string(254, 'a')).ok());
@@ -67,13 +67,17 @@ TEST(SquidConfigTest, AllowsEachPairAndDeniesEverythingElseLast) {
   EXPECT_THAT(config, HasSubstr("acl allowed_host_0 dstdomain -n api.example.com\n"));
   EXPECT_THAT(config, HasSubstr("acl allowed_port_0 port 443\n"));
   EXPECT_THAT(config, HasSubstr("acl allowed_host_1 dstdomain -n .example.org\n"));
-  EXPECT_THAT(config, HasSubstr("http_access allow allowed_host_1 allowed_port_1\n"));
+  EXPECT_THAT(config, HasSubstr("http_access allow allowed_host_0 allowed_port_0\n"));
+  // A wildcard never leads to a loopback, private or link-local address.
+  EXPECT_THAT(config,
+              HasSubstr("http_access allow allowed_host_1 allowed_port_1 !mlebench_private\n"));
+  EXPECT_THAT(config, HasSubstr("acl mlebench_private dst 0.0.0.0/8 10.0.0.0/8 "));
   EXPECT_THAT(config, HasSubstr("cache deny all\n"));
   EXPECT_THAT(config, HasSubstr("cache_effective_user proxy\n"));
   EXPECT_TRUE(absl::EndsWith(config, "http_access deny all\n"));
   EXPECT_THAT(config, HasSubstr("http_access deny !mlebench_web !mlebench_connect\n"));
   EXPECT_TRUE(absl::EndsWith(SquidConfig({}, 1, "/tmp/p", std::nullopt),
-                             "X-Cache-Lookup deny all\nhttp_access deny all\n"));
+                             "fc00::/7 fe80::/10\nhttp_access deny all\n"));
 }
 
 TEST(ParseProxyAccessLogTest, AllowedRefusedAndOddLines) {
@@ -351,6 +355,38 @@ TEST(EgressProxyTest, OpenConnectionsAreBounded) {
   EXPECT_GT(children, 0);
   EXPECT_LE(children, 8);
   for (int fd : fds) close(fd);
+}
+
+// A name given in full is trusted as given, whatever its address; a name
+// under a wildcard never leads to a loopback or private address (its
+// domain's DNS decides where it points).
+TEST(EgressProxyTest, WildcardsNeverReachPrivateAddresses) {
+  HttpOrigin origin("private origin");
+  // Where the proxy's user can read it (the test's own directory may be
+  // root's alone).
+  std::string dir = "/tmp/mlebench-hosts-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  chmod(dir.c_str(), 0755);
+  const fs::path hosts = fs::path(dir) / "hosts";
+  std::ofstream(hosts) << "127.0.0.1 inside.example.test\n";
+  chmod(hosts.c_str(), 0644);
+  absl::StatusOr<EgressProxy> proxy = EgressProxy::Start(
+      {{"*.example.test", origin.port()}, {"named.example.org", origin.port()}},
+      {.hosts_file = hosts});
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  const fs::path socket = proxy->socket_dir() / kProxySocketName;
+  EXPECT_THAT(ThroughProxy(socket, absl::StrCat("CONNECT inside.example.test:", origin.port(),
+                                                " HTTP/1.1\r\n\r\n")),
+              HasSubstr(" 403 "));
+  EXPECT_EQ(origin.requests(), 0);
+  absl::StatusOr<EgressProxy> named =
+      EgressProxy::Start({{"inside.example.test", origin.port()}}, {.hosts_file = hosts});
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_THAT(ThroughProxy(named->socket_dir() / kProxySocketName,
+                           absl::StrCat("GET http://inside.example.test:", origin.port(),
+                                        "/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")),
+              HasSubstr("private origin"));
+  fs::remove_all(dir);
 }
 
 TEST(EgressProxyTest, AMissingSquidIsAnErrorNotAnOpenNetwork) {

@@ -996,7 +996,15 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   spec.pipe_owner = confinement.agent_user;
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
   const bool sandboxed = spec.sandboxed;
-  spec.over_quota = [&quota, sandboxed](pid_t child) {
+  // An agent that makes requests as fast as it can grows the proxy's log on
+  // the host's disk: a quota like the workspace's.
+  bool proxy_log_full = false;
+  const EgressProxy* running_proxy = proxy.has_value() ? &*proxy : nullptr;
+  spec.over_quota = [&quota, sandboxed, running_proxy, &proxy_log_full](pid_t child) {
+    if (running_proxy != nullptr && running_proxy->LogFull()) {
+      proxy_log_full = true;
+      return true;
+    }
     return quota.Over(AgentProcesses(child, sandboxed));
   };
   spec.time_limit_s = options.time_limit_s;
@@ -1059,9 +1067,14 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     record.processes_limit = options.limits->pids;
   }
   if (record.timed_out) record.ended_by = "time_limit";
-  if (record.quota_exceeded) record.ended_by = "workspace_quota";
+  if (record.quota_exceeded) record.ended_by = proxy_log_full ? "proxy_log_quota" : "workspace_quota";
   if (record.quota_exceeded) {
-    log.Note(absl::StrCat("run_agent: stopped the agent: ", quota.why(), "\n"));
+    log.Note(absl::StrCat("run_agent: stopped the agent: ",
+                          proxy_log_full
+                              ? absl::StrCat("the egress proxy's log of its requests outgrew ",
+                                             options.proxy.max_log_file_bytes, " bytes")
+                              : quota.why(),
+                          "\n"));
   }
   if (cgroup.has_value()) {
     const AgentCgroup::Usage usage = cgroup->ReadUsage();

@@ -226,7 +226,8 @@ struct RunRecord {
   int64_t processes_limit_hits = -1;
   // What ended it: "agent" (it exited, or a signal it did not get from the
   // runner killed it), "time_limit", "workspace_quota" or "memory_limit"
-  // (the OOM killer killed its main process).
+  // (the OOM killer killed its main process), "proxy_log_quota" (its
+  // requests through the egress proxy outgrew the proxy's log limit).
   std::string ended_by = "agent";
   // What was kept of code/ and logs/ (RunOptions::artifacts_out): files,
   // bytes, and entries left out.

@@ -999,6 +999,31 @@ TEST_F(RunAgentTest, NetworkAllowlistReachesOnlyTheNamedHosts) {
   EXPECT_THAT(log, HasSubstr("run_agent: the egress proxy refused 5 of 7 request(s)"));
 }
 
+// Requests as fast as it can make them grow the proxy's log on the host's
+// disk: past its limit the agent is stopped, as at its workspace quota.
+TEST_F(RunAgentTest, NetworkAllowlistStopsAnAgentWhoseRequestsOutgrowTheProxysLog) {
+  isolation_ = Isolation::kBwrap;
+  const fs::path agent = WriteScript(
+      "flood.sh",
+      "while :; do\n"
+      "  exec 3<>/dev/tcp/127.0.0.1/3128 || exit 1\n"
+      "  printf 'CONNECT refused.example.com:443 HTTP/1.1\\r\\n\\r\\n' >&3\n"
+      "  IFS= read -r line <&3; exec 3>&-\n"
+      "done\n",
+      "/bin/bash");
+  RunOptions options = Options(agent, "flood");
+  options.network = Network::kAllowlist;
+  options.time_limit_s = 20;
+  options.proxy.max_log_file_bytes = 4096;
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->ended_by, "proxy_log_quota");
+  EXPECT_FALSE(record->timed_out);
+  EXPECT_GT(record->connections.refused, 4096 / 60);
+  EXPECT_THAT(ReadFileOrEmpty(options.log_out),
+              HasSubstr("stopped the agent: the egress proxy's log of its requests outgrew 4096"));
+}
+
 TEST_F(RunAgentTest, NetworkAllowlistNeedsTheSandboxAndAllowedHostsNeedTheAllowlist) {
   isolation_ = Isolation::kBwrap;
   const fs::path agent = WriteScript("true.sh", "true\n");

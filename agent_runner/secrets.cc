@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/status_macros.h"
@@ -248,8 +249,33 @@ absl::StatusOr<int> RedactSecretsInTree(const fs::path& dir, const std::vector<S
   if (redactor.empty()) return 0;
   int changed = 0;
   std::error_code ec;
+  // Names first, deepest first, so that a renamed directory's entries were
+  // renamed before (their paths stay valid). Kept names are of
+  // [A-Za-z0-9._+-] (keep_tree.h), and so is "secret-NAME".
+  std::vector<fs::path> entries;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    entries.push_back(it->path());
+  }
+  std::sort(entries.begin(), entries.end(), [](const fs::path& a, const fs::path& b) {
+    return std::distance(a.begin(), a.end()) > std::distance(b.begin(), b.end());
+  });
+  for (const fs::path& entry : entries) {
+    std::string name = entry.filename().string();
+    for (const Secret& secret : secrets) {
+      if (secret.value.size() < kMinRedactedLength) continue;
+      name = absl::StrReplaceAll(name, {{secret.value, absl::StrCat("secret-", secret.name)}});
+    }
+    if (name == entry.filename().string()) continue;
+    if (rename(entry.c_str(), (entry.parent_path() / name).c_str()) != 0) {
+      return absl::InternalError(absl::StrCat("cannot rename a kept file whose name holds a secret: ",
+                                              std::strerror(errno)));
+    }
+    ++changed;
+  }
+  ec.clear();
   fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
-  if (ec) return 0;  // nothing kept
+  if (ec) return changed;  // nothing kept
   for (; it != end; it.increment(ec)) {
     if (ec) return absl::InternalError(absl::StrCat("cannot walk ", dir.string(), ": ", ec.message()));
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;

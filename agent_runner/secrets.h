@@ -77,8 +77,9 @@ class SecretRedactor {
 bool MentionsSecret(absl::string_view text, const std::vector<Secret>& secrets);
 
 // Redacts the secrets in every regular file under `dir` (the kept code and
-// logs), rewriting only files that hold one; symlinks are not followed.
-// Returns how many files changed.
+// logs), rewriting only files that hold one, and in the names of its files
+// and directories (the value becomes "secret-NAME"); symlinks are not
+// followed. Returns how many files and names changed.
 absl::StatusOr<int> RedactSecretsInTree(const std::filesystem::path& dir,
                                         const std::vector<Secret>& secrets);
 

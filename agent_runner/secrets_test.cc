@@ -138,6 +138,13 @@ TEST(RedactSecretsInTreeTest, RewritesOnlyFilesThatHoldOne) {
   EXPECT_EQ(testing::ReadFileOrEmpty(root / "code" / "config.py"), "API_KEY = '[secret KEY]'\n");
   EXPECT_EQ(testing::ReadFileOrEmpty(root / "code" / "deep" / "plain.txt"), "nothing here\n");
   EXPECT_EQ(*RedactSecretsInTree(root / "absent", {{"KEY", "sk-0123456789"}}), 0);
+  // Names too, directories included.
+  fs::create_directories(root / "logs" / "dir-sk-0123456789");
+  std::ofstream(root / "logs" / "dir-sk-0123456789" / "sk-0123456789.txt") << "x";
+  changed = RedactSecretsInTree(root / "logs", {{"KEY", "sk-0123456789"}});
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(*changed, 2);
+  EXPECT_EQ(testing::ReadFileOrEmpty(root / "logs" / "dir-secret-KEY" / "secret-KEY.txt"), "x");
 }
 
 }  // namespace

@@ -180,6 +180,10 @@ std::string DescribeRunEnd(const RunEnvironment& env) {
   if (env.ended_by == "workspace_quota") {
     return "the agent was stopped: its workspace outgrew its disk quota";
   }
+  if (env.ended_by == "proxy_log_quota") {
+    return "the agent was stopped: its requests through the egress proxy outgrew the proxy's log "
+           "limit";
+  }
   if (env.ended_by == "memory_limit") {
     return absl::StrCat("the kernel's OOM killer ended the agent at its memory limit (",
                         env.memory_limit_bytes, " bytes)");
