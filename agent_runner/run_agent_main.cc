@@ -20,8 +20,9 @@
 // docs/security.md; --allowed_hosts (network allowlist only) lists the
 // hosts the egress proxy lets through (egress_proxy.h). --secrets names
 // environment variables the agent gets; their values come from --secrets_dir
-// (default /dev/shm/mlebench-secrets-<uid>, where ./bazelw leaves them from
-// its environment), else from --secrets_file (NAME=VALUE lines): secrets.h. --bwrap names the bubblewrap executable (default
+// (default: where ./bazelw leaves them from its environment for the output
+// base of this execroot), else from --secrets_file (NAME=VALUE lines):
+// secrets.h. --bwrap names the bubblewrap executable (default
 // /usr/bin/bwrap); --sandbox_entry the sandbox entry program (required with
 // bwrap). --allowed_roots are the directories the agent's files may resolve
 // into (relative ones are taken from the working directory);
@@ -234,9 +235,14 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     if (values.contains("secrets_file") && !values["secrets_file"].empty()) {
       file = values["secrets_file"];
     }
-    const std::filesystem::path dir = values.contains("secrets_dir")
-                                          ? std::filesystem::path(values["secrets_dir"])
-                                          : InvocationSecretsDir(geteuid());
+    // ./bazelw's handoff for the output base this runner works in (none
+    // outside an execroot: only the file then).
+    std::filesystem::path dir = "/nonexistent/mlebench-secrets";
+    if (values.contains("secrets_dir")) {
+      dir = values["secrets_dir"];
+    } else if (std::optional<std::filesystem::path> output_base = OutputBaseOfExecroot()) {
+      dir = InvocationSecretsDir(geteuid(), *output_base).value_or(dir);
+    }
     ASSIGN_OR_RETURN(run.secrets, LoadSecrets(names, dir, file));
   } else if (values.contains("secrets_file") || values.contains("secrets_dir")) {
     return absl::InvalidArgumentError("--secrets_file and --secrets_dir need --secrets");

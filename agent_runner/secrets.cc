@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -50,7 +51,7 @@ absl::Status CheckPrivate(const fs::path& path, const struct stat& st, bool dire
   if ((st.st_mode & 077) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
         "secrets: ", path.string(), " can be read or changed by other users (mode ",
-        absl::StrCat(st.st_mode & 0777), " in decimal); chmod ", directory ? "700" : "600",
+        absl::StrFormat("%04o", st.st_mode & 07777), "); chmod ", directory ? "700" : "600",
         " it"));
   }
   return absl::OkStatus();
@@ -120,8 +121,11 @@ absl::StatusOr<std::vector<std::string>> ParseSecretNames(absl::string_view list
   return names;
 }
 
-fs::path InvocationSecretsDir(uid_t uid) {
-  return fs::path("/dev/shm") / absl::StrCat("mlebench-secrets-", uid);
+std::optional<fs::path> InvocationSecretsDir(uid_t uid, const fs::path& output_base) {
+  struct stat st;
+  if (stat(output_base.c_str(), &st) != 0) return std::nullopt;
+  return fs::path("/dev/shm") / absl::StrCat("mlebench-secrets-", uid) /
+         absl::StrCat("ob-", st.st_dev, "-", st.st_ino);
 }
 
 absl::StatusOr<std::vector<Secret>> LoadSecrets(const std::vector<std::string>& names,
@@ -161,8 +165,9 @@ absl::StatusOr<std::vector<Secret>> LoadSecrets(const std::vector<std::string>& 
     }
     if (!value.has_value()) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "secret ", name, " (--//agent_runner:secret) has no value: it was not in ./bazelw's "
-          "environment (", invocation_dir.string(), ") ",
+          "secret ", name, " (--//agent_runner:secret) has no value: ./bazelw did not hand it "
+          "over from its environment (", invocation_dir.string(), ": unset, or the command ran "
+          "without ./bazelw) ",
           secrets_file.has_value() ? absl::StrCat("nor in ", secrets_file->string())
                                    : std::string("and no --//agent_runner:secrets_file is set"),
           " (docs/agents.md, \"Secrets\")"));

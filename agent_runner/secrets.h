@@ -31,10 +31,13 @@ struct Secret {
 // 128 characters; duplicates removed, order kept.
 absl::StatusOr<std::vector<std::string>> ParseSecretNames(absl::string_view list);
 
-// Where ./bazelw leaves the values of the secrets the invocation names, from
-// its own environment: one file per name, in a directory only `uid` may
-// enter, on a tmpfs (/dev/shm/mlebench-secrets-<uid>).
-std::filesystem::path InvocationSecretsDir(uid_t uid);
+// Where ./bazelw leaves the values of the secrets a command names, from its
+// own environment, for the runners of the output base `output_base`: one
+// file per name in /dev/shm/mlebench-secrets-<uid>/ob-<device>-<inode of
+// the output base> (tools/secrets/with_secrets.sh), a directory only `uid`
+// may enter, on a tmpfs. nullopt when `output_base` cannot be looked at.
+std::optional<std::filesystem::path> InvocationSecretsDir(uid_t uid,
+                                                          const std::filesystem::path& output_base);
 
 // The value of each of `names`: from `invocation_dir`/NAME when that exists,
 // otherwise from `secrets_file` (lines NAME=VALUE; '#' starts a comment

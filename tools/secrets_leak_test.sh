@@ -3,13 +3,15 @@
 # Bazel on a copy of this workspace runs the LLM example agent
 # (agent_runner/agents/llm) on spaceship-titanic with network allowlist,
 # against a local OpenAI-compatible stand-in that accepts only a random key,
-# given as --//agent_runner:secret=EXAMPLE_API_KEY through
-# --//agent_runner:secrets_file. The agent must get its answer with the key;
+# given as --//agent_runner:secret=EXAMPLE_API_KEY from the invoking
+# environment, the way ./bazelw hands it over (tools/secrets/with_secrets.sh;
+# the other way, a secrets file, is a path on the command line and the runner
+# reads it like the handed-over files). The agent must get its answer with the key;
 # then the key must appear in none of: the console, the build event stream,
 # the execution log, anything under the nested output root (action keys and
 # the action cache, every output, test logs and XML, outputs.zip, Bazel's own
 # logs) and the disk cache entries the build wrote. A positive control shows
-# that the search finds the key where it is (the secrets file).
+# that the search finds the key where it is (this script's own environment).
 set -euo pipefail
 
 source tools/nested_bazel.sh
@@ -19,7 +21,6 @@ out="$TEST_TMPDIR/out"
 mkdir -p "$out"
 touch "$out/start"
 key="sk-leak-probe-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-(umask 077 && printf 'EXAMPLE_API_KEY=%s\n' "$key" > "$out/secrets.env")
 
 STAND_IN_API_KEY="$key" /usr/bin/python3 agent_runner/agents/llm/openai_stand_in.py \
   --port_file "$out/port" --requests "$out/requests.jsonl" &
@@ -30,12 +31,12 @@ port="$(cat "$out/port")"
 
 # The agent, grade and test results go to the disk cache too (the nested
 # options keep the pipeline's steps out of it for the action-counting tests).
-if ! "${NESTED_BAZEL[@]}" --batch test "${NESTED_BUILD_OPTIONS[@]}" \
+if ! EXAMPLE_API_KEY="$key" bash tools/secrets/with_secrets.sh -- \
+    "${NESTED_BAZEL[@]}" --batch test "${NESTED_BUILD_OPTIONS[@]}" \
     --modify_execution_info= \
     --//agent_runner:agent=//agent_runner/agents/llm \
     --//agent_runner:allowed_hosts="127.0.0.1:$port" \
     --//agent_runner:secret=EXAMPLE_API_KEY \
-    --//agent_runner:secrets_file="$out/secrets.env" \
     --execution_log_json_file="$out/exec.json" \
     --build_event_json_file="$out/bep.json" \
     //competitions/spaceship-titanic:spaceship-titanic >"$out/console.txt" 2>&1; then
@@ -54,7 +55,13 @@ grep -q "validate_submission.sh: Submission is valid." "$log" ||
   fail "validate_submission.sh did not pass the submission: $(cat "$log")"
 
 # The positive control: the search finds the key where it is.
-grep -qF -- "$key" "$out/secrets.env" || fail "the search does not find the key in the secrets file"
+printf 'EXAMPLE_API_KEY=%s\n' "$key" > "$out/control.txt"
+grep -qF -- "$key" "$out/control.txt" || fail "the search does not find the key where it is"
+rm -f "$out/control.txt"
+# The handed-over value is gone with the command.
+if grep -rqF -- "$key" "/dev/shm/mlebench-secrets-$(id -u)" 2>/dev/null; then
+  fail "the handed-over value outlived the command"
+fi
 
 searched=0
 leaks() {  # FILES... (NUL-separated on stdin): the files holding the key
