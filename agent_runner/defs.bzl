@@ -32,12 +32,24 @@ AgentEnvironmentInfo = provider(
     },
 )
 
+AgentRootfsInfo = provider(
+    doc = "An agent's own root file system: a directory whose usr, bin, sbin, lib*, etc " +
+          "and opt the sandbox shows instead of the host's system (agent_runner/rootfs.h).",
+    fields = {
+        "manifest": "File: its manifest (every entry's type, mode, size and SHA-256 or " +
+                    "link target): what the build knows of it, an input of the agent action.",
+        "root": "string: the directory in the execroot (the manifest's path less .manifest).",
+        "description": "string: what the system is, for logs and reports.",
+    },
+)
+
 AgentInfo = provider(
     doc = "An agent declared with mle_agent: its environment and resource defaults. " +
           "Plain executable targets have none; the run then uses the flags' values, or " +
           "the machine's defaults.",
     fields = {
         "environment": "AgentEnvironmentInfo, or None.",
+        "rootfs": "AgentRootfsInfo, or None: the system it runs on instead of the host's.",
         "cpus": "int: CPU cores it wants by default (0: every core of the machine).",
         "memory_bytes": "int: RAM it wants by default (0: 80% of the machine's).",
         "gpus": "int: GPUs it wants by default.",
@@ -152,6 +164,40 @@ agent_environment = rule(
     },
 )
 
+def _agent_rootfs_impl(ctx):
+    manifest = ctx.file.manifest
+    if not manifest.path.endswith(".manifest"):
+        fail("agent_rootfs %s: the manifest's name must be <directory>.manifest, got %s" % (
+            ctx.label,
+            manifest.basename,
+        ))
+    return [
+        DefaultInfo(files = depset([manifest])),
+        AgentRootfsInfo(
+            manifest = manifest,
+            root = manifest.path[:-len(".manifest")],
+            description = ctx.attr.description,
+        ),
+    ]
+
+agent_rootfs = rule(
+    implementation = _agent_rootfs_impl,
+    doc = "A root file system for mle_agent's `rootfs`: the directory beside `manifest` " +
+          "(`rootfs.manifest` stands for `rootfs/`). debian_rootfs and local_rootfs " +
+          "(//agent_runner/rootfs:rootfs.bzl) make one as a repository. Bazel sees only the " +
+          "manifest (a Debian system's absolute and dangling symlinks are no Bazel inputs); " +
+          "the runner checks the directory against it before every run, and binds it only " +
+          "when it lies in the agent's allowed roots and holds nothing that looks like answers.",
+    attrs = {
+        "manifest": attr.label(
+            allow_single_file = True,
+            mandatory = True,
+            doc = "<dir>.manifest, beside <dir>, made by agent_runner/rootfs/rootfs_manifest.py.",
+        ),
+        "description": attr.string(doc = "What the system is."),
+    },
+)
+
 def _launcher_for_main(ctx, environment):
     main = ctx.file.main
     if main == None:
@@ -213,6 +259,7 @@ def _mle_agent_impl(ctx):
         DefaultInfo(executable = launcher, runfiles = runfiles),
         AgentInfo(
             environment = environment,
+            rootfs = ctx.attr.rootfs[AgentRootfsInfo] if ctx.attr.rootfs else None,
             cpus = ctx.attr.cpus,
             memory_bytes = parse_size(ctx.attr.memory, "mle_agent %s: memory" % ctx.label),
             gpus = ctx.attr.gpus,
@@ -252,6 +299,13 @@ mle_agent = rule(
         "environment": attr.label(
             providers = [AgentEnvironmentInfo],
             doc = "The environment it runs on, e.g. `@my_python` made by python_environment.",
+        ),
+        "rootfs": attr.label(
+            providers = [AgentRootfsInfo],
+            doc = "Its own root file system, e.g. `@my_rootfs` made by debian_rootfs or " +
+                  "local_rootfs (//agent_runner/rootfs:rootfs.bzl): its usr, bin, sbin, lib*, " +
+                  "etc and opt replace the host's in the sandbox. It must have /bin/sh (the " +
+                  "launcher is a shell script).",
         ),
         "cpus": attr.int(
             default = 0,
@@ -298,6 +352,9 @@ def _agent_digest_impl(ctx):
         ))
         pairs.append(("environment settings", settings))
         pairs.append(("environment contents", environment.digest))
+    if AgentInfo in agent and agent[AgentInfo].rootfs != None:
+        # Every entry's type, mode, size and content (SHA-256) or target.
+        pairs.append(("rootfs manifest", agent[AgentInfo].rootfs.manifest))
     out = _digest_action(
         ctx,
         ctx.label.name,
@@ -310,8 +367,9 @@ def _agent_digest_impl(ctx):
 agent_digest = rule(
     implementation = _agent_digest_impl,
     doc = "A SHA-256 over the agent's executable and runfiles (each file's content and " +
-          "runfiles path, tree artifacts file by file) and its environment (mount point, " +
-          "PATH entries, every file's content): what every report names the agent by, " +
+          "runfiles path, tree artifacts file by file), its environment (mount point, " +
+          "PATH entries, every file's content) and its root file system's manifest (every " +
+          "file's content by its SHA-256): what every report names the agent by, " +
           "besides its label, so that results of old and new code are never mixed.",
     attrs = {
         "agent": attr.label(mandatory = True, executable = True, cfg = "exec"),

@@ -14,6 +14,7 @@
 //             [--resource_limits on|off] [--memory_bytes N] [--pids N] [--cpus X]
 //             [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]
 //             [--workspace_quota_bytes N] [--workspace_quota_inodes N]
+//             [--rootfs DIR [--rootfs_manifest FILE]]
 //             [-- extra args passed to the agent]
 //
 // --isolation (default bwrap) and --network (default deny): see README.md and
@@ -38,7 +39,9 @@
 // --environment DIR is mounted read-only at --environment_mount with
 // --environment_path entries (colon-separated) first on PATH;
 // --environment_digest_file, --agent_label and --agent_digest_file are
-// recorded. --device_dir replaces /dev as where GPU nodes are found (tests).
+// recorded. --rootfs DIR is the agent's own root file system, shown instead
+// of the host's system (checked against --rootfs_manifest when given; see
+// rootfs.h). --device_dir replaces /dev as where GPU nodes are found (tests).
 // --artifacts_out DIR keeps the agent's code/ and logs/ there (keep_tree.h).
 // --link_public links the public files into data/ instead of copying them
 // (real datasets in a stable data dir; see RunOptions::link_public).
@@ -96,6 +99,7 @@ constexpr char kUsage[] =
     "                 [--cpus N] [--gpus N] [--admission_ledger FILE] [--device_dir DIR]\n"
     "                 [--environment DIR --environment_mount DIR [--environment_path A:B]\n"
     "                  [--environment_digest_file FILE]]\n"
+    "                 [--rootfs DIR [--rootfs_manifest FILE]]\n"
     "                 [--agent_label LABEL] [--agent_digest_file FILE] [--artifacts_out DIR]\n"
     "                 [--max_submission_bytes N] [--max_log_bytes N] [--max_staged_bytes N]\n"
     "                 [--workspace_quota_bytes N] [--workspace_quota_inodes N]\n"
@@ -154,7 +158,8 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
            "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
-           "environment_mount", "environment_path", "environment_digest_file", "agent_label",
+           "environment_mount", "environment_path", "environment_digest_file", "rootfs",
+           "rootfs_manifest", "agent_label",
            "agent_digest_file", "artifacts_out", "max_submission_bytes", "max_log_bytes", "max_staged_bytes",
            "workspace_quota_bytes", "workspace_quota_inodes"},
           {"keep_workspace", "link_public", "workspace_outside_execroot"}));
@@ -318,6 +323,8 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
       run.environment_path.emplace_back(entry);
     }
   }
+  if (values.contains("rootfs")) run.rootfs_dir = values["rootfs"];
+  if (values.contains("rootfs_manifest")) run.rootfs_manifest = values["rootfs_manifest"];
   if (values.contains("environment_digest_file")) {
     ASSIGN_OR_RETURN(run.environment_digest, ReadDigestFile(values["environment_digest_file"]));
   }

@@ -45,6 +45,7 @@
 #include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
 #include "agent_runner/processes.h"
+#include "agent_runner/rootfs.h"
 #include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
 #include "agent_runner/seccomp_filter.h"
@@ -151,6 +152,13 @@ absl::Status ValidateOptions(const RunOptions& options) {
             "'"));
       }
     }
+  }
+  if (!options.rootfs_dir.empty() && options.isolation != Isolation::kBwrap) {
+    return absl::InvalidArgumentError(
+        "an agent's root file system is the sandbox's: it needs isolation bwrap");
+  }
+  if (!options.rootfs_manifest.empty() && options.rootfs_dir.empty()) {
+    return absl::InvalidArgumentError("a root file system manifest needs its root file system");
   }
   if (options.max_submission_bytes <= 0 || options.max_log_bytes <= 0 ||
       options.max_staged_bytes < 0 || options.workspace_quota_bytes < 0) {
@@ -360,23 +368,28 @@ absl::StatusOr<std::vector<std::pair<fs::path, fs::path>>> GpuDeviceNodes(
   return nodes;
 }
 
-// The environment's directory, resolved, once it is known not to expose
-// what the agent must not see: like a runfile, it must lie inside an allowed
-// root (the agent's configuration's outputs, external repositories, the
-// source tree) and outside every forbidden one, the more specific root
-// deciding (the output base is forbidden, external repositories inside it
-// allowed); it may not hold a forbidden root, the output base or the
-// competition's data; and nothing in it or above it (up to its allowed root)
-// may look like a holder of answers, a device, or a mount point
-// (CheckTreeToBind).
-absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
+// A directory to be bound into the sandbox (`what`: "the agent's
+// environment", "the agent's root file system"), resolved, with the allowed
+// root that holds it, once it is known not to expose what the agent must not
+// see: like a runfile, it must lie inside an allowed root (the agent's
+// configuration's outputs, external repositories, the source tree) and
+// outside every forbidden one, the more specific root deciding (the output
+// base is forbidden, external repositories inside it allowed); and it may
+// not hold a forbidden root, the output base or the competition's data. What
+// is bound of it is then checked with CheckTreeToBind.
+struct DirToBind {
+  fs::path dir;
+  fs::path floor;
+};
+
+absl::StatusOr<DirToBind> ResolveDirToBind(const RunOptions& options, const fs::path& given,
+                                           absl::string_view what) {
   std::error_code ec;
-  const fs::path dir = fs::canonical(options.environment_dir, ec);
-  if (ec) return FsError("cannot find the agent's environment", options.environment_dir, ec);
+  const fs::path dir = fs::canonical(given, ec);
+  if (ec) return FsError(absl::StrCat("cannot find ", what), given, ec);
   const auto refuse = [&](absl::string_view why) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        "the agent's environment ", options.environment_dir.string(), " (", dir.string(), ") ",
-        why, "; see docs/agents.md"));
+    return absl::PermissionDeniedError(absl::StrCat(what, " ", given.string(), " (", dir.string(),
+                                                    ") ", why, "; see docs/agents.md"));
   };
   // The most specific allowed root it resolves into. An execroot's
   // external/ holds symlinks into <output base>/external, where the
@@ -414,12 +427,59 @@ absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
       return refuse(absl::StrCat("lies inside ", resolved.string()));
     }
   }
-  if (absl::Status s = CheckTreeToBind(dir, allowed); !s.ok()) {
+  return DirToBind{.dir = dir, .floor = allowed};
+}
+
+// The environment's directory, resolved, once it is known not to expose
+// what the agent must not see (ResolveDirToBind), and nothing in it or above
+// it (up to its allowed root) looks like a holder of answers, a device, or a
+// mount point (CheckTreeToBind).
+absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
+  ASSIGN_OR_RETURN(DirToBind bind, ResolveDirToBind(options, options.environment_dir,
+                                                    "the agent's environment"));
+  if (absl::Status s = CheckTreeToBind(bind.dir, bind.floor); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("the agent's environment ",
                                                options.environment_dir.string(), ": ",
                                                s.message()));
   }
-  return dir;
+  return bind.dir;
+}
+
+// The agent's root file system, resolved and judged like the environment:
+// each of its trees the sandbox binds (the real directories among
+// kRootfsSystemEntries) by CheckTreeToBind, then the whole against its
+// manifest (CheckRootfs). `note` gets what the log says of it.
+absl::StatusOr<fs::path> CheckedRootfsDir(const RunOptions& options, std::string& note) {
+  const std::string what = "the agent's root file system";
+  ASSIGN_OR_RETURN(DirToBind bind, ResolveDirToBind(options, options.rootfs_dir, what));
+  const auto fail = [&](const absl::Status& s) {
+    return absl::Status(s.code(),
+                        absl::StrCat(what, " ", options.rootfs_dir.string(), ": ", s.message()));
+  };
+  for (const char* name : kRootfsSystemEntries) {
+    struct stat st;
+    if (lstat((bind.dir / name).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    if (absl::Status s = CheckTreeToBind(bind.dir / name, bind.floor); !s.ok()) return fail(s);
+  }
+  std::optional<std::string> manifest;
+  if (!options.rootfs_manifest.empty()) {
+    ASSIGN_OR_RETURN(manifest, ReadFileToString(options.rootfs_manifest));
+  }
+  absl::StatusOr<RootfsSummary> summary = CheckRootfs(bind.dir, manifest);
+  if (!summary.ok()) return fail(summary.status());
+  note = absl::StrCat("run_agent: the agent runs on its own root file system ",
+                      options.rootfs_dir.string(), ": ", summary->entries, " entries",
+                      manifest.has_value() ? ", as its manifest lists them" : "");
+  if (!summary->setid_files.empty()) {
+    const size_t shown = std::min<size_t>(summary->setid_files.size(), 5);
+    absl::StrAppend(
+        &note, "; ", summary->setid_files.size(), " setuid or setgid file(s) (",
+        absl::StrJoin(summary->setid_files.begin(), summary->setid_files.begin() + shown, ", "),
+        summary->setid_files.size() > shown ? ", ..." : "",
+        "), which give nothing: no_new_privs is set before the agent starts");
+  }
+  absl::StrAppend(&note, "\n");
+  return bind.dir;
 }
 
 std::vector<std::string> AllowedHostNames(const std::vector<AllowedHost>& hosts) {
@@ -552,6 +612,7 @@ constexpr int64_t kProbeTimeLimitS = 10;
 absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int args_file,
                                                       int seccomp_file,
                                                       const std::vector<std::string>& entry,
+                                                      const std::vector<std::string>& probe,
                                                       const std::vector<std::string>& env,
                                                       const fs::path& workspace) {
   if (access(bwrap.c_str(), X_OK) != 0) {
@@ -560,7 +621,7 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   FileDescriptor output(memfd_create("bwrap-probe", MFD_CLOEXEC));
   if (output.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
   std::vector<std::string> command = entry;
-  command.push_back("/bin/true");
+  command.insert(command.end(), probe.begin(), probe.end());
   ChildSpec spec = BwrapChild(bwrap, args_file, seccomp_file, std::move(command));
   spec.env = env;
   spec.cwd = workspace;
@@ -582,7 +643,8 @@ absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int
   } else {
     how = absl::StrCat("was killed by signal ", WTERMSIG(outcome.wait_status));
   }
-  return absl::StrCat(bwrap.string(), " --args ... ", kSandboxEntryPath, " ... /bin/true ", how,
+  return absl::StrCat(bwrap.string(), " --args ... ", kSandboxEntryPath, " ... ",
+                      absl::StrJoin(probe, " "), " ", how,
                       said.empty() ? "" : absl::StrCat(": ", said));
 }
 
@@ -594,6 +656,8 @@ struct Confinement {
   FileDescriptor args_file;
   FileDescriptor seccomp_file;
   std::vector<std::string> entry;
+  // What the log says first (the agent's root file system), or "".
+  std::string note;
   // Set when the sandbox entry becomes another user (the runner is root):
   // the workspace and the output pipe are handed to it.
   std::optional<std::pair<uid_t, gid_t>> agent_user;
@@ -707,6 +771,10 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
     RETURN_IF_ERROR(CopyRegularFile(options.validator, copy, kReadOnlyExecutable));
     binds.emplace_back(copy, kSandboxValidatorPath);
   }
+  fs::path rootfs;
+  if (!options.rootfs_dir.empty()) {
+    ASSIGN_OR_RETURN(rootfs, CheckedRootfsDir(options, confinement.note));
+  }
 
   const bool host_root = geteuid() == 0;
   ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());
@@ -716,6 +784,7 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                                   .staged_agent = staging / "agent",
                                   .staged_runfiles = staged_runfiles,
                                   .sandbox_entry = sandbox_entry,
+                                  .rootfs = rootfs,
                                   .share_network = options.network == Network::kUnconfined,
                                   .host_root = host_root,
                                   .read_only_dirs = ReadOnlyDirs(options),
@@ -734,16 +803,34 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
                        absl::StrCat(host_root ? options.sandbox_gid : getgid()),
                        "--max_file_bytes",
                        absl::StrCat(max_file_bytes)};
+  // The probe's program: /bin/true of the system the sandbox shows; on an
+  // agent's own root file system (which need not have one), the host's,
+  // through the host's loader, as the forwarder is started.
+  std::vector<std::string> probe = {"/bin/true"};
+  std::optional<HostLoader> host_loader;
+  if (!rootfs.empty()) {
+    ASSIGN_OR_RETURN(host_loader, HostLoaderInSandbox());
+    ASSIGN_OR_RETURN(fs::path host_true, HostPathInSandbox("/bin/true"));
+    probe = {host_loader->loader.string(), "--inhibit-cache", "--library-path",
+             host_loader->library_path, host_true.string()};
+  }
   if (proxy != nullptr) {
     confinement.entry.push_back("--proxy_socket");
     confinement.entry.push_back(
         (fs::path(kSandboxProxySocketDir) / kProxySocketName).string());
+    if (host_loader.has_value()) {
+      ASSIGN_OR_RETURN(fs::path socat, HostPathInSandbox(options.proxy.socat));
+      confinement.entry.insert(confinement.entry.end(),
+                               {"--socat", socat.string(), "--loader",
+                                host_loader->loader.string(), "--library_path",
+                                host_loader->library_path});
+    }
   }
   confinement.entry.push_back("--");
   ASSIGN_OR_RETURN(
       std::optional<std::string> problem,
-      ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(), confinement.entry, env,
-                 workspace));
+      ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(), confinement.entry, probe,
+                 env, workspace));
   if (problem.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "isolation bwrap is unavailable: ", *problem,
@@ -959,6 +1046,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   ASSIGN_OR_RETURN(Confinement confinement,
                    ChooseConfinement(options, workspace, agent, env, quota.bytes(),
                                      proxy.has_value() ? &*proxy : nullptr));
+  if (!confinement.note.empty()) log.Note(confinement.note);
   if (const auto& user = confinement.agent_user; user.has_value()) {
     RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
   }

@@ -160,6 +160,21 @@ struct RunOptions {
   std::vector<std::string> environment_path;
   std::string environment_digest;  // recorded, e.g. the lock's digest
 
+  // The agent's own root file system (mle_agent's `rootfs`; rootfs.h): a
+  // directory whose usr, bin, sbin, lib*, etc and opt the sandbox shows
+  // instead of the host's system (sandbox.h); the host's is then bound
+  // read-only at kHostSystemPath, where the sandbox entry starts the egress
+  // proxy's forwarder (the host's socat) through the host's dynamic loader.
+  // Needs kBwrap. Judged like the environment (inside an allowed root,
+  // outside the forbidden ones, nothing in or above its bound trees that
+  // looks like a holder of answers, a socket, FIFO, device or mount point),
+  // and, with `rootfs_manifest` (the file its repository made with it),
+  // compared with its manifest entry by entry: a difference is an error.
+  // Its setuid and setgid files are counted in the log (no_new_privs makes
+  // them harmless).
+  std::filesystem::path rootfs_dir;
+  std::filesystem::path rootfs_manifest;
+
   // The CPUs and GPUs the agent is granted (admission.h). CPUs: the agent's
   // affinity, a cpuset in its cgroup (with `limits`), what
   // /sys/devices/system/cpu/online shows it (so os.cpu_count() and nproc

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/processes.h"
 #include "base/status_macros.h"
@@ -33,25 +34,97 @@ void Append(Args& args, std::initializer_list<std::string> more) {
   args.insert(args.end(), more.begin(), more.end());
 }
 
+bool HasRun(const Args& args, const Args& run) {
+  return std::search(args.begin(), args.end(), run.begin(), run.end()) != args.end();
+}
+
 bool IsUnder(const fs::path& path, const fs::path& dir) {
   const fs::path relative = path.lexically_relative(dir);
   return !relative.empty() && *relative.begin() != "..";
 }
 
-// /usr, and the top-level directories that Debian makes symlinks into it.
-void AddSystem(Args& args) {
-  Append(args, {"--ro-bind", "/usr", "/usr"});
+// The host's /usr, and the top-level directories that Debian makes symlinks
+// into it, at `at` + their path ("" for their own place). Under another
+// place, an absolute symlink target is moved there too, so that it still
+// leads into the host's tree.
+void AddSystem(Args& args, const std::string& at = "") {
+  Append(args, {"--ro-bind", "/usr", at + "/usr"});
   for (const char* dir : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
     struct stat st;
     if (lstat(dir, &st) != 0) continue;
     if (S_ISLNK(st.st_mode)) {
       std::error_code ec;
       const fs::path target = fs::read_symlink(dir, ec);
-      if (!ec) Append(args, {"--symlink", target.string(), dir});
+      if (ec) continue;
+      Append(args, {"--symlink", target.is_absolute() ? at + target.string() : target.string(),
+                    at + dir});
     } else if (S_ISDIR(st.st_mode)) {
-      Append(args, {"--ro-bind", dir, dir});
+      Append(args, {"--ro-bind", dir, at + dir});
     }
   }
+}
+
+// The system of an agent's own root file system: each of its
+// kRootfsSystemEntries as it is there. /opt is a tmpfs (made read-only at
+// the end) holding its entries, so that environments can still be mounted
+// under /opt/mlebench.
+absl::Status AddRootfsSystem(Args& args, const fs::path& rootfs) {
+  for (const char* name : kRootfsSystemEntries) {
+    const fs::path source = rootfs / name;
+    const std::string inside = absl::StrCat("/", name);
+    struct stat st;
+    if (lstat(source.c_str(), &st) != 0) {
+      if (inside == "/usr" || inside == "/etc") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the root file system ", rootfs.string(), " has no ", name, " directory"));
+      }
+      continue;
+    }
+    if (inside == "/opt" && S_ISDIR(st.st_mode)) {
+      Append(args, {"--perms", "0755", "--tmpfs", "/opt"});
+      std::error_code ec;
+      std::vector<fs::path> entries;
+      for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
+        entries.push_back(it->path());
+      }
+      if (ec) {
+        return absl::InternalError(
+            absl::StrCat("cannot list ", source.string(), ": ", ec.message()));
+      }
+      std::sort(entries.begin(), entries.end());
+      for (const fs::path& entry : entries) {
+        const std::string name_inside = absl::StrCat("/opt/", entry.filename().string());
+        if (entry.filename() == "mlebench") {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "the root file system ", rootfs.string(),
+              " has opt/mlebench, where the sandbox mounts agent environments"));
+        }
+        struct stat entry_st;
+        if (lstat(entry.c_str(), &entry_st) != 0) continue;
+        if (S_ISLNK(entry_st.st_mode)) {
+          const fs::path target = fs::read_symlink(entry, ec);
+          if (ec) return absl::InternalError(absl::StrCat("cannot read ", entry.string()));
+          Append(args, {"--symlink", target.string(), name_inside});
+        } else {
+          Append(args, {"--ro-bind", entry.string(), name_inside});
+        }
+      }
+      continue;
+    }
+    if (S_ISLNK(st.st_mode) && inside != "/usr" && inside != "/etc") {
+      std::error_code ec;
+      const fs::path target = fs::read_symlink(source, ec);
+      if (ec) return absl::InternalError(absl::StrCat("cannot read ", source.string()));
+      Append(args, {"--symlink", target.string(), inside});
+    } else if (S_ISDIR(st.st_mode)) {
+      Append(args, {"--ro-bind", source.string(), inside});
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the root file system's ", name, " must be a directory",
+          inside == "/usr" || inside == "/etc" ? "" : " or a symlink"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // /etc read-only: programs need it for users, DNS, certificates, locales and
@@ -171,11 +244,21 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
     Append(args, {"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                   "--unshare-cgroup", "--cap-drop", "ALL"});
   }
+  std::set<fs::path> made;
   if (!spec.share_network) args.push_back("--unshare-net");
   args.push_back("--die-with-parent");
   if (spec.seccomp_fd >= 0) Append(args, {"--seccomp", absl::StrCat(spec.seccomp_fd)});
-  AddSystem(args);
-  RETURN_IF_ERROR(AddEtc(args));
+  if (spec.rootfs.empty()) {
+    AddSystem(args);
+    RETURN_IF_ERROR(AddEtc(args));
+  } else {
+    RETURN_IF_ERROR(RequireAbsolute(spec.rootfs, "root file system"));
+    RETURN_IF_ERROR(AddRootfsSystem(args, spec.rootfs));
+    // Traversable by the agent's user: the sandbox entry starts the host's
+    // programs there after it has dropped to that user.
+    AddParentDirs(args, fs::path(kHostSystemPath) / "usr", made);
+    AddSystem(args, kHostSystemPath);
+  }
   for (const auto& [node, inside] : spec.device_nodes) {
     RETURN_IF_ERROR(RequireAbsolute(node, "device node"));
     if (!IsUnder(inside, "/dev")) {
@@ -185,7 +268,6 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
   }
   AddDevicesAndKernel(args, spec);
 
-  std::set<fs::path> made;
   for (const auto& [source, target] : spec.read_only_binds) {
     RETURN_IF_ERROR(RequireAbsolute(source, "bound path"));
     RETURN_IF_ERROR(RequireAbsolute(target, "mount point"));
@@ -218,9 +300,55 @@ absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec) {
     Append(args, {"--ro-bind", spec.staged_runfiles.string(), runfiles.string()});
   }
   Append(args, {"--ro-bind", spec.sandbox_entry.string(), kSandboxEntryPath});
-  // The root itself (a tmpfs holding the mount points) becomes read-only too.
+  // The root itself (a tmpfs holding the mount points) becomes read-only too,
+  // and so does a rootfs's /opt (a tmpfs holding its entries).
+  if (!spec.rootfs.empty() && HasRun(args, {"--tmpfs", "/opt"})) {
+    Append(args, {"--remount-ro", "/opt"});
+  }
   Append(args, {"--remount-ro", "/", "--chdir", spec.workspace.string()});
   return args;
+}
+
+absl::StatusOr<fs::path> HostPathInSandbox(const fs::path& path) {
+  std::error_code ec;
+  const fs::path resolved = fs::canonical(path, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot find ", path.string(), " on the host: ", ec.message()));
+  }
+  const fs::path relative = resolved.lexically_relative("/");
+  const std::string top = relative.empty() ? "" : relative.begin()->string();
+  bool bound = top == "usr";
+  for (const char* dir : {"bin", "sbin", "lib", "lib32", "lib64", "libx32"}) {
+    struct stat st;
+    const std::string host_dir = absl::StrCat("/", dir);
+    bound = bound || (top == dir && lstat(host_dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode));
+  }
+  if (!bound) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path.string(), " resolves to ", resolved.string(),
+        ", outside the host's system that the sandbox shows at ", kHostSystemPath));
+  }
+  return fs::path(kHostSystemPath) / relative;
+}
+
+absl::StatusOr<HostLoader> HostLoaderInSandbox() {
+  HostLoader host;
+  ASSIGN_OR_RETURN(host.loader, HostPathInSandbox("/lib64/ld-linux-x86-64.so.2"));
+  std::vector<std::string> dirs;
+  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+                          "/usr/lib64", "/lib", "/usr/lib"}) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    absl::StatusOr<fs::path> inside = HostPathInSandbox(dir);
+    if (!inside.ok()) continue;
+    if (std::find(dirs.begin(), dirs.end(), inside->string()) == dirs.end()) {
+      dirs.push_back(inside->string());
+    }
+  }
+  if (dirs.empty()) return absl::FailedPreconditionError("the host has no library directory");
+  host.library_path = absl::StrJoin(dirs, ":");
+  return host;
 }
 
 void SignalSandboxedProcesses(pid_t bwrap_pid, int signal) {

@@ -20,6 +20,20 @@ inline constexpr char kSandboxEntryPath[] = "/run/mlebench/sandbox_entry";
 // mounted inside the sandbox.
 inline constexpr char kSandboxValidatorPath[] = "/run/mlebench/validate";
 
+// Where the host's system (/usr and the top-level /bin, /sbin, /lib* as the
+// host has them; never its /etc) is bound read-only when the agent brings its
+// own root file system (SandboxSpec::rootfs): the host's socat, its dynamic
+// loader and libraries, for the egress proxy's forwarder, which the sandbox
+// entry starts through that loader. It is what the default sandbox shows at
+// /usr anyway.
+inline constexpr char kHostSystemPath[] = "/run/mlebench/host";
+
+// The top-level entries of an agent's root file system that become the
+// sandbox's system (RootfsSystemEntries). usr and etc must be directories;
+// the others may be missing, directories or symlinks.
+inline constexpr const char* kRootfsSystemEntries[] = {"usr", "bin", "sbin", "lib", "lib32",
+                                                       "lib64", "libx32", "etc", "opt"};
+
 // Confinement of an agent with bubblewrap (bwrap): what the agent sees.
 struct SandboxSpec {
   // Absolute; read-write at the same path, and the agent's working directory.
@@ -36,6 +50,11 @@ struct SandboxSpec {
   // Absolute: the sandbox entry program, mounted read-only at
   // kSandboxEntryPath.
   std::filesystem::path sandbox_entry;
+  // Absolute, optional: the agent's own root file system, a directory whose
+  // usr, bin, sbin, lib*, etc and opt (kRootfsSystemEntries) the sandbox
+  // shows instead of the host's /usr, /bin, /sbin, /lib* and /etc; the host's
+  // system is then bound at kHostSystemPath. Empty: the host's system.
+  std::filesystem::path rootfs;
   // Keep the host's network namespace (false: an empty one, loopback only).
   bool share_network = false;
   // The caller runs as host root. bwrap then makes no user namespace (uid 0
@@ -79,6 +98,12 @@ struct SandboxSpec {
 //     read (shadow passwords, private keys, ...) is masked: files are
 //     replaced by an unreadable node, directories by an empty read-only tmpfs;
 //     and /etc/resolv.conf's target when it is a symlink out of /etc and /usr;
+//   or, with a `rootfs`, its usr, bin, sbin, lib*, etc instead (each
+//     directory bound read-only, each symlink recreated, as it is there: its
+//     /etc unmasked, being the agent's own), its opt's entries in a read-only
+//     tmpfs at /opt (which leaves room for the environments' mount points
+//     under /opt/mlebench; an entry named mlebench is an error), and the
+//     host's /usr, /bin, /sbin and /lib* read-only under kHostSystemPath;
 //   a fresh /proc whose global kernel settings (/proc/sys, sysrq-trigger,
 //     irq, bus, fs, ...) are read-only; /sys read-only; a minimal /dev plus
 //     the `device_nodes` (granted GPUs), with a private, world-writable
@@ -95,8 +120,30 @@ struct SandboxSpec {
 // bwrap's process group, so killing that group kills the init, and the kernel
 // then kills every process in the sandbox. (The caller should give bwrap a
 // session of its own, so that no controlling terminal is reachable.)
-// Errors when /etc cannot be listed or `spec` has relative or missing paths.
+// Errors when /etc (or the rootfs's opt) cannot be listed, the rootfs lacks
+// a usr or etc directory, or `spec` has relative or missing paths.
 absl::StatusOr<std::vector<std::string>> BwrapOptions(const SandboxSpec& spec);
+
+// `path` on the host, resolved, as the sandbox sees it under kHostSystemPath
+// (when the agent has its own root file system): an error unless it
+// resolves into the host's /usr or a top-level /bin, /sbin or /lib* that is
+// a real directory (what BwrapOptions binds there).
+absl::StatusOr<std::filesystem::path> HostPathInSandbox(const std::filesystem::path& path);
+
+// The host's dynamic loader and library directories under kHostSystemPath:
+// a dynamically linked program of the host (the egress proxy's socat, the
+// probe's true) runs on an agent's own root file system as
+//   LOADER --inhibit-cache --library-path LIBRARY_PATH PROGRAM ...
+// which loads the host's libraries, never the root file system's (its
+// /etc/ld.so.cache is not read). The loader is x86-64's
+// /lib64/ld-linux-x86-64.so.2 (the seccomp filter is x86-64's too); the
+// directories are the host's multiarch and default ones that exist,
+// resolved, in the loader's order.
+struct HostLoader {
+  std::filesystem::path loader;
+  std::string library_path;  // colon-separated
+};
+absl::StatusOr<HostLoader> HostLoaderInSandbox();
 
 // Sends `signal` to every process inside the sandbox of `bwrap_pid`, a bwrap
 // process started with BwrapOptions, except the sandbox's init, which keeps

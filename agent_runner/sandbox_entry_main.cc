@@ -1,8 +1,14 @@
 // The first program inside the agent's sandbox: bwrap starts it, it takes
 // away everything the agent must not have, then becomes the agent.
 //
-//   sandbox_entry --uid U --gid G [--max_file_bytes N] [--proxy_socket PATH]
+//   sandbox_entry --uid U --gid G [--max_file_bytes N] [--proxy_socket PATH
+//                 [--socat PATH] [--loader PATH --library_path DIR:DIR...]]
 //                 -- AGENT [ARGS...]
+//
+// It is linked statically (BUILD.bazel): the kernel loads it without a
+// dynamic loader, so no library and no file of the system the sandbox shows
+// (the host's, or an agent's own root file system, whose /etc/ld.so.preload
+// and libraries are the agent author's) is loaded into it before step 4.
 //
 // In order, failing closed (a message on stderr, exit 125) at any step:
 //  1. When it runs as host root (bwrap started by root makes no user
@@ -18,11 +24,15 @@
 //     off (RLIMIT_CORE 0) and, with --max_file_bytes, RLIMIT_FSIZE: no single
 //     file the agent writes can grow beyond it.
 //  4. Installs the seccomp filter of seccomp_filter.h.
-//  5. With --proxy_socket (network allowlist): starts socat, as the agent's
-//     user and under the same filter, listening on the sandbox's
-//     127.0.0.1:3128 and relaying each connection to PATH, the egress
-//     proxy's Unix socket (egress_proxy.h); waits until it listens. It is
-//     the sandbox init's child, not the agent's.
+//  5. With --proxy_socket (network allowlist): starts socat (--socat, default
+//     /usr/bin/socat), as the agent's user and under the same filter,
+//     listening on the sandbox's 127.0.0.1:3128 and relaying each connection
+//     to PATH, the egress proxy's Unix socket (egress_proxy.h); waits until
+//     it listens. It is the sandbox init's child, not the agent's. With
+//     --loader, socat is started through that dynamic loader with
+//     --inhibit-cache --library-path DIRS: the host's socat, loader and
+//     libraries, bound at a private place, on an agent's own root file
+//     system that has none of them (sandbox.h, kHostSystemPath).
 //  6. execv(AGENT): the environment is the one bwrap was given.
 // The runner's probe runs this same chain with /bin/true as the agent, so a
 // step that cannot be done here fails the probe, and with it the run, before
@@ -50,6 +60,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/egress_proxy.h"
 #include "agent_runner/seccomp_filter.h"
@@ -153,8 +164,14 @@ bool ForwarderListens() {
 // Starts the forwarder to the egress proxy as a grandchild (reparented to
 // the sandbox's init, so the agent never waits for or reaps it) and waits
 // until it listens.
-void StartProxyForwarder(const std::string& socket) {
-  const std::vector<std::string> args = SandboxForwarderArgs("/usr/bin/socat", socket);
+void StartProxyForwarder(const std::string& socket, const std::string& socat,
+                         const std::string& loader, const std::string& library_path) {
+  std::vector<std::string> args = SandboxForwarderArgs(socat, socket);
+  if (!loader.empty()) {
+    // Nothing of the system around it: the loader's cache (/etc/ld.so.cache)
+    // is not read, and the libraries come from `library_path` first.
+    args.insert(args.begin(), {loader, "--inhibit-cache", "--library-path", library_path});
+  }
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -186,6 +203,9 @@ int Main(int argc, char** argv) {
   int64_t gid = -1;
   int64_t max_file_bytes = 0;
   std::string proxy_socket;
+  std::string socat = "/usr/bin/socat";
+  std::string loader;
+  std::string library_path;
   int i = 1;
   for (; i < argc; ++i) {
     const absl::string_view arg = argv[i];
@@ -194,9 +214,19 @@ int Main(int argc, char** argv) {
       break;
     }
     if (i + 1 >= argc) Fail(absl::StrCat("flag ", arg, " needs a value"));
-    if (arg == "--proxy_socket") {
-      proxy_socket = argv[++i];
-      if (proxy_socket.empty() || proxy_socket[0] != '/') Fail("--proxy_socket must be absolute");
+    if (arg == "--proxy_socket" || arg == "--socat" || arg == "--loader") {
+      std::string& path = arg == "--proxy_socket" ? proxy_socket
+                          : arg == "--socat"      ? socat
+                                                  : loader;
+      path = argv[++i];
+      if (path.empty() || path[0] != '/') Fail(absl::StrCat(arg, " must be absolute"));
+      continue;
+    }
+    if (arg == "--library_path") {
+      library_path = argv[++i];
+      for (absl::string_view dir : absl::StrSplit(library_path, ':')) {
+        if (dir.empty() || dir[0] != '/') Fail("--library_path must list absolute directories");
+      }
       continue;
     }
     int64_t* target = arg == "--uid"              ? &uid
@@ -210,6 +240,7 @@ int Main(int argc, char** argv) {
   }
   if (uid < 0 || gid < 0 || uid > 0xfffffffe || gid > 0xfffffffe) Fail("--uid and --gid are required");
   if (i >= argc) Fail("no agent to run (expected -- AGENT [ARGS...])");
+  if (loader.empty() != library_path.empty()) Fail("--loader and --library_path go together");
 
   DropToUser(static_cast<uid_t>(uid), static_cast<gid_t>(gid));
   std::string why;
@@ -220,7 +251,7 @@ int Main(int argc, char** argv) {
   if (absl::Status s = InstallAgentSeccompFilter(); !s.ok()) {
     Fail(absl::StrCat("cannot install the seccomp filter: ", s.message()));
   }
-  if (!proxy_socket.empty()) StartProxyForwarder(proxy_socket);
+  if (!proxy_socket.empty()) StartProxyForwarder(proxy_socket, socat, loader, library_path);
   execv(argv[i], argv + i);
   // The agent's own problem (e.g. ENOEXEC: a script without #!), a result
   // like the runner's own exec failure without isolation: exit status 127.

@@ -18,6 +18,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "agent_runner/processes.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -184,6 +185,107 @@ TEST_F(BwrapOptionsTest, ArgumentCountDoesNotGrowWithTheRunfiles) {
   absl::StatusOr<std::vector<std::string>> many = BwrapOptions(Spec());
   ASSERT_TRUE(few.ok() && many.ok());
   EXPECT_EQ(few->size(), many->size());
+}
+
+// A root file system of an agent: usr and etc directories, bin and lib64
+// symlinks into usr, an opt with a directory, a file and a symlink.
+fs::path MakeRootfs(const fs::path& root) {
+  const fs::path rootfs = root / "rootfs";
+  fs::create_directories(rootfs / "usr" / "bin");
+  fs::create_directories(rootfs / "usr" / "lib64");
+  fs::create_directories(rootfs / "etc");
+  fs::create_directories(rootfs / "opt" / "vendor");
+  std::ofstream(rootfs / "opt" / "readme") << "x";
+  fs::create_symlink("vendor", rootfs / "opt" / "current");
+  fs::create_symlink("usr/bin", rootfs / "bin");
+  fs::create_symlink("usr/lib64", rootfs / "lib64");
+  return rootfs;
+}
+
+TEST_F(BwrapOptionsTest, ARootfsReplacesTheHostsSystemWhichMovesToAPrivatePlace) {
+  SandboxSpec spec = Spec();
+  spec.rootfs = MakeRootfs(root_);
+  spec.read_only_binds = {{root_ / "staged", "/opt/mlebench/python"}};
+  absl::StatusOr<std::vector<std::string>> options = BwrapOptions(spec);
+  ASSERT_TRUE(options.ok()) << options.status();
+  const std::string rootfs = spec.rootfs.string();
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", rootfs + "/usr", "/usr"}));
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", rootfs + "/etc", "/etc"}));
+  EXPECT_TRUE(HasRun(*options, {"--symlink", "usr/bin", "/bin"}));
+  EXPECT_TRUE(HasRun(*options, {"--symlink", "usr/lib64", "/lib64"}));
+  // Nothing of the host's system at its own place, and no host /etc at all.
+  EXPECT_FALSE(HasRun(*options, {"--ro-bind", "/usr", "/usr"}));
+  EXPECT_FALSE(HasRun(*options, {"--ro-bind", "/etc", "/etc"}));
+  for (size_t i = 0; i + 2 < options->size(); ++i) {
+    if ((*options)[i] == "--ro-bind") {
+      EXPECT_FALSE(absl::StartsWith((*options)[i + 1], "/etc")) << (*options)[i + 1];
+    }
+  }
+  // The host's /usr (and /bin, /lib* as the host has them) under
+  // kHostSystemPath, on a way the agent's user can pass.
+  const std::string host = kHostSystemPath;
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", "/usr", host + "/usr"}));
+  EXPECT_TRUE(HasRun(*options, {"--perms", "0755", "--dir", host}));
+  struct stat st;
+  if (lstat("/lib64", &st) == 0 && S_ISLNK(st.st_mode)) {
+    const std::string target = fs::read_symlink("/lib64").string();
+    EXPECT_TRUE(HasRun(*options, {"--symlink", target[0] == '/' ? host + target : target,
+                                  host + "/lib64"}));
+  }
+  // /opt: a tmpfs with the rootfs's entries, room for environments, then
+  // read-only.
+  EXPECT_TRUE(HasRun(*options, {"--perms", "0755", "--tmpfs", "/opt"}));
+  EXPECT_TRUE(HasRun(*options, {"--symlink", "vendor", "/opt/current"}));
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", rootfs + "/opt/readme", "/opt/readme"}));
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", rootfs + "/opt/vendor", "/opt/vendor"}));
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", (root_ / "staged").string(), "/opt/mlebench/python"}));
+  ASSERT_GE(options->size(), 6u);
+  EXPECT_EQ(std::vector<std::string>(options->end() - 6, options->end()),
+            (std::vector<std::string>{"--remount-ro", "/opt", "--remount-ro", "/", "--chdir",
+                                      spec.workspace.string()}));
+  // The runner's own mounts are unchanged.
+  EXPECT_TRUE(HasRun(*options, {"--ro-bind", (root_ / "entry").string(), kSandboxEntryPath}));
+  EXPECT_TRUE(HasRun(*options, {"--proc", "/proc"}));
+  EXPECT_TRUE(HasRun(*options, {"--perms", "1777", "--tmpfs", "/tmp"}));
+  EXPECT_TRUE(HasRun(*options, {"--perms", "1777", "--tmpfs", "/dev/shm"}));
+}
+
+TEST_F(BwrapOptionsTest, ARootfsNeedsUsrAndEtcAndLeavesOptMlebenchToEnvironments) {
+  SandboxSpec spec = Spec();
+  spec.rootfs = MakeRootfs(root_);
+  fs::create_directories(spec.rootfs / "opt" / "mlebench");
+  EXPECT_FALSE(BwrapOptions(spec).ok());
+  fs::remove(spec.rootfs / "opt" / "mlebench");
+  ASSERT_TRUE(BwrapOptions(spec).ok());
+  fs::remove_all(spec.rootfs / "etc");
+  EXPECT_FALSE(BwrapOptions(spec).ok());
+  fs::create_symlink("usr", spec.rootfs / "etc");  // a symlink is not a directory
+  EXPECT_FALSE(BwrapOptions(spec).ok());
+  spec.rootfs = "rootfs";
+  EXPECT_FALSE(BwrapOptions(spec).ok());
+}
+
+TEST(HostSystemTest, HostPathsAndTheLoaderAreUnderTheHostSystemPath) {
+  absl::StatusOr<fs::path> socat = HostPathInSandbox("/bin/true");
+  ASSERT_TRUE(socat.ok()) << socat.status();
+  EXPECT_EQ(*socat, fs::path(kHostSystemPath) / fs::canonical("/bin/true").relative_path());
+  // Outside the host's system: /etc, /tmp, the workspace.
+  EXPECT_FALSE(HostPathInSandbox("/etc/passwd").ok());
+  EXPECT_FALSE(HostPathInSandbox("/proc/self/exe").ok());
+  EXPECT_FALSE(HostPathInSandbox("/no/such/file").ok());
+
+  absl::StatusOr<HostLoader> loader = HostLoaderInSandbox();
+  ASSERT_TRUE(loader.ok()) << loader.status();
+  EXPECT_TRUE(absl::StartsWith(loader->loader.string(), absl::StrCat(kHostSystemPath, "/")));
+  EXPECT_EQ(loader->loader.filename(), "ld-linux-x86-64.so.2");
+  for (absl::string_view dir : absl::StrSplit(loader->library_path, ':')) {
+    EXPECT_TRUE(absl::StartsWith(dir, absl::StrCat(kHostSystemPath, "/"))) << dir;
+  }
+  // Where the host's libc is.
+  EXPECT_TRUE(absl::StrContains(
+      loader->library_path,
+      absl::StrCat(kHostSystemPath, fs::canonical("/lib/x86_64-linux-gnu").string())))
+      << loader->library_path;
 }
 
 // Starts `sh -c script` as a child; kills and reaps it when destroyed.

@@ -433,6 +433,12 @@ def _agent_run_impl(ctx):
             environment.digest.path,
         ]
         transitive_inputs.append(environment.files)
+    rootfs = info.rootfs if info else None
+    if rootfs:
+        # The directory itself is no input (rootfs.h): its manifest stands for
+        # it, and the runner checks the one against the other.
+        common += ["--rootfs", rootfs.root, "--rootfs_manifest", rootfs.manifest.path]
+        inputs.append(rootfs.manifest)
 
     # What a remote executor can route by, and what `bazel aquery` and the
     # execution log show (docs/agents.md, "Budgets"); Bazel 4 keeps only
