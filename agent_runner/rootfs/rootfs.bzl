@@ -121,6 +121,12 @@ else
   tar -x -p --no-same-owner -f "$src" -C rootfs --wildcards --no-wildcards-match-slash \\
     --exclude='dev/*' --exclude='./dev/*' --exclude='proc/*' --exclude='./proc/*' \\
     --exclude='sys/*' --exclude='./sys/*'
+  for entry in rootfs/* rootfs/.[!.]*; do
+    case "${entry#rootfs/}" in
+      usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt) ;;
+      *) if [ -e "$entry" ] || [ -L "$entry" ]; then chmod -R u+rwX "$entry" 2>/dev/null || true; rm -rf "$entry"; fi ;;
+    esac
+  done
 fi
 /usr/bin/python3 -I -S "$2" rootfs > rootfs.manifest
 """
