@@ -17,7 +17,9 @@
 # hook instead of the usrmerge package (which pulls in perl), no manuals,
 # documentation (copyright files kept), info pages or translations. Made
 # reproducibly: SOURCE_DATE_EPOCH is fixed, so mmdebstrap makes the same
-# bytes from the same packages; the packages are the mirror's on the day it
+# bytes from the same packages, and the host's /etc/resolv.conf and
+# /etc/hostname, which mmdebstrap copies in, are taken out again (the system
+# has neither); the packages are the mirror's on the day it
 # runs (a later point release gives another manifest, and so another agent
 # digest). etc/mlebench-rootfs says how it was made. As root mmdebstrap
 # builds in a chroot; otherwise it needs user namespaces and subordinate ids
@@ -59,6 +61,7 @@ if [[ ! -f "$dir/.complete" ]]; then
     --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-include=/usr/share/locale/locale.alias' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --customize-hook='rm -f "$1/etc/resolv.conf" "$1/etc/hostname"' \
     "$suite" "$dir/rootfs.tar" "$mirror" >&2 ||
     fail "mmdebstrap failed (is $mirror reachable? not root: are user namespaces and /etc/subuid set up?)"
   mkdir "$dir/rootfs.partial"
