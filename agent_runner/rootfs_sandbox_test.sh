@@ -7,7 +7,8 @@
 #      /run/mlebench/host, read-only; the sandbox entry's protections hold
 #      (seccomp mode 2, no_new_privs, no capabilities, uid nobody), a setuid
 #      file gives nothing, an environment still mounts under /opt/mlebench
-#      beside the system's own /opt;
+#      beside the system's own /opt; validate_submission.sh runs its
+#      (Bazel-built) validator through the host's loader;
 #   2. network allowlist works without a socat in the system: the forwarder
 #      is the host's, started through the host's loader, and maps only the
 #      host's libraries; nothing is reachable directly;
@@ -101,9 +102,16 @@ echo "opt: $(cat /opt/vendor/marker) / $(cat /opt/mlebench/tools/marker)"
 ( : > /opt/planted ) 2>/dev/null && echo "wrote /opt"
 grep -E "^(Uid|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):" /proc/self/status
 echo "setuid id: $(setuid-id -u)"
-cat "$MLEBENCH_SAMPLE_SUBMISSION" > "$MLEBENCH_SUBMISSION_DIR/submission.csv"'
+cat "$MLEBENCH_SAMPLE_SUBMISSION" > "$MLEBENCH_SUBMISSION_DIR/submission.csv"
+if [ -x ./validate_submission.sh ]; then
+  ./validate_submission.sh submission/submission.csv 2>&1 |
+    while IFS= read -r line; do echo "validator: $line"; done
+fi'
+# The validator stand-in: run_agent, a Bazel-built program on the host's
+# libraries (Abseil, libstdc++), which the test system lacks; its answer to
+# the validator's arguments shows that it ran.
 run sees --rootfs "$roots/rootfs" --rootfs_manifest "$roots/rootfs.manifest" \
-  --environment "$env" --environment_mount /opt/mlebench/tools ||
+  --environment "$env" --environment_mount /opt/mlebench/tools --validator "$runner" ||
   fail "sees: run_agent exited $?: $(cat "$tmp/sees.stderr")"
 log_has sees 'os-release: ID=mlebench-test'
 for path in /usr/bin/python3 /usr/bin/bwrap /usr/bin/socat /etc/debian_version /etc/passwd; do
@@ -118,6 +126,8 @@ for line in "Uid:	65534	65534	65534	65534" "CapInh:	0000000000000000" \
   log_has sees "$line"
 done
 log_has sees "setuid id: 65534"
+log_has sees "validator: run_agent: unknown flag --sample"
+log_lacks sees "error while loading shared libraries"
 log_has sees "run_agent: the agent runs on its own root file system $roots/rootfs:"
 log_has sees "as its manifest lists them; 1 setuid or setgid file(s) (usr/bin/setuid-id), which give nothing"
 record_has sees '"isolation": "bwrap", "network": "deny"'

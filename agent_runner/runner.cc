@@ -531,12 +531,20 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
       validator = fs::absolute(options.validator, ec).string();
       if (ec) return FsError("cannot resolve", options.validator, ec);
     }
+    // On an agent's own root file system (which lacks the libraries it
+    // needs), through the host's loader, as the proxy's forwarder.
+    std::vector<std::string> loader;
+    if (!options.rootfs_dir.empty() && options.isolation == Isolation::kBwrap) {
+      ASSIGN_OR_RETURN(const HostLoader host, HostLoaderInSandbox());
+      loader = {host.loader.string(), "--inhibit-cache", "--library-path", host.library_path};
+    }
     const fs::path script = workspace / "validate_submission.sh";
     ASSIGN_OR_RETURN(const std::string text,
                      ValidateSubmissionScript(
                          {.validator = validator,
                           .competition_id = options.competition_id,
-                          .sample_submission = (data / options.sample_submission).string()}));
+                          .sample_submission = (data / options.sample_submission).string(),
+                          .loader = std::move(loader)}));
     RETURN_IF_ERROR(WriteTextFile(script, text));
     fs::permissions(script, kReadOnlyExecutable, ec);
     if (ec) return FsError("cannot set permissions of", script, ec);

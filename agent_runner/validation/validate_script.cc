@@ -37,6 +37,11 @@ absl::StatusOr<std::string> ValidateSubmissionScript(const ValidateScriptPaths& 
       !s.ok()) {
     return s;
   }
+  std::string loader;
+  for (const std::string& word : paths.loader) {
+    if (absl::Status s = CheckValue(word, "loader", word[0] != '-'); !s.ok()) return s;
+    absl::StrAppend(&loader, ShellQuoted(word), " ");
+  }
   return absl::StrCat(
       "#!/bin/sh\n"
       "# validate_submission.sh FILE: whether FILE is a submission the grader will take,\n"
@@ -47,7 +52,7 @@ absl::StatusOr<std::string> ValidateSubmissionScript(const ValidateScriptPaths& 
       "  echo \"usage: $0 FILE (e.g. $0 submission/submission.csv)\" >&2\n"
       "  exit 2\n"
       "fi\n"
-      "exec ",
+      "exec ", loader,
       ShellQuoted(paths.validator), " --competition ", ShellQuoted(paths.competition_id),
       " --sample ", ShellQuoted(paths.sample_submission), " -- \"$1\"\n");
 }

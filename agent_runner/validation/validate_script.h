@@ -9,6 +9,7 @@
 #define MLEBENCH_AGENT_RUNNER_VALIDATION_VALIDATE_SCRIPT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -22,11 +23,16 @@ struct ValidateScriptPaths {
   std::string competition_id;
   // The sample submission in the workspace's data/ (MLEBENCH_SAMPLE_SUBMISSION).
   std::string sample_submission;
+  // Empty, or what runs the validator: on an agent's own root file system,
+  // the host's dynamic loader and its options (sandbox.h, HostLoader), since
+  // the validator needs the host's libraries. Each word absolute or an
+  // option; quoted like the rest.
+  std::vector<std::string> loader;
 };
 
 // The script's text: a POSIX sh script that takes one argument, FILE
 // (relative to the caller's working directory), and execs
-//   <validator> --competition <id> --sample <sample> -- FILE
+//   [<loader>...] <validator> --competition <id> --sample <sample> -- FILE
 // with every value quoted for the shell, so that its exit status is the
 // validator's: 0 valid, 1 invalid, 2 usage error (the script's own, too,
 // for a wrong number of arguments). The values are baked in: the agent may

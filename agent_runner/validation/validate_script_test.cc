@@ -57,6 +57,26 @@ TEST_F(ValidateScriptTest, PassesTheFileAndTheBakedInValuesExactly) {
   }
 }
 
+TEST_F(ValidateScriptTest, RunsTheValidatorThroughALoaderWhenGiven) {
+  // On an agent's own root file system the host's loader runs it; any
+  // program that runs the rest of its command line stands in for it here.
+  absl::StatusOr<std::string> script = ValidateSubmissionScript(
+      {.validator = validator_.string(),
+       .competition_id = "spaceship-titanic",
+       .sample_submission = (dir_ / "data" / "sample submission's.csv").string(),
+       .loader = {"/usr/bin/nice", "-n0"}});
+  ASSERT_TRUE(script.ok()) << script.status();
+  EXPECT_NE(script->find("exec '/usr/bin/nice' '-n0' '" + dir_.parent_path().string()),
+            std::string::npos)
+      << *script;
+  const fs::path through = dir_ / "through_loader.sh";
+  WriteFileOrFail(through, *script);
+  ASSERT_EQ(chmod(through.c_str(), 0555), 0);
+  const testing::CommandResult result = RunCommand({through.string(), "invalid.csv"});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("[invalid.csv]"), std::string::npos) << result.output;
+}
+
 TEST_F(ValidateScriptTest, ExitsWithTheValidatorsStatus) {
   EXPECT_EQ(RunCommand({script_.string(), "invalid.csv"}).exit_code, 1);
   EXPECT_EQ(RunCommand({"/bin/sh", script_.string(), "submission.csv"}).exit_code, 0);
@@ -90,6 +110,13 @@ TEST(ValidateSubmissionScriptTest, RejectsPathsItCannotBakeIn) {
   ValidateScriptPaths empty = good;
   empty.competition_id = "";
   EXPECT_FALSE(ValidateSubmissionScript(empty).ok());
+  ValidateScriptPaths loader = good;
+  loader.loader = {"ld.so"};
+  EXPECT_FALSE(ValidateSubmissionScript(loader).ok());
+  loader.loader = {"/lib64/ld.so", ""};
+  EXPECT_FALSE(ValidateSubmissionScript(loader).ok());
+  loader.loader = {"/lib64/ld.so", "--library-path", "/a:/b"};
+  EXPECT_TRUE(ValidateSubmissionScript(loader).ok());
 }
 
 TEST(ValidateSubmissionInstructionsTest, NamesTheScript) {

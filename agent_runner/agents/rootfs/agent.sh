@@ -3,8 +3,8 @@
 # that bring a root file system"): run by the system's /bin/sh (Debian's dash),
 # it checks that it runs on that system - Debian's os-release, the marker
 # debian_rootfs writes, the system's python3, none of the host's files - and
-# writes the sample submission with that python3. Anything else: no
-# submission, and the gate fails.
+# writes the sample submission with that python3, which validate_submission.sh
+# must find valid. Anything else: no submission, and the gate fails.
 set -eu
 if [ ! -f /etc/mlebench-rootfs ]; then
   echo "not on a root file system made by debian_rootfs: no /etc/mlebench-rootfs" >&2
@@ -35,3 +35,13 @@ with open(out, "w", newline="") as f:
     csv.writer(f, lineterminator="\n").writerows(rows)
 print("wrote", len(rows) - 1, "rows of the sample submission to", out)
 PY
+# The competition's validator (a program of the host's, run through the host's
+# loader on this system), when the workspace has it.
+if [ -x ./validate_submission.sh ]; then
+  verdict="$(./validate_submission.sh submission/submission.csv)" || true
+  echo "validate_submission.sh: $verdict"
+  if [ "$verdict" != "Submission is valid." ]; then
+    rm -f "$MLEBENCH_SUBMISSION_DIR/submission.csv"
+    exit 1
+  fi
+fi
