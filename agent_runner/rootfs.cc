@@ -55,9 +55,10 @@ struct Entry {
 };
 
 absl::Status Changed(absl::string_view why) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      why, ": the root file system changed since its manifest was made (refetch its "
-           "repository: ./bazelw sync --only=<its name>)"));
+  return absl::FailedPreconditionError(
+      absl::StrCat(why,
+                   ": the root file system changed since its manifest was made (refetch its "
+                   "repository: ./bazelw sync --only=<its name>)"));
 }
 
 absl::StatusOr<std::vector<Entry>> ParseManifest(absl::string_view text) {
@@ -69,9 +70,8 @@ absl::StatusOr<std::vector<Entry>> ParseManifest(absl::string_view text) {
     const std::vector<absl::string_view> fields = absl::StrSplit(line, '\t');
     Entry entry;
     const auto malformed = [&](absl::string_view why) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("the root file system's manifest is malformed at line ", line_number,
-                       ": ", why));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the root file system's manifest is malformed at line ", line_number, ": ", why));
     };
     if (fields.size() != 5) return malformed("not 5 tab-separated fields");
     if (fields[0].size() != 1 || std::strchr("dfl", fields[0][0]) == nullptr) {
@@ -115,8 +115,7 @@ absl::StatusOr<RootfsSummary> Walk(const fs::path& rootfs, int64_t max_entries,
     }
     if (++summary.entries > max_entries) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "the root file system ", rootfs.string(), " holds more than ", max_entries,
-          " entries"));
+          "the root file system ", rootfs.string(), " holds more than ", max_entries, " entries"));
     }
     Entry entry{.path = relative, .mode = static_cast<uint32_t>(st.st_mode & 07777)};
     if (S_ISDIR(st.st_mode)) {

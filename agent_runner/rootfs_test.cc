@@ -45,9 +45,8 @@ class RootfsTest : public ::testing::Test {
 
   // The manifest as the repository rules make it (rootfs_manifest.py).
   std::string Manifest() {
-    const std::string command =
-        absl::StrCat("/usr/bin/python3 -I -S agent_runner/rootfs/rootfs_manifest.py '",
-                     rootfs_.string(), "'");
+    const std::string command = absl::StrCat(
+        "/usr/bin/python3 -I -S agent_runner/rootfs/rootfs_manifest.py '", rootfs_.string(), "'");
     FILE* pipe = popen(command.c_str(), "r");
     EXPECT_NE(pipe, nullptr);
     std::string text;
@@ -82,7 +81,8 @@ TEST_F(RootfsTest, AnyChangeSinceTheManifestIsAnError) {
     absl::StatusOr<RootfsSummary> summary = CheckRootfs(rootfs_, manifest);
     EXPECT_EQ(summary.status().code(), absl::StatusCode::kFailedPrecondition) << what;
     EXPECT_THAT(std::string(summary.status().message()), HasSubstr(what));
-    EXPECT_THAT(std::string(summary.status().message()), HasSubstr("changed since its manifest was made"));
+    EXPECT_THAT(std::string(summary.status().message()),
+                HasSubstr("changed since its manifest was made"));
   };
   std::ofstream(rootfs_ / "etc" / "os-release", std::ios::app) << "more\n";
   expect_changed("etc/os-release is a file of mode 0644 and 13 bytes, the manifest says");

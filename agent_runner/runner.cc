@@ -435,8 +435,8 @@ absl::StatusOr<DirToBind> ResolveDirToBind(const RunOptions& options, const fs::
 // it (up to its allowed root) looks like a holder of answers, a device, or a
 // mount point (CheckTreeToBind).
 absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
-  ASSIGN_OR_RETURN(DirToBind bind, ResolveDirToBind(options, options.environment_dir,
-                                                    "the agent's environment"));
+  ASSIGN_OR_RETURN(DirToBind bind,
+                   ResolveDirToBind(options, options.environment_dir, "the agent's environment"));
   if (absl::Status s = CheckTreeToBind(bind.dir, bind.floor); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("the agent's environment ",
                                                options.environment_dir.string(), ": ",
@@ -539,12 +539,12 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
       loader = {host.loader.string(), "--inhibit-cache", "--library-path", host.library_path};
     }
     const fs::path script = workspace / "validate_submission.sh";
-    ASSIGN_OR_RETURN(const std::string text,
-                     ValidateSubmissionScript(
-                         {.validator = validator,
-                          .competition_id = options.competition_id,
-                          .sample_submission = (data / options.sample_submission).string(),
-                          .loader = std::move(loader)}));
+    ASSIGN_OR_RETURN(
+        const std::string text,
+        ValidateSubmissionScript({.validator = validator,
+                                  .competition_id = options.competition_id,
+                                  .sample_submission = (data / options.sample_submission).string(),
+                                  .loader = std::move(loader)}));
     RETURN_IF_ERROR(WriteTextFile(script, text));
     fs::permissions(script, kReadOnlyExecutable, ec);
     if (ec) return FsError("cannot set permissions of", script, ec);
@@ -829,16 +829,14 @@ absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const f
     if (host_loader.has_value()) {
       ASSIGN_OR_RETURN(fs::path socat, HostPathInSandbox(options.proxy.socat));
       confinement.entry.insert(confinement.entry.end(),
-                               {"--socat", socat.string(), "--loader",
-                                host_loader->loader.string(), "--library_path",
-                                host_loader->library_path});
+                               {"--socat", socat.string(), "--loader", host_loader->loader.string(),
+                                "--library_path", host_loader->library_path});
     }
   }
   confinement.entry.push_back("--");
-  ASSIGN_OR_RETURN(
-      std::optional<std::string> problem,
-      ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(), confinement.entry, probe,
-                 env, workspace));
+  ASSIGN_OR_RETURN(std::optional<std::string> problem,
+                   ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(),
+                              confinement.entry, probe, env, workspace));
   if (problem.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "isolation bwrap is unavailable: ", *problem,

@@ -95,9 +95,9 @@ absl::Status AddRootfsSystem(Args& args, const fs::path& rootfs) {
       for (const fs::path& entry : entries) {
         const std::string name_inside = absl::StrCat("/opt/", entry.filename().string());
         if (entry.filename() == "mlebench") {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "the root file system ", rootfs.string(),
-              " has opt/mlebench, where the sandbox mounts agent environments"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("the root file system ", rootfs.string(),
+                           " has opt/mlebench, where the sandbox mounts agent environments"));
         }
         struct stat entry_st;
         if (lstat(entry.c_str(), &entry_st) != 0) continue;
@@ -119,9 +119,9 @@ absl::Status AddRootfsSystem(Args& args, const fs::path& rootfs) {
     } else if (S_ISDIR(st.st_mode)) {
       Append(args, {"--ro-bind", source.string(), inside});
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the root file system's ", name, " must be a directory",
-          inside == "/usr" || inside == "/etc" ? "" : " or a symlink"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the root file system's ", name, " must be a directory",
+                       inside == "/usr" || inside == "/etc" ? "" : " or a symlink"));
     }
   }
   return absl::OkStatus();
@@ -325,9 +325,9 @@ absl::StatusOr<fs::path> HostPathInSandbox(const fs::path& path) {
     bound = bound || (top == dir && lstat(host_dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode));
   }
   if (!bound) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path.string(), " resolves to ", resolved.string(),
-        ", outside the host's system that the sandbox shows at ", kHostSystemPath));
+    return absl::FailedPreconditionError(
+        absl::StrCat(path.string(), " resolves to ", resolved.string(),
+                     ", outside the host's system that the sandbox shows at ", kHostSystemPath));
   }
   return fs::path(kHostSystemPath) / relative;
 }

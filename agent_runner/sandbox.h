@@ -29,10 +29,10 @@ inline constexpr char kSandboxValidatorPath[] = "/run/mlebench/validate";
 inline constexpr char kHostSystemPath[] = "/run/mlebench/host";
 
 // The top-level entries of an agent's root file system that become the
-// sandbox's system (RootfsSystemEntries). usr and etc must be directories;
-// the others may be missing, directories or symlinks.
-inline constexpr const char* kRootfsSystemEntries[] = {"usr", "bin", "sbin", "lib", "lib32",
-                                                       "lib64", "libx32", "etc", "opt"};
+// sandbox's system. usr and etc must be directories; the others may be
+// missing, directories or symlinks.
+inline constexpr const char* kRootfsSystemEntries[] = {"usr",   "bin",    "sbin", "lib", "lib32",
+                                                       "lib64", "libx32", "etc",  "opt"};
 
 // Confinement of an agent with bubblewrap (bwrap): what the agent sees.
 struct SandboxSpec {

@@ -229,8 +229,8 @@ TEST_F(BwrapOptionsTest, ARootfsReplacesTheHostsSystemWhichMovesToAPrivatePlace)
   struct stat st;
   if (lstat("/lib64", &st) == 0 && S_ISLNK(st.st_mode)) {
     const std::string target = fs::read_symlink("/lib64").string();
-    EXPECT_TRUE(HasRun(*options, {"--symlink", target[0] == '/' ? host + target : target,
-                                  host + "/lib64"}));
+    EXPECT_TRUE(HasRun(*options,
+                       {"--symlink", target[0] == '/' ? host + target : target, host + "/lib64"}));
   }
   // /opt: a tmpfs with the rootfs's entries, room for environments, then
   // read-only.

@@ -52,8 +52,8 @@ absl::StatusOr<std::string> ValidateSubmissionScript(const ValidateScriptPaths& 
       "  echo \"usage: $0 FILE (e.g. $0 submission/submission.csv)\" >&2\n"
       "  exit 2\n"
       "fi\n"
-      "exec ", loader,
-      ShellQuoted(paths.validator), " --competition ", ShellQuoted(paths.competition_id),
+      "exec ",
+      loader, ShellQuoted(paths.validator), " --competition ", ShellQuoted(paths.competition_id),
       " --sample ", ShellQuoted(paths.sample_submission), " -- \"$1\"\n");
 }
 
