@@ -396,11 +396,6 @@ ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
   return log;
 }
 
-std::vector<std::string> SandboxForwarderArgs(const std::string& socat, const std::string& socket) {
-  return {socat, absl::StrCat("TCP4-LISTEN:", kSandboxProxyPort, ",bind=127.0.0.1,reuseaddr,fork"),
-          absl::StrCat("UNIX-CONNECT:", socket)};
-}
-
 absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& allowed,
                                                const EgressProxyOptions& options) {
   for (const auto& [tool, package] :

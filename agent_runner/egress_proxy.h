@@ -26,14 +26,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/proxy_forwarder.h"
 
 namespace mlebench {
 
-// Where the sandbox sees the proxy: the port of its forwarder on the
-// sandbox's loopback, and the directory the host's socket is bound at.
-inline constexpr int kSandboxProxyPort = 3128;
-inline constexpr char kSandboxProxySocketDir[] = "/run/mlebench/network";
-inline constexpr char kProxySocketName[] = "proxy.sock";
 
 // One destination the agent may reach: a host name (lower case), a
 // "*.domain" wildcard (the domain and all its subdomains, never at a
@@ -160,10 +156,6 @@ class EgressProxy {
   pid_t socat_ = -1;
 };
 
-// The agent's side: socat's arguments for a forwarder listening on the
-// sandbox's 127.0.0.1:kSandboxProxyPort that relays each connection to
-// `socket` (the bound proxy socket).
-std::vector<std::string> SandboxForwarderArgs(const std::string& socat, const std::string& socket);
 
 }  // namespace mlebench
 

@@ -62,7 +62,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "agent_runner/egress_proxy.h"
+#include "agent_runner/proxy_forwarder.h"
 #include "agent_runner/seccomp_filter.h"
 
 namespace mlebench {
