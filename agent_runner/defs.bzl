@@ -56,6 +56,8 @@ AgentInfo = provider(
         "processes": "int: most processes and threads at once (0: 4096).",
         "network": "string: the network it needs: \"deny\" (none) or \"allowlist\" " +
                    "(the hosts of --//agent_runner:allowed_hosts, through a proxy).",
+        "secrets": "list of string: the environment variables it needs as secrets; a run " +
+                   "fails the analysis unless --//agent_runner:secret names each.",
     },
 )
 
@@ -265,6 +267,7 @@ def _mle_agent_impl(ctx):
             gpus = ctx.attr.gpus,
             processes = ctx.attr.processes,
             network = ctx.attr.network,
+            secrets = ctx.attr.secrets,
         ),
     ]
 
@@ -320,6 +323,12 @@ mle_agent = rule(
         "processes": attr.int(
             default = 0,
             doc = "Most processes and threads at once by default; 0: 4096.",
+        ),
+        "secrets": attr.string_list(
+            doc = "Environment variables the agent needs as secrets (an API key). The user " +
+                  "hands each over with --//agent_runner:secret=NAME (the agent never gets " +
+                  "a variable it was not given explicitly); a run without one fails the " +
+                  "analysis with the flag to set. docs/agents.md, \"Secrets\".",
         ),
         "network": attr.string(
             default = "deny",

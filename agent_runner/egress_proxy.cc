@@ -249,6 +249,12 @@ std::string AllowedHost::ToString() const { return absl::StrCat(host, ":", port)
 
 absl::StatusOr<AllowedHost> ParseAllowedHost(absl::string_view text) {
   const absl::string_view trimmed = absl::StripAsciiWhitespace(text);
+  if (absl::StrContains(trimmed, '/') || absl::StrContains(trimmed, '@')) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "allowed host '", trimmed,
+        "': name the host and port only (api.openai.com, 127.0.0.1:8000): no scheme, path or "
+        "user"));
+  }
   if (absl::StrContains(trimmed, '[') || std::count(trimmed.begin(), trimmed.end(), ':') > 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("allowed host '", trimmed, "': IPv6 literals are not supported"));
@@ -387,6 +393,7 @@ ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
     }
     ++log.total;
     if (!connection.allowed) ++log.refused;
+    if (connection.allowed && connection.status >= 500) ++log.failed;
     if (log.connections.size() < max_connections) {
       log.connections.push_back(std::move(connection));
     } else {

@@ -71,6 +71,9 @@ struct ProxyLog {
   std::vector<ProxyConnection> connections;  // the first ones, in order
   int64_t total = 0;    // requests seen, including those not in `connections`
   int64_t refused = 0;  // of `total`
+  // Of `total`: allowed, but answered with a 5xx status - the host could not
+  // be reached (a mistyped port or name: Squid's 502/503/500) or failed.
+  int64_t failed = 0;
   bool truncated = false;  // more requests than kept, or the log was cut
 };
 

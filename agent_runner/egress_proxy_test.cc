@@ -48,6 +48,8 @@ TEST(ParseAllowedHostTest, RefusesWhatSquidWouldReadOtherwise) {
     EXPECT_FALSE(ParseAllowedHost(bad).ok()) << "'" << bad << "'";
   }
   EXPECT_FALSE(ParseAllowedHost(std::string(254, 'a')).ok());
+  EXPECT_THAT(ParseAllowedHost("http://127.0.0.1:8000").status().message(),
+              HasSubstr("no scheme, path or user"));
 }
 
 TEST(ParseAllowedHostsTest, CommaListWithoutDuplicates) {

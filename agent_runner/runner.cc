@@ -1265,6 +1265,7 @@ std::string RunRecordToJson(const RunRecord& record) {
   const ProxyLog& log = record.connections;
   absl::StrAppend(&json, "], \"connections_total\": ", log.total,
                   ", \"connections_refused\": ", log.refused,
+                  ", \"connections_failed\": ", log.failed,
                   ", \"connections_truncated\": ", log.truncated ? "true" : "false",
                   ", \"connections\": [");
   for (size_t i = 0; i < log.connections.size(); ++i) {

@@ -664,7 +664,7 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          first->processes_limit_hits,
                          ", \"ended_by\": \"agent\", \"kept_files\": 0, \"kept_bytes\": 0, "
                          "\"kept_skipped\": 0, \"allowed_hosts\": [], \"connections_total\": 0, "
-                         "\"connections_refused\": 0, \"connections_truncated\": false, "
+                         "\"connections_refused\": 0, \"connections_failed\": 0, \"connections_truncated\": false, "
                          "\"connections\": [], \"secrets\": []}\n"));
 }
 
@@ -1188,7 +1188,7 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\", "
             "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0, "
             "\"allowed_hosts\": [], \"connections_total\": 0, \"connections_refused\": 0, "
-            "\"connections_truncated\": false, \"connections\": [], \"secrets\": []}\n");
+            "\"connections_failed\": 0, \"connections_truncated\": false, \"connections\": [], \"secrets\": []}\n");
   record.cpu_ids = {0, 1, 2, 5};
   record.gpu_ids = {1, 3};
   record.agent_label = "//my:agent";

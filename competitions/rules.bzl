@@ -328,6 +328,11 @@ def _network(ctx, agent_target, info, requested):
     if requested == "auto":
         mode = info.network if info else "deny"
     hosts = [h.strip() for h in ctx.attr._allowed_hosts[BuildSettingInfo].value if h.strip()]
+    for host in hosts:
+        if "/" in host or "@" in host:
+            fail(("--//agent_runner:allowed_hosts: '%s' is not host[:port]: name the host " +
+                  "and port only, e.g. api.openai.com or 127.0.0.1:8000 (no scheme, path " +
+                  "or user)") % host)
     if mode != "allowlist":
         return struct(mode = mode, allowed_hosts = [])
     if not hosts:
@@ -408,6 +413,12 @@ def _agent_run_impl(ctx):
     if network.allowed_hosts:
         common += ["--allowed_hosts", ",".join(network.allowed_hosts)]
     secrets = [s.strip() for s in ctx.attr._secret[BuildSettingInfo].value if s.strip()]
+    missing = [s for s in (info.secrets if info else []) if s not in secrets]
+    if missing and not ctx.attr.fixed_agent:
+        fail(("agent %s needs the secret(s) %s: hand them over with " +
+              "--//agent_runner:secret=%s (one comma-separated flag; the values come from " +
+              "./bazelw's environment or --//agent_runner:secrets_file; docs/agents.md, " +
+              "\"Secrets\")") % (agent_target.label, ", ".join(missing), ",".join(secrets + missing)))
     secrets_file = ctx.attr._secrets_file[BuildSettingInfo].value
     validator = None
     if ctx.attr.validator and ctx.attr._validate_submission[BuildSettingInfo].value == "on":

@@ -163,6 +163,7 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   env.ended_by = text("ended_by");
   env.network_requests = static_cast<int64_t>(number("connections_total", 0));
   env.network_requests_refused = static_cast<int64_t>(number("connections_refused", 0));
+  env.network_requests_failed = static_cast<int64_t>(number("connections_failed", 0));
   for (const auto& [key, target] : {std::pair<const char*, std::optional<int64_t>*>{
                                         "exit_code", &env.exit_code},
                                     {"signal", &env.signal}}) {
@@ -201,6 +202,7 @@ void AddRunEnvironment(const RunEnvironment& env, CompetitionReport& report) {
   for (const std::string& host : env.allowed_hosts) report.add_allowed_hosts(host);
   report.set_network_requests(env.network_requests);
   report.set_network_requests_refused(env.network_requests_refused);
+  report.set_network_requests_failed(env.network_requests_failed);
   report.set_agent_digest(env.agent_digest);
   report.set_environment_digest(env.environment_digest);
   report.set_cpus(env.cpus);
@@ -284,8 +286,13 @@ std::string SummaryLine(const CompetitionReport& r, GatingPolicy policy,
   if (!r.network().empty()) {
     absl::StrAppend(&environment, " network ", EscapeForConsole(r.network(), 20));
     if (r.network() == "allowlist") {
-      absl::StrAppend(&environment, " (", r.network_requests(), " requests, ",
-                      r.network_requests_refused(), " refused)");
+      absl::StrAppend(&environment, " (", r.network_requests(),
+                      r.network_requests() == 1 ? " request, " : " requests, ",
+                      r.network_requests_refused(), " refused",
+                      r.network_requests_failed() > 0
+                          ? absl::StrCat(", ", r.network_requests_failed(), " failed")
+                          : std::string(),
+                      ")");
     }
   }
   if (r.sample_score().kind_case() == google::protobuf::Value::kNumberValue) {

@@ -71,6 +71,7 @@ struct RunEnvironment {
   std::vector<std::string> allowed_hosts;
   int64_t network_requests = 0;
   int64_t network_requests_refused = 0;
+  int64_t network_requests_failed = 0;
   // The rest of the record, where it has them (records of older runners do
   // not): copied into the report's fields of the same names (wall_seconds
   // from duration_s, gpus from the number of gpu_ids).

@@ -149,7 +149,8 @@ TEST(RunEnvironmentFromRecord, ReadsTheRunnersRecord) {
   EXPECT_EQ(env->network, "unconfined");  // an older runner's name
   env = RunEnvironmentFromRecord(
       "{\"isolation\": \"bwrap\", \"network\": \"allowlist\", \"allowed_hosts\": "
-      "[\"api.example.com:443\", 7], \"connections_total\": 5, \"connections_refused\": 2}");
+      "[\"api.example.com:443\", 7], \"connections_total\": 5, \"connections_refused\": 2, "
+      "\"connections_failed\": 1}");
   ASSERT_TRUE(env.ok()) << env.status();
   EXPECT_EQ(env->network, "allowlist");
   EXPECT_THAT(env->allowed_hosts, ::testing::ElementsAre("api.example.com:443"));
@@ -160,7 +161,7 @@ TEST(RunEnvironmentFromRecord, ReadsTheRunnersRecord) {
   EXPECT_EQ(report.allowed_hosts_size(), 1);
   EXPECT_EQ(report.network_requests_refused(), 2);
   EXPECT_THAT(SummaryLine(report, GatingPolicy::kNone, Gate(report, GatingPolicy::kNone)),
-              ::testing::HasSubstr(" network allowlist (5 requests, 2 refused)"));
+              ::testing::HasSubstr(" network allowlist (5 requests, 2 refused, 1 failed)"));
 }
 
 TEST(RunEnvironmentFromRecord, BrokenRecordsAreErrors) {
@@ -225,6 +226,7 @@ TEST(CompetitionJUnitXml, IsolationNetworkAndRequest) {
                      "        <property name=\"allowed_hosts\" value=\"\"/>\n"
                      "        <property name=\"network_requests\" value=\"0\"/>\n"
                      "        <property name=\"network_requests_refused\" value=\"0\"/>\n"
+                     "        <property name=\"network_requests_failed\" value=\"0\"/>\n"
                      "        <property name=\"isolation_requested\" value=\"none\"/>\n"),
             std::string::npos)
       << xml;

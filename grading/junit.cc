@@ -45,6 +45,7 @@ std::string TestCaseXml(const CompetitionReport& r, GatingPolicy policy,
   prop("allowed_hosts", absl::StrJoin(r.allowed_hosts(), ","));
   prop("network_requests", std::to_string(r.network_requests()));
   prop("network_requests_refused", std::to_string(r.network_requests_refused()));
+  prop("network_requests_failed", std::to_string(r.network_requests_failed()));
   prop("isolation_requested", std::string(IsolationRequestName(options.isolation_requested)));
   prop("gate", std::string(GatingPolicyName(policy)));
   prop("cpus", std::to_string(r.cpus()));

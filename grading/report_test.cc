@@ -85,7 +85,8 @@ TEST(ToPythonJson, MatchesUpstreamKeysOrderAndFormatting) {
             "  \"beats_sample\": false,\n"
             "  \"allowed_hosts\": [],\n"
             "  \"network_requests\": 0,\n"
-            "  \"network_requests_refused\": 0\n"
+            "  \"network_requests_refused\": 0,\n"
+            "  \"network_requests_failed\": 0\n"
             "}");
 }
 

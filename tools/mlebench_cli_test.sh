@@ -217,7 +217,7 @@ ours = ["invalid_reason", "agent", "seed", "dataset", "thresholds_source", "isol
         "agent_digest", "environment_digest", "cpus", "memory_limit_bytes", "gpus",
         "processes_limit", "wall_seconds", "cpu_seconds", "memory_peak_bytes", "ended_by",
         "sample_score", "beats_sample", "allowed_hosts", "network_requests",
-        "network_requests_refused"]
+        "network_requests_refused", "network_requests_failed"]
 assert list(report) == upstream + ours, list(report)
 assert report["competition_id"] == cid
 datetime.datetime.fromisoformat(report["created_at"])
