@@ -508,6 +508,15 @@ absl::Status MakeDirs(const fs::path& dir) {
   return absl::OkStatus();
 }
 
+// A label as Bazel writes it in full: "//a/b" is "//a/b:b", "@r//a" is
+// "@r//a:a" (run records hold the full form).
+std::string CanonicalLabel(const std::string& label) {
+  if (label.empty() || label.find(':') != std::string::npos) return label;
+  const size_t slash = label.rfind('/');
+  if (slash == std::string::npos || slash + 1 >= label.size()) return label;
+  return absl::StrCat(label, ":", label.substr(slash + 1));
+}
+
 }  // namespace
 
 absl::StatusOr<FindRunsResult> FindRuns(const std::vector<fs::path>& roots,
@@ -563,7 +572,10 @@ absl::StatusOr<FindRunsResult> FindRuns(const std::vector<fs::path>& roots,
                                              run.status().message(), "; not audited"));
       continue;
     }
-    if (!agent_label.empty() && run->agent_label != agent_label) continue;
+    if (!agent_label.empty() && CanonicalLabel(run->agent_label) != CanonicalLabel(agent_label)) {
+      result.other_agents.insert(run->agent_label);
+      continue;
+    }
     result.runs.push_back(*std::move(run));
   }
   std::sort(result.runs.begin(), result.runs.end(), [](const AuditRun& a, const AuditRun& b) {
@@ -650,7 +662,13 @@ absl::StatusOr<AuditResult> RunAudit(const AuditOptions& options, std::ostream& 
         "no agent runs (directories holding run_record.json) under ",
         absl::StrJoin(options.runs, ", ",
                       [](std::string* out, const fs::path& p) { out->append(p.string()); }),
-        options.agent_label.empty() ? "" : absl::StrCat(" of agent ", options.agent_label)));
+        options.agent_label.empty()
+            ? ""
+            : absl::StrCat(" of agent ", options.agent_label,
+                           found.other_agents.empty()
+                               ? std::string()
+                               : absl::StrCat(" (runs of other agents: ",
+                                              absl::StrJoin(found.other_agents, ", "), ")"))));
   }
 
   // References, read before anything is written.

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ struct FindRunsResult {
   std::vector<AuditRun> runs;  // sorted by competition, agent, digest, seed, directory
   int64_t sample_runs_left_out = 0;
   std::vector<std::string> warnings;  // records that could not be read, and such
+  // With an agent label: the labels of the runs left out for another agent.
+  std::set<std::string> other_agents;
 };
 
 // Finds the runs under `roots`: each root is a run directory, its

@@ -25,6 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using google::protobuf::Struct;
 using google::protobuf::Value;
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::NewTempDir;
@@ -234,6 +235,16 @@ TEST(FindRunsTest, FindsEachRunOnceInOrderWithUniqueNames) {
       FindRuns({competitions}, "//agents:theirs", false, AuditLimits());
   ASSERT_TRUE(other_agent.ok());
   EXPECT_TRUE(other_agent->runs.empty());
+  EXPECT_THAT(other_agent->other_agents, Contains("//agents:mine"));
+  // A label in Bazel's short form finds the runs of its full form.
+  fs::create_directories(root / "short" / "epsilon_run" / "run-0");
+  WriteFileOrFail(root / "short" / "epsilon_run" / "run-0" / "run_record.json",
+                  "{\"competition_id\": \"epsilon\", \"seed\": 0, \"agent_label\": "
+                  "\"//my_agent:my_agent\"}");
+  absl::StatusOr<FindRunsResult> short_label =
+      FindRuns({root / "short"}, "//my_agent", false, AuditLimits());
+  ASSERT_TRUE(short_label.ok()) << short_label.status();
+  EXPECT_EQ(short_label->runs.size(), 1u);
   EXPECT_FALSE(FindRuns({root / "missing"}, "", false, AuditLimits()).ok());
   (void)other;
 }
