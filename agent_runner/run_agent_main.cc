@@ -349,7 +349,9 @@ int Main(int argc, char** argv) {
   absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
   if (!flags.ok()) {
     PrintError(flags.status().message());
-    std::cerr << kUsage;
+    // The usage helps with a command line, not with a secret or file that is
+    // missing or unsafe.
+    if (flags.status().code() != absl::StatusCode::kFailedPrecondition) std::cerr << kUsage;
     return 1;
   }
   absl::Status status = [&]() -> absl::Status {
