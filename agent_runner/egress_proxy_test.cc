@@ -29,6 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::mlebench::testing::HttpOrigin;
+using ::mlebench::testing::LoopbackServer;
 using ::testing::HasSubstr;
 
 TEST(ParseAllowedHostTest, NamesPortsAndWildcards) {
@@ -215,52 +216,28 @@ TEST(EgressProxyTest, LetsTheNamedHostThroughAndRefusesAndLogsTheRest) {
 }
 
 // A listener on a free loopback port that counts the connections it gets;
-// with `ftp`, an FTP server whose passive replies (PASV and EPSV) name
+// with `data_port`, an FTP server whose passive replies (PASV and EPSV) name
 // `data_port` on 127.0.0.1, as a hostile one would.
 class FakeServer {
  public:
-  explicit FakeServer(int data_port = 0) : data_port_(data_port) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in address = {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-    listen(fd_, 16);
-    thread_ = std::thread([this] { Serve(); });
-  }
-  ~FakeServer() {
-    stop_ = true;
-    thread_.join();
-    close(fd_);
-  }
-  int port() const { return port_; }
-  int connections() const { return connections_; }
+  explicit FakeServer(int data_port = 0)
+      : data_port_(data_port), server_([this](int client) {
+          if (data_port_ > 0) {
+            Ftp(client);
+          } else {
+            LoopbackServer::Say(client, "PRIVATE-SERVICE\r\n");
+          }
+        }) {}
+  int port() const { return server_.port(); }
+  int connections() const { return server_.connections(); }
 
  private:
-  void Serve() {
-    while (!stop_) {
-      struct pollfd p = {fd_, POLLIN, 0};
-      if (poll(&p, 1, 50) <= 0) continue;
-      const int client = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (client < 0) continue;
-      ++connections_;
-      if (data_port_ > 0) Ftp(client);
-      else Say(client, "PRIVATE-SERVICE\r\n");
-      close(client);
-    }
-  }
-  static void Say(int fd, const std::string& text) {
-    ssize_t ignored = write(fd, text.data(), text.size());
-    (void)ignored;
-  }
   void Ftp(int fd) {
-    Say(fd, "220 hello\r\n");
+    const auto say = [fd](const std::string& text) { LoopbackServer::Say(fd, text); };
+    say("220 hello\r\n");
     std::string pending;
     char buffer[1024];
-    while (!stop_) {
+    while (!server_.stopping()) {
       struct pollfd p = {fd, POLLIN, 0};
       if (poll(&p, 1, 3000) <= 0) return;
       const ssize_t n = read(fd, buffer, sizeof(buffer));
@@ -269,27 +246,23 @@ class FakeServer {
       for (size_t end; (end = pending.find("\r\n")) != std::string::npos;) {
         const std::string verb = pending.substr(0, std::min(pending.find(' '), end));
         pending.erase(0, end + 2);
-        if (verb == "USER") Say(fd, "331 password\r\n");
-        else if (verb == "PASS") Say(fd, "230 in\r\n");
-        else if (verb == "EPSV") Say(fd, absl::StrCat("229 passive (|||", data_port_, "|)\r\n"));
+        if (verb == "USER") say("331 password\r\n");
+        else if (verb == "PASS") say("230 in\r\n");
+        else if (verb == "EPSV") say(absl::StrCat("229 passive (|||", data_port_, "|)\r\n"));
         else if (verb == "PASV") {
-          Say(fd, absl::StrCat("227 passive (127,0,0,1,", data_port_ >> 8, ",", data_port_ & 255,
-                               ")\r\n"));
+          say(absl::StrCat("227 passive (127,0,0,1,", data_port_ >> 8, ",", data_port_ & 255,
+                           ")\r\n"));
         } else if (verb == "RETR" || verb == "STOR" || verb == "LIST" || verb == "NLST") {
-          Say(fd, "150 go\r\n");
-        } else if (verb == "SIZE" || verb == "MDTM") Say(fd, "550 no\r\n");
+          say("150 go\r\n");
+        } else if (verb == "SIZE" || verb == "MDTM") say("550 no\r\n");
         else if (verb == "QUIT") return;
-        else Say(fd, "200 ok\r\n");
+        else say("200 ok\r\n");
       }
     }
   }
 
-  int fd_ = -1;
-  int port_ = 0;
   int data_port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> connections_{0};
-  std::thread thread_;
+  LoopbackServer server_;  // last: its thread uses data_port_
 };
 
 // An allowed host that answers like an FTP server must not lead Squid to
