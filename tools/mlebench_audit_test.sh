@@ -9,39 +9,9 @@
 # .log/.py file under its paths read as UTF-8.
 set -euo pipefail
 
-readonly PY=/usr/bin/python3
 readonly T="$TEST_TMPDIR"
-readonly RUNFILES_ROOT="$(cd .. && pwd)"  # the test runs in <runfiles>/mlebench
 readonly CORPUS="$PWD/tools/testdata/audit"
-
-mkdir -p "$T/bazel-bin/tools" "$T/work"
-cp tools/mlebench "$T/bazel-bin/tools/mlebench"
-ln -s "$RUNFILES_ROOT" "$T/bazel-bin/tools/mlebench.runfiles"
-readonly MLEBENCH="$T/bazel-bin/tools/mlebench"
-unset RUNFILES_DIR RUNFILES_MANIFEST_FILE RUNFILES_MANIFEST_ONLY TEST_SRCDIR JAVA_RUNFILES \
-  PYTHON_RUNFILES BUILD_WORKING_DIRECTORY 2>/dev/null || true
-cd "$T/work"
-
-fail() {
-  echo "FAIL: $*" >&2
-  echo "--- stdout:" >&2
-  cat "$T/out" >&2 2>/dev/null || true
-  echo "--- stderr:" >&2
-  cat "$T/err" >&2 2>/dev/null || true
-  exit 1
-}
-
-# run WANT_EXIT_STATUS COMMAND...: stdout to $T/out, stderr to $T/err.
-run() {
-  local want="$1" rc=0
-  shift
-  "$@" >"$T/out" 2>"$T/err" || rc=$?
-  [ "$rc" = "$want" ] || fail "exit status $rc, expected $want: $*"
-}
-
-expect_stderr() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'"; }
-
-py() { "$PY" - "$@" || fail "python check failed (args: $*)"; }
+source tools/testing/mlebench_cli.sh
 
 # make_run DIR COMPETITION SEED: a run directory as the agent action leaves it.
 make_run() {

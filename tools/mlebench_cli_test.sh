@@ -10,40 +10,10 @@
 # another directory, with the test's runfiles variables removed.
 set -euo pipefail
 
-readonly PY=/usr/bin/python3
 readonly T="$TEST_TMPDIR"
-readonly RUNFILES_ROOT="$(cd .. && pwd)"  # the test runs in <runfiles>/mlebench
 readonly TSV="$PWD/competitions/competitions.tsv"
-
-mkdir -p "$T/bazel-bin/tools" "$T/work" "$T/elsewhere"
-cp tools/mlebench "$T/bazel-bin/tools/mlebench"
-ln -s "$RUNFILES_ROOT" "$T/bazel-bin/tools/mlebench.runfiles"
-readonly MLEBENCH="$T/bazel-bin/tools/mlebench"
-unset RUNFILES_DIR RUNFILES_MANIFEST_FILE RUNFILES_MANIFEST_ONLY TEST_SRCDIR JAVA_RUNFILES \
-  PYTHON_RUNFILES BUILD_WORKING_DIRECTORY 2>/dev/null || true
-cd "$T/work"
-
-fail() {
-  echo "FAIL: $*" >&2
-  echo "--- stdout:" >&2
-  cat "$T/out" >&2 2>/dev/null || true
-  echo "--- stderr:" >&2
-  cat "$T/err" >&2 2>/dev/null || true
-  exit 1
-}
-
-# run WANT_EXIT_STATUS COMMAND...: stdout to $T/out, stderr to $T/err.
-run() {
-  local want="$1" rc=0
-  shift
-  "$@" >"$T/out" 2>"$T/err" || rc=$?
-  [ "$rc" = "$want" ] || fail "exit status $rc, expected $want: $*"
-}
-
-expect_stderr() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'"; }
-
-# py SCRIPT_ARGS... < script: a python check; its failure fails the test.
-py() { "$PY" - "$@" || fail "python check failed (args: $*)"; }
+mkdir -p "$T/elsewhere"
+source tools/testing/mlebench_cli.sh
 
 # A listing of every file under a directory with its checksum.
 tree_sums() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs sha256sum); }
