@@ -68,14 +68,17 @@ TEST_F(AdmissionTest, TakesWhatOtherLiveRunsLeaveAndIgnoresDeadOnes) {
   EXPECT_THAT(admission->grant().cpu_ids, ElementsAre(2, 3));
   EXPECT_THAT(admission->grant().gpu_ids, ElementsAre(1));
   EXPECT_EQ(admission->grant().memory_bytes, int64_t{2} << 30);
-  const std::string held = ReadAll(ledger_);
-  EXPECT_THAT(held, HasSubstr(absl::StrCat(getpid(), " ")));
+  // An entry is a line that starts with its pid ("12 " alone would also
+  // match a start time that ends in 12).
+  const std::string entry = absl::StrCat("\n", getpid(), " ");
+  const std::string held = "\n" + ReadAll(ledger_);
+  EXPECT_THAT(held, HasSubstr(entry));
   EXPECT_THAT(held, Not(HasSubstr("999999")));
   EXPECT_THAT(held, Not(HasSubstr("garbage")));
   ASSERT_TRUE(admission->Release().ok());
-  const std::string released = ReadAll(ledger_);
-  EXPECT_THAT(released, Not(HasSubstr(absl::StrCat(getpid(), " "))));
-  EXPECT_THAT(released, HasSubstr("1 "));  // the other run's entry stays
+  const std::string released = "\n" + ReadAll(ledger_);
+  EXPECT_THAT(released, Not(HasSubstr(entry)));
+  EXPECT_THAT(released, HasSubstr("\n1 "));  // the other run's entry stays
 }
 
 TEST_F(AdmissionTest, MoreThanTheMachineIsAnErrorAtOnce) {
