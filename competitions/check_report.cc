@@ -2,8 +2,9 @@
 // graded report, adds who produced the submission and how it ran (agent,
 // seed, and the isolation and network from the run record: kept out of the
 // grade action so that an unchanged submission is never regraded), writes
-// JUnit XML to $XML_OUTPUT_FILE, copies the report, run record, agent log and
-// the agent's kept code/ and logs/ into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
+// JUnit XML to $XML_OUTPUT_FILE, copies the report (ours, and as upstream's
+// grading report), the submission, the run record, the agent log and the
+// agent's kept code/ and logs/ into $TEST_UNDECLARED_OUTPUTS_DIR, prints one summary line and exits 0 or 1
 // by the gating policy. With real data (--data_handle, --prepared_dir) it
 // first checks that the prepared files are still those the report was graded
 // on (see CheckHandleIsCurrent), since Bazel does not watch them.
@@ -81,24 +82,28 @@ struct SeedRun {
   std::string agent_log;
   // The agent's kept code/ and logs/ (a directory; empty when unknown).
   std::string artifacts;
+  // The directory holding the graded submission.csv, if the agent made one
+  // (empty when unknown).
+  std::string submission_dir;
 };
 
 // The runs of a --runs manifest: one line per seed, "seed<TAB>report<TAB>
-// run record<TAB>agent log[<TAB>kept code and logs]" (paths relative to the
-// working directory).
+// run record<TAB>agent log[<TAB>kept code and logs[<TAB>submission dir]]"
+// (paths relative to the working directory).
 absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::vector<SeedRun> runs;
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
     const std::vector<std::string> fields = absl::StrSplit(line, '\t');
     SeedRun run;
-    if ((fields.size() != 4 && fields.size() != 5) || !absl::SimpleAtoi(fields[0], &run.seed)) {
+    if (fields.size() < 4 || fields.size() > 6 || !absl::SimpleAtoi(fields[0], &run.seed)) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": bad line '", line, "'"));
     }
     run.report = fields[1];
     run.run_record = fields[2];
     run.agent_log = fields[3];
-    if (fields.size() == 5) run.artifacts = fields[4];
+    if (fields.size() >= 5) run.artifacts = fields[4];
+    if (fields.size() >= 6) run.submission_dir = fields[5];
     runs.push_back(std::move(run));
   }
   if (runs.empty()) return absl::InvalidArgumentError(absl::StrCat(path, " lists no runs"));
@@ -265,6 +270,25 @@ int Run(const std::vector<std::string>& args) {
           per_seed_files ? absl::StrCat(report.competition_id(), ".seed-", runs[i].seed)
                          : report.competition_id();
       absl::Status s = WriteFile(out / (base + ".report.json"), ToPythonJson(report, 2) + "\n");
+      // The same as upstream's grading report (what its aggregation and
+      // leaderboard tooling read: `competition_reports` and the totals).
+      if (s.ok()) {
+        s = WriteFile(out / (base + ".grading_report.json"),
+                      ToPythonJson(Aggregate({report}), 2) + "\n");
+      }
+      // The submission itself, so that the run can be graded again later.
+      if (s.ok() && !runs[i].submission_dir.empty()) {
+        const std::filesystem::path submission =
+            std::filesystem::path(runs[i].submission_dir) / "submission.csv";
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(submission, ec)) {
+          std::filesystem::copy_file(submission, out / (base + ".submission.csv"), ec);
+          if (ec) {
+            s = absl::InternalError(absl::StrCat("cannot copy ", submission.string(), ": ",
+                                                 ec.message()));
+          }
+        }
+      }
       for (const auto& [path, name] :
            {std::pair<std::string, std::string>{runs[i].run_record, ".run_record.json"},
             {runs[i].agent_log, ".agent.log"}}) {

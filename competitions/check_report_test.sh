@@ -150,6 +150,37 @@ python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$T/
 expect_xml 'message="invalid submission: unknown id \x1b[2K&#13;x&#10;gate valid: PASS'
 cp honest.json report.json
 
+# A --runs manifest with the kept code and the submission: the outputs hold
+# the submission, an upstream-shaped grading report and the artifacts; a seed
+# without a valid submission says how the agent ended (here: its time limit).
+mkdir -p sub/ artifacts/code
+printf 'id,label\n1,a\n' >sub/submission.csv
+echo "print(1)" >artifacts/code/solution.py
+sed 's/"timed_out": false/"timed_out": true, "ended_by": "time_limit"/' bwrap.json >timeout.json
+printf '3\treport.json\ttimeout.json\tagent.log\tartifacts\tsub\n' >runs.tsv
+runs_check() {  # WANT_EXIT_STATUS: check_report on runs.tsv
+  local rc=0
+  rm -rf "$T/outputs" "$T/test.xml"
+  mkdir "$T/outputs"
+  XML_OUTPUT_FILE="$T/test.xml" TEST_UNDECLARED_OUTPUTS_DIR="$T/outputs" \
+    "$CHECK" --competition comp --runs runs.tsv --agent dummy --gate valid >"$T/out" 2>"$T/err" ||
+    rc=$?
+  [ "$rc" = "$1" ] || fail "exit status $rc, expected $1: --runs runs.tsv"
+}
+runs_check 0
+cmp -s sub/submission.csv "$T/outputs/comp.seed-3.submission.csv" || fail "submission not kept"
+[ -f "$T/outputs/comp.seed-3.artifacts/code/solution.py" ] || fail "code not kept"
+python3 - "$T/outputs/comp.seed-3.grading_report.json" <<'PY' || fail "no upstream-shaped grading report"
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["total_runs"] == 1 and report["total_valid_submissions"] == 1, report
+assert [r["competition_id"] for r in report["competition_reports"]] == ["comp"], report
+PY
+cp forged.json report.json
+runs_check 1
+expect_out "the agent timed out after 60 s (its time limit) and was stopped; its log: bazel-bin/agent.log"
+cp honest.json report.json
+
 # Broken flags.
 for bad in docker auto ""; do
   check 2 valid --run_record bwrap.json --isolation_requested "$bad"

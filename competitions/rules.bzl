@@ -715,8 +715,9 @@ def _competition_test_impl(ctx):
             run.record.short_path,
             run.log.short_path,
             run.artifacts.short_path,
+            run.submission_dir.short_path,
         ]))
-        files += [graded.report, run.record, run.log, run.artifacts]
+        files += [graded.report, run.record, run.log, run.artifacts, run.submission_dir]
     ctx.actions.write(runs_manifest, "\n".join(lines) + "\n")
     script = ctx.actions.declare_file(ctx.label.name + "_test.sh")
     ctx.actions.write(

@@ -161,6 +161,7 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   env.cpu_seconds = number("cpu_seconds", 0);
   env.memory_peak_bytes = static_cast<int64_t>(number("memory_peak_bytes", -1));
   env.ended_by = text("ended_by");
+  env.time_limit_s = static_cast<int64_t>(number("time_limit_s", 0));
   env.network_requests = static_cast<int64_t>(number("connections_total", 0));
   env.network_requests_refused = static_cast<int64_t>(number("connections_refused", 0));
   env.network_requests_failed = static_cast<int64_t>(number("connections_failed", 0));
@@ -177,7 +178,12 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
 }
 
 std::string DescribeRunEnd(const RunEnvironment& env) {
-  if (env.ended_by == "time_limit") return "the agent was stopped at its time limit";
+  if (env.ended_by == "time_limit") {
+    return env.time_limit_s > 0
+               ? absl::StrCat("the agent timed out after ", env.time_limit_s,
+                              " s (its time limit) and was stopped")
+               : std::string("the agent was stopped at its time limit");
+  }
   if (env.ended_by == "workspace_quota") {
     return "the agent was stopped: its workspace outgrew its disk quota";
   }

@@ -85,6 +85,7 @@ struct RunEnvironment {
   double cpu_seconds = 0;
   int64_t memory_peak_bytes = -1;
   std::string ended_by;
+  int64_t time_limit_s = 0;  // 0: unknown
   // How the agent's main process ended, where the record says.
   std::optional<int64_t> exit_code;
   std::optional<int64_t> signal;

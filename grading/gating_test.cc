@@ -164,6 +164,22 @@ TEST(RunEnvironmentFromRecord, ReadsTheRunnersRecord) {
               ::testing::HasSubstr(" network allowlist (5 requests, 2 refused, 1 failed)"));
 }
 
+TEST(DescribeRunEnd, SaysWhatEndedTheRun) {
+  const auto said = [](const std::string& fields) {
+    absl::StatusOr<RunEnvironment> env = RunEnvironmentFromRecord(
+        "{\"isolation\": \"bwrap\", \"network\": \"deny\", " + fields + "}");
+    return env.ok() ? DescribeRunEnd(*env) : std::string(env.status().message());
+  };
+  EXPECT_EQ(said("\"ended_by\": \"time_limit\", \"time_limit_s\": 60, \"exit_code\": null"),
+            "the agent timed out after 60 s (its time limit) and was stopped");
+  EXPECT_EQ(said("\"ended_by\": \"time_limit\""), "the agent was stopped at its time limit");
+  EXPECT_EQ(said("\"ended_by\": \"agent\", \"exit_code\": 3"), "the agent exited with status 3");
+  EXPECT_EQ(said("\"ended_by\": \"agent\", \"exit_code\": null, \"signal\": 11"),
+            "the agent was killed by signal 11");
+  EXPECT_THAT(said("\"ended_by\": \"proxy_log_quota\""), ::testing::HasSubstr("egress proxy"));
+  EXPECT_THAT(said("\"ended_by\": \"workspace_quota\""), ::testing::HasSubstr("disk quota"));
+}
+
 TEST(RunEnvironmentFromRecord, BrokenRecordsAreErrors) {
   for (std::string_view bad : {
            "",
