@@ -208,31 +208,34 @@ int Run(const std::vector<std::string>& args) {
   std::vector<SeedResult> results;
   for (const SeedRun& run : runs) {
     absl::StatusOr<std::string> json = ReadFile(run.report);
-    absl::StatusOr<CompetitionReport> report =
+    absl::StatusOr<CompetitionReport> graded =
         json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
-    if (!report.ok()) {
-      PrintError(absl::StrCat(cl->Get("competition"), ": ", report.status().ToString()));
+    if (!graded.ok()) {
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", graded.status().ToString()));
       return 2;
     }
-    report->set_agent(cl->Get("agent"));
-    report->set_seed(run.seed);
-    std::string run_end;
+    std::optional<std::string> record;
     if (!run.run_record.empty()) {
       absl::StatusOr<std::string> text = ReadFile(run.run_record);
-      absl::StatusOr<RunEnvironment> env = text.ok() ? RunEnvironmentFromRecord(*text)
-                                                     : absl::StatusOr<RunEnvironment>(text.status());
-      if (!env.ok()) {
-        // Fail closed whatever the gate: an unreadable record would otherwise
-        // let a run pass whose isolation nobody checked.
+      if (!text.ok()) {
         PrintError(absl::StrCat(cl->Get("competition"), ": ", run.run_record, ": ",
-                                env.status().ToString(),
+                                text.status().ToString(),
                                 "; cannot tell what isolation the agent ran under"));
         return 2;
       }
-      AddRunEnvironment(*env, *report);
-      run_end = DescribeRunEnd(*env);
+      record = *std::move(text);
     }
-    if (sample.has_value()) AddSampleScore(*sample, *report);
+    std::string run_end;
+    absl::StatusOr<CompetitionReport> report =
+        CompleteReport(*graded, cl->Get("agent"), run.seed, record, sample, &run_end);
+    if (!report.ok()) {
+      // Fail closed whatever the gate: an unreadable record would otherwise
+      // let a run pass whose isolation nobody checked.
+      PrintError(absl::StrCat(cl->Get("competition"), ": ", run.run_record, ": ",
+                              report.status().ToString(),
+                              "; cannot tell what isolation the agent ran under"));
+      return 2;
+    }
     SeedResult result;
     result.decision = Gate(*report, *policy, options);
     result.summary = SummaryLine(*report, *policy, result.decision, options);

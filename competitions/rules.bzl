@@ -72,6 +72,18 @@ AgentRunInfo = provider(
     },
 )
 
+CompetitionResultInfo = provider(
+    doc = "What a competition test reads: its graded reports, the runs behind them and the " +
+          "sample submission's report (for what aggregates tests: split_reports).",
+    fields = {
+        "competition_id": "Upstream's competition id.",
+        "agent": "Label string of the agent.",
+        "seeds": "list of struct(seed, report, record): per seed, the graded report " +
+                 "(File) and the run record (File).",
+        "sample_report": "File: the sample submission's graded report.",
+    },
+)
+
 CompetitionReportInfo = provider(
     doc = "A graded competition, one report per seed.",
     fields = {
@@ -745,7 +757,76 @@ def _competition_test_impl(ctx):
         transitive_files = check_files,
     )
     runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
-    return [DefaultInfo(executable = script, runfiles = runfiles)]
+    return [
+        DefaultInfo(executable = script, runfiles = runfiles),
+        CompetitionResultInfo(
+            competition_id = ctx.attr.competition_id,
+            agent = run_info.agent,
+            seeds = [
+                struct(seed = run.seed, report = graded.report, record = run.record)
+                for run, graded in zip(run_info.runs, reports)
+            ],
+            sample_report = sample_report,
+        ),
+    ]
+
+def _split_reports_impl(ctx):
+    results = [t[CompetitionResultInfo] for t in ctx.attr.tests]
+    agents = {r.agent: True for r in results}
+    if len(agents) > 1:
+        fail("split_reports %s: tests of several agents: %s" % (ctx.label, ", ".join(agents)))
+    out = ctx.actions.declare_directory(ctx.label.name)
+    manifest = ctx.actions.declare_file(ctx.label.name + "_manifest.tsv")
+    lines = []
+    inputs = []
+    for result in results:
+        inputs.append(result.sample_report)
+        for seed in result.seeds:
+            lines.append("\t".join([
+                result.competition_id,
+                str(seed.seed),
+                seed.report.path,
+                seed.record.path,
+                result.sample_report.path,
+            ]))
+            inputs += [seed.report, seed.record]
+    ctx.actions.write(manifest, "\n".join(lines) + "\n")
+    ctx.actions.run(
+        executable = ctx.executable._tool,
+        arguments = [
+            "--agent",
+            results[0].agent if results else "",
+            "--manifest",
+            manifest.path,
+            "--out",
+            out.path,
+        ],
+        inputs = inputs + [manifest],
+        outputs = [out],
+        mnemonic = "MleSplitReports",
+        progress_message = "Collecting the reports of %s" % ctx.label,
+    )
+    return [DefaultInfo(files = depset([out]))]
+
+split_reports = rule(
+    implementation = _split_reports_impl,
+    doc = "The reports of a split's competition tests, one upstream-shaped grading report " +
+          "per seed (seed-<N>_grading_report.json: what upstream's aggregation reads), " +
+          "completed as each test completes them. A cached action: unchanged reports and " +
+          "run records, no work.",
+    attrs = {
+        "tests": attr.label_list(
+            mandatory = True,
+            providers = [CompetitionResultInfo],
+            doc = "The split's competition tests.",
+        ),
+        "_tool": attr.label(
+            default = "//competitions:split_reports",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
 
 def _shell_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"

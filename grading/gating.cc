@@ -177,6 +177,22 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   return env;
 }
 
+absl::StatusOr<CompetitionReport> CompleteReport(
+    const CompetitionReport& graded, const std::string& agent, int64_t seed,
+    const std::optional<std::string>& run_record_json,
+    const std::optional<CompetitionReport>& sample, std::string* run_end) {
+  CompetitionReport report = graded;
+  report.set_agent(agent);
+  report.set_seed(seed);
+  if (run_record_json.has_value()) {
+    ASSIGN_OR_RETURN(const RunEnvironment env, RunEnvironmentFromRecord(*run_record_json));
+    AddRunEnvironment(env, report);
+    if (run_end != nullptr) *run_end = DescribeRunEnd(env);
+  }
+  if (sample.has_value()) AddSampleScore(*sample, report);
+  return report;
+}
+
 std::string DescribeRunEnd(const RunEnvironment& env) {
   if (env.ended_by == "time_limit") {
     return env.time_limit_s > 0

@@ -113,6 +113,17 @@ std::string_view MedalName(const CompetitionReport& report);
 // NaN is beaten by any number.
 void AddSampleScore(const CompetitionReport& sample, CompetitionReport& report);
 
+// The report a competition test ends with for one seed: the graded report
+// (the grade action's, which knows nothing of the run) with the agent's label
+// and the seed, what the run record says (AddRunEnvironment; when given) and
+// the sample submission's score (AddSampleScore; when given). `run_end` (may
+// be null) gets DescribeRunEnd. An unreadable record is an error: a run whose
+// isolation cannot be told must not pass for one that had it.
+absl::StatusOr<CompetitionReport> CompleteReport(
+    const CompetitionReport& graded, const std::string& agent, int64_t seed,
+    const std::optional<std::string>& run_record_json,
+    const std::optional<CompetitionReport>& sample, std::string* run_end = nullptr);
+
 // One human-readable line, e.g.
 // "spaceship-titanic: score 0.79 (higher is better), valid, medal none, above
 //  median no [gold 0.82066 silver 0.81388 bronze 0.80967 median 0.79565]
