@@ -38,6 +38,7 @@
 #include "grading/gating.h"
 #include "grading/junit.h"
 #include "grading/report.h"
+#include "grading/summary.h"
 
 namespace mlebench {
 namespace {
@@ -114,7 +115,8 @@ absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
 int Run(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> cl = ParseCommandLine(
       args, {"competition", "report", "run_record", "agent_log", "agent", "seed", "gate",
-             "data_handle", "prepared_dir", "isolation_requested", "network_requested", "runs", "sample_report"});
+             "data_handle", "prepared_dir", "isolation_requested", "network_requested", "runs", "sample_report",
+             "baseline"});
   if (cl.ok()) {
     absl::Status s = RequireFlags(*cl, {"competition", "gate"});
     if (s.ok() && cl->Has("runs") == cl->Has("report")) {
@@ -205,6 +207,25 @@ int Run(const std::vector<std::string>& args) {
     sample = *std::move(report);
   }
 
+  // The same competition's report from an earlier run (--baseline: an
+  // upstream-shaped grading report, e.g. a seed of //competitions:
+  // <split>_reports): no seed may have a lower medal.
+  std::optional<CompetitionReport> baseline;
+  if (cl->Has("baseline")) {
+    absl::StatusOr<std::string> json = ReadFile(cl->Get("baseline"));
+    absl::StatusOr<std::vector<SourcedReport>> reports =
+        json.ok() ? ParseReports(*json, cl->Get("baseline"))
+                  : absl::StatusOr<std::vector<SourcedReport>>(json.status());
+    if (!reports.ok()) {
+      PrintError(absl::StrCat(cl->Get("competition"), ": the baseline ", cl->Get("baseline"), ": ",
+                              reports.status().ToString()));
+      return 2;
+    }
+    for (SourcedReport& r : *reports) {
+      if (r.report.competition_id() == cl->Get("competition")) baseline = std::move(r.report);
+    }
+  }
+
   std::vector<SeedResult> results;
   for (const SeedRun& run : runs) {
     absl::StatusOr<std::string> json = ReadFile(run.report);
@@ -238,6 +259,11 @@ int Run(const std::vector<std::string>& args) {
     }
     SeedResult result;
     result.decision = Gate(*report, *policy, options);
+    if (result.decision.pass && baseline.has_value()) {
+      if (std::optional<std::string> drop = MedalRegression(*report, *baseline)) {
+        result.decision = GateDecision{false, *std::move(drop)};
+      }
+    }
     result.summary = SummaryLine(*report, *policy, result.decision, options);
     if (per_seed_files) result.summary = absl::StrCat("seed ", run.seed, ": ", result.summary);
     result.report = *std::move(report);

@@ -181,6 +181,35 @@ runs_check 1
 expect_out "the agent timed out after 60 s (its time limit) and was stopped; its log: bazel-bin/agent.log"
 cp honest.json report.json
 
+# A baseline (an earlier run's grading report): a medal below the baseline's
+# fails, an equal or better one passes, a competition the baseline lacks
+# passes, and a broken baseline is a broken input.
+baseline() {  # MEDAL: a grading report holding comp with that medal
+  python3 - "$1" <<'PY' >baseline.json
+import json, sys
+medal = sys.argv[1]
+r = json.load(open("report.json"))
+r["score"] = {"gold": 0.95, "silver": 0.85, "bronze": 0.75, "none": 0.6}[medal]
+for m in ("gold", "silver", "bronze"):
+    r[m + "_medal"] = m == medal
+r["any_medal"] = medal != "none"
+print(json.dumps({"competition_reports": [r, dict(r, competition_id="other")]}))
+PY
+}
+baseline silver
+check 1 valid --run_record bwrap.json --baseline baseline.json
+expect_out "FAIL (medal dropped from silver in the baseline to bronze (score 0.75, baseline 0.85))"
+expect_xml '<failure message="medal dropped from silver in the baseline to bronze'
+for medal in bronze none; do
+  baseline $medal
+  check 0 valid --run_record bwrap.json --baseline baseline.json
+done
+sed 's/"comp"/"elsewhere"/' baseline.json >other.json
+check 0 valid --run_record bwrap.json --baseline other.json
+echo '{"competition_reports": 3}' >broken.json
+check 2 valid --run_record bwrap.json --baseline broken.json
+expect_err "the baseline broken.json"
+
 # Broken flags.
 for bad in docker auto ""; do
   check 2 valid --run_record bwrap.json --isolation_requested "$bad"

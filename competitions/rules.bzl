@@ -745,6 +745,10 @@ def _competition_test_impl(ctx):
             "  --isolation_requested %s \\" % _shell_quote(run_info.isolation),
             "  --network_requested %s \\" % _shell_quote(run_info.network_requested),
             "  --sample_report %s \\" % _shell_quote(sample_report.short_path),
+        ] + [
+            "  --baseline %s \\" % _shell_quote(f.short_path)
+            for f in ctx.files._baseline
+        ] + [
             "  --gate %s %s\"$@\"" % (
                 policy,
                 "".join([_shell_quote(flag) + " " for flag in check_flags]),
@@ -752,8 +756,11 @@ def _competition_test_impl(ctx):
             "",
         ]),
     )
+    if len(ctx.files._baseline) > 1:
+        fail("--//competitions:baseline names %d files; name one grading report" %
+             len(ctx.files._baseline))
     runfiles = ctx.runfiles(
-        files = files + [runs_manifest, sample_report],
+        files = files + [runs_manifest, sample_report] + ctx.files._baseline,
         transitive_files = check_files,
     )
     runfiles = runfiles.merge(ctx.attr._checker[DefaultInfo].default_runfiles)
@@ -855,6 +862,7 @@ competition_test = rule(
                   "the prepared files have not changed since.",
         ),
         "_gate": attr.label(default = "//competitions:gate"),
+        "_baseline": attr.label(default = "//competitions:baseline", allow_files = True),
         "_checker": attr.label(
             default = "//competitions:check_report",
             executable = True,

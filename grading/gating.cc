@@ -177,6 +177,20 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
   return env;
 }
 
+namespace {
+int MedalLevel(const CompetitionReport& r) {
+  return r.gold_medal() ? 3 : r.silver_medal() ? 2 : r.bronze_medal() ? 1 : 0;
+}
+}  // namespace
+
+std::optional<std::string> MedalRegression(const CompetitionReport& report,
+                                           const CompetitionReport& baseline) {
+  if (MedalLevel(report) >= MedalLevel(baseline)) return std::nullopt;
+  return absl::StrCat("medal dropped from ", std::string(MedalName(baseline)), " in the baseline to ",
+                      std::string(MedalName(report)), " (score ", ScoreText(report), ", baseline ",
+                      ScoreText(baseline), ")");
+}
+
 absl::StatusOr<CompetitionReport> CompleteReport(
     const CompetitionReport& graded, const std::string& agent, int64_t seed,
     const std::optional<std::string>& run_record_json,

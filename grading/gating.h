@@ -107,6 +107,14 @@ absl::StatusOr<RunEnvironment> RunEnvironmentFromRecord(std::string_view run_rec
 // "gold", "silver", "bronze" or "none".
 std::string_view MedalName(const CompetitionReport& report);
 
+// The regression check against a baseline (--//competitions:baseline): the
+// reason `report` fails because its medal is below the one `baseline` (the
+// same competition's report from an earlier run) had - gold above silver
+// above bronze above none - e.g. "medal dropped from silver in the baseline
+// to bronze (score 0.71, baseline 0.83)"; nullopt when it is not lower.
+std::optional<std::string> MedalRegression(const CompetitionReport& report,
+                                           const CompetitionReport& baseline);
+
 // Sets report.sample_score from the sample submission's report, and
 // report.beats_sample: the report's score is strictly better (in the
 // metric's direction) than a sample score that is a number; a sample score of
