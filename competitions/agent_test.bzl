@@ -29,12 +29,18 @@ def _agent_transition_impl(settings, attr):
         "//agent_runner:agent": str(attr.agent.label) if hasattr(attr.agent, "label") else attr.agent,
         "//competitions:gate": attr.gate,
         "//agent_runner:seeds": attr.seeds,
+        "//competitions:baseline": str(attr.baseline) if attr.baseline else "//competitions:no_baseline",
     }
 
 _agent_transition = transition(
     implementation = _agent_transition_impl,
     inputs = [],
-    outputs = ["//agent_runner:agent", "//competitions:gate", "//agent_runner:seeds"],
+    outputs = [
+        "//agent_runner:agent",
+        "//competitions:gate",
+        "//agent_runner:seeds",
+        "//competitions:baseline",
+    ],
 )
 
 def _agent_test_impl(ctx):
@@ -88,6 +94,11 @@ agent_test = rule(
                   "the sample submission.",
         ),
         "seeds": attr.int(default = 1, doc = "Seeds per competition; each must pass."),
+        "baseline": attr.label(
+            allow_single_file = True,
+            doc = "An earlier run's grading report (--//competitions:baseline): a " +
+                  "competition whose medal dropped below it fails.",
+        ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
