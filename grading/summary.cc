@@ -295,9 +295,9 @@ AgentSummary SummarizeAgent(const std::string& agent, const std::string& dataset
   return out;
 }
 
-// How two reports differ, ignoring when they were graded; empty when they
-// do not.
-std::string Difference(const CompetitionReport& a, const CompetitionReport& b) {
+}  // namespace
+
+std::string ReportDifference(const CompetitionReport& a, const CompetitionReport& b) {
   std::string difference;
   {
     google::protobuf::util::MessageDifferencer differencer;
@@ -313,6 +313,8 @@ std::string Difference(const CompetitionReport& a, const CompetitionReport& b) {
   std::vector<std::string> lines = absl::StrSplit(difference, '\n', absl::SkipEmpty());
   return absl::StrJoin(lines, "; ");
 }
+
+namespace {
 
 // Rows of cells as left-aligned columns two spaces apart, each line
 // indented by `indent`, without trailing blanks.
@@ -359,7 +361,7 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
   auto list = object.fields().find("competition_reports");
   if (list == object.fields().end()) {
     ASSIGN_OR_RETURN(CompetitionReport report, ReportFromStruct(object, where));
-    out.push_back({std::move(report), where});
+    out.push_back({std::move(report), where, object.fields().count("seed") > 0});
     return out;
   }
   if (list->second.kind_case() != Value::kListValue) {
@@ -373,7 +375,7 @@ absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
           absl::StrCat(item, " must be an object, not ", KindName(values[i])));
     }
     ASSIGN_OR_RETURN(CompetitionReport report, ReportFromStruct(values[i].struct_value(), item));
-    out.push_back({std::move(report), item});
+    out.push_back({std::move(report), item, values[i].struct_value().fields().count("seed") > 0});
   }
   return out;
 }
@@ -393,7 +395,7 @@ absl::StatusOr<BenchmarkSummary> Summarize(const std::vector<SourcedReport>& rep
       summary.set_reports(summary.reports() + 1);
       continue;
     }
-    const std::string difference = Difference(slot->report, r);
+    const std::string difference = ReportDifference(slot->report, r);
     if (difference.empty()) {
       summary.set_duplicate_reports(summary.duplicate_reports() + 1);
       continue;

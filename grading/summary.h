@@ -17,6 +17,10 @@ namespace mlebench {
 struct SourcedReport {
   CompetitionReport report;
   std::string source;
+  // Whether the report's JSON had a `seed` key (ours always do; upstream's
+  // never do, and `mlebench aggregate` then numbers seeds by order as
+  // upstream's aggregation script does).
+  bool seed_recorded = true;
 };
 
 // Reads the reports in `json`: either one report object (a competition test's
@@ -27,11 +31,17 @@ struct SourcedReport {
 // `gold_medal`, `silver_medal`, `bronze_medal`, `above_median`,
 // `submission_exists`, `valid_submission`. Our own fields are optional
 // (upstream's reports lack them): `agent` and `dataset` default to "", `seed`
-// to 0. A present field of the wrong type, a non-integral seed, or an
-// `any_medal` that disagrees with the three medals is an error. Errors name
-// `source` (and the list index) and the field.
+// to 0 (`seed_recorded` says whether `seed` was there). A present field of
+// the wrong type, a non-integral seed, or an `any_medal` that disagrees with
+// the three medals is an error. Errors name `source` (and the list index) and
+// the field.
 absl::StatusOr<std::vector<SourcedReport>> ParseReports(std::string_view json,
                                                         std::string_view source);
+
+// How two reports differ ("" when they do not), ignoring when they were
+// graded and what the run measured (created_at, wall_seconds, cpu_seconds,
+// memory_peak_bytes): two copies of one run's report are the same report.
+std::string ReportDifference(const CompetitionReport& a, const CompetitionReport& b);
 
 // Groups `reports` by (agent, dataset), never mixing two agents' numbers, and
 // within a group by seed and competition. A report counts as a duplicate of
