@@ -8,6 +8,8 @@
 //   mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR
 //                  [--leaderboard FILE] [--agent NAME] [--seed N]
 //   mlebench summarize PATH... [--json FILE]
+//   mlebench aggregate PATH... --output-dir DIR [--split S[,S...]] [--pad-missing]
+//                      [--num-seeds N]
 //   mlebench audit RUNS... --output-dir DIR
 //                  [--references DIR | --references-by-competition DIR]
 //                  [--agent LABEL] [--include-sample-runs] [--timeout-s N]
@@ -35,6 +37,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "base/command_line.h"
 #include "base/files.h"
 #include "base/status_macros.h"
@@ -42,6 +45,7 @@
 #include "competitions/common/preparer.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "grading/aggregate.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
@@ -66,6 +70,8 @@ constexpr char kUsage[] =
     "  mlebench grade --submission FILE.jsonl --output-dir DIR --data-dir DIR\n"
     "                 [--leaderboard FILE] [--agent NAME] [--seed N]\n"
     "  mlebench summarize PATH... [--json FILE]\n"
+    "  mlebench aggregate PATH... --output-dir DIR [--split S[,S...]] [--pad-missing]\n"
+    "                     [--num-seeds N]\n"
     "  mlebench audit RUNS... --output-dir DIR\n"
     "                 [--references DIR | --references-by-competition DIR]\n"
     "                 [--agent LABEL] [--include-sample-runs] [--timeout-s N]\n"
@@ -75,7 +81,11 @@ constexpr char kUsage[] =
     "audit writes the input of upstream's rule-violation detector for the agent runs\n"
     "under RUNS (e.g. bazel-bin/competitions) and, given reference solutions, the\n"
     "similarity of each run's Python code to them (Dolos); --agent keeps one agent's\n"
-    "runs (its label). See docs/agents.md, \"Auditing runs\".\n";
+    "runs (its label). See docs/agents.md, \"Auditing runs\".\n"
+    "aggregate computes upstream's leaderboard figures per agent and split (lite, low,\n"
+    "medium, high, split75, dev, all; default low,medium,high,split75) over complete\n"
+    "seeds (--pad-missing: missing reports count as failing), and writes summary.json\n"
+    "and upstream-compatible grading reports. See docs/agents.md, \"Aggregating runs\".\n";
 
 std::string g_argv0;
 
@@ -418,6 +428,52 @@ absl::Status SummarizeReports(const CommandLine& cl) {
   return absl::OkStatus();
 }
 
+absl::Status AggregateReports(const CommandLine& cl) {
+  if (cl.positional.size() < 2 || !cl.Has("output-dir")) {
+    return absl::InvalidArgumentError(
+        "aggregate takes one or more PATHs (directories or reports) and --output-dir DIR");
+  }
+  AggregateOptions options;
+  options.pad_missing = cl.Has("pad-missing");
+  if (cl.Has("num-seeds")) {
+    if (!absl::SimpleAtoi(cl.Get("num-seeds"), &options.num_seeds) ||
+        (options.num_seeds < 1 && options.num_seeds != -1)) {
+      return absl::InvalidArgumentError("--num-seeds must be a positive integer (or -1: all)");
+    }
+  }
+  std::vector<std::string> names = {"low", "medium", "high", "split75"};
+  if (cl.Has("split")) names = absl::StrSplit(cl.Get("split"), ',', absl::SkipEmpty());
+  ASSIGN_OR_RETURN(auto table, Competitions());
+  ASSIGN_OR_RETURN(options.splits, SplitsByName(table, names));
+  const fs::path out_dir = UserPath(cl.Get("output-dir"));
+  std::error_code ec;
+  if (fs::exists(out_dir, ec) && (!fs::is_directory(out_dir, ec) || !fs::is_empty(out_dir, ec))) {
+    return absl::AlreadyExistsError(
+        absl::StrCat(out_dir.string(), ": the output directory must be new or empty"));
+  }
+  std::vector<fs::path> paths;
+  for (size_t i = 1; i < cl.positional.size(); ++i) paths.push_back(UserPath(cl.positional[i]));
+  ASSIGN_OR_RETURN(std::vector<SourcedReport> reports, CollectReports(paths));
+  ASSIGN_OR_RETURN(AggregateOutput output, AggregateRuns(reports, options));
+  for (const GradingReportFile& file : output.grading_reports) {
+    const fs::path path = out_dir / file.path;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return absl::InternalError(
+          absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
+    }
+    RETURN_IF_ERROR(WriteTextFile(path, ToPythonJson(file.report, 2) + "\n"));
+  }
+  fs::create_directories(out_dir, ec);
+  RETURN_IF_ERROR(
+      WriteTextFile(out_dir / "run_group_experiments.csv", output.run_group_experiments_csv));
+  RETURN_IF_ERROR(WriteTextFile(out_dir / "summary.json", ToPythonJson(output.summary, 2) + "\n"));
+  std::cout << FormatAggregate(output.summary) << "\nSaved summary to "
+            << (out_dir / "summary.json").string() << " and " << output.grading_reports.size()
+            << " grading reports under " << out_dir.string() << "\n";
+  return absl::OkStatus();
+}
+
 // Dolos as the @mlebench_dolos repository installed it (tools/dolos/): its
 // STATUS file says "ok", or why it could not be installed.
 absl::StatusOr<DolosSetup> FindDolos() {
@@ -489,8 +545,9 @@ absl::Status Main(const std::vector<std::string>& args) {
           args,
           {"c", "competition-id", "data-dir", "raw", "seed", "list", "leaderboard", "submission",
            "submissions", "output-dir", "agent", "json", "references", "references-by-competition",
-           "timeout-s"},
-          {"synthetic", "all", "lite", "force", "dry-run", "help", "h", "include-sample-runs"})));
+           "timeout-s", "split", "num-seeds"},
+          {"synthetic", "all", "lite", "force", "dry-run", "help", "h", "include-sample-runs",
+           "pad-missing"})));
   if (cl.positional.empty() || cl.Has("help") || cl.Has("h")) {
     std::cout << kUsage;
     return cl.positional.empty() && !cl.Has("help") && !cl.Has("h")
@@ -503,6 +560,7 @@ absl::Status Main(const std::vector<std::string>& args) {
   if (command == "grade-sample") return GradeSample(cl);
   if (command == "grade") return GradeJsonl(cl);
   if (command == "summarize") return SummarizeReports(cl);
+  if (command == "aggregate") return AggregateReports(cl);
   if (command == "audit") return Audit(cl);
   return absl::InvalidArgumentError(absl::StrCat("unknown command '", command, "'\n", kUsage));
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Integration test of the `mlebench` command-line tool: runs the real binary
-# (list, prepare, grade-sample, grade, summarize) on the registered
+# (list, prepare, grade-sample, grade, summarize, aggregate) on the registered
 # competitions' synthetic data in $TEST_TMPDIR and checks files, exit
 # statuses, messages and JSON (with Debian's /usr/bin/python3).
 #
@@ -453,6 +453,70 @@ EOF
 run 1 "$MLEBENCH" summarize seeds conflict
 expect_stderr "conflicting reports for $SPACESHIP (agent //agents:a, synthetic data, seed 0)"
 expect_stderr "seeds/0/competitions/$SPACESHIP/$SPACESHIP/test.outputs/outputs.zip:$SPACESHIP.report.json and conflict/$SPACESHIP.report.json differ"
+
+# ---------------------------------------------------------------- aggregate
+# The same two seeds on the low split (cactus and spooky of its 22): no
+# complete seed, so nothing without --pad-missing.
+run 1 "$MLEBENCH" aggregate seeds --output-dir agg-none --split lite
+expect_stderr "no complete seed: 20 of its 22 competitions have no report in any seed"
+expect_stderr "--pad-missing counts missing reports as failing"
+run 0 "$MLEBENCH" aggregate seeds other-agent --output-dir agg --split lite,dev --pad-missing
+grep -qF "agent //agents:a on synthetic data -> agents_a.synthetic/" "$T/out" || fail "no agent a block"
+grep -qF "mean nothing about Kaggle performance" "$T/out" || fail "no synthetic wording"
+grep -qF "low: any medal 4.55% +- 0.00 [4.55, 4.55]" "$T/out" || fail "wrong low headline"
+py agg <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+s = json.load(open(f"{d}/summary.json"))
+assert s["pad_missing"] is True and s["num_seeds_requested"] == -1, s
+a, b = s["agents"]
+assert (a["agent"], a["directory"]) == ("//agents:a", "agents_a.synthetic"), a
+low, dev = a["splits"]
+assert (low["split"], low["competitions"], low["padded_reports"]) == ("low", 22, 40), low
+agg = low["aggregate"]
+assert list(agg) == ["num_seeds_averaged", "num_competitions_per_seed", "metrics"], agg
+assert (agg["num_seeds_averaged"], agg["num_competitions_per_seed"]) == (2, 22), agg
+assert list(agg["metrics"]) == [
+    "total_competitions", "submission_exists_percentage", "valid_submissions_percentage",
+    "above_median_percentage", "gold_medal_percentage", "silver_medal_percentage",
+    "bronze_medal_percentage", "any_medal_percentage"], agg["metrics"]
+any_medal = agg["metrics"]["any_medal_percentage"]
+assert list(any_medal) == ["mean", "ci_lower", "ci_upper", "standard_error"], any_medal
+# cactus gold in both seeds, spooky's sample submission no medal: 1 of 22 each.
+assert any_medal == {"mean": 1 / 22 * 100, "ci_lower": 1 / 22 * 100, "ci_upper": 1 / 22 * 100,
+                     "standard_error": 0.0}, any_medal
+# dev: spaceship gold in seed 0 only, of dev's competitions.
+n = dev["competitions"]
+m = dev["aggregate"]["metrics"]["any_medal_percentage"]
+assert m["mean"] == (1 / n * 100 + 0 / n * 100) / 2, m
+assert (b["agent"], len(b["splits"]), b["skipped_splits"][0]["split"]) == ("//agents:b", 1, "dev"), b
+# One upstream-style grading report per seed, in run-group folders.
+for seed in low["seeds"]:
+    r = json.load(open(os.path.join(d, seed["grading_report"])))
+    assert len(r["competition_reports"]) == 22 and r["total_runs"] == 22, r
+    ids = [c["competition_id"] for c in r["competition_reports"]]
+    assert ids == sorted(ids), ids
+    for c in r["competition_reports"]:
+        assert all(k in c for k in ["gold_medal", "silver_medal", "bronze_medal", "above_median",
+                                    "submission_exists", "valid_submission"]), c
+lines = open(f"{d}/run_group_experiments.csv").read().splitlines()
+assert lines[0] == "experiment_id,run_group", lines
+assert "agents_a.synthetic.low,agents_a.synthetic/low/seed-0" in lines, lines
+EOF
+# Its grading reports read back give the same figures.
+run 0 "$MLEBENCH" aggregate agg/agents_a.synthetic/low --output-dir agg2 --split low
+py agg agg2 <<'EOF'
+import json, sys
+first = json.load(open(f"{sys.argv[1]}/summary.json"))["agents"][0]["splits"][0]["aggregate"]
+again = json.load(open(f"{sys.argv[2]}/summary.json"))["agents"][0]["splits"][0]["aggregate"]
+assert first == again, (first, again)
+EOF
+run 1 "$MLEBENCH" aggregate seeds --output-dir agg --pad-missing
+expect_stderr "the output directory must be new or empty"
+run 1 "$MLEBENCH" aggregate seeds --output-dir agg3 --split huge
+expect_stderr "unknown split 'huge'"
+run 1 "$MLEBENCH" aggregate seeds --output-dir agg3 --num-seeds 0
+expect_stderr "--num-seeds must be a positive integer"
 
 # `mlebench grade`'s aggregated reports, as a directory or a file.
 run 0 "$MLEBENCH" summarize reports
