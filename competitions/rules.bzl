@@ -813,7 +813,51 @@ def _split_reports_impl(ctx):
         mnemonic = "MleSplitReports",
         progress_message = "Collecting the reports of %s" % ctx.label,
     )
-    return [DefaultInfo(files = depset([out]))]
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+def _split_summary_impl(ctx):
+    reports = ctx.files.reports
+    out = ctx.actions.declare_directory(ctx.label.name)
+    ctx.actions.run(
+        executable = ctx.executable._mlebench,
+        arguments = ["aggregate"] + [r.path for r in reports] + [
+            "--split",
+            ctx.attr.split,
+            "--output-dir",
+            out.path,
+        ] + (["--pad-missing"] if ctx.attr.pad_missing else []),
+        inputs = reports,
+        outputs = [out],
+        mnemonic = "MleAggregate",
+        progress_message = "Aggregating %s (upstream's leaderboard figures)" % ctx.label,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+split_summary = rule(
+    implementation = _split_summary_impl,
+    doc = "Upstream's leaderboard figures for one split over its reports (`mlebench " +
+          "aggregate`): summary.json (per agent: submission, valid, above median, gold, " +
+          "silver, bronze, any medal - mean, SEM with ddof=1, 95% interval over complete " +
+          "seeds), upstream-compatible grading reports per seed. A cached action: an " +
+          "unchanged split is not aggregated again. What it prints is the console's table.",
+    attrs = {
+        "reports": attr.label(
+            mandatory = True,
+            doc = "The split's reports (a split_reports target).",
+        ),
+        "split": attr.string(mandatory = True, doc = "low, medium, high, split75, dev or all."),
+        "pad_missing": attr.bool(
+            default = False,
+            doc = "Pad incomplete seeds with failing reports (upstream's --pad-missing) " +
+                  "instead of leaving them out; the summary says it did.",
+        ),
+        "_mlebench": attr.label(
+            default = "//tools:mlebench",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
 
 split_reports = rule(
     implementation = _split_reports_impl,
