@@ -46,6 +46,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grading/aggregate.h"
+#include "grading/markdown_report.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
@@ -468,6 +469,7 @@ absl::Status AggregateReports(const CommandLine& cl) {
   RETURN_IF_ERROR(
       WriteTextFile(out_dir / "run_group_experiments.csv", output.run_group_experiments_csv));
   RETURN_IF_ERROR(WriteTextFile(out_dir / "summary.json", ToPythonJson(output.summary, 2) + "\n"));
+  RETURN_IF_ERROR(WriteTextFile(out_dir / "report.md", MarkdownReport(output.summary, reports)));
   std::cout << FormatAggregate(output.summary) << "\nSaved summary to "
             << (out_dir / "summary.json").string() << " and " << output.grading_reports.size()
             << " grading reports under " << out_dir.string() << "\n";
