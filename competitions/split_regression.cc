@@ -81,10 +81,6 @@ absl::StatusOr<double> CurrentShare(const std::string& json, const std::string& 
                                                  " (no complete seed?)"));
 }
 
-int MedalLevel(const CompetitionReport& r) {
-  return r.gold_medal() ? 3 : r.silver_medal() ? 2 : r.bronze_medal() ? 1 : 0;
-}
-
 absl::Status Run(const CommandLine& cl, bool& regressed) {
   const std::string split = cl.Get("split");
   const std::vector<std::string> ids = absl::StrSplit(cl.Get("competitions"), ',', absl::SkipEmpty());
@@ -129,7 +125,7 @@ absl::Status Run(const CommandLine& cl, bool& regressed) {
     ASSIGN_OR_RETURN(const std::vector<SourcedReport> reports, ParseReports(json, file.string()));
     for (const SourcedReport& r : reports) {
       auto it = baseline.find(r.report.competition_id());
-      if (it == baseline.end() || MedalLevel(r.report) >= MedalLevel(it->second)) continue;
+      if (it == baseline.end() || !MedalRegression(r.report, it->second).has_value()) continue;
       drops.push_back(absl::StrCat(r.report.competition_id(), " seed ", r.report.seed(), " (",
                                    std::string(MedalName(it->second)), " -> ",
                                    std::string(MedalName(r.report)), ")"));
