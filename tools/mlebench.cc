@@ -46,6 +46,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grading/aggregate.h"
+#include "grading/html_report.h"
 #include "grading/markdown_report.h"
 #include "grading/competition_table.h"
 #include "grading/grader.h"
@@ -85,8 +86,9 @@ constexpr char kUsage[] =
     "runs (its label). See docs/agents.md, \"Auditing runs\".\n"
     "aggregate computes upstream's leaderboard figures per agent and split (lite, low,\n"
     "medium, high, split75, dev, all; default low,medium,high,split75) over complete\n"
-    "seeds (--pad-missing: missing reports count as failing), and writes summary.json\n"
-    "and upstream-compatible grading reports. See docs/agents.md, \"Aggregating runs\".\n";
+    "seeds (--pad-missing: missing reports count as failing), and writes summary.json,\n"
+    "upstream-compatible grading reports, and reports for people (report.md, report.html).\n"
+    "See docs/agents.md, \"Aggregating runs\".\n";
 
 std::string g_argv0;
 
@@ -470,6 +472,7 @@ absl::Status AggregateReports(const CommandLine& cl) {
       WriteTextFile(out_dir / "run_group_experiments.csv", output.run_group_experiments_csv));
   RETURN_IF_ERROR(WriteTextFile(out_dir / "summary.json", ToPythonJson(output.summary, 2) + "\n"));
   RETURN_IF_ERROR(WriteTextFile(out_dir / "report.md", MarkdownReport(output.summary, reports)));
+  RETURN_IF_ERROR(WriteTextFile(out_dir / "report.html", HtmlReport(output.summary, reports)));
   std::cout << FormatAggregate(output.summary) << "\nSaved summary to "
             << (out_dir / "summary.json").string() << " and " << output.grading_reports.size()
             << " grading reports under " << out_dir.string() << "\n";

@@ -503,6 +503,11 @@ lines = open(f"{d}/run_group_experiments.csv").read().splitlines()
 assert lines[0] == "experiment_id,run_group", lines
 assert "agents_a.synthetic.low,agents_a.synthetic/low/seed-0" in lines, lines
 EOF
+# The reports for people: Markdown, and self-contained HTML with its plots.
+grep -qF "| Low (%) | Medium (%) | High (%) | All (%) | Seeds |" agg/report.md || fail "no report.md table"
+grep -qF "<th>Low (%)</th>" agg/report.html || fail "no report.html table"
+grep -qF '<svg class="thresholds"' agg/report.html || fail "no report.html threshold plot"
+grep -qF '<svg class="medal-counts"' agg/report.html || fail "no report.html medal plot"
 # Its grading reports read back give the same figures.
 run 0 "$MLEBENCH" aggregate agg/agents_a.synthetic/low --output-dir agg2 --split low
 py agg agg2 <<'EOF'
