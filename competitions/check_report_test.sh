@@ -206,6 +206,9 @@ for medal in bronze none; do
 done
 sed 's/"comp"/"elsewhere"/' baseline.json >other.json
 check 0 valid --run_record bwrap.json --baseline other.json
+# A summary as the baseline holds no competition's medal: nothing to hold to.
+echo '{"agents": [{"splits": []}]}' >summary_baseline.json
+check 0 valid --run_record bwrap.json --baseline summary_baseline.json
 echo '{"competition_reports": 3}' >broken.json
 check 2 valid --run_record bwrap.json --baseline broken.json
 expect_err "the baseline broken.json"

@@ -8,8 +8,9 @@
 // The current share is the mean over seeds in SUMMARY_JSON (mlebench
 // aggregate's, for one agent); the baseline's is the share of the split's
 // competitions with a medal in GRADING_REPORT (an upstream-shaped grading
-// report, e.g. a committed seed of //competitions:<split>_reports; with
-// several seeds, give one). Without a baseline there is nothing to hold the
+// report, e.g. a committed seed of //competitions:<split>_reports), or, when
+// the baseline is itself a summary, its mean - or with several seeds the
+// lower end of its interval. Without a baseline there is nothing to hold the
 // run to: it says so and passes. A failure names the competitions whose
 // medal dropped (from the split's reports in DIR, seed by seed). Exit status
 // 0 pass, 1 regression, 2 broken input.
@@ -50,8 +51,15 @@ const Value* Field(const Struct& s, const std::string& key) {
   return it == s.fields().end() ? nullptr : &it->second;
 }
 
-// The split's mean any-medal share in mlebench aggregate's summary.json.
-absl::StatusOr<double> CurrentShare(const std::string& json, const std::string& split) {
+// A split's any-medal share in mlebench aggregate's summary.json: the mean
+// over seeds, the interval's lower end, and the seeds averaged.
+struct Share {
+  double mean = 0;
+  double ci_lower = 0;
+  int64_t seeds = 0;
+};
+
+absl::StatusOr<Share> SplitShare(const std::string& json, const std::string& split) {
   Struct summary;
   if (!google::protobuf::util::JsonStringToMessage(json, &summary).ok()) {
     return absl::InvalidArgumentError("the summary is not JSON");
@@ -72,10 +80,17 @@ absl::StatusOr<double> CurrentShare(const std::string& json, const std::string& 
     const Value* metrics = aggregate ? Field(aggregate->struct_value(), "metrics") : nullptr;
     const Value* medal = metrics ? Field(metrics->struct_value(), "any_medal_percentage") : nullptr;
     const Value* mean = medal ? Field(medal->struct_value(), "mean") : nullptr;
+    const Value* lower = medal ? Field(medal->struct_value(), "ci_lower") : nullptr;
+    const Value* seeds = aggregate ? Field(aggregate->struct_value(), "num_seeds_averaged") : nullptr;
     if (mean == nullptr || mean->kind_case() != Value::kNumberValue) {
       return absl::InvalidArgumentError(absl::StrCat("the summary's ", split, " has no any-medal mean"));
     }
-    return mean->number_value();
+    Share share{.mean = mean->number_value(), .ci_lower = mean->number_value()};
+    if (lower != nullptr && lower->kind_case() == Value::kNumberValue) share.ci_lower = lower->number_value();
+    if (seeds != nullptr && seeds->kind_case() == Value::kNumberValue) {
+      share.seeds = static_cast<int64_t>(seeds->number_value());
+    }
+    return share;
   }
   return absl::InvalidArgumentError(absl::StrCat("the summary has no split ", split,
                                                  " (no complete seed?)"));
@@ -87,7 +102,8 @@ absl::Status Run(const CommandLine& cl, bool& regressed) {
   const std::set<std::string> in_split(ids.begin(), ids.end());
   if (in_split.empty()) return absl::InvalidArgumentError("--competitions lists none");
   ASSIGN_OR_RETURN(const std::string summary, ReadFileToString(cl.Get("summary")));
-  ASSIGN_OR_RETURN(const double current, CurrentShare(summary, split));
+  ASSIGN_OR_RETURN(const Share current_share, SplitShare(summary, split));
+  const double current = current_share.mean;
   if (cl.Get("baseline", "").empty()) {
     std::cout << split << ": any medal " << absl::StrFormat("%.2f", current)
               << "%; no baseline (--//competitions:baseline) to hold it to\n";
@@ -98,6 +114,29 @@ absl::Status Run(const CommandLine& cl, bool& regressed) {
     return absl::InvalidArgumentError("--max_regression must be a number of points >= 0");
   }
   ASSIGN_OR_RETURN(const std::string baseline_json, ReadFileToString(cl.Get("baseline")));
+  // A baseline that is itself a summary (an earlier //competitions:
+  // <split>_summary's summary.json): its mean, or with several seeds the
+  // lower end of its interval, is what the share may not fall below.
+  if (Struct parsed; google::protobuf::util::JsonStringToMessage(baseline_json, &parsed).ok() &&
+                     Field(parsed, "agents") != nullptr) {
+    ASSIGN_OR_RETURN(const Share baseline, SplitShare(baseline_json, split));
+    const bool interval = baseline.seeds > 1;
+    const double floor = (interval ? baseline.ci_lower : baseline.mean) -
+                         static_cast<double>(max_regression);
+    std::cout << split << ": any medal " << absl::StrFormat("%.2f", current)
+              << "%, baseline summary " << absl::StrFormat("%.2f", baseline.mean) << "% over "
+              << baseline.seeds << " seed(s)"
+              << (interval ? absl::StrFormat(", interval from %.2f%%", baseline.ci_lower) : "")
+              << ", allowed drop " << max_regression << " points\n";
+    if (current + 1e-9 >= floor) return absl::OkStatus();
+    regressed = true;
+    std::cout << split << ": FAIL: the any-medal share fell to "
+              << absl::StrFormat("%.2f", current) << "%, below "
+              << absl::StrFormat("%.2f", floor) << "% (the baseline's "
+              << (interval ? "interval" : "mean") << " less the " << max_regression
+              << " points allowed by --//competitions:max_regression)\n";
+    return absl::OkStatus();
+  }
   ASSIGN_OR_RETURN(const std::vector<SourcedReport> baseline_reports,
                    ParseReports(baseline_json, cl.Get("baseline")));
   std::map<std::string, CompetitionReport> baseline;

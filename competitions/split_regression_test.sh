@@ -40,6 +40,17 @@ check 0 25 --baseline baseline.json --max_regression 25
 check 1 25 --baseline baseline.json --max_regression 24
 check 0 10
 grep -q "no baseline" out || fail "$(cat out)"
+# A summary as the baseline: its mean with one seed, the lower end of its
+# interval with several.
+printf '{"agents": [{"splits": [{"split": "low", "aggregate": {"num_seeds_averaged": %s, "metrics": {"any_medal_percentage": {"mean": 50, "ci_lower": 40}}}}]}]}\n' 1 >one_seed.json
+printf '{"agents": [{"splits": [{"split": "low", "aggregate": {"num_seeds_averaged": %s, "metrics": {"any_medal_percentage": {"mean": 50, "ci_lower": 40}}}}]}]}\n' 3 >seeds.json
+check 0 50 --baseline one_seed.json
+check 1 45 --baseline one_seed.json
+grep -q "fell to 45.00%, below 50.00% (the baseline's mean less the 0 points" out || fail "$(cat out)"
+check 0 45 --baseline seeds.json
+check 1 35 --baseline seeds.json
+grep -q "below 40.00% (the baseline's interval" out || fail "$(cat out)"
+check 0 35 --baseline seeds.json --max_regression 5
 echo '{' >broken.json
 check 2 10 --baseline broken.json
 summary 10; echo '{"agents": []}' >summary.json
