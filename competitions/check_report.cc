@@ -38,6 +38,7 @@
 #include "grading/gating.h"
 #include "grading/junit.h"
 #include "grading/report.h"
+#include "grading/aggregate.h"
 #include "grading/summary.h"
 
 namespace mlebench {
@@ -215,8 +216,7 @@ int Run(const std::vector<std::string>& args) {
     absl::StatusOr<std::string> json = ReadFile(cl->Get("baseline"));
     // A summary (the split regression tests' kind of baseline) holds no
     // competition's medal: nothing to hold this test to.
-    const bool summary = json.ok() && json->find("\"competition_id\"") == std::string::npos &&
-                         json->find("\"agents\"") != std::string::npos;
+    const bool summary = json.ok() && IsAggregateSummaryJson(*json);
     absl::StatusOr<std::vector<SourcedReport>> reports =
         summary     ? absl::StatusOr<std::vector<SourcedReport>>(std::vector<SourcedReport>())
         : json.ok() ? ParseReports(*json, cl->Get("baseline"))

@@ -36,6 +36,7 @@
 #include "base/status_macros.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "grading/aggregate.h"
 #include "grading/gating.h"
 #include "grading/summary.h"
 
@@ -117,8 +118,7 @@ absl::Status Run(const CommandLine& cl, bool& regressed) {
   // A baseline that is itself a summary (an earlier //competitions:
   // <split>_summary's summary.json): its mean, or with several seeds the
   // lower end of its interval, is what the share may not fall below.
-  if (Struct parsed; google::protobuf::util::JsonStringToMessage(baseline_json, &parsed).ok() &&
-                     Field(parsed, "agents") != nullptr) {
+  if (IsAggregateSummaryJson(baseline_json)) {
     ASSIGN_OR_RETURN(const Share baseline, SplitShare(baseline_json, split));
     const bool interval = baseline.seeds > 1;
     const double floor = (interval ? baseline.ci_lower : baseline.mean) -

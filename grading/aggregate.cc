@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "base/display_text.h"
 #include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "grading/report.h"
 #include "pycompat/numpy_sum.h"
 
@@ -438,6 +439,14 @@ absl::StatusOr<AggregateOutput> AggregateRuns(const std::vector<SourcedReport>& 
         "), aggregated apart and never averaged together"));
   }
   return output;
+}
+
+bool IsAggregateSummaryJson(std::string_view json) {
+  google::protobuf::Struct object;
+  return google::protobuf::util::JsonStringToMessage(
+             google::protobuf::StringPiece(json.data(), json.size()), &object)
+             .ok() &&
+         object.fields().contains("agents");
 }
 
 std::string FormatAggregate(const AggregateSummary& summary) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -109,6 +110,12 @@ struct AggregateOutput {
 // only through the numbering of reports without a seed.
 absl::StatusOr<AggregateOutput> AggregateRuns(const std::vector<SourcedReport>& reports,
                                               const AggregateOptions& options);
+
+// Whether `json` is a summary as `mlebench aggregate` writes it (summary.json:
+// a JSON object with an "agents" key) rather than reports (one report, or a
+// grading report with "competition_reports"). What a baseline
+// (--//competitions:baseline) is decides how it is compared.
+bool IsAggregateSummaryJson(std::string_view json);
 
 // The summary for a terminal: per agent and split the headline
 // (any-medal percentage, mean +- standard error and the interval), the

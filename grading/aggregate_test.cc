@@ -344,3 +344,17 @@ TEST(SplitsByName, LiteIsLowAndAllIsEverything) {
 
 }  // namespace
 }  // namespace mlebench
+
+namespace mlebench {
+namespace {
+
+TEST(IsAggregateSummaryJson, SummariesAreNotReports) {
+  EXPECT_TRUE(IsAggregateSummaryJson("{\"agents\": [], \"reports\": 0}"));
+  EXPECT_FALSE(IsAggregateSummaryJson("{\"competition_reports\": []}"));
+  EXPECT_FALSE(IsAggregateSummaryJson("{\"competition_id\": \"x\", \"invalid_reason\": \"\\\"agents\\\"\"}"));
+  EXPECT_FALSE(IsAggregateSummaryJson("{"));
+  EXPECT_FALSE(IsAggregateSummaryJson("[\"agents\"]"));
+}
+
+}  // namespace
+}  // namespace mlebench
