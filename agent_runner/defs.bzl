@@ -390,22 +390,17 @@ agent_digest = rule(
     },
 )
 
-# The GPU counts --//agent_runner:gpus routes by (config_settings gpus_<N> in
-# //agent_runner).
-_ROUTED_GPU_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8]
-
 def agent_exec_properties():
     """The agent action's platform properties, for a remote executor to route it by.
 
-    `mlebench-gpus: N` in the `agent` exec group when --//agent_runner:gpus=N (1 to 8)
-    asks for GPUs; nothing otherwise. (Budgets an agent declares itself are in the
-    action's execution requirements, requires-gpus:N, which Bazel 4 does not send as
-    platform properties.)
+    The agent action runs in the exec group `agent`, or `agent_gpu` when its
+    budget (--//agent_runner:gpus or the agent's own `gpus`) asks for GPUs
+    (competitions/rules.bzl). `agent_gpu` carries `Pool: gpu`, which replaces
+    the execution platform's `Pool: cpu` (//tools/remote:remote_cpu): such runs
+    go to the cluster's gpu pool, every other action to its cpu pool
+    (docs/remote.md). Locally, platform properties mean nothing.
 
     Returns:
-      A select() over the gpus flag, for a rule's exec_properties.
+      A dict for a rule's exec_properties.
     """
-    return select(dict(
-        [("//agent_runner:gpus_%d" % n, {"agent.mlebench-gpus": str(n)}) for n in _ROUTED_GPU_COUNTS] +
-        [("//conditions:default", {})],
-    ))
+    return {"agent_gpu.Pool": "gpu"}

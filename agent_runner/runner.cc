@@ -691,12 +691,16 @@ std::vector<pid_t> AgentProcesses(pid_t child, bool sandboxed) {
 }
 
 // Canonical forms of `dirs` (the staging policy compares resolved paths).
+// One that does not exist is left out: nothing can resolve into it. (A
+// remote action's input root has no external/ when no input comes from an
+// external repository.)
 absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>& dirs,
                                                     absl::string_view what) {
   std::vector<fs::path> resolved;
   for (const fs::path& dir : dirs) {
     std::error_code ec;
     fs::path canonical = fs::canonical(dir, ec);
+    if (ec == std::errc::no_such_file_or_directory) continue;
     if (ec) return FsError(absl::StrCat("cannot resolve ", what), dir, ec);
     resolved.push_back(std::move(canonical));
   }

@@ -304,8 +304,8 @@ def mle_competition(
         sample_submission = sample_submission,
         # validate_submission.sh in the agent's workspace runs it.
         validator = ":validate",
-        # mlebench-gpus: N in the agent exec group when --//agent_runner:gpus
-        # asks for GPUs: what a remote executor routes by.
+        # Pool=gpu for the agent action of a run that asks for GPUs: what a
+        # remote executor routes by (docs/remote.md).
         exec_properties = agent_exec_properties(),
         visibility = private_visibility,
     )

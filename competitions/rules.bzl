@@ -455,6 +455,7 @@ def _agent_run_impl(ctx):
             "--environment_digest_file",
             environment.digest.path,
         ]
+        inputs.append(environment.digest)
         transitive_inputs.append(environment.files)
     rootfs = info.rootfs if info else None
     if rootfs:
@@ -527,7 +528,9 @@ def _agent_run_impl(ctx):
                 data.competition_id,
                 seed,
             ),
-            exec_group = "agent",
+            # Routes a run that asks for GPUs to a GPU pool (the target's
+            # exec_properties give agent_gpu Pool=gpu: agent_exec_properties).
+            exec_group = "agent_gpu" if budget.gpus > 0 else "agent",
         )
         runs.append(struct(
             seed = seed,
@@ -556,8 +559,8 @@ agent_run = rule(
     implementation = _agent_run_impl,
     doc = "Runs the agent chosen with --//agent_runner:agent on a competition's public data, " +
           "once per seed (--//agent_runner:seed and :seeds), each run one action in the " +
-          "`agent` exec group (route it to a GPU pool with exec_properties = " +
-          "{\"agent.Pool\": ...} or --exec_properties), with the budget of " +
+          "`agent` exec group, or `agent_gpu` when the budget asks for GPUs (the " +
+          "target's exec_properties route it: Pool=gpu, docs/remote.md), with the budget of " +
           "--//agent_runner:cpus, :memory, :gpus and :processes or the agent's defaults.",
     attrs = {
         "data": attr.label(
@@ -636,6 +639,7 @@ agent_run = rule(
     },
     exec_groups = {
         "agent": exec_group(),
+        "agent_gpu": exec_group(),
     },
 )
 

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# A Buildbarn cluster on this machine's loopback: one bb_storage (CAS and
+# action cache, the endpoint Bazel talks to), one bb_scheduler, and one
+# bb_worker per pool (`cpu`, `gpu`) whose slots each run a confined bb_runner.
+#
+#   tools/remote/cluster.sh start   # builds Buildbarn once, starts, waits until ready
+#   tools/remote/cluster.sh stop
+#   tools/remote/cluster.sh status
+#   tools/remote/cluster.sh env     # the settings, as shell assignments
+#
+# Settings (environment variables):
+#   MLEBENCH_CLUSTER_DIR   state: storage files (kept across restarts), logs,
+#                          build directories (default ~/.cache/mlebench/cluster)
+#   MLEBENCH_CLUSTER_PORT  first of five loopback ports: storage (Bazel's
+#                          endpoint), scheduler clients, scheduler workers,
+#                          scheduler web UI, scheduler metrics (default 8980)
+#   MLEBENCH_CPU_SLOTS     actions the cpu pool runs at once (default: nproc)
+#   MLEBENCH_GPU_SLOTS     actions the gpu pool runs at once (default 1)
+#   MLEBENCH_GPU_DEVICES   device nodes the gpu pool's slots get, at
+#                          /dev/<name> (default: the /dev/nvidia* present; none
+#                          means a pool that only advertises the property, where
+#                          an agent that asks for a GPU fails)
+#   MLEBENCH_CAS_SIZE      CAS size in bytes (default 16 GiB, a sparse file)
+#   MLEBENCH_WORKER_PATHS  directories the runners see read-only besides the
+#                          system, colon-separated (default: the Python
+#                          reference environments, ~/.cache/mlebench/python,
+#                          which the competitions' code tests run)
+#
+# docs/remote.md has the recipe: `--config=remote` runs the build here.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+dir="${MLEBENCH_CLUSTER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/cluster}"
+port="${MLEBENCH_CLUSTER_PORT:-8980}"
+cpu_slots="${MLEBENCH_CPU_SLOTS:-$(nproc)}"
+gpu_slots="${MLEBENCH_GPU_SLOTS:-1}"
+cas_size="${MLEBENCH_CAS_SIZE:-$((16 * 1024 * 1024 * 1024))}"
+if [[ -z "${MLEBENCH_GPU_DEVICES+set}" ]]; then
+  MLEBENCH_GPU_DEVICES="$(ls /dev/nvidia* 2>/dev/null | tr '\n' ' ' || true)"
+fi
+pools=(cpu gpu)
+if [[ -z "${MLEBENCH_WORKER_PATHS+set}" ]]; then
+  MLEBENCH_WORKER_PATHS=""
+  reference="${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/python"
+  [[ -d "$reference" ]] && MLEBENCH_WORKER_PATHS="$reference"
+fi
+export MLEBENCH_WORKER_PATHS
+
+die() { echo "cluster.sh: $*" >&2; exit 1; }
+log() { echo "cluster.sh: $*" >&2; }
+
+export MLEBENCH_CLUSTER_DIR="$dir" \
+  MLEBENCH_STORAGE_PORT="$port" \
+  MLEBENCH_SCHEDULER_CLIENT_PORT="$((port + 1))" \
+  MLEBENCH_SCHEDULER_WORKER_PORT="$((port + 2))" \
+  MLEBENCH_SCHEDULER_ADMIN_PORT="$((port + 3))" \
+  MLEBENCH_SCHEDULER_METRICS_PORT="$((port + 4))" \
+  MLEBENCH_CAS_SIZE_BYTES="$cas_size" \
+  MLEBENCH_POOLS="$(IFS=,; echo "${pools[*]}")"
+
+slots_of() { if [[ "$1" == gpu ]]; then echo "$gpu_slots"; else echo "$cpu_slots"; fi; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Waits for a condition, or fails naming the log to read.
+wait_for() {  # what, log, command...
+  local what="$1" logfile="$2" i
+  shift 2
+  for ((i = 0; i < 300; i++)); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  tail -n 20 "$logfile" >&2 || true
+  die "$what did not come up (log: $logfile)"
+}
+
+# Starts a process in the background, detached from this shell, with its pid
+# in $dir/pids/NAME and its output in $dir/logs/NAME.out.
+launch() {  # name, command...
+  local name="$1"
+  shift
+  setsid "$@" </dev/null >"$dir/logs/$name.out" 2>&1 &
+  echo $! >"$dir/pids/$name"
+}
+
+running() { [[ -f "$dir/pids/$1" ]] && kill -0 "$(cat "$dir/pids/$1")" 2>/dev/null; }
+
+stop_one() {
+  local name="$1" pid i
+  [[ -f "$dir/pids/$name" ]] || return 0
+  pid="$(cat "$dir/pids/$name")"
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 50; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$dir/pids/$name"
+}
+
+cmd_stop() {
+  [[ -d "$dir/pids" ]] || return 0
+  # Workers before the scheduler: a worker waits for a last check-in with it.
+  local pool slot
+  for pool in "${pools[@]}"; do stop_one "worker-$pool"; done
+  for f in "$dir"/pids/runner-*; do [[ -e "$f" ]] && stop_one "$(basename "$f")"; done
+  stop_one scheduler
+  stop_one storage
+  log "stopped (state kept in $dir)"
+}
+
+cmd_start() {
+  command -v bwrap >/dev/null || die "bubblewrap is not installed (apt-get install bubblewrap)"
+  command -v unshare >/dev/null || die "unshare (util-linux) is not installed"
+  case "$dir/" in
+    /tmp/*) die "MLEBENCH_CLUSTER_DIR must not be under /tmp: each runner has a /tmp of its own, and the build directories keep their paths inside it" ;;
+    /*) ;;
+    *) die "MLEBENCH_CLUSTER_DIR must be an absolute path, got $dir" ;;
+  esac
+  local bin
+  bin="$("$here/build_buildbarn.sh")"
+  mkdir -p "$dir"/{logs,pids,config} "$dir"/storage/{cas,ac}-state
+  chmod 700 "$dir"
+  # One cluster per directory.
+  exec 8>"$dir/.lock"
+  flock -n 8 || die "another cluster.sh is starting or stopping $dir"
+  if running storage; then die "a cluster is already running in $dir (cluster.sh stop first)"; fi
+  local p
+  for p in "$MLEBENCH_STORAGE_PORT" "$MLEBENCH_SCHEDULER_CLIENT_PORT" \
+    "$MLEBENCH_SCHEDULER_WORKER_PORT" "$MLEBENCH_SCHEDULER_ADMIN_PORT" \
+    "$MLEBENCH_SCHEDULER_METRICS_PORT"; do
+    port_open "$p" && die "port $p is in use (set MLEBENCH_CLUSTER_PORT)"
+  done
+  cp "$here"/config/*.jsonnet "$here"/config/*.libsonnet "$dir/config/"
+  : >"$dir/logs/storage.log"
+  launch storage "$bin/bb_storage" "$dir/config/storage.jsonnet"
+  wait_for "bb_storage" "$dir/logs/storage.out" port_open "$MLEBENCH_STORAGE_PORT"
+  launch scheduler "$bin/bb_scheduler" "$dir/config/scheduler.jsonnet"
+  wait_for "bb_scheduler" "$dir/logs/scheduler.out" port_open "$MLEBENCH_SCHEDULER_WORKER_PORT"
+
+  local pool slot slots slot_dir devices
+  for pool in "${pools[@]}"; do
+    slots="$(slots_of "$pool")"
+    devices=()
+    [[ "$pool" == gpu ]] && read -r -a devices <<<"$MLEBENCH_GPU_DEVICES"
+    for ((slot = 0; slot < slots; slot++)); do
+      slot_dir="$dir/pools/$pool/slot-$slot"
+      # A build directory left by an earlier cluster holds stale actions.
+      rm -rf "$slot_dir/build" "$slot_dir/run"
+      mkdir -p "$slot_dir"/{build,cache,run}
+      launch "runner-$pool-$slot" "$here/confined_runner.sh" "$bin/bb_runner" \
+        "$dir/config/runner.jsonnet" "$slot_dir" "${devices[@]}"
+      wait_for "bb_runner ($pool slot $slot)" "$dir/logs/runner-$pool-$slot.out" \
+        test -S "$slot_dir/run/runner.sock"
+    done
+    MLEBENCH_POOL="$pool" MLEBENCH_POOL_SLOTS="$slots" \
+      launch "worker-$pool" "$bin/bb_worker" "$dir/config/worker.jsonnet"
+  done
+  # Ready when the scheduler lists a worker of each pool.
+  for pool in "${pools[@]}"; do
+    wait_for "bb_worker ($pool)" "$dir/logs/worker-$pool.out" pool_ready "$pool"
+  done
+  log "running: --remote_executor=grpc://127.0.0.1:$MLEBENCH_STORAGE_PORT" \
+    "(pools ${pools[*]}: ${cpu_slots} cpu and ${gpu_slots} gpu slots; web UI http://127.0.0.1:$MLEBENCH_SCHEDULER_ADMIN_PORT)"
+}
+
+# Whether the scheduler has a worker whose platform is Pool=$1 (its metrics).
+pool_ready() {
+  running "worker-$1" || die "bb_worker ($1) exited: $(tail -n 5 "$dir/logs/worker-$1.out")"
+  curl -fsS "http://127.0.0.1:$MLEBENCH_SCHEDULER_METRICS_PORT/metrics" 2>/dev/null |
+    grep '^buildbarn_builder_in_memory_build_queue_workers_created_total{' |
+    grep -F "\\\"value\\\":\\\"$1\\\"" | grep -q ' [1-9][0-9]*$'
+}
+
+cmd_status() {
+  local name f
+  for f in "$dir"/pids/*; do
+    [[ -e "$f" ]] || { echo "not running ($dir)"; return 1; }
+    name="$(basename "$f")"
+    if running "$name"; then echo "$name running (pid $(cat "$f"))"; else echo "$name DEAD"; fi
+  done
+}
+
+cmd_env() {
+  echo "MLEBENCH_CLUSTER_DIR=$dir"
+  echo "MLEBENCH_REMOTE_ENDPOINT=grpc://127.0.0.1:$MLEBENCH_STORAGE_PORT"
+  echo "MLEBENCH_SCHEDULER_ENDPOINT=127.0.0.1:$MLEBENCH_SCHEDULER_CLIENT_PORT"
+  echo "MLEBENCH_SCHEDULER_WORKER_ENDPOINT=127.0.0.1:$MLEBENCH_SCHEDULER_WORKER_PORT"
+  echo "MLEBENCH_SCHEDULER_UI=http://127.0.0.1:$MLEBENCH_SCHEDULER_ADMIN_PORT"
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  *) die "usage: cluster.sh start|stop|status|env" ;;
+esac

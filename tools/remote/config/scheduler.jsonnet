@@ -1,0 +1,53 @@
+// bb_scheduler: queues actions by their platform properties (Bazel >= 4.1
+// sends them in the Action) and hands them to the workers of that platform.
+local common = import 'common.libsonnet';
+
+{
+  clientGrpcServers: [{
+    listenAddresses: [common.schedulerClients],
+    authenticationPolicy: { allow: {} },
+  }],
+  workerGrpcServers: [{
+    listenAddresses: [common.schedulerWorkers],
+    authenticationPolicy: { allow: {} },
+  }],
+  adminHttpServers: [{
+    listenAddresses: [common.schedulerAdmin],
+    authenticationPolicy: { allow: {} },
+  }],
+  browserUrl: 'http://' + common.schedulerAdmin,
+  contentAddressableStorage: { grpc: { address: common.storage } },
+  maximumMessageSizeBytes: common.maximumMessageSizeBytes,
+  global: common.global('scheduler') + {
+    // Prometheus metrics: cluster.sh waits for each pool's workers there.
+    diagnosticsHttpServer: {
+      httpServers: [{ listenAddresses: [common.schedulerMetrics], authenticationPolicy: { allow: {} } }],
+      enablePrometheus: true,
+    },
+  },
+  executeAuthorizer: { allow: {} },
+  modifyDrainsAuthorizer: { allow: {} },
+  killOperationsAuthorizer: { allow: {} },
+  actionRouter: {
+    simple: {
+      platformKeyExtractor: { action: {} },
+      invocationKeyExtractors: [{ correlatedInvocationsId: {} }, { toolInvocationId: {} }],
+      initialSizeClassAnalyzer: {
+        defaultExecutionTimeout: '1800s',
+        // An agent may run for a day (docs/remote.md, "Timeouts").
+        maximumExecutionTimeout: '90000s',
+      },
+    },
+  },
+  // An action whose platform no worker offers fails after this, with
+  // "No workers exist for instance name prefix ..." (instead of waiting).
+  platformQueueWithNoWorkersTimeout: '60s',
+  predeclaredPlatformQueues: [
+    {
+      instanceNamePrefix: '',
+      platform: { properties: [{ name: 'Pool', value: pool }] },
+      sizeClasses: [0],
+    }
+    for pool in std.split(std.extVar('MLEBENCH_POOLS'), ',')
+  ],
+}
