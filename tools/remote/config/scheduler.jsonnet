@@ -33,8 +33,10 @@ local common = import 'common.libsonnet';
       platformKeyExtractor: { action: {} },
       invocationKeyExtractors: [{ correlatedInvocationsId: {} }, { toolInvocationId: {} }],
       initialSizeClassAnalyzer: {
-        defaultExecutionTimeout: '1800s',
-        // An agent may run for a day (docs/remote.md, "Timeouts").
+        // Bazel 4.2.3 sends no timeout with actions other than tests, so
+        // this one bounds an agent's run: a day (upstream's limit) plus an
+        // hour (docs/remote.md, "Timeouts for long agent runs").
+        defaultExecutionTimeout: '90000s',
         maximumExecutionTimeout: '90000s',
       },
     },
