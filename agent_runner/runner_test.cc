@@ -387,6 +387,17 @@ TEST_P(RunAgentModesTest, DummyAgentSubmitsSampleSubmission) {
   EXPECT_THAT(ReadFileOrEmpty(root_ / "run" / "agent.log"), HasSubstr("dummy: copied"));
 }
 
+// A remote action's input root has no external/ when no input comes from an
+// external repository: an allowed root that does not exist is no error.
+TEST_P(RunAgentModesTest, AllowedRootThatDoesNotExistIsSkipped) {
+  RunOptions options = Options(kDummyAgent);
+  options.allowed_roots.push_back(root_ / "no-such-dir" / "external");
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_THAT(record->exit_code, Optional(0));
+  EXPECT_TRUE(record->submission_exists);
+}
+
 TEST_P(RunAgentModesTest, DummyAgentWithoutSampleSubmissionFailsAsAResult) {
   fs::remove(public_dir_ / "sample_submission.csv");
   absl::StatusOr<RunRecord> record = RunAgent(Options(kDummyAgent));

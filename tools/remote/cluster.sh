@@ -21,6 +21,9 @@
 #                          means a pool that only advertises the property, where
 #                          an agent that asks for a GPU fails)
 #   MLEBENCH_CAS_SIZE      CAS size in bytes (default 16 GiB, a sparse file)
+#   MLEBENCH_SLOT_UID_BASE first host uid of the slots' user namespaces (each
+#                          slot maps 65,536 uids from there on; default
+#                          1,000,000,000: no host user may own files in them)
 #   MLEBENCH_WORKER_PATHS  directories the runners see read-only besides the
 #                          system, colon-separated (default: the Python
 #                          reference environments, ~/.cache/mlebench/python,
@@ -39,6 +42,7 @@ if [[ -z "${MLEBENCH_GPU_DEVICES+set}" ]]; then
   MLEBENCH_GPU_DEVICES="$(ls /dev/nvidia* 2>/dev/null | tr '\n' ' ' || true)"
 fi
 pools=(cpu gpu)
+MLEBENCH_SLOT_UID_BASE="${MLEBENCH_SLOT_UID_BASE:-1000000000}"
 if [[ -z "${MLEBENCH_WORKER_PATHS+set}" ]]; then
   MLEBENCH_WORKER_PATHS=""
   reference="${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/python"
@@ -100,6 +104,67 @@ stop_one() {
   rm -f "$dir/pids/$name"
 }
 
+# This process's cgroup in each cgroup hierarchy mounted here, as a directory
+# (one per line): where the slots' cgroups are made.
+own_cgroup_dirs() {
+  python3 -I - <<'PY'
+import os
+own = {}
+for line in open("/proc/self/cgroup"):
+    _, controllers, path = line.rstrip("\n").split(":", 2)
+    own[controllers] = path
+for line in open("/proc/self/mountinfo"):
+    fields = line.split()
+    sep = fields.index("-")
+    root, mountpoint, fstype = fields[3], fields[4], fields[sep + 1]
+    options = set(fields[sep + 3].split(","))
+    if fstype == "cgroup2":
+        key = ""
+    elif fstype == "cgroup":
+        key = next((k for k in own if k and set(k.split(",")) <= options), None)
+    else:
+        continue
+    if key is None or key not in own or not (own[key] + "/").startswith(root.rstrip("/") + "/"):
+        continue
+    print(os.path.normpath(os.path.join(mountpoint, os.path.relpath(own[key], root))))
+PY
+}
+
+# Makes the slot's cgroups (one per hierarchy), delegated to its uid base, and
+# prints them: the runner starts in them, and the agent runner inside makes
+# the agents' cgroups below them (the only cgroups it may write).
+slot_cgroups() {  # name, uid base
+  local name="$1" base="$2" own dir level parent
+  while read -r own; do
+    dir="$own/mlebench-cluster-$port/$name"
+    parent="$own"
+    for level in "mlebench-cluster-$port" "$name"; do
+      if [[ ! -d "$parent/$level" ]]; then
+        mkdir "$parent/$level"
+        # A v1 cpuset takes processes only once it has CPUs and memory nodes.
+        if [[ -f "$parent/cpuset.cpus" ]]; then
+          cat "$parent/cpuset.cpus" >"$parent/$level/cpuset.cpus"
+          cat "$parent/cpuset.mems" >"$parent/$level/cpuset.mems"
+        fi
+      fi
+      parent="$parent/$level"
+    done
+    chown "$base:$base" "$dir"
+    for f in cgroup.procs tasks cgroup.subtree_control cgroup.threads; do
+      [[ -e "$dir/$f" ]] && chown "$base:$base" "$dir/$f"
+    done
+    echo "$dir"
+  done < <(own_cgroup_dirs)
+}
+
+remove_slot_cgroups() {
+  local own
+  while read -r own; do
+    [[ -d "$own/mlebench-cluster-$port" ]] || continue
+    find "$own/mlebench-cluster-$port" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+  done < <(own_cgroup_dirs)
+}
+
 cmd_stop() {
   [[ -d "$dir/pids" ]] || return 0
   # Workers before the scheduler: a worker waits for a last check-in with it.
@@ -108,6 +173,7 @@ cmd_stop() {
   for f in "$dir"/pids/runner-*; do [[ -e "$f" ]] && stop_one "$(basename "$f")"; done
   stop_one scheduler
   stop_one storage
+  remove_slot_cgroups
   log "stopped (state kept in $dir)"
 }
 
@@ -140,17 +206,25 @@ cmd_start() {
   launch scheduler "$bin/bb_scheduler" "$dir/config/scheduler.jsonnet"
   wait_for "bb_scheduler" "$dir/logs/scheduler.out" port_open "$MLEBENCH_SCHEDULER_WORKER_PORT"
 
-  local pool slot slots slot_dir devices
+  local pool slot slots slot_dir devices uid_base cgroups index=0
   for pool in "${pools[@]}"; do
     slots="$(slots_of "$pool")"
     devices=()
     [[ "$pool" == gpu ]] && read -r -a devices <<<"$MLEBENCH_GPU_DEVICES"
     for ((slot = 0; slot < slots; slot++)); do
       slot_dir="$dir/pools/$pool/slot-$slot"
+      # Each slot's uids are a range of their own, far above the host's users.
+      uid_base=$((MLEBENCH_SLOT_UID_BASE + index * 65536))
+      index=$((index + 1))
       # A build directory left by an earlier cluster holds stale actions.
       rm -rf "$slot_dir/build" "$slot_dir/run"
       mkdir -p "$slot_dir"/{build,cache,run}
-      launch "runner-$pool-$slot" "$here/confined_runner.sh" "$bin/bb_runner" \
+      chown "$uid_base:$uid_base" "$slot_dir/run"
+      cgroups="$(slot_cgroups "$pool-$slot" "$uid_base" | tr '\n' ' ')"
+      # shellcheck disable=SC2016
+      launch "runner-$pool-$slot" bash -c \
+        'for d in $1; do echo $$ >"$d/cgroup.procs"; done; shift; exec "$@"' \
+        move-into-cgroups "$cgroups" "$here/confined_runner.sh" "$uid_base" "$bin/bb_runner" \
         "$dir/config/runner.jsonnet" "$slot_dir" "${devices[@]}"
       wait_for "bb_runner ($pool slot $slot)" "$dir/logs/runner-$pool-$slot.out" \
         test -S "$slot_dir/run/runner.sock"

@@ -18,6 +18,8 @@
 #               the cluster's ports, the host's paths, the answers' paths in a
 #               local output base or the answers' bytes in the cluster's files;
 #               run here on the host, the same probe finds them (a control);
+#   X. a build action tagged `local` (which would run next to the output
+#               base): refused under --config=remote, never run here;
 #   I. the adversary agent (agent_runner/testing) on a worker: contained, with
 #               the same isolation and limits as on a workstation;
 #   S. shared cache: a second clone with a fresh output base runs A's command:
@@ -40,7 +42,7 @@ mkdir -p "$logs"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok: $*"; }
 
-[[ "$(id -u)" == 0 ]] || fail "the cluster's runners need root (tools/remote/identity_userns.py)"
+[[ "$(id -u)" == 0 ]] || fail "the cluster's runners need root (tools/remote/slot_userns.py)"
 
 # --- the cluster -------------------------------------------------------------
 export XDG_CACHE_HOME="$home/.cache"  # Buildbarn's binaries, built once per machine
@@ -185,6 +187,11 @@ competition=aerial-cactus-identification  # in the lite split
 answers_dir="$(cd "$ws1" && echo "$(testlogs_of "$ws1" local)" | sed 's|/testlogs$|/bin|')/competitions/$competition/${competition}_data/private"
 answers="$(ls "$answers_dir"/* | head -n 1)"
 [[ -f "$answers" ]] || fail "step G: no answers file in $answers_dir (local run)"
+# The root of the memory cgroup hierarchy (v1), else of the unified one (v2).
+cgroup_root="$(awk '{for (i = 7; i < NF; i++) if ($i == "-") break
+  if ($(i + 1) == "cgroup" && $5 ~ /\/memory$/) {print $5; exit}}' /proc/self/mountinfo)"
+[[ -n "$cgroup_root" ]] || cgroup_root="$(awk '{for (i = 7; i < NF; i++) if ($i == "-") break
+  if ($(i + 1) == "cgroup2") {print $5; exit}}' /proc/self/mountinfo)"
 local_output_base="$(cd "$ws1" && /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc --output_user_root="$TEST_TMPDIR/local" --batch info output_base 2>/dev/null)"
 {
   for p in 0 1 2 3 4; do echo "port 127.0.0.1:$((port + p))"; done
@@ -192,16 +199,21 @@ local_output_base="$(cd "$ws1" && /usr/bin/bazel-4 --server_javabase=/usr/lib/jv
   echo "path $MLEBENCH_CLUSTER_DIR/storage/cas-blocks"
   echo "path $home/.cache/mlebench/bazel-disk-cache"
   echo "path $local_output_base/execroot"
+  echo "path /etc/shadow"
+  # Host privileges: a sysctl that runs a program as root on a crash, and the
+  # root of a cgroup hierarchy (only the slot's own cgroups are its to write).
+  echo "writable /proc/sys/kernel/core_pattern"
+  echo "writable $cgroup_root/cgroup.procs"
   echo "content $(xxd -p "$answers" | tr -d '\n') $MLEBENCH_CLUSTER_DIR/storage $MLEBENCH_CLUSTER_DIR/pools $local_output_base/execroot"
 } >"$TEST_TMPDIR/targets.txt"
 cp "$TEST_TMPDIR/targets.txt" tools/remote/testing/targets.txt
 # The control: on the host, the probe reaches all of it.
 sh tools/remote/testing/probe.sh "$TEST_TMPDIR/targets.txt" >"$logs/G.control"
-if grep -E ' (unreachable|absent)$' "$logs/G.control" >&2; then
+if grep -E ' (unreachable|absent|refused)$' "$logs/G.control" >&2; then
   fail "step G: the control probe on the host missed the targets above (the probe is broken)"
 fi
 cpu_before="$(scheduled cpu)" gpu_before="$(scheduled gpu)"
-bazel G remote-a test "${REMOTE[@]}" --//agent_runner:agent=//tools/remote/testing:gpu_probe_agent \
+bazel G remote-g test "${REMOTE[@]}" --//agent_runner:agent=//tools/remote/testing:gpu_probe_agent \
   --repo_env=XDG_CACHE_HOME="$home/.cache" "--modify_execution_info=$STEPS=+no-remote-cache" \
   "//competitions/$competition"
 executed G >"$logs/G.executed"
@@ -218,7 +230,7 @@ gpu_ran=$(($(scheduled gpu) - gpu_before))
 grep -q "build_time_probe.txt" "$logs/G.out" || grep -q "Genrule" "$logs/G.executed" ||
   fail "step G: the build-time probe did not run: $(cat "$logs/G.executed")"
 grep -q '^Genrule cpu remote' "$logs/G.executed" || fail "step G: the build-time probe did not run remotely"
-bin_g="$(cd "$ws1" && /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc --output_user_root="$TEST_TMPDIR/remote-a" --batch info bazel-bin 2>/dev/null)"
+bin_g="$(cd "$ws1" && /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc --output_user_root="$TEST_TMPDIR/remote-g" --batch info bazel-bin 2>/dev/null)"
 agent_log="$bin_g/competitions/$competition/${competition}_run/run-0/agent.log"
 grep -q '^probe: gpu devices: nvidia0 $' "$agent_log" || fail "step G: the agent saw no /dev/nvidia0: $(grep 'gpu devices' "$agent_log")"
 grep -q '^probe: CUDA_VISIBLE_DEVICES=0$' "$agent_log" || fail "step G: CUDA_VISIBLE_DEVICES: $(grep CUDA "$agent_log")"
@@ -226,17 +238,31 @@ for when in "run time" "build time"; do
   n="$(grep -c "^probe: $when: " "$agent_log" || true)"
   [[ "$n" == "$(grep -c . "$TEST_TMPDIR/targets.txt")" ]] ||
     fail "step G: $when probe printed $n lines: $(grep "probe: $when" "$agent_log")"
-  if grep "^probe: $when: " "$agent_log" | grep -E ' (reached|readable|found .*)$' >&2; then
+  if grep "^probe: $when: " "$agent_log" | grep -E ' (reached|readable|writable|found .*)$' >&2; then
     fail "step G: at $when, a remote agent reached the targets above"
   fi
 done
-ok "G: the GPU agent ran on the gpu pool (1 action) with /dev/nvidia0, everything else on the cpu pool; neither it nor its build action reached the cluster's ports, the answers' paths or their bytes (the host's control reached all)"
-git -C "$ws1" checkout -q -- tools/remote/testing/targets.txt 2>/dev/null ||
-  printf '# What probe.sh tries to reach.\n' >tools/remote/testing/targets.txt
+ok "G: the GPU agent ran on the gpu pool (1 action) with /dev/nvidia0, everything else on the cpu pool; neither it nor its build action reached the cluster's ports, the answers' paths or bytes, /etc/shadow, a host sysctl or a host cgroup (the host's control reached all)"
+printf '# What probe.sh tries to reach.\n' >tools/remote/testing/targets.txt
+
+# X: a build action that asks to run locally (tags = ["local"]) is refused by
+# --config=remote, never run on this machine.
+marker="$TEST_TMPDIR/local-probe-ran"
+printf '# local marker %s\n' "$marker" >tools/remote/testing/targets.txt
+if /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc \
+    --output_user_root="$TEST_TMPDIR/remote-g" --batch build "${REMOTE[@]}" \
+    //tools/remote/testing:local_probe >"$logs/X.out" 2>&1; then
+  fail "step X: a genrule tagged local was built under --config=remote"
+fi
+grep -q "No usable spawn strategy found for spawn with mnemonic Genrule" "$logs/X.out" ||
+  { tail -n 20 "$logs/X.out"; fail "step X: the build failed for another reason"; }
+[[ ! -e "$marker" ]] || fail "step X: the local genrule ran on this machine"
+printf '# What probe.sh tries to reach.\n' >tools/remote/testing/targets.txt
+ok "X: a build action tagged local is refused under --config=remote, not run here"
 
 # I: the adversary agent (agent_runner/testing) on a worker: every attempt to
 # leave the sandbox fails there as on a workstation, under the same budget.
-bazel I remote-a test "${REMOTE[@]}" --//agent_runner:agent=//agent_runner/testing:adversary \
+bazel I remote-g test "${REMOTE[@]}" --//agent_runner:agent=//agent_runner/testing:adversary \
   --repo_env=XDG_CACHE_HOME="$home/.cache" "--modify_execution_info=$STEPS=+no-remote-cache" \
   "//competitions/$competition"
 grep -q "^MleAgent cpu remote Running agent //agent_runner/testing:adversary" <(executed I) ||

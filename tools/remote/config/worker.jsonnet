@@ -16,7 +16,12 @@ local poolDir = common.dir + '/pools/' + pool;
   browserUrl: 'http://' + common.schedulerAdmin,
   maximumMessageSizeBytes: common.maximumMessageSizeBytes,
   scheduler: { address: common.schedulerWorkers },
-  global: common.global('worker-' + pool),
+  global: common.global('worker-' + pool) + {
+    // The runners run as unprivileged uids of their own (confined_runner.sh):
+    // the directories the worker makes for an action (its input root, output
+    // parents, stdout) must be theirs to write. Files keep their read-only modes.
+    setUmask: { umask: 0 },
+  },
   buildDirectories: [
     {
       native: {

@@ -2,8 +2,10 @@
 # Tries to reach each target of a file and prints one line per target:
 #   port 127.0.0.1:8980 reached|unreachable
 #   path /some/file readable|absent
+#   writable /some/file writable|refused   (opened for appending; nothing written)
 #   content <hex> found <path>|absent
-# Lines of the file: "port HOST:PORT", "path PATH", "content HEX DIR..." (a
+# Lines of the file: "port HOST:PORT", "path PATH", "writable PATH",
+# "content HEX DIR..." (a
 # run of bytes, such as a stretch of the answers, looked for inside every
 # file under the directories: a CAS's blocks, a worker's cache), "#"
 # comments. It never fails: what it found is its output.
@@ -23,6 +25,12 @@ while read -r kind a rest; do
         echo "path $a readable"
       else
         echo "path $a absent"
+      fi ;;
+    writable)
+      if [ -e "$a" ] && (: >>"$a") 2>/dev/null; then
+        echo "writable $a writable"
+      else
+        echo "writable $a refused"
       fi ;;
     content)
       found="$(/usr/bin/python3 -I - "$a" $rest 2>/dev/null <<'PY'
