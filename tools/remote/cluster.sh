@@ -11,9 +11,10 @@
 # Settings (environment variables):
 #   MLEBENCH_CLUSTER_DIR   state: storage files (kept across restarts), logs,
 #                          build directories (default ~/.cache/mlebench/cluster)
-#   MLEBENCH_CLUSTER_PORT  first of five loopback ports: storage (Bazel's
+#   MLEBENCH_CLUSTER_PORT  first of six loopback ports: storage (Bazel's
 #                          endpoint), scheduler clients, scheduler workers,
-#                          scheduler web UI, scheduler metrics (default 8980)
+#                          scheduler web UI, scheduler and storage metrics
+#                          (Prometheus, /metrics) (default 8980)
 #   MLEBENCH_CPU_SLOTS     actions the cpu pool runs at once (default: nproc)
 #   MLEBENCH_GPU_SLOTS     actions the gpu pool runs at once (default 1)
 #   MLEBENCH_GPU_DEVICES   device nodes the gpu pool's slots get, at
@@ -59,6 +60,7 @@ export MLEBENCH_CLUSTER_DIR="$dir" \
   MLEBENCH_SCHEDULER_WORKER_PORT="$((port + 2))" \
   MLEBENCH_SCHEDULER_ADMIN_PORT="$((port + 3))" \
   MLEBENCH_SCHEDULER_METRICS_PORT="$((port + 4))" \
+  MLEBENCH_STORAGE_METRICS_PORT="$((port + 5))" \
   MLEBENCH_CAS_SIZE_BYTES="$cas_size" \
   MLEBENCH_POOLS="$(IFS=,; echo "${pools[*]}")"
 
@@ -196,7 +198,7 @@ cmd_start() {
   local p
   for p in "$MLEBENCH_STORAGE_PORT" "$MLEBENCH_SCHEDULER_CLIENT_PORT" \
     "$MLEBENCH_SCHEDULER_WORKER_PORT" "$MLEBENCH_SCHEDULER_ADMIN_PORT" \
-    "$MLEBENCH_SCHEDULER_METRICS_PORT"; do
+    "$MLEBENCH_SCHEDULER_METRICS_PORT" "$MLEBENCH_STORAGE_METRICS_PORT"; do
     port_open "$p" && die "port $p is in use (set MLEBENCH_CLUSTER_PORT)"
   done
   cp "$here"/config/*.jsonnet "$here"/config/*.libsonnet "$dir/config/"
@@ -263,6 +265,8 @@ cmd_env() {
   echo "MLEBENCH_SCHEDULER_ENDPOINT=127.0.0.1:$MLEBENCH_SCHEDULER_CLIENT_PORT"
   echo "MLEBENCH_SCHEDULER_WORKER_ENDPOINT=127.0.0.1:$MLEBENCH_SCHEDULER_WORKER_PORT"
   echo "MLEBENCH_SCHEDULER_UI=http://127.0.0.1:$MLEBENCH_SCHEDULER_ADMIN_PORT"
+  echo "MLEBENCH_SCHEDULER_METRICS=http://127.0.0.1:$MLEBENCH_SCHEDULER_METRICS_PORT/metrics"
+  echo "MLEBENCH_STORAGE_METRICS=http://127.0.0.1:$MLEBENCH_STORAGE_METRICS_PORT/metrics"
 }
 
 case "${1:-}" in

@@ -56,9 +56,9 @@ flock 7
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 port=27980
 while ! { port_free $port && port_free $((port + 1)) && port_free $((port + 2)) &&
-          port_free $((port + 3)) && port_free $((port + 4)); }; do
+          port_free $((port + 3)) && port_free $((port + 4)) && port_free $((port + 5)); }; do
   port=$((port + 10))
-  ((port < 28980)) || fail "no five free loopback ports from 27980"
+  ((port < 28980)) || fail "no six free loopback ports from 27980"
 done
 export MLEBENCH_CLUSTER_PORT=$port
 mkdir -p "$TEST_TMPDIR/dev"
@@ -194,7 +194,7 @@ cgroup_root="$(awk '{for (i = 7; i < NF; i++) if ($i == "-") break
   if ($(i + 1) == "cgroup2") {print $5; exit}}' /proc/self/mountinfo)"
 local_output_base="$(cd "$ws1" && /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc --output_user_root="$TEST_TMPDIR/local" --batch info output_base 2>/dev/null)"
 {
-  for p in 0 1 2 3 4; do echo "port 127.0.0.1:$((port + p))"; done
+  for p in 0 1 2 3 4 5; do echo "port 127.0.0.1:$((port + p))"; done
   echo "path $answers"
   echo "path $MLEBENCH_CLUSTER_DIR/storage/cas-blocks"
   echo "path $home/.cache/mlebench/bazel-disk-cache"

@@ -18,13 +18,8 @@ local common = import 'common.libsonnet';
   browserUrl: 'http://' + common.schedulerAdmin,
   contentAddressableStorage: { grpc: { address: common.storage } },
   maximumMessageSizeBytes: common.maximumMessageSizeBytes,
-  global: common.global('scheduler') + {
-    // Prometheus metrics: cluster.sh waits for each pool's workers there.
-    diagnosticsHttpServer: {
-      httpServers: [{ listenAddresses: [common.schedulerMetrics], authenticationPolicy: { allow: {} } }],
-      enablePrometheus: true,
-    },
-  },
+  // Metrics: cluster.sh waits for each pool's workers there.
+  global: common.global('scheduler') + common.metrics(common.schedulerMetrics),
   executeAuthorizer: { allow: {} },
   modifyDrainsAuthorizer: { allow: {} },
   killOperationsAuthorizer: { allow: {} },

@@ -48,5 +48,6 @@ local localStore(name, blocksBytes, keyMapEntries, newBlocks) = {
   },
   executeAuthorizer: { allow: {} },
   maximumMessageSizeBytes: common.maximumMessageSizeBytes,
-  global: common.global('storage'),
+  // Metrics: what was written to the CAS (docs/remote.md).
+  global: common.global('storage') + common.metrics(common.storageMetrics),
 }
