@@ -22,9 +22,10 @@
 #                          means a pool that only advertises the property, where
 #                          an agent that asks for a GPU fails)
 #   MLEBENCH_CAS_SIZE      CAS size in bytes (default 16 GiB, a sparse file)
-#   MLEBENCH_SLOT_UID_BASE first host uid of the slots' user namespaces (each
-#                          slot maps 65,536 uids from there on; default
-#                          1,000,000,000: no host user may own files in them)
+#   MLEBENCH_SLOT_UID_BASE first host uid of the slots' user namespaces: slot i
+#                          of the cluster on port P maps 65,536 uids from
+#                          BASE + ((P % 200) * 64 + i) * 65536 on (default
+#                          1,000,000,000: no host user may own files there)
 #   MLEBENCH_WORKER_PATHS  directories the runners see read-only besides the
 #                          system, colon-separated (default: the Python
 #                          reference environments, ~/.cache/mlebench/python,
@@ -136,9 +137,9 @@ PY
 # prints them: the runner starts in them, and the agent runner inside makes
 # the agents' cgroups below them (the only cgroups it may write).
 slot_cgroups() {  # name, uid base
-  local name="$1" base="$2" own dir level parent
+  local name="$1" base="$2" own cg level parent
   while read -r own; do
-    dir="$own/mlebench-cluster-$port/$name"
+    cg="$own/mlebench-cluster-$port/$name"
     parent="$own"
     for level in "mlebench-cluster-$port" "$name"; do
       if [[ ! -d "$parent/$level" ]]; then
@@ -151,20 +152,25 @@ slot_cgroups() {  # name, uid base
       fi
       parent="$parent/$level"
     done
-    chown "$base:$base" "$dir"
+    grep -qxF "$own/mlebench-cluster-$port" "$dir/cgroups" 2>/dev/null ||
+      echo "$own/mlebench-cluster-$port" >>"$dir/cgroups"
+    chown "$base:$base" "$cg"
     for f in cgroup.procs tasks cgroup.subtree_control cgroup.threads; do
-      [[ -e "$dir/$f" ]] && chown "$base:$base" "$dir/$f"
+      [[ -e "$cg/$f" ]] && chown "$base:$base" "$cg/$f"
     done
-    echo "$dir"
+    echo "$cg"
   done < <(own_cgroup_dirs)
 }
 
+# The cgroups cluster.sh start made (listed in <dir>/cgroups), with whatever
+# the agent runners left below them.
 remove_slot_cgroups() {
-  local own
-  while read -r own; do
-    [[ -d "$own/mlebench-cluster-$port" ]] || continue
-    find "$own/mlebench-cluster-$port" -depth -type d -exec rmdir {} \; 2>/dev/null || true
-  done < <(own_cgroup_dirs)
+  local top
+  [[ -f "$dir/cgroups" ]] || return 0
+  while read -r top; do
+    [[ -d "$top" ]] && find "$top" -depth -type d -exec rmdir {} \; 2>/dev/null
+  done <"$dir/cgroups"
+  rm -f "$dir/cgroups"
 }
 
 cmd_stop() {
@@ -208,6 +214,7 @@ cmd_start() {
   launch scheduler "$bin/bb_scheduler" "$dir/config/scheduler.jsonnet"
   wait_for "bb_scheduler" "$dir/logs/scheduler.out" port_open "$MLEBENCH_SCHEDULER_WORKER_PORT"
 
+  (( cpu_slots + gpu_slots <= 64 )) || die "at most 64 slots per cluster (MLEBENCH_CPU_SLOTS + MLEBENCH_GPU_SLOTS)"
   local pool slot slots slot_dir devices uid_base cgroups index=0
   for pool in "${pools[@]}"; do
     slots="$(slots_of "$pool")"
@@ -215,8 +222,9 @@ cmd_start() {
     [[ "$pool" == gpu ]] && read -r -a devices <<<"$MLEBENCH_GPU_DEVICES"
     for ((slot = 0; slot < slots; slot++)); do
       slot_dir="$dir/pools/$pool/slot-$slot"
-      # Each slot's uids are a range of their own, far above the host's users.
-      uid_base=$((MLEBENCH_SLOT_UID_BASE + index * 65536))
+      # Each slot's uids are a range of their own, far above the host's users
+      # and apart from other clusters' (by port: 64 slots each).
+      uid_base=$((MLEBENCH_SLOT_UID_BASE + ((port % 200) * 64 + index) * 65536))
       index=$((index + 1))
       # A build directory left by an earlier cluster holds stale actions.
       rm -rf "$slot_dir/build" "$slot_dir/run"

@@ -42,9 +42,13 @@ if [[ "${MLEBENCH_SLOT_STAGED:-}" != "$uid_base" ]]; then
   export MLEBENCH_SLOT_STAGED="$uid_base"
   exec unshare --mount --propagation private -- "$0" "$uid_base" "$runner" "$config" "$slot" "$@"
 fi
+# One per slot (each has a uid range of its own); what an earlier runner of
+# this slot left is only empty mount points.
 stage="/run/mlebench-slots/$uid_base"
-mkdir -p "$stage"
-chmod 755 /run/mlebench-slots "$stage"
+mkdir -p /run/mlebench-slots
+chmod 755 /run/mlebench-slots
+rm -rf "$stage"
+mkdir -m 755 "$stage"
 binds=()
 staged=0
 stage_path() {  # bind option, host path, path inside
