@@ -1,10 +1,12 @@
 #include "competitions/common/data_dir.h"
 
 #include <openssl/evp.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <system_error>
@@ -140,14 +142,23 @@ void CompareChecksums(const std::string& where, const std::map<std::string, std:
 
 bool IsPrepared(const CompetitionDataDir& dir, const fs::path& answers,
                 const fs::path& sample_submission) {
+  return IsPreparedDir(dir.prepared(), answers, sample_submission);
+}
+
+bool IsPreparedDir(const fs::path& prepared, const fs::path& answers,
+                   const fs::path& sample_submission) {
   std::error_code ec;
-  return IsNonEmptyDir(dir.public_dir()) && IsNonEmptyDir(dir.private_dir()) &&
-         fs::is_regular_file(dir.prepared() / answers, ec) &&
-         fs::is_regular_file(dir.prepared() / sample_submission, ec);
+  return IsNonEmptyDir(prepared / "public") && IsNonEmptyDir(prepared / "private") &&
+         fs::is_regular_file(prepared / answers, ec) &&
+         fs::is_regular_file(prepared / sample_submission, ec);
 }
 
 std::string PreparedDataset(const CompetitionDataDir& dir) {
-  std::ifstream marker(dir.prepared() / kDatasetMarker);
+  return PreparedDirDataset(dir.prepared());
+}
+
+std::string PreparedDirDataset(const fs::path& prepared) {
+  std::ifstream marker(prepared / kDatasetMarker);
   std::string dataset;
   if (marker && std::getline(marker, dataset) && dataset == "synthetic") return "synthetic";
   return "kaggle";
@@ -298,25 +309,34 @@ absl::StatusOr<std::string> Md5File(const fs::path& path) {
 
 absl::Status VerifyUpstreamChecksums(const CompetitionDataDir& dir,
                                      const UpstreamChecksums& expected) {
+  std::error_code ec;
+  std::optional<fs::path> zip;
+  if (fs::is_regular_file(dir.zip(), ec)) zip = dir.zip();
+  return VerifyUpstreamChecksumsOf(dir.id, dir.public_dir(), dir.private_dir(), zip, expected);
+}
+
+absl::Status VerifyUpstreamChecksumsOf(std::string_view id, const fs::path& public_dir,
+                                       const fs::path& private_dir,
+                                       const std::optional<fs::path>& zip,
+                                       const UpstreamChecksums& expected) {
   std::vector<std::string> problems;
-  absl::StatusOr<std::map<std::string, std::string>> pub = TopLevelChecksums(dir.public_dir());
+  absl::StatusOr<std::map<std::string, std::string>> pub = TopLevelChecksums(public_dir);
   if (!pub.ok()) return pub.status();
-  absl::StatusOr<std::map<std::string, std::string>> priv = TopLevelChecksums(dir.private_dir());
+  absl::StatusOr<std::map<std::string, std::string>> priv = TopLevelChecksums(private_dir);
   if (!priv.ok()) return priv.status();
   CompareChecksums("public", *pub, expected.public_files, problems);
   CompareChecksums("private", *priv, expected.private_files, problems);
-  std::error_code ec;
-  if (expected.zip.has_value() && fs::is_regular_file(dir.zip(), ec)) {
-    ASSIGN_OR_RETURN(std::string md5, Md5File(dir.zip()));
+  if (expected.zip.has_value() && zip.has_value()) {
+    ASSIGN_OR_RETURN(std::string md5, Md5File(*zip));
     if (md5 != *expected.zip) {
-      problems.push_back(absl::StrCat(dir.zip().filename().string(), " has md5 ", md5,
-                                      ", expected ", *expected.zip));
+      problems.push_back(absl::StrCat(zip->filename().string(), " has md5 ", md5, ", expected ",
+                                      *expected.zip));
     }
   }
   if (problems.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(
-      absl::StrCat("prepared data of ", dir.id, " does not match upstream's checksums.yaml: ",
-                   absl::StrJoin(problems, "; ")));
+      absl::StrCat("prepared data of ", std::string(id),
+                   " does not match upstream's checksums.yaml: ", absl::StrJoin(problems, "; ")));
 }
 
 absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
@@ -380,6 +400,66 @@ absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
   out.handle = absl::StrCat("competition\t", dir.id, "\ndataset\t", out.dataset, "\nchecksums\t",
                             checksum_state, "\nfiles\n", listing);
   return out;
+}
+
+absl::StatusOr<std::string> CheckPreparedInputs(std::string_view id, const fs::path& prepared,
+                                                const fs::path& answers,
+                                                const fs::path& sample_submission,
+                                                const std::optional<UpstreamChecksums>& checksums) {
+  if (!IsPreparedDir(prepared, answers, sample_submission)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the prepared data of ", std::string(id), " in ", prepared.string(),
+        " is incomplete (needs non-empty public/ and private/, ", answers.generic_string(),
+        " and ", sample_submission.generic_string(),
+        "): finish it in the data dir, or remove prepared/ there to prepare from raw/, then run "
+        "`bazel sync --only=mlebench_data`"));
+  }
+  if (checksums.has_value()) {
+    RETURN_IF_ERROR(VerifyUpstreamChecksumsOf(id, prepared / "public", prepared / "private",
+                                              std::nullopt, *checksums));
+  }
+  return PreparedDirDataset(prepared);
+}
+
+absl::StatusOr<std::string> PrepareFromInputs(std::string_view id, const RawInputs& inputs,
+                                              const fs::path& public_dir,
+                                              const fs::path& private_dir,
+                                              const std::optional<UpstreamChecksums>& checksums) {
+  if (inputs.raw.has_value() == inputs.zip.has_value()) {
+    return absl::InvalidArgumentError("give exactly one of a raw directory and a Kaggle zip");
+  }
+  std::error_code ec;
+  fs::path raw;
+  std::optional<fs::path> extracted;
+  if (inputs.raw.has_value()) {
+    raw = *inputs.raw;
+  } else {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = (fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") /
+                           "mlebench-raw-XXXXXX")
+                              .string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot create a directory ", pattern));
+    }
+    extracted = fs::path(pattern);
+    raw = *extracted / "raw";
+    // As in EnsurePreparedData: real downloads reach hundreds of GB.
+    ExtractZipOptions options;
+    options.max_total_bytes = int64_t{4} << 40;
+    absl::Status s = ExtractZip(*inputs.zip, raw, options);
+    if (!s.ok()) {
+      fs::remove_all(*extracted, ec);
+      return s;
+    }
+  }
+  const bool synthetic = fs::exists(raw / kSyntheticRawMarker, ec);
+  absl::Status s = RunRegisteredPreparer(id, raw, public_dir, private_dir);
+  if (extracted.has_value()) fs::remove_all(*extracted, ec);
+  RETURN_IF_ERROR(s);
+  if (checksums.has_value()) {
+    RETURN_IF_ERROR(VerifyUpstreamChecksumsOf(id, public_dir, private_dir, inputs.zip, *checksums));
+  }
+  return std::string(synthetic ? "synthetic" : "kaggle");
 }
 
 absl::Status CheckHandleIsCurrent(std::string_view handle, const fs::path& prepared) {

@@ -45,12 +45,16 @@ struct CompetitionDataDir {
 
 // Upstream's `is_dataset_prepared`: public/ and private/ are non-empty
 // directories and the answers and the sample submission (paths relative to
-// prepared/, e.g. "private/test.csv") are files.
+// prepared/, e.g. "private/test.csv") are files. IsPreparedDir takes the
+// prepared/ directory itself, wherever it is (e.g. an action's inputs).
 bool IsPrepared(const CompetitionDataDir& dir, const std::filesystem::path& answers,
                 const std::filesystem::path& sample_submission);
+bool IsPreparedDir(const std::filesystem::path& prepared, const std::filesystem::path& answers,
+                   const std::filesystem::path& sample_submission);
 
 // "synthetic" when prepared/ carries our marker saying so, else "kaggle".
 std::string PreparedDataset(const CompetitionDataDir& dir);
+std::string PreparedDirDataset(const std::filesystem::path& prepared);
 
 // Runs the registered preparer of `dir.id` on `raw` and moves the result to
 // dir.prepared(), replacing what was there only once the new data is
@@ -91,6 +95,13 @@ absl::StatusOr<std::string> Md5File(const std::filesystem::path& path);
 // ParquetLayout::kFastparquet).
 absl::Status VerifyUpstreamChecksums(const CompetitionDataDir& dir,
                                      const UpstreamChecksums& expected);
+// The same check on public/ and private/ wherever they are (the build's
+// content mode: an action's inputs or outputs), and on `zip` when given and
+// `expected.zip` is set. `id` names the competition in the error.
+absl::Status VerifyUpstreamChecksumsOf(std::string_view id, const std::filesystem::path& public_dir,
+                                       const std::filesystem::path& private_dir,
+                                       const std::optional<std::filesystem::path>& zip,
+                                       const UpstreamChecksums& expected);
 
 // The build's real-data step. Takes dir.prepared() as is when IsPrepared()
 // (upstream never re-prepares either); refuses to touch a non-empty but
@@ -109,6 +120,36 @@ absl::StatusOr<PreparedData> EnsurePreparedData(const CompetitionDataDir& dir,
                                                 const std::filesystem::path& answers,
                                                 const std::filesystem::path& sample_submission,
                                                 const std::optional<UpstreamChecksums>& checksums);
+
+// The build's content mode (--repo_env=MLEBENCH_DATA_INPUTS=content): the data
+// dir's files are the prepare action's inputs, at relative paths in its input
+// root (local execroot or a remote executor's), and nothing is written beside
+// them. Both functions return the dataset ("kaggle", or "synthetic" for data
+// our CLI generated).
+//
+// Prepared data taken as is: `prepared` must hold what IsPreparedDir asks
+// for (a FailedPrecondition naming what is missing otherwise; only the
+// files the check reads need be present), then `checksums` when given.
+absl::StatusOr<std::string> CheckPreparedInputs(std::string_view id,
+                                                const std::filesystem::path& prepared,
+                                                const std::filesystem::path& answers,
+                                                const std::filesystem::path& sample_submission,
+                                                const std::optional<UpstreamChecksums>& checksums);
+
+// A raw download: exactly one of `raw` (the extracted files) and `zip` (the
+// Kaggle zip only, extracted into a fresh directory under $TMPDIR that is
+// removed afterwards) is given. Runs the registered preparer into
+// `public_dir` and `private_dir` (created if absent), then checks `checksums`
+// when given (the zip's md5 too, when the zip is the input). "synthetic" when
+// the raw files carry our marker (kSyntheticRawMarker).
+struct RawInputs {
+  std::optional<std::filesystem::path> raw;
+  std::optional<std::filesystem::path> zip;
+};
+absl::StatusOr<std::string> PrepareFromInputs(std::string_view id, const RawInputs& inputs,
+                                              const std::filesystem::path& public_dir,
+                                              const std::filesystem::path& private_dir,
+                                              const std::optional<UpstreamChecksums>& checksums);
 
 // Whether prepared/ still holds exactly the files `handle` (written by
 // EnsurePreparedData) lists, by StatManifest. A FailedPrecondition naming the

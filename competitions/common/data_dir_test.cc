@@ -1,6 +1,7 @@
 #include "competitions/common/data_dir.h"
 
 #include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "base/files.h"
@@ -212,6 +213,86 @@ TEST(EnsurePreparedDataTest, NeverTouchesIncompletePreparedDataAndLosesNothingOn
   EXPECT_FALSE(EnsurePreparedData(dir, "private/in.txt", "public/in.txt", std::nullopt).ok());
   EXPECT_FALSE(fs::exists(dir.prepared()));
   EXPECT_FALSE(fs::exists(dir.competition_dir / "prepared.partial"));
+}
+
+// Content mode: the data dir's files as an action's inputs, outputs elsewhere,
+// nothing written beside the inputs.
+TEST(PrepareFromInputsTest, PreparesRawOrTheZipIntoTheGivenDirsAndLeavesTheInputsAlone) {
+  const fs::path root = NewTempDir("content_raw");
+  WriteFileOrFail(root / "raw/in.txt", "hello\n");
+  absl::StatusOr<std::string> dataset =
+      PrepareFromInputs(kId, RawInputs{.raw = root / "raw"}, root / "out/public",
+                        root / "out/private", std::nullopt);
+  ASSERT_TRUE(dataset.ok()) << dataset.status();
+  EXPECT_EQ(*dataset, "kaggle");
+  EXPECT_EQ(ReadFileOrFail(root / "out/private/in.txt"), "hello\n");
+  EXPECT_FALSE(fs::exists(root / "prepared"));
+  EXPECT_FALSE(fs::exists(root / "raw/.mlebench-dataset"));
+
+  // Our synthetic marker in raw/ says synthetic.
+  WriteFileOrFail(root / "raw" / kSyntheticRawMarker, "");
+  EXPECT_EQ(*PrepareFromInputs(kId, RawInputs{.raw = root / "raw"}, root / "out2/public",
+                               root / "out2/private", std::nullopt),
+            "synthetic");
+
+  // The zip alone: extracted out of the way, its md5 checked with the rest.
+  const fs::path zip = root / "only/fake-competition.zip";
+  fs::create_directories(zip.parent_path());
+  ASSERT_TRUE(WriteZip(zip, {ZipEntry{"in.txt", std::string("zipped\n")}}).ok());
+  UpstreamChecksums checksums;
+  checksums.zip = *Md5File(zip);
+  absl::StatusOr<std::string> from_zip = PrepareFromInputs(
+      kId, RawInputs{.zip = zip}, root / "out3/public", root / "out3/private", checksums);
+  ASSERT_TRUE(from_zip.ok()) << from_zip.status();
+  EXPECT_EQ(ReadFileOrFail(root / "out3/public/in.txt"), "zipped\n");
+  // Nothing was extracted beside the zip.
+  EXPECT_EQ(std::distance(fs::directory_iterator(zip.parent_path()), fs::directory_iterator()), 1);
+  checksums.zip = "0123456789abcdef0123456789abcdef";
+  absl::StatusOr<std::string> bad = PrepareFromInputs(
+      kId, RawInputs{.zip = zip}, root / "out4/public", root / "out4/private", checksums);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("fake-competition.zip has md5 "));
+
+  EXPECT_EQ(PrepareFromInputs(kId, RawInputs{}, root / "p", root / "q", std::nullopt)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  WriteFileOrFail(root / "raw/fail", "");
+  EXPECT_FALSE(PrepareFromInputs(kId, RawInputs{.raw = root / "raw"}, root / "out5/public",
+                                 root / "out5/private", std::nullopt)
+                   .ok());
+}
+
+TEST(CheckPreparedInputsTest, ChecksCompletenessAndChecksumsAndReadsTheMarker) {
+  const fs::path prepared = NewTempDir("content_prepared") / "prepared";
+  WriteFileOrFail(prepared / "public/sample_submission.csv", "id\n");
+  absl::StatusOr<std::string> incomplete = CheckPreparedInputs(
+      kId, prepared, "private/test.csv", "public/sample_submission.csv", std::nullopt);
+  EXPECT_EQ(incomplete.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(incomplete.status().message()), HasSubstr("is incomplete"));
+  EXPECT_THAT(std::string(incomplete.status().message()), HasSubstr("private/test.csv"));
+
+  WriteFileOrFail(prepared / "private/test.csv", "a\n2\n");
+  UpstreamChecksums checksums;
+  checksums.public_files = {{"sample_submission.csv", *Md5File(prepared / "public/sample_submission.csv")}};
+  checksums.private_files = {{"test.csv", *Md5File(prepared / "private/test.csv")}};
+  checksums.zip = "00000000000000000000000000000000";  // no zip: not compared
+  absl::StatusOr<std::string> ok = CheckPreparedInputs(
+      kId, prepared, "private/test.csv", "public/sample_submission.csv", checksums);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(*ok, "kaggle");
+  WriteFileOrFail(prepared / kDatasetMarker, "synthetic\n");
+  EXPECT_EQ(*CheckPreparedInputs(kId, prepared, "private/test.csv",
+                                 "public/sample_submission.csv", checksums),
+            "synthetic");
+
+  WriteFileOrFail(prepared / "private/test.csv", "a\n3\n");
+  absl::StatusOr<std::string> changed = CheckPreparedInputs(
+      kId, prepared, "private/test.csv", "public/sample_submission.csv", checksums);
+  EXPECT_EQ(changed.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(changed.status().message()),
+              HasSubstr("does not match upstream's checksums.yaml: private/test.csv has md5"));
 }
 
 TEST(CheckHandleIsCurrentTest, NamesTheFileThatChanged) {

@@ -89,6 +89,47 @@ TEST_F(PrepareMainTest, RejectsUnknownCompetitionsAndMissingFlags) {
   EXPECT_EQ(result.exit_code, 1);
 }
 
+// The content-mode forms: outputs where the action says, the dataset named,
+// nothing written beside the inputs.
+TEST_F(PrepareMainTest, PreparesRawInputsAndWritesTheDataset) {
+  const fs::path dataset = root_ / "out" / "dataset.txt";
+  const testing::CommandResult result = Prepare({"--dataset_out", dataset.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("prepared kaggle data from"));
+  EXPECT_EQ(*ReadFileToString(dataset), "kaggle\n");
+  EXPECT_TRUE(fs::exists(root_ / "out" / "private" / "in.txt"));
+  EXPECT_FALSE(fs::exists(root_ / "prepared"));
+}
+
+TEST_F(PrepareMainTest, ChecksPreparedInputsTakenAsIs) {
+  const fs::path prepared = root_ / "prepared";
+  fs::create_directories(prepared / "public");
+  fs::create_directories(prepared / "private");
+  ASSERT_TRUE(WriteStringToFile(prepared / "public" / "sample.csv", "id\n").ok());
+  const fs::path dataset = root_ / "dataset.txt";
+  std::vector<std::string> argv = {kBinary,       "--competition",      "fake-competition",
+                                   "--prepared",  prepared.string(),    "--answers",
+                                   "private/a.csv", "--sample_submission", "public/sample.csv",
+                                   "--dataset_out", dataset.string()};
+  testing::CommandResult result = testing::RunCommand(argv);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("is incomplete"));
+  ASSERT_TRUE(WriteStringToFile(prepared / "private" / "a.csv", "x\n").ok());
+  result = testing::RunCommand(argv);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("took the prepared data as is (kaggle)"));
+  EXPECT_EQ(*ReadFileToString(dataset), "kaggle\n");
+}
+
+TEST_F(PrepareMainTest, RejectsMixedForms) {
+  testing::CommandResult result = Prepare({"--prepared", root_.string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("give one of --raw, --raw_zip, --prepared and --data_dir"));
+  result = Prepare({"--raw_zip", (root_ / "x.zip").string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("give one of"));
+}
+
 TEST_F(PrepareMainTest, RejectsAMissingRawDir) {
   fs::remove_all(root_ / "raw");
   const testing::CommandResult result = Prepare();
