@@ -28,12 +28,22 @@ The pipeline the macro wires (rules in //competitions:rules.bzl):
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 load("@mlebench_competitions//:table.bzl", "COMPETITIONS")
-load("@mlebench_data//:config.bzl", "DATA_DIR", "REPO_DIR", "SCANNED", "UPSTREAM_FILES")
+load(
+    "@mlebench_data//:config.bzl",
+    "CONTENT",
+    "CONTENT_ERRORS",
+    "DATA_DIR",
+    "DATA_INPUTS",
+    "REPO_DIR",
+    "SCANNED",
+    "UPSTREAM_FILES",
+)
 load(
     "//competitions:rules.bzl",
     "agent_run",
     "competition_test",
     "graded_report",
+    "kaggle_content_data",
     "kaggle_data",
     "prepared_data",
 )
@@ -141,7 +151,9 @@ def mle_competition(
       <id>: the competition test (`bazel test //competitions/<id>`).
 
     With --repo_env=MLEBENCH_DATA_DIR=DIR (see //tools:data_repository.bzl),
-    `<id>_data` is the real data in DIR/<id>/ instead of `raw`; with
+    `<id>_data` is the real data in DIR/<id>/ instead of `raw`, read in place
+    (kaggle_data), or, with --repo_env=MLEBENCH_DATA_INPUTS=content, from its
+    files as Bazel inputs (kaggle_content_data); with
     --repo_env=MLEBENCH_REPO_DIR=DIR, upstream's leaderboard.csv,
     description.md and checksums.yaml replace the embedded thresholds and our
     description, and prepared data is checked.
@@ -275,8 +287,32 @@ def mle_competition(
     # visible to the competition's own package and the tools' tests only, so
     # that no agent (nor its build actions) can name them.
     private_visibility = ["//tools:__pkg__"]
-    if DATA_DIR:
-        prepared_prefix = name + "/prepared/"
+    prepared_prefix = name + "/prepared/"
+    in_place = DATA_DIR and DATA_INPUTS == "in_place"
+    if DATA_DIR and not in_place:
+        # The data's files, one label each, in @mlebench_data//content/<id>
+        # (none when they cannot be labels: the error says why).
+        kind = CONTENT.get(name, "")
+        files = "@mlebench_data//content/%s:" % name
+        prepared = kind == "prepared" and name not in CONTENT_ERRORS
+        raw = kind in ["raw", "zip"] and name not in CONTENT_ERRORS
+        kaggle_content_data(
+            name = name + "_data",
+            competition_id = name,
+            data_dir = DATA_DIR,
+            kind = kind,
+            error = CONTENT_ERRORS.get(name, ""),
+            public = files + "public" if prepared else None,
+            private = files + "private" if prepared else None,
+            other = files + "other" if prepared else None,
+            raw = files + "raw" if raw else None,
+            answers = info.answers[len(prepared_prefix):],
+            sample_submission = info.sample_submission[len(prepared_prefix):],
+            checksums = checksums,
+            preparer = ":prepare",
+            visibility = private_visibility,
+        )
+    elif DATA_DIR:
         kaggle_data(
             name = name + "_data",
             competition_id = name,
@@ -346,10 +382,11 @@ def mle_competition(
         run = ":" + name + "_run",
         sample_report = ":" + name + "_sample_report",
         data = ":" + name + "_data",
-        # With real data, the test re-checks files outside Bazel's view, so
-        # its result is never taken from the cache.
+        # With real data read in place, the test re-checks files outside
+        # Bazel's view, so its result is never taken from the cache. (By
+        # content, the files are inputs: Bazel knows when they change.)
         tags = tags + ["mlebench", "metric:" + info.metric] + info.splits +
-               (["external"] if DATA_DIR else []),
+               (["external"] if in_place else []),
         # Any package may run it for an agent of its own (agent_test); an
         # agent that depends on it fails the analysis (no_answers_in_agent).
         visibility = ["//visibility:public"],
