@@ -104,27 +104,58 @@ find -L "$1" -mindepth 1 -printf '%P\\n' | LC_ALL=C.UTF-8 grep -axv '.*' | tr '\
 exit 0
 """
 
+# Prints, NUL-separated, the names under $1 with a byte outside printable
+# ASCII.
+_NON_ASCII_SCRIPT = """
+find -L "$1" -mindepth 1 -printf '%P\\n' | LC_ALL=C grep -a '[^ -~]' | tr '\\n' '\\0'
+exit 0
+"""
+
+def _utf8_locale(rctx):
+    """Whether Bazel runs in a UTF-8 locale (as its environment says)."""
+    env = rctx.os.environ
+    locale = env.get("LC_ALL", "") or env.get("LC_CTYPE", "") or env.get("LANG", "")
+    return "utf-8" in locale.lower() or "utf8" in locale.lower()
+
+def _names(rctx, script, root):
+    """The NUL-separated names script prints for root, sorted; or an error text."""
+    result = rctx.execute(["/bin/sh", "-c", script, "sh", root], environment = {"LC_ALL": "C"})
+    if result.return_code != 0:
+        return None, "cannot list %s: %s" % (root, result.stderr.strip())
+    return sorted({n: None for n in result.stdout.split("\0") if n}.keys()), None
+
+def _shown(names):
+    return ", ".join([repr(n) for n in names[:5]]) + (" and more" if len(names) > 5 else "")
+
 def _unnameable(rctx, root):
     """Error text naming what under root Bazel cannot turn into labels, or None."""
-    result = rctx.execute(
-        ["/bin/sh", "-c", _UNNAMEABLE_SCRIPT, "sh", root],
-        environment = {"LC_ALL": "C"},
-    )
-    if result.return_code != 0:
-        return "cannot list %s: %s" % (root, result.stderr.strip())
-    names = sorted({n: None for n in result.stdout.split("\0") if n}.keys())
+    names, error = _names(rctx, _UNNAMEABLE_SCRIPT, root)
+    if error:
+        return error
+    if not names and not _utf8_locale(rctx):
+        # Bazel 4 opens files by Java's file name encoding, which follows the
+        # locale it started in: without UTF-8, a non-ASCII name is a missing
+        # input (or an internal error).
+        names, error = _names(rctx, _NON_ASCII_SCRIPT, root)
+        if error:
+            return error
+        if names:
+            return ("%d file or directory name(s) under %s are not ASCII: %s. Bazel reads " +
+                    "such names only when it runs in a UTF-8 locale, and its environment " +
+                    "says none (LC_ALL, LC_CTYPE, LANG): run `bazel shutdown`, then Bazel " +
+                    "again with e.g. LANG=C.UTF-8 in its environment; or rename them, or " +
+                    "use MLEBENCH_DATA_INPUTS=in_place.") % (len(names), root, _shown(names))
     if not names:
         return None
     return ("%d file or directory name(s) under %s cannot be Bazel labels, which " +
-            "MLEBENCH_DATA_INPUTS=content makes of every data file: %s%s. Labels may " +
+            "MLEBENCH_DATA_INPUTS=content makes of every data file: %s. Labels may " +
             "not hold control characters, ':' or '\\', names must be UTF-8, and a file " +
             "named BUILD or BUILD.bazel would split the package. Rename them (then run " +
             "`bazel sync --only=mlebench_data`), or use MLEBENCH_DATA_INPUTS=in_place, " +
             "which reads the data dir by its path.") % (
         len(names),
         root,
-        ", ".join([repr(n) for n in names[:5]]),
-        " and more" if len(names) > 5 else "",
+        _shown(names),
     )
 
 def _content_package(rctx, data_dir, competition_id):

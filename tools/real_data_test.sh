@@ -22,6 +22,7 @@
 set -euo pipefail
 
 source tools/nested_bazel.sh
+source tools/testing/real_data_fixture.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 logs="$TEST_TMPDIR/logs"
@@ -61,43 +62,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 bazel_cmd build 0-raw //competitions/spaceship-titanic:raw //competitions/aerial-cactus-identification:raw ||
   { cat "$logs/0-raw.out"; fail "cannot build the synthetic raw data"; }
 bin="$("${BAZEL[@]}" info bazel-bin 2>/dev/null)"
-mkdir -p "$data/aerial-cactus-identification"
-cp -rL "$bin/competitions/aerial-cactus-identification/raw" "$data/aerial-cactus-identification/raw"
-
-# spaceship-titanic prepared by another tool: pandas + sklearn, as upstream's
-# prepare.py does it, on the reference environment (upstream's pinned versions).
+real_data_fixture "$data" "$repo" "$bin"
 ship="$data/spaceship-titanic/prepared"
-mkdir -p "$ship/public" "$ship/private"
-"${MLEBENCH_PYTHON:?the reference Python is unset: run tests through ./bazelw}" - "$bin/competitions/spaceship-titanic/raw/train.csv" "$ship" <<'PY'
-import sys
-import pandas as pd
-from sklearn.model_selection import train_test_split
-raw, out = sys.argv[1], sys.argv[2]
-old = pd.read_csv(raw)
-train, test = train_test_split(old, test_size=0.1, random_state=0)
-sample = test[["PassengerId", "Transported"]].copy()
-sample["Transported"] = False
-sample.to_csv(f"{out}/public/sample_submission.csv", index=False)
-test.to_csv(f"{out}/private/test.csv", index=False)
-train.to_csv(f"{out}/public/train.csv", index=False)
-test.drop("Transported", axis="columns").to_csv(f"{out}/public/test.csv", index=False)
-PY
 before="$(cd "$ship" && find . -type f -printf '%p %s %T@\n' | sort)"
-
-# A fake upstream checkout: only spaceship-titanic has its files.
-up="$repo/mlebench/competitions/spaceship-titanic"
-mkdir -p "$up"
-printf 'teamId,score\n1,0.99\n2,0.98\n3,0.97\n4,0.96\n5,0.95\n6,0.2\n' >"$up/leaderboard.csv"
-printf '# Upstream description (test)\n' >"$up/description.md"
-{
-  echo "private:"
-  echo "  test.csv: $(md5sum <"$ship/private/test.csv" | cut -d' ' -f1)"
-  echo "public:"
-  for f in sample_submission.csv test.csv train.csv; do
-    echo "  $f: $(md5sum <"$ship/public/$f" | cut -d' ' -f1)"
-  done
-  echo "zip: 00000000000000000000000000000000"
-} >"$up/checksums.yaml"
 
 must_pass 1-cold "${REAL[@]}" "${TARGETS[@]}"
 expect 1-cold "Preparing real data" 2
