@@ -31,6 +31,7 @@ nested_workspace "$TEST_TMPDIR/ws"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [[ -x tools/remote/cluster.sh ]] ||
   fail "tools/remote/cluster.sh is missing: this test needs the project's Buildbarn cluster"
+[[ "$(id -u)" == 0 ]] || fail "the cluster's runners need root (docs/remote.md)"
 
 competition=spaceship-titanic
 logs="$TEST_TMPDIR/logs"
@@ -78,6 +79,9 @@ before="$(listing)"
 # its own under the user's cache: not under /tmp (its runners get a /tmp of
 # their own), nor $TEST_TMPDIR (too long a path for the runners' sockets);
 # removed at exit. Buildbarn's binaries are built once per machine, there too.
+# The CAS keeps its default size, 16 GiB (sparse): Buildbarn stores a blob in
+# one of 38 blocks, so a smaller one refuses the 128 MiB files (4 GiB: blobs
+# up to about 113 MB).
 mkdir -p "$home/.cache/mlebench"
 export MLEBENCH_CLUSTER_DIR="$(mktemp -d "$home/.cache/mlebench/test-cluster.XXXXXX")" \
   MLEBENCH_CPU_SLOTS=1 MLEBENCH_GPU_SLOTS=1 MLEBENCH_GPU_DEVICES="" \
@@ -112,11 +116,11 @@ echo "cluster: $endpoint"
 
 CONTENT=(--repo_env=MLEBENCH_DATA_DIR="$data" --repo_env=MLEBENCH_DATA_INPUTS=content
          --repo_env=XDG_CACHE_HOME="$home/.cache")
-# One client: a fresh output base builds the prepare step on the cluster,
-# the preparer with it (its compiles run there the first time, and come from
-# the cluster's action cache after), without a disk cache (it would keep a
-# copy of every blob uploaded), its gRPC calls logged. (Pool=cpu is what the
-# cluster's workers offer; it is part of every action's key.)
+# One client: a fresh output base builds the prepare step with
+# --config=remote (docs/remote.md) on the test's cluster, the preparer with
+# it (its compiles run there the first time, and come from the cluster's
+# action cache after), with no disk cache (that config has none: Bazel 4.2.3
+# cannot combine one with a remote executor), its gRPC calls logged.
 client() {  # name, extra options...
   local name="$1"
   shift
@@ -124,8 +128,7 @@ client() {  # name, extra options...
   local bazel=(/usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc
                --output_user_root="$TEST_TMPDIR/root-$name")
   local t=$SECONDS
-  "${bazel[@]}" build "${CONTENT[@]}" --disk_cache= --remote_executor="$endpoint" \
-    --remote_default_exec_properties=Pool=cpu \
+  "${bazel[@]}" build "${CONTENT[@]}" --config=remote --remote_executor="$endpoint" \
     --experimental_remote_grpc_log="$logs/$name.grpc" "$@" \
     "//competitions/$competition:${competition}_data" >"$logs/$name.out" 2>&1 ||
     { cat "$logs/$name.out" >&2; fail "$name: the remote build failed"; }
