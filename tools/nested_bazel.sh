@@ -1,5 +1,6 @@
 # Sourced by the integration tests that drive a nested Bazel on a copy of this
-# workspace (action_cache_test.sh, real_data_test.sh). After
+# workspace (action_cache_test.sh, real_data_test.sh, real_data_content_test.sh,
+# real_data_remote_test.sh, ...). After
 #   source tools/nested_bazel.sh; nested_workspace "$TEST_TMPDIR/ws"
 # the shell is in the copy, and "${NESTED_BAZEL[@]}" is the Bazel to run there.
 
