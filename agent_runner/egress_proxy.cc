@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/files.h"
@@ -179,6 +181,91 @@ bool UnixSocketListens(const fs::path& path) {
   return false;
 }
 
+// Whether a TCP socket listens on 127.0.0.1:`port` in this network
+// namespace (/proc/net/tcp: state 0A, LISTEN).
+bool LoopbackPortListens(int port) {
+  absl::StatusOr<std::string> table = ReadFileToString("/proc/net/tcp");
+  if (!table.ok()) return false;
+  const std::string local = absl::StrCat("0100007F:", absl::AsciiStrToUpper(absl::StrFormat("%04x", port)));
+  for (absl::string_view line : absl::StrSplit(*table, '\n', absl::SkipEmpty())) {
+    const std::vector<absl::string_view> fields = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (fields.size() >= 4 && fields[1] == local && fields[3] == "0A") return true;
+  }
+  return false;
+}
+
+// Whether `user` (the caller itself when unset) can connect to the Unix
+// stream socket at `path`: 0, or the errno of the failure. Tried in a child
+// process that takes on the user, as the bridge to the parent will.
+int ConnectsAs(const fs::path& path, const std::optional<ServiceUser>& user) {
+  struct sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  if (path.string().size() >= sizeof(address.sun_path)) return ENAMETOOLONG;
+  std::memcpy(address.sun_path, path.c_str(), path.string().size());
+  const pid_t pid = fork();
+  if (pid < 0) return errno;
+  if (pid == 0) {
+    if (user.has_value() && (setgroups(0, nullptr) != 0 ||
+                             setresgid(user->gid, user->gid, user->gid) != 0 ||
+                             setresuid(user->uid, user->uid, user->uid) != 0)) {
+      _exit(EPERM);
+    }
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) _exit(errno & 0xff);
+    if (connect(fd, reinterpret_cast<struct sockaddr*>(&address), sizeof(address)) != 0) {
+      _exit(errno & 0xff);
+    }
+    close(fd);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status)) return ECHILD;
+  return WEXITSTATUS(status);
+}
+
+// The parent proxy's socket: there, a socket, and one `user` may connect to.
+absl::Status CheckParentSocket(const fs::path& socket, const std::optional<ServiceUser>& user,
+                               const std::string& user_name) {
+  struct stat st;
+  if (socket.is_relative()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "network allowlist: the egress gateway's socket must be an absolute path, got '",
+        socket.string(), "'"));
+  }
+  // socat reads ',' ':' '!' and quotes in an address as its own syntax.
+  const std::string text = socket.string();
+  if (!std::all_of(text.begin(), text.end(), [](char c) {
+        return absl::ascii_isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' ||
+               c == '@';
+      })) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "network allowlist: the egress gateway's socket path may have letters, digits and "
+        "/._-+@ only, got '", text, "'"));
+  }
+  if (stat(socket.c_str(), &st) != 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "network allowlist: the egress gateway's socket ", socket.string(), " is not there (",
+        std::strerror(errno),
+        "): no egress gateway runs for this machine (on a cluster of tools/remote/cluster.sh, "
+        "start it with MLEBENCH_EGRESS_HOSTS set; docs/remote.md). The run has no network "
+        "rather than a direct one"));
+  }
+  if (!S_ISSOCK(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "network allowlist: the egress gateway's socket ", socket.string(), " is not a socket"));
+  }
+  if (const int error = ConnectsAs(socket, user); error != 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "network allowlist: cannot connect to the egress gateway's socket ", socket.string(),
+        user.has_value() ? absl::StrCat(" as ", user_name) : std::string(), ": ",
+        std::strerror(error),
+        error == ECONNREFUSED ? " (the gateway is not running)" : ""));
+  }
+  return absl::OkStatus();
+}
+
 // Whether `pid` has ended (reaping it).
 bool Ended(pid_t pid) {
   int status = 0;
@@ -241,6 +328,48 @@ absl::StatusOr<std::string> ReadPrefix(const fs::path& path, int64_t max_bytes, 
   }
   close(fd);
   return text;
+}
+
+// Starts socat from a free host loopback port to the parent's socket, as
+// `user`; its pid and port.
+struct Bridge {
+  pid_t pid;
+  int port;
+};
+absl::StatusOr<Bridge> StartParentBridge(const EgressProxyOptions& options, const fs::path& dir,
+                                         const std::optional<ServiceUser>& user) {
+  std::string why;
+  for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
+    ASSIGN_OR_RETURN(const int port, FreeLoopbackPort());
+    // max-children: Squid's connections to the parent, bounded as the
+    // agent's side of the bridge is.
+    ASSIGN_OR_RETURN(
+        const pid_t bridge,
+        Spawn({options.socat.string(),
+               absl::StrCat("TCP4-LISTEN:", port, ",bind=127.0.0.1,reuseaddr,fork,max-children=",
+                            options.max_open_connections),
+               absl::StrCat("UNIX-CONNECT:", options.parent_socket.string())},
+              dir / "parent-socat.out", user));
+    const Clock::time_point deadline = Clock::now() + kStartTimeout;
+    for (;;) {
+      if (LoopbackPortListens(port)) {
+        return Bridge{bridge, port};
+      }
+      if (Ended(bridge)) {
+        why = Tail(dir / "parent-socat.out", 600);
+        break;  // perhaps the port was taken meanwhile: another one
+      }
+      if (Clock::now() >= deadline) {
+        kill(bridge, SIGKILL);
+        waitpid(bridge, nullptr, 0);
+        return absl::DeadlineExceededError(
+            "network allowlist: the bridge to the egress gateway did not start listening");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "network allowlist: the bridge to the egress gateway could not start: ", why));
 }
 
 }  // namespace
@@ -306,13 +435,17 @@ absl::StatusOr<std::vector<AllowedHost>> ParseAllowedHosts(absl::string_view tex
 }
 
 std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const fs::path& dir,
-                        const std::optional<std::string>& effective_user) {
+                        const std::optional<std::string>& effective_user,
+                        std::optional<int> parent_port) {
   std::string config = absl::StrCat(
       "# One run's egress proxy, written by the agent runner (agent_runner/egress_proxy.cc).\n",
       "http_port 127.0.0.1:", port, "\n",
       "pid_filename ", (dir / "squid.pid").string(), "\n",
       "cache_log ", (dir / "cache.log").string(), "\n",
-      "logformat mlebench %Ss %>Hs %rm %>rd %>rP %>st %<st\n",
+      // The last field: the X-Squid-Error header of the response the
+      // client got, URL-encoded (no spaces): how a refusal by a parent
+      // proxy shows.
+      "logformat mlebench %Ss %>Hs %rm %>rd %>rP %>st %<st %{X-Squid-Error}<h\n",
       "access_log stdio:", (dir / "access.log").string(), " logformat=mlebench\n",
       "coredump_dir ", dir.string(), "\n",
       // No cache (the agent could read another request's response), no
@@ -344,6 +477,14 @@ std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const
       "reply_header_access X-Cache deny all\n",
       "reply_header_access X-Cache-Lookup deny all\n");
   if (effective_user.has_value()) absl::StrAppend(&config, "cache_effective_user ", *effective_user, "\n");
+  if (parent_port.has_value()) {
+    // Every request goes to the parent, never directly: no fallback when it
+    // cannot be reached. No ICP, cache digests or netdb exchanges with it:
+    // requests only.
+    absl::StrAppend(&config, "cache_peer 127.0.0.1 parent ", *parent_port,
+                    " 0 no-query no-digest no-netdb-exchange default name=mlebench_parent\n",
+                    "never_direct allow all\n");
+  }
   // Loopback, private, shared, link-local and unspecified addresses: a name
   // under a wildcard resolves wherever its domain's DNS says, so a wildcard
   // never leads there. A name or address given in full is trusted as given.
@@ -361,7 +502,13 @@ std::string SquidConfig(const std::vector<AllowedHost>& allowed, int port, const
     absl::StrAppend(&config, "acl allowed_host_", i, " dstdomain -n ", domain, "\n",
                     "acl allowed_port_", i, " port ", host.port, "\n",
                     "http_access allow allowed_host_", i, " allowed_port_", i,
-                    absl::StartsWith(host.host, "*.") ? " !mlebench_private" : "", "\n");
+                    // With a parent, this Squid connects nowhere else: the
+                    // parent's rules decide (and it could not resolve the
+                    // name on a remote worker, which has no DNS).
+                    absl::StartsWith(host.host, "*.") && !parent_port.has_value()
+                        ? " !mlebench_private"
+                        : "",
+                    "\n");
   }
   absl::StrAppend(&config, "http_access deny all\n");
   return config;
@@ -375,7 +522,7 @@ ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
     ProxyConnection connection;
     connection.method = "-";
     connection.host = "-";
-    if (fields.size() == 7) {
+    if (fields.size() == 7 || fields.size() == 8) {
       int status = 0;
       if (!absl::SimpleAtoi(fields[1], &status)) status = 0;
       // A connection that closed before it sent a request.
@@ -390,10 +537,23 @@ ProxyLog ParseProxyAccessLog(absl::string_view text, size_t max_connections) {
       // malformed one Squid answered itself, with no host).
       connection.allowed = !absl::StartsWith(fields[0], "TCP_DENIED") &&
                            connection.method != "-" && connection.host != "-";
+      // Allowed here, refused further up: a parent proxy's 403 (a CONNECT's
+      // answer comes from a proxy, never from the host).
+      const absl::string_view error = fields.size() == 8 ? fields[7] : "-";
+      connection.refused_upstream =
+          connection.allowed && status == 403 &&
+          (connection.method == "CONNECT" || absl::StartsWith(error, "ERR_ACCESS_DENIED"));
     }
+    const bool tunnel_failed = connection.allowed && connection.method == "CONNECT" &&
+                               connection.status != 0 &&
+                               (connection.status < 200 || connection.status >= 300);
     ++log.total;
     if (!connection.allowed) ++log.refused;
-    if (connection.allowed && connection.status >= 500) ++log.failed;
+    if (connection.allowed &&
+        (connection.status >= 500 || tunnel_failed || connection.refused_upstream)) {
+      ++log.failed;
+    }
+    if (connection.refused_upstream) ++log.refused_upstream;
     if (log.connections.size() < max_connections) {
       log.connections.push_back(std::move(connection));
     } else {
@@ -427,6 +587,12 @@ absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& a
       return Errno("cannot hand over", made, errno);
     }
   }
+  if (!options.parent_socket.empty()) {
+    RETURN_IF_ERROR(CheckParentSocket(options.parent_socket, user, options.service_user));
+    ASSIGN_OR_RETURN(const Bridge bridge, StartParentBridge(options, dir, user));
+    proxy.parent_bridge_ = bridge.pid;
+    proxy.parent_port_ = bridge.port;
+  }
   const fs::path config = dir / "squid.conf";
   const fs::path cache_log = dir / "cache.log";
   std::string why;
@@ -434,7 +600,11 @@ absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& a
     ASSIGN_OR_RETURN(const int port, FreeLoopbackPort());
     // Already the service user: Squid needs no cache_effective_user.
     RETURN_IF_ERROR(WriteStringToFile(
-        config, absl::StrCat(SquidConfig(allowed, port, dir, std::nullopt), "hosts_file ",
+        config, absl::StrCat(SquidConfig(allowed, port, dir, std::nullopt,
+                                         proxy.parent_port_ > 0
+                                             ? std::optional<int>(proxy.parent_port_)
+                                             : std::nullopt),
+                             "hosts_file ",
                              options.hosts_file.string(), "\n")));
     unlink(cache_log.c_str());
     ASSIGN_OR_RETURN(pid_t squid,
@@ -506,8 +676,10 @@ EgressProxy::EgressProxy(EgressProxy&& other) noexcept
     : dir_(std::exchange(other.dir_, fs::path())),
       options_(std::move(other.options_)),
       port_(other.port_),
+      parent_port_(other.parent_port_),
       squid_(std::exchange(other.squid_, -1)),
-      socat_(std::exchange(other.socat_, -1)) {}
+      socat_(std::exchange(other.socat_, -1)),
+      parent_bridge_(std::exchange(other.parent_bridge_, -1)) {}
 
 EgressProxy::~EgressProxy() {
   Kill();
@@ -518,7 +690,7 @@ EgressProxy::~EgressProxy() {
 }
 
 void EgressProxy::Kill() {
-  for (pid_t* pid : {&socat_, &squid_}) {
+  for (pid_t* pid : {&socat_, &squid_, &parent_bridge_}) {
     if (*pid > 0) {
       kill(*pid, SIGKILL);
       waitpid(*pid, nullptr, 0);
@@ -535,7 +707,7 @@ int64_t EgressProxy::LogBytes() const {
 
 std::vector<pid_t> EgressProxy::pids() const {
   std::vector<pid_t> pids;
-  for (pid_t pid : {squid_, socat_}) {
+  for (pid_t pid : {squid_, parent_bridge_, socat_}) {
     if (pid > 0) pids.push_back(pid);
   }
   return pids;
@@ -545,6 +717,7 @@ absl::StatusOr<ProxyLog> EgressProxy::Stop() {
   // The bridge first: no new request reaches Squid while it shuts down.
   StopProcess(socat_);
   StopProcess(squid_);
+  StopProcess(parent_bridge_);
   bool cut = false;
   ASSIGN_OR_RETURN(std::string text, ReadPrefix(dir_ / "access.log", options_.max_log_bytes, cut));
   ProxyLog log = ParseProxyAccessLog(text, options_.max_connections);

@@ -83,6 +83,47 @@ TEST(SquidConfigTest, AllowsEachPairAndDeniesEverythingElseLast) {
                              "fc00::/7 fe80::/10\nhttp_access deny all\n"));
 }
 
+TEST(SquidConfigTest, WithAParentEveryRequestGoesThroughIt) {
+  const std::string config = SquidConfig({{"api.example.com", 443}, {"*.example.org", 8080}}, 4321,
+                                         "/tmp/p", std::nullopt, 5555);
+  EXPECT_THAT(config, HasSubstr("cache_peer 127.0.0.1 parent 5555 0 no-query no-digest "
+                                "no-netdb-exchange default name=mlebench_parent\n"));
+  EXPECT_THAT(config, HasSubstr("never_direct allow all\n"));
+  // The parent decides where a wildcard leads: no name is resolved here.
+  EXPECT_THAT(config, HasSubstr("http_access allow allowed_host_1 allowed_port_1\n"));
+  EXPECT_TRUE(absl::EndsWith(config, "http_access deny all\n"));
+  const std::string direct = SquidConfig({}, 4321, "/tmp/p", std::nullopt);
+  EXPECT_THAT(direct, ::testing::Not(HasSubstr("cache_peer")));
+  EXPECT_THAT(direct, ::testing::Not(HasSubstr("never_direct")));
+}
+
+TEST(ParseProxyAccessLogTest, RefusalsAndFailuresUpstream) {
+  const ProxyLog log = ParseProxyAccessLog(
+      "TCP_MISS 200 GET 127.0.0.1 8000 132 345 -\n"
+      // The parent refused them.
+      "TCP_MISS 403 GET b.example.com 80 144 3550 ERR_ACCESS_DENIED%200\n"
+      "TCP_TUNNEL 403 CONNECT b.example.com 443 126 0 -\n"
+      // The host's own 403, and a tunnel the parent could not make.
+      "TCP_MISS 403 GET c.example.com 80 144 200 -\n"
+      "TCP_TUNNEL 503 CONNECT d.example.com 443 126 0 ERR_CONNECT_FAIL%20111\n"
+      // Refused here.
+      "TCP_DENIED 403 CONNECT e.example.com 443 114 3423 ERR_ACCESS_DENIED%200\n",
+      10);
+  EXPECT_EQ(log.total, 6);
+  EXPECT_EQ(log.refused, 1);
+  EXPECT_EQ(log.refused_upstream, 2);
+  EXPECT_EQ(log.failed, 3);
+  ASSERT_EQ(log.connections.size(), 6u);
+  EXPECT_FALSE(log.connections[0].refused_upstream);
+  EXPECT_TRUE(log.connections[1].allowed);
+  EXPECT_TRUE(log.connections[1].refused_upstream);
+  EXPECT_TRUE(log.connections[2].refused_upstream);
+  EXPECT_FALSE(log.connections[3].refused_upstream);
+  EXPECT_FALSE(log.connections[4].refused_upstream);
+  EXPECT_FALSE(log.connections[5].allowed);
+  EXPECT_FALSE(log.connections[5].refused_upstream);
+}
+
 TEST(ParseProxyAccessLogTest, AllowedRefusedAndOddLines) {
   const ProxyLog log = ParseProxyAccessLog(
       "TCP_TUNNEL 200 CONNECT api.example.com 443 190 5570\n"
@@ -361,6 +402,163 @@ TEST(EgressProxyTest, WildcardsNeverReachPrivateAddresses) {
                            absl::StrCat("GET http://inside.example.test:", origin.port(),
                                         "/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")),
               HasSubstr("private origin"));
+  fs::remove_all(dir);
+}
+
+// A run's proxy with a parent (a remote worker's egress gateway): a request
+// reaches a host only when both lists allow it; one the run refuses never
+// reaches the parent, and the run's proxy connects to nothing but it.
+TEST(EgressProxyTest, WithAParentBothListsMustAllowARequest) {
+  HttpOrigin both("allowed by both");
+  HttpOrigin run_only("allowed by the run only");
+  HttpOrigin gateway_only("allowed by the gateway only");
+  absl::StatusOr<EgressProxy> gateway = EgressProxy::Start(
+      {{"127.0.0.1", both.port()}, {"127.0.0.1", gateway_only.port()}});
+  ASSERT_TRUE(gateway.ok()) << gateway.status();
+  absl::StatusOr<EgressProxy> proxy = EgressProxy::Start(
+      {{"127.0.0.1", both.port()}, {"127.0.0.1", run_only.port()}},
+      {.parent_socket = gateway->socket_dir() / kProxySocketName});
+  ASSERT_TRUE(proxy.ok()) << proxy.status();
+  EXPECT_GT(proxy->parent_port(), 0);
+  EXPECT_EQ(proxy->pids().size(), 3u);
+  const fs::path socket = proxy->socket_dir() / kProxySocketName;
+  // Only the agent's socket is in the directory the sandbox sees.
+  EXPECT_EQ(std::distance(fs::directory_iterator(proxy->socket_dir()), fs::directory_iterator()), 1);
+
+  const auto get = [](int port) {
+    const std::string target = absl::StrCat("127.0.0.1:", port);
+    return absl::StrCat("GET http://", target, "/v1/models HTTP/1.1\r\nHost: ", target,
+                        "\r\nConnection: close\r\n\r\n");
+  };
+  const auto connect = [](int port) {
+    return absl::StrCat("CONNECT 127.0.0.1:", port, " HTTP/1.1\r\nHost: 127.0.0.1:", port,
+                        "\r\n\r\n");
+  };
+  const std::string tunnelled = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+  EXPECT_THAT(ThroughProxy(socket, get(both.port())), HasSubstr("allowed by both"));
+  EXPECT_THAT(ThroughProxy(socket, connect(both.port()), tunnelled), HasSubstr("allowed by both"));
+  EXPECT_EQ(both.requests(), 2);
+  // The run's list refuses: 403, and the parent never hears of it.
+  for (const std::string& request : {get(gateway_only.port()), connect(gateway_only.port())}) {
+    EXPECT_THAT(ThroughProxy(socket, request), HasSubstr(" 403 ")) << request;
+  }
+  // The gateway's list refuses: its 403 reaches the agent; the host was
+  // never reached, neither through the gateway nor directly.
+  for (const std::string& request : {get(run_only.port()), connect(run_only.port())}) {
+    const std::string answer = ThroughProxy(socket, request, tunnelled);
+    EXPECT_THAT(answer, HasSubstr(" 403 ")) << request;
+    EXPECT_THAT(answer, ::testing::Not(HasSubstr("allowed by the run only"))) << request;
+  }
+  EXPECT_EQ(gateway_only.requests(), 0);
+  EXPECT_EQ(run_only.requests(), 0);
+
+  absl::StatusOr<ProxyLog> log = proxy->Stop();
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ(log->total, 6);
+  EXPECT_EQ(log->refused, 2);
+  EXPECT_EQ(log->failed, 2);
+  EXPECT_EQ(log->refused_upstream, 2);
+  ASSERT_EQ(log->connections.size(), 6u);
+  for (size_t i : {0, 1}) {
+    EXPECT_TRUE(log->connections[i].allowed);
+    EXPECT_FALSE(log->connections[i].refused_upstream);
+    EXPECT_EQ(log->connections[i].status, 200);
+  }
+  for (size_t i : {2, 3}) {
+    EXPECT_FALSE(log->connections[i].allowed);
+    EXPECT_EQ(log->connections[i].port, gateway_only.port());
+  }
+  for (size_t i : {4, 5}) {
+    EXPECT_TRUE(log->connections[i].allowed);
+    EXPECT_TRUE(log->connections[i].refused_upstream);
+    EXPECT_EQ(log->connections[i].status, 403);
+    EXPECT_EQ(log->connections[i].port, run_only.port());
+  }
+  absl::StatusOr<ProxyLog> gateway_log = gateway->Stop();
+  ASSERT_TRUE(gateway_log.ok()) << gateway_log.status();
+  // What reached the gateway: the four requests the run allowed, the run's
+  // probe of its parent (a connection without a request) not counted.
+  EXPECT_EQ(gateway_log->total, 4);
+  EXPECT_EQ(gateway_log->refused, 2);
+  for (const ProxyConnection& c : gateway_log->connections) {
+    EXPECT_NE(c.port, gateway_only.port()) << c.method;
+    EXPECT_EQ(c.allowed, c.port == both.port()) << c.method << " " << c.port;
+  }
+}
+
+// With a parent, the run's proxy resolves no name: a wildcard is the
+// parent's to judge (the gateway trusts a name given in full, and keeps a
+// wildcard off private addresses).
+TEST(EgressProxyTest, WithAParentWildcardsAreJudgedByIt) {
+  HttpOrigin origin("private origin");
+  std::string dir = "/tmp/mlebench-hosts-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  chmod(dir.c_str(), 0755);
+  const fs::path hosts = fs::path(dir) / "hosts";
+  std::ofstream(hosts) << "127.0.0.1 inside.example.test\n";
+  chmod(hosts.c_str(), 0644);
+  // Names nothing, so that a lookup by the run's proxy would fail.
+  const fs::path no_hosts = fs::path(dir) / "no-hosts";
+  std::ofstream(no_hosts) << "\n";
+  chmod(no_hosts.c_str(), 0644);
+  const std::string request = absl::StrCat("GET http://inside.example.test:", origin.port(),
+                                           "/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  {
+    absl::StatusOr<EgressProxy> named =
+        EgressProxy::Start({{"inside.example.test", origin.port()}}, {.hosts_file = hosts});
+    ASSERT_TRUE(named.ok()) << named.status();
+    absl::StatusOr<EgressProxy> proxy = EgressProxy::Start(
+        {{"*.example.test", origin.port()}},
+        {.hosts_file = no_hosts, .parent_socket = named->socket_dir() / kProxySocketName});
+    ASSERT_TRUE(proxy.ok()) << proxy.status();
+    EXPECT_THAT(ThroughProxy(proxy->socket_dir() / kProxySocketName, request),
+                HasSubstr("private origin"));
+    EXPECT_EQ(origin.requests(), 1);
+  }
+  {
+    absl::StatusOr<EgressProxy> wildcard =
+        EgressProxy::Start({{"*.example.test", origin.port()}}, {.hosts_file = hosts});
+    ASSERT_TRUE(wildcard.ok()) << wildcard.status();
+    absl::StatusOr<EgressProxy> proxy = EgressProxy::Start(
+        {{"*.example.test", origin.port()}},
+        {.hosts_file = no_hosts, .parent_socket = wildcard->socket_dir() / kProxySocketName});
+    ASSERT_TRUE(proxy.ok()) << proxy.status();
+    EXPECT_THAT(ThroughProxy(proxy->socket_dir() / kProxySocketName, request), HasSubstr(" 403 "));
+    EXPECT_EQ(origin.requests(), 1);
+  }
+  fs::remove_all(dir);
+}
+
+// No parent to reach: an error before the agent starts, never a direct
+// connection.
+TEST(EgressProxyTest, AParentThatCannotBeReachedIsAnError) {
+  std::string dir = "/tmp/mlebench-parent-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  chmod(dir.c_str(), 0755);
+  const auto error = [](const fs::path& parent) {
+    absl::StatusOr<EgressProxy> proxy = EgressProxy::Start({}, {.parent_socket = parent});
+    return proxy.ok() ? std::string("started") : std::string(proxy.status().message());
+  };
+  const fs::path missing = fs::path(dir) / "missing.sock";
+  EXPECT_THAT(error(missing), HasSubstr("is not there"));
+  EXPECT_THAT(error(missing), HasSubstr(missing.string()));
+
+  const fs::path file = fs::path(dir) / "file.sock";
+  std::ofstream(file) << "not a socket";
+  EXPECT_THAT(error(file), HasSubstr("is not a socket"));
+
+  // A socket nobody listens on (a gateway that is gone).
+  const fs::path stale = fs::path(dir) / "stale.sock";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", stale.c_str());
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  close(fd);
+  chmod(stale.c_str(), 0666);
+  EXPECT_THAT(error(stale), HasSubstr("cannot connect"));
+  EXPECT_THAT(error("relative/egress.sock"), HasSubstr("absolute"));
+  EXPECT_THAT(error("/tmp/a,fork"), HasSubstr("letters, digits"));
   fs::remove_all(dir);
 }
 

@@ -6,7 +6,7 @@
 //             [--grace_s S] [--workspace DIR [--workspace_outside_execroot]]
 //             [--keep_workspace] [--link_public]
 //             [--isolation bwrap|none] [--network deny|allowlist|unconfined]
-//             [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]
+//             [--allowed_hosts HOST[:PORT],...] [--egress_gateway SOCKET] [--bwrap PATH]
 //             [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]
 //             [--validator EXE]
 //             [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]
@@ -19,7 +19,12 @@
 //
 // --isolation (default bwrap) and --network (default deny): see README.md and
 // docs/security.md; --allowed_hosts (network allowlist only) lists the
-// hosts the egress proxy lets through (egress_proxy.h). --secrets names
+// hosts the egress proxy lets through (egress_proxy.h). --egress_gateway
+// (network allowlist only; an error with another network) names the Unix
+// socket of an upstream HTTP proxy, a remote worker's egress gateway
+// (tools/remote/egress_gateway_main.cc), that the run's proxy sends every
+// allowed request through instead of connecting itself; when it is missing
+// or refuses connections, the run fails before the agent starts. --secrets names
 // environment variables the agent gets; their values come from --secrets_dir
 // (default: where ./bazelw leaves them from its environment for the output
 // base of this execroot), else from --secrets_file (NAME=VALUE lines):
@@ -90,7 +95,8 @@ constexpr char kUsage[] =
     "                 [--keep_workspace] [--link_public]\n"
     "                 [--sample_submission NAME]   # inside --public; default sample_submission.csv\n"
     "                 [--isolation bwrap|none] [--network deny|allowlist|unconfined]\n"
-    "                 [--allowed_hosts HOST[:PORT],...] [--bwrap PATH]\n"
+    "                 [--allowed_hosts HOST[:PORT],...] [--egress_gateway SOCKET]\n"
+    "                 [--bwrap PATH]\n"
     "                 [--secrets NAME,... [--secrets_file FILE] [--secrets_dir DIR]]\n"
     "                 [--validator EXE]   # validate_submission.sh in the workspace runs it\n"
     "                 [--sandbox_entry EXE] [--allowed_roots DIR:DIR...]\n"
@@ -154,7 +160,7 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
           std::vector<std::string>(argv + 1, argv + argc),
           {"competition", "public", "description", "agent", "time_limit_s", "seed",
            "submission_out", "log_out", "record_out", "workspace", "grace_s", "isolation",
-           "network", "allowed_hosts", "secrets", "secrets_file", "secrets_dir", "validator",
+           "network", "allowed_hosts", "egress_gateway", "secrets", "secrets_file", "secrets_dir", "validator",
            "bwrap", "sample_submission", "sandbox_entry", "allowed_roots",
            "source_tree_marker", "forbidden_roots", "resource_limits", "memory_bytes", "pids",
            "cpus", "gpus", "admission_ledger", "device_dir", "environment",
@@ -232,6 +238,12 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   }
   if (values.contains("allowed_hosts")) {
     ASSIGN_OR_RETURN(run.allowed_hosts, ParseAllowedHosts(values["allowed_hosts"]));
+  }
+  if (values.contains("egress_gateway")) {
+    if (values["egress_gateway"].empty()) {
+      return absl::InvalidArgumentError("--egress_gateway needs the gateway's socket");
+    }
+    run.proxy.parent_socket = values["egress_gateway"];
   }
   if (values.contains("validator")) run.validator = values["validator"];
   if (values.contains("secrets")) {

@@ -111,6 +111,11 @@ absl::Status ValidateOptions(const RunOptions& options) {
         "allowed hosts are given but the network is ", NetworkName(options.network),
         ", which has no proxy to allow them through (network allowlist)"));
   }
+  if (options.network != Network::kAllowlist && !options.proxy.parent_socket.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "an egress gateway is given but the network is ", NetworkName(options.network),
+        ", which has no proxy to send through it (network allowlist)"));
+  }
   if (options.isolation == Isolation::kBwrap) {
     if (options.sandbox_entry.empty()) {
       return absl::InvalidArgumentError("isolation bwrap needs the sandbox entry program");
@@ -1138,6 +1143,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   for (const Secret& secret : options.secrets) record.secret_names.push_back(secret.name);
   if (proxy.has_value()) {
     record.allowed_hosts = options.allowed_hosts;
+    record.egress_gateway = options.proxy.parent_socket.string();
     ASSIGN_OR_RETURN(record.connections, proxy->Stop());
     // The agent names the hosts and methods: never a secret in the record.
     for (ProxyConnection& c : record.connections.connections) {
@@ -1148,6 +1154,13 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
       log.Note(absl::StrCat("run_agent: the egress proxy refused ", record.connections.refused,
                             " of ", record.connections.total,
                             " request(s) to hosts not on the allow-list (see the run record)\n"));
+    }
+    if (record.connections.refused_upstream > 0) {
+      log.Note(absl::StrCat("run_agent: the egress gateway (", options.proxy.parent_socket.string(),
+                            ") refused ", record.connections.refused_upstream, " of ",
+                            record.connections.total,
+                            " request(s) the run's allow-list let through: the machine's "
+                            "administrator allows fewer hosts (see the run record)\n"));
     }
   }
   const auto seconds = [](const struct timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
@@ -1267,9 +1280,11 @@ std::string RunRecordToJson(const RunRecord& record) {
     json += JsonString(record.allowed_hosts[i].ToString());
   }
   const ProxyLog& log = record.connections;
-  absl::StrAppend(&json, "], \"connections_total\": ", log.total,
+  absl::StrAppend(&json, "], \"egress_gateway\": ", JsonString(record.egress_gateway),
+                  ", \"connections_total\": ", log.total,
                   ", \"connections_refused\": ", log.refused,
                   ", \"connections_failed\": ", log.failed,
+                  ", \"connections_refused_upstream\": ", log.refused_upstream,
                   ", \"connections_truncated\": ", log.truncated ? "true" : "false",
                   ", \"connections\": [");
   for (size_t i = 0; i < log.connections.size(); ++i) {

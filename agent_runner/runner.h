@@ -214,6 +214,9 @@ struct RunRecord {
   // kAllowlist: what the agent was allowed, and what it asked the proxy for.
   std::vector<AllowedHost> allowed_hosts;
   ProxyLog connections;
+  // kAllowlist through an egress gateway (EgressProxyOptions::parent_socket):
+  // its socket; empty when the proxy connected to the hosts itself.
+  std::string egress_gateway;
   // The names of the secrets the agent was given (never their values).
   std::vector<std::string> secret_names;
   bool quota_exceeded = false;  // stopped because the workspace outgrew its quota (bytes or inodes)

@@ -674,8 +674,9 @@ TEST_P(RunAgentModesTest, RecordJsonIsDeterministicApartFromDuration) {
                          "\"memory_peak_bytes\": M, \"processes_limit_hits\": ",
                          first->processes_limit_hits,
                          ", \"ended_by\": \"agent\", \"kept_files\": 0, \"kept_bytes\": 0, "
-                         "\"kept_skipped\": 0, \"allowed_hosts\": [], \"connections_total\": 0, "
-                         "\"connections_refused\": 0, \"connections_failed\": 0, \"connections_truncated\": false, "
+                         "\"kept_skipped\": 0, \"allowed_hosts\": [], \"egress_gateway\": \"\", "
+                         "\"connections_total\": 0, \"connections_refused\": 0, \"connections_failed\": 0, "
+                         "\"connections_refused_upstream\": 0, \"connections_truncated\": false, "
                          "\"connections\": [], \"secrets\": []}\n"));
 }
 
@@ -1010,6 +1011,79 @@ TEST_F(RunAgentTest, NetworkAllowlistReachesOnlyTheNamedHosts) {
   EXPECT_THAT(log, HasSubstr("run_agent: the egress proxy refused 5 of 7 request(s)"));
 }
 
+// On a remote worker the run's proxy reaches the hosts only through the
+// machine's egress gateway (EgressProxyOptions::parent_socket), whose own
+// allow-list applies too; a missing gateway is an error of the run, never a
+// direct connection.
+TEST_F(RunAgentTest, NetworkAllowlistThroughAnEgressGateway) {
+  isolation_ = Isolation::kBwrap;
+  testing::HttpOrigin allowed("the allowed endpoint");
+  testing::HttpOrigin run_only("allowed by the run only");
+  absl::StatusOr<EgressProxy> gateway = EgressProxy::Start({{"127.0.0.1", allowed.port()}});
+  ASSERT_TRUE(gateway.ok()) << gateway.status();
+  const fs::path agent = WriteScript(
+      "probe.sh",
+      "probe() {\n"
+      "  if exec 3<>/dev/tcp/127.0.0.1/3128; then\n"
+      "    printf \"$2\" >&3; IFS= read -r line <&3; exec 3>&-\n"
+      "    echo \"$1: ${line%$'\\r'}\"\n"
+      "  else echo \"$1: no proxy\"; fi\n"
+      "}\n"
+      "probe get \"GET http://127.0.0.1:$1/ HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n\"\n"
+      "probe connect \"CONNECT 127.0.0.1:$1 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe run_only \"CONNECT 127.0.0.1:$2 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "probe unnamed \"CONNECT example.com:443 HTTP/1.1\\r\\n\\r\\n\"\n"
+      "if [ -e /run/mlebench-egress ] || ls /run/mlebench/network | grep -qv proxy.sock; then\n"
+      "  echo 'gateway: visible'; else echo 'gateway: hidden'; fi\n",
+      "/bin/bash");
+  RunOptions options = Options(agent, "gateway");
+  options.network = Network::kAllowlist;
+  options.allowed_hosts = {{"127.0.0.1", allowed.port()}, {"127.0.0.1", run_only.port()}};
+  options.proxy.parent_socket = gateway->socket_dir() / kProxySocketName;
+  options.agent_args = {absl::StrCat(allowed.port()), absl::StrCat(run_only.port())};
+  absl::StatusOr<RunRecord> record = RunAgent(options);
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::string log = ReadFileOrEmpty(options.log_out);
+  std::map<std::string, std::string> seen = ParseReport(log);
+  EXPECT_EQ(seen["get"], "HTTP/1.1 200 OK") << log;
+  EXPECT_EQ(seen["connect"], "HTTP/1.1 200 Connection established") << log;
+  EXPECT_EQ(seen["run_only"], "HTTP/1.1 403 Forbidden") << log;
+  EXPECT_EQ(seen["unnamed"], "HTTP/1.1 403 Forbidden") << log;
+  EXPECT_EQ(seen["gateway"], "hidden") << log;
+  EXPECT_EQ(allowed.requests(), 2);
+  EXPECT_EQ(run_only.requests(), 0);
+  EXPECT_EQ(record->egress_gateway, options.proxy.parent_socket.string());
+  EXPECT_EQ(record->connections.total, 4);
+  EXPECT_EQ(record->connections.refused, 1);
+  EXPECT_EQ(record->connections.refused_upstream, 1);
+  EXPECT_EQ(record->connections.failed, 1);
+  const std::string json = RunRecordToJson(*record);
+  EXPECT_THAT(json, HasSubstr(absl::StrCat("\"egress_gateway\": \"",
+                                           options.proxy.parent_socket.string(), "\"")));
+  EXPECT_THAT(json, HasSubstr("\"connections_refused_upstream\": 1"));
+  EXPECT_THAT(log, HasSubstr("run_agent: the egress gateway ("));
+  EXPECT_THAT(log, HasSubstr(") refused 1 of 4 request(s) the run's allow-list let through"));
+  absl::StatusOr<ProxyLog> gateway_log = gateway->Stop();
+  ASSERT_TRUE(gateway_log.ok()) << gateway_log.status();
+  EXPECT_EQ(gateway_log->total, 3);  // never the request the run refused
+  EXPECT_EQ(gateway_log->refused, 1);
+
+  // No gateway: the run fails before the agent starts.
+  RunOptions missing = Options(agent, "no-gateway");
+  missing.network = Network::kAllowlist;
+  missing.proxy.parent_socket = "/nonexistent/mlebench-egress/egress.sock";
+  record = RunAgent(missing);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(record.status().message(), HasSubstr("egress gateway's socket"));
+  EXPECT_THAT(record.status().message(), HasSubstr("is not there"));
+  // A gateway without network allowlist: a mistake, said so.
+  RunOptions deny = Options(agent, "deny-gateway");
+  deny.proxy.parent_socket = missing.proxy.parent_socket;
+  record = RunAgent(deny);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(record.status().message(), HasSubstr("an egress gateway is given but the network is"));
+}
+
 // Requests as fast as it can make them grow the proxy's log on the host's
 // disk: past its limit the agent is stopped, as at its workspace quota.
 TEST_F(RunAgentTest, NetworkAllowlistStopsAnAgentWhoseRequestsOutgrowTheProxysLog) {
@@ -1198,8 +1272,9 @@ TEST(RunRecordToJsonTest, FormatsNullsEscapesAndRoundsDuration) {
             "\"gpu_ids\": \"\", \"admission_wait_s\": 0.000, \"cpu_seconds\": 0.000, "
             "\"memory_peak_bytes\": -1, \"processes_limit_hits\": -1, \"ended_by\": \"agent\", "
             "\"kept_files\": 0, \"kept_bytes\": 0, \"kept_skipped\": 0, "
-            "\"allowed_hosts\": [], \"connections_total\": 0, \"connections_refused\": 0, "
-            "\"connections_failed\": 0, \"connections_truncated\": false, \"connections\": [], \"secrets\": []}\n");
+            "\"allowed_hosts\": [], \"egress_gateway\": \"\", \"connections_total\": 0, "
+            "\"connections_refused\": 0, \"connections_failed\": 0, \"connections_refused_upstream\": 0, "
+            "\"connections_truncated\": false, \"connections\": [], \"secrets\": []}\n");
   record.cpu_ids = {0, 1, 2, 5};
   record.gpu_ids = {1, 3};
   record.agent_label = "//my:agent";

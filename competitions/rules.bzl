@@ -534,14 +534,16 @@ def _network(ctx, agent_target, info, requested):
     """The network a run gets: --//agent_runner:network, or with `auto` the
     agent's own `network`; with allowlist, the hosts of
     --//agent_runner:allowed_hosts (the action's command line, so that another
-    allow-list is another run)."""
+    allow-list is another run) and the egress gateway of
+    --//agent_runner:egress_gateway, if any (runs with another network never
+    get it: their actions stay the same with and without one)."""
     if requested == "allow":
         fail("--//agent_runner:network=allow is gone: the host's whole network is now " +
              "named `unconfined` (no gate accepts its runs unless asked); `allowlist` " +
              "reaches only the hosts of --//agent_runner:allowed_hosts")
     if ctx.attr.fixed_agent:
         # The sample submission's run needs no network, whatever the flags.
-        return struct(mode = "deny", allowed_hosts = [])
+        return struct(mode = "deny", allowed_hosts = [], egress_gateway = "")
     mode = requested
     if requested == "auto":
         mode = info.network if info else "deny"
@@ -552,13 +554,17 @@ def _network(ctx, agent_target, info, requested):
                   "and port only, e.g. api.openai.com or 127.0.0.1:8000 (no scheme, path " +
                   "or user)") % host)
     if mode != "allowlist":
-        return struct(mode = mode, allowed_hosts = [])
+        return struct(mode = mode, allowed_hosts = [], egress_gateway = "")
     if not hosts:
         fail(("agent %s runs with network allowlist, but --//agent_runner:allowed_hosts " +
               "names no host: name the API it calls, e.g. " +
               "--//agent_runner:allowed_hosts=api.openai.com (in user.bazelrc; " +
               "docs/agents.md, \"Network\")") % agent_target.label)
-    return struct(mode = mode, allowed_hosts = hosts)
+    gateway = ctx.attr._egress_gateway[BuildSettingInfo].value
+    if gateway and not gateway.startswith("/"):
+        fail("--//agent_runner:egress_gateway must be an absolute path (the gateway's Unix " +
+             "socket on the machine that runs the agent), got '%s'" % gateway)
+    return struct(mode = mode, allowed_hosts = hosts, egress_gateway = gateway)
 
 def _agent_run_impl(ctx):
     data = ctx.attr.data[PreparedDataInfo]
@@ -630,6 +636,8 @@ def _agent_run_impl(ctx):
         common += ["--memory_bytes", str(budget.memory_bytes), "--pids", str(budget.processes)]
     if network.allowed_hosts:
         common += ["--allowed_hosts", ",".join(network.allowed_hosts)]
+    if network.egress_gateway:
+        common += ["--egress_gateway", network.egress_gateway]
     secrets = [s.strip() for s in ctx.attr._secret[BuildSettingInfo].value if s.strip()]
     missing = [s for s in (info.secrets if info else []) if s not in secrets]
     if missing and not ctx.attr.fixed_agent:
@@ -825,6 +833,7 @@ agent_run = rule(
         "_isolation": attr.label(default = "//agent_runner:isolation"),
         "_network": attr.label(default = "//agent_runner:network"),
         "_allowed_hosts": attr.label(default = "//agent_runner:allowed_hosts"),
+        "_egress_gateway": attr.label(default = "//agent_runner:egress_gateway"),
         "_secret": attr.label(default = "//agent_runner:secret"),
         "_validate_submission": attr.label(default = "//agent_runner:validate_submission"),
         "validator": attr.label(
