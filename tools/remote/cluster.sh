@@ -30,6 +30,12 @@
 #                          system, colon-separated (default: the Python
 #                          reference environments, ~/.cache/mlebench/python,
 #                          which the competitions' code tests run)
+#   MLEBENCH_EGRESS_HOSTS  set: the hosts (host[:port],..., the syntax of
+#                          --//agent_runner:allowed_hosts) that agent runs with
+#                          network allowlist may reach, through the egress
+#                          gateway started before the workers; unset: no
+#                          gateway, and such runs fail (docs/remote.md)
+#   MLEBENCH_EGRESS_GATEWAY  the gateway binary (default: built with ./bazelw)
 #
 # docs/remote.md has the recipe: `--config=remote` runs the build here.
 set -euo pipefail
@@ -173,12 +179,56 @@ remove_slot_cgroups() {
   rm -f "$dir/cgroups"
 }
 
+# --- egress gateway (MLEBENCH_EGRESS_HOSTS) ---------------------------------
+# The slots' only way out, for agent runs with network allowlist: an HTTP
+# proxy with the administrator's allow-list (tools/remote:egress_gateway),
+# whose socket confined_runner.sh binds into every slot at
+# /run/mlebench-egress/egress.sock (--//agent_runner:egress_gateway in
+# .bazelrc's --config=remote). It never lets anything reach the cluster's own
+# ports. Its access log is written to $dir/logs/egress-access.log when it
+# stops.
+egress_socket_dir="$dir/egress"
+
+egress_start() {
+  unset MLEBENCH_EGRESS_SOCKET
+  [[ -n "${MLEBENCH_EGRESS_HOSTS:-}" ]] || return 0
+  local gateway="${MLEBENCH_EGRESS_GATEWAY:-}"
+  if [[ -z "$gateway" ]]; then
+    local repo_root bazel_bin
+    repo_root="$(cd "$here/../.." && pwd)"
+    log "building the egress gateway (//tools/remote:egress_gateway)"
+    (cd "$repo_root" && ./bazelw build //tools/remote:egress_gateway >&2) ||
+      die "cannot build //tools/remote:egress_gateway (or set MLEBENCH_EGRESS_GATEWAY)"
+    bazel_bin="$(cd "$repo_root" && ./bazelw info bazel-bin 2>/dev/null)"
+    mkdir -p "$dir/bin"
+    install -m 755 "$bazel_bin/tools/remote/egress_gateway" "$dir/bin/egress_gateway"
+    gateway="$dir/bin/egress_gateway"
+  fi
+  [[ -x "$gateway" ]] || die "the egress gateway $gateway is not an executable"
+  # A link left by a gateway that was killed may still lead to its dead
+  # socket: ready means this gateway's link.
+  rm -f "$egress_socket_dir/egress.sock"
+  launch egress-gateway "$gateway" --allowed_hosts "$MLEBENCH_EGRESS_HOSTS" \
+    --socket_dir "$egress_socket_dir" --access_log "$dir/logs/egress-access.log" \
+    --forbidden_ports "$MLEBENCH_STORAGE_PORT-$MLEBENCH_STORAGE_METRICS_PORT"
+  wait_for "the egress gateway" "$dir/logs/egress-gateway.out" egress_ready
+  export MLEBENCH_EGRESS_SOCKET="$egress_socket_dir/egress.sock"
+  log "egress gateway for $MLEBENCH_EGRESS_HOSTS at $MLEBENCH_EGRESS_SOCKET"
+}
+
+egress_ready() {
+  running egress-gateway || die "the egress gateway exited: $(tail -n 5 "$dir/logs/egress-gateway.out")"
+  [[ -S "$egress_socket_dir/egress.sock" ]]
+}
+# --- end egress gateway ------------------------------------------------------
+
 cmd_stop() {
   [[ -d "$dir/pids" ]] || return 0
   # Workers before the scheduler: a worker waits for a last check-in with it.
   local pool slot
   for pool in "${pools[@]}"; do stop_one "worker-$pool"; done
   for f in "$dir"/pids/runner-*; do [[ -e "$f" ]] && stop_one "$(basename "$f")"; done
+  stop_one egress-gateway  # egress gateway: after the workers and runners
   stop_one scheduler
   stop_one storage
   remove_slot_cgroups
@@ -207,6 +257,7 @@ cmd_start() {
     "$MLEBENCH_SCHEDULER_METRICS_PORT" "$MLEBENCH_STORAGE_METRICS_PORT"; do
     port_open "$p" && die "port $p is in use (set MLEBENCH_CLUSTER_PORT)"
   done
+  egress_start  # egress gateway: before the workers (their slots bind its socket)
   cp "$here"/config/*.jsonnet "$here"/config/*.libsonnet "$dir/config/"
   : >"$dir/logs/storage.log"
   launch storage "$bin/bb_storage" "$dir/config/storage.jsonnet"

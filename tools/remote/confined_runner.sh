@@ -29,6 +29,11 @@
 # The agent runner sets up its own sandbox inside this one (bubblewrap in a
 # further user namespace, an unprivileged uid, cgroups, seccomp), as on a
 # workstation.
+#
+# MLEBENCH_EGRESS_SOCKET (set by cluster.sh when it runs an egress gateway):
+# that socket, and nothing else of the host's network, at
+# /run/mlebench-egress/egress.sock, where agent runs with network allowlist
+# send their requests (--//agent_runner:egress_gateway).
 set -euo pipefail
 uid_base="$1" runner="$2" config="$3" slot="$4"
 shift 4
@@ -69,6 +74,24 @@ stage_path --bind "$slot/build" "$slot/build"
 stage_path --bind "$slot/run" "$slot/run"
 stage_path --ro-bind "$runner" /opt/buildbarn/bb_runner
 stage_path --ro-bind "$config" /opt/buildbarn/runner.jsonnet
+
+# --- egress gateway (MLEBENCH_EGRESS_SOCKET) ---------------------------------
+# What Squid needs in a slot, run as the proxy user by an agent run with
+# network allowlist: the slot directory's ancestors, which bwrap would make
+# 0700 (root's alone), open to the slot's other users (Squid works in the
+# action's /tmp, under the build directory), first, before any bind makes
+# them; and a /dev/shm it may write, as on any host (its shared memory).
+binds=(--perms 0755 --dir "$slot" --perms 1777 --tmpfs /dev/shm "${binds[@]}")
+# The gateway's socket itself (the link resolved on the host), read-only
+# (connecting needs no write access), in a directory the proxy user can
+# enter; never the gateway's private directory with its configuration and log.
+if [[ -n "${MLEBENCH_EGRESS_SOCKET:-}" ]]; then
+  egress_target="$(readlink -f "$MLEBENCH_EGRESS_SOCKET")"
+  [[ -S "$egress_target" ]] || { echo "confined_runner.sh: $MLEBENCH_EGRESS_SOCKET is not a socket" >&2; exit 1; }
+  binds+=(--perms 0755 --dir /run/mlebench-egress)
+  stage_path --ro-bind "$egress_target" /run/mlebench-egress/egress.sock
+fi
+# --- end egress gateway ------------------------------------------------------
 
 # Stage 2: the slot's user namespace, and bubblewrap in it.
 exec "$here/slot_userns.py" "$uid_base" \
