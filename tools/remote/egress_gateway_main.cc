@@ -225,7 +225,11 @@ absl::Status Run(const std::vector<std::string>& args) {
             << (stop_signal != 0 ? absl::StrCat(" (signal ", static_cast<int>(stop_signal), ")")
                                  : std::string())
             << ": " << log.total << " request(s), " << log.refused << " refused, " << log.failed
-            << " failed" << (log.truncated ? " (in the log's first 64 MiB)" : "") << "; log in "
+            << " failed"
+            << (proxy.LogBytes() > options.max_log_bytes
+                    ? absl::StrCat(" (in the log's first ", options.max_log_bytes, " bytes)")
+                    : std::string())
+            << "; log in "
             << access_log.string() << std::endl;
   if (log_full) {
     return absl::ResourceExhaustedError(absl::StrCat(
