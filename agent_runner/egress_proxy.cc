@@ -607,8 +607,12 @@ absl::StatusOr<EgressProxy> EgressProxy::Start(const std::vector<AllowedHost>& a
                              "hosts_file ",
                              options.hosts_file.string(), "\n")));
     unlink(cache_log.c_str());
+    // A service name of its own: Squid names its shared-memory segments
+    // (/dev/shm/<name>-cf__*) after it, and two runs' proxies on one host
+    // would otherwise share them.
+    const std::string service = absl::StrCat("mlebench", getpid(), "p", port);
     ASSIGN_OR_RETURN(pid_t squid,
-                     Spawn({options.squid.string(), "-N", "-f", config.string()},
+                     Spawn({options.squid.string(), "-N", "-n", service, "-f", config.string()},
                            dir / "squid.out", user));
     const std::string ready = absl::StrCat("local=127.0.0.1:", port, " ");
     const Clock::time_point deadline = Clock::now() + kStartTimeout;

@@ -80,8 +80,10 @@ stage_path --ro-bind "$config" /opt/buildbarn/runner.jsonnet
 # network allowlist: the slot directory's ancestors, which bwrap would make
 # 0700 (root's alone), open to the slot's other users (Squid works in the
 # action's /tmp, under the build directory), first, before any bind makes
-# them; and a /dev/shm it may write, as on any host (its shared memory).
-binds=(--perms 0755 --dir "$slot" --perms 1777 --tmpfs /dev/shm "${binds[@]}")
+# them; and a /dev/shm it may write, as on any host (its shared memory): a
+# plain directory, which bb_runner replaces with a link into each action's own
+# temporary directory (runner.jsonnet), like /tmp and /run/lock.
+binds=(--perms 0755 --dir "$slot" --perms 1777 --dir /dev/shm "${binds[@]}")
 # The gateway's socket itself (the link resolved on the host), read-only
 # (connecting needs no write access), in a directory the proxy user can
 # enter; never the gateway's private directory with its configuration and log.

@@ -22,6 +22,8 @@
 #               base): refused under --config=remote, never run here;
 #   I. the adversary agent (agent_runner/testing) on a worker: contained, with
 #               the same isolation and limits as on a workstation;
+#   N. network allowlist on a worker, through the run's proxy and the
+#               cluster's egress gateway (which allows one of two origins);
 #   S. shared cache: a second clone with a fresh output base runs A's command:
 #               nothing executes; the agent changed: only agent, grade and test
 #               steps run; one grader changed: only that competition is graded
@@ -64,8 +66,24 @@ export MLEBENCH_CLUSTER_PORT=$port
 mkdir -p "$TEST_TMPDIR/dev"
 mknod "$TEST_TMPDIR/dev/nvidia0" c 195 0
 export MLEBENCH_GPU_DEVICES="$TEST_TMPDIR/dev/nvidia0"
+# Two web servers on the host for the allow-list step: the gateway lets
+# agents reach the first only.
+mkdir -p "$TEST_TMPDIR/origin"
+echo "hello from the origin" >"$TEST_TMPDIR/origin/index.html"
+origins=()
+origin_pids=()
+for o in 0 1; do
+  p=28400
+  while ! port_free $p || [[ " ${origins[*]} " == *" $p "* ]]; do p=$((p + 1)); done
+  python3 -I -m http.server "$p" --bind 127.0.0.1 --directory "$TEST_TMPDIR/origin" \
+    >"$TEST_TMPDIR/origin-$o.log" 2>&1 &
+  origin_pids+=($!)
+  origins+=("$p")
+done
+export MLEBENCH_EGRESS_HOSTS="127.0.0.1:${origins[0]}"
+export MLEBENCH_EGRESS_GATEWAY="$here/tools/remote/egress_gateway"
 tools/remote/cluster.sh stop >/dev/null 2>&1 || true
-trap 'tools/remote/cluster.sh stop >/dev/null 2>&1 || true' EXIT
+trap 'tools/remote/cluster.sh stop >/dev/null 2>&1 || true; kill "${origin_pids[@]}" 2>/dev/null || true' EXIT
 tools/remote/cluster.sh start
 metrics() { curl -fsS "http://127.0.0.1:$((port + 4))/metrics"; }
 # Actions the scheduler has handed to workers of pool $1 so far.
@@ -275,6 +293,28 @@ grep -q '"isolation": "bwrap", "network": "deny"' "$record" ||
   fail "step I: the record does not say bwrap and deny: $(cat "$record")"
 grep -q '"memory_limit_bytes": [1-9]' "$record" || fail "step I: no memory limit on the worker: $(cat "$record")"
 ok "I: the adversary ran on a worker: $(grep -o '[0-9]* attempts, 0 escaped' "$adversary_log"), bwrap, network deny, memory limit"
+
+# N: network allowlist on a worker: the run's proxy, then the cluster's
+# egress gateway. Both origins are on the run's list; the gateway lets
+# through only the first. No direct connection gets out.
+bazel N remote-g test "${REMOTE[@]}" --//agent_runner:agent=//tools/remote/testing:allowlist_agent \
+  "--//agent_runner:allowed_hosts=127.0.0.1:${origins[0]},127.0.0.1:${origins[1]}" \
+  --repo_env=XDG_CACHE_HOME="$home/.cache" "--modify_execution_info=$STEPS=+no-remote-cache" \
+  "//competitions/$competition"
+grep -q "^MleAgent cpu remote Running agent //tools/remote/testing:allowlist_agent" <(executed N) ||
+  fail "step N: the allowlist agent's run did not execute remotely on the cpu pool"
+net_log="$bin_g/competitions/$competition/${competition}_run/run-0/agent.log"
+net_record="$bin_g/competitions/$competition/${competition}_run/run-0/run_record.json"
+grep -q "^fetch 127.0.0.1:${origins[0]} 200 hello from the origin$" "$net_log" ||
+  { cat "$net_log"; fail "step N: the allowed origin was not reached through the gateway"; }
+grep -q "^fetch 127.0.0.1:${origins[1]} 403$" "$net_log" ||
+  { cat "$net_log"; fail "step N: the origin the gateway does not allow was not refused"; }
+[[ "$(grep -c '^direct .* unreachable$' "$net_log")" == 2 ]] ||
+  { cat "$net_log"; fail "step N: a direct connection got out"; }
+grep -q '"network": "allowlist"' "$net_record" && grep -q '"egress_gateway": "/run/mlebench-egress/egress.sock"' "$net_record" &&
+  grep -q '"connections_refused_upstream": 1' "$net_record" ||
+  fail "step N: the record does not show the gateway and its refusal: $(cat "$net_record")"
+ok "N: allowlist on a worker: the gateway's host answered 200, the other was refused upstream (403), no direct connection"
 
 # S: a second clone, fresh output bases.
 nested_workspace "$TEST_TMPDIR/ws2"

@@ -12,7 +12,9 @@ local slotDir = std.extVar('MLEBENCH_SLOT_DIR');
   // /tmp is a symbolic link to the running action's own temporary directory,
   // which the worker removes afterwards (safe: one action at a time per slot);
   // TMPDIR points there too.
-  symlinkTemporaryDirectories: ['/tmp'],
+  // /dev/shm and /run/lock too (the agent runner's admission ledger, Squid's
+  // shared memory): nothing an action leaves there reaches the next one.
+  symlinkTemporaryDirectories: ['/tmp', '/dev/shm', '/run/lock'],
   setTmpdirEnvironmentVariable: true,
   // Processes an action leaves behind are killed (the slot's pid namespace
   // holds nothing else).
