@@ -26,6 +26,10 @@
 #                          of the cluster on port P maps 65,536 uids from
 #                          BASE + ((P % 200) * 64 + i) * 65536 on (default
 #                          1,000,000,000: no host user may own files there)
+#   MLEBENCH_WORKER_SECRETS_FILE  NAME=value lines (the format of
+#                          --//agent_runner:secrets_file): each slot gets a
+#                          copy of its own at /run/mlebench-worker/secrets.env
+#                          (docs/remote.md, "Agents that call model APIs")
 #   MLEBENCH_WORKER_PATHS  directories the runners see read-only besides the
 #                          system, colon-separated (default: the Python
 #                          reference environments, ~/.cache/mlebench/python,
@@ -236,6 +240,9 @@ cmd_stop() {
 }
 
 cmd_start() {
+  if [[ -n "${MLEBENCH_WORKER_SECRETS_FILE:-}" && ! -f "$MLEBENCH_WORKER_SECRETS_FILE" ]]; then
+    die "MLEBENCH_WORKER_SECRETS_FILE=$MLEBENCH_WORKER_SECRETS_FILE is not a file"
+  fi
   command -v bwrap >/dev/null || die "bubblewrap is not installed (apt-get install bubblewrap)"
   command -v unshare >/dev/null || die "unshare (util-linux) is not installed"
   case "$dir/" in
@@ -281,6 +288,14 @@ cmd_start() {
       rm -rf "$slot_dir/build" "$slot_dir/run"
       mkdir -p "$slot_dir"/{build,cache,run}
       chown "$uid_base:$uid_base" "$slot_dir/run"
+      # The secrets of LLM agents, one copy per slot, its root's alone (the
+      # runner refuses a secrets file of another owner or mode).
+      rm -rf "$slot_dir/secrets"
+      if [[ -n "${MLEBENCH_WORKER_SECRETS_FILE:-}" ]]; then
+        install -d -m 700 -o "$uid_base" -g "$uid_base" "$slot_dir/secrets"
+        install -m 600 -o "$uid_base" -g "$uid_base" "$MLEBENCH_WORKER_SECRETS_FILE" \
+          "$slot_dir/secrets/secrets.env"
+      fi
       cgroups="$(slot_cgroups "$pool-$slot" "$uid_base" | tr '\n' ' ')"
       # shellcheck disable=SC2016
       launch "runner-$pool-$slot" bash -c \

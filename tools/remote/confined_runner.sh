@@ -72,6 +72,10 @@ for path in "${paths[@]}"; do
 done
 stage_path --bind "$slot/build" "$slot/build"
 stage_path --bind "$slot/run" "$slot/run"
+if [[ -f "$slot/secrets/secrets.env" ]]; then
+  binds+=(--perms 0755 --dir /run/mlebench-worker)
+  stage_path --ro-bind "$slot/secrets/secrets.env" /run/mlebench-worker/secrets.env
+fi
 stage_path --ro-bind "$runner" /opt/buildbarn/bb_runner
 stage_path --ro-bind "$config" /opt/buildbarn/runner.jsonnet
 
