@@ -55,6 +55,11 @@ if [[ -z "${MLEBENCH_GPU_DEVICES+set}" ]]; then
 fi
 pools=(cpu gpu)
 MLEBENCH_SLOT_UID_BASE="${MLEBENCH_SLOT_UID_BASE:-1000000000}"
+# The uid (and gid) inside each slot's namespace that actions run as
+# (runner.jsonnet's runCommandsAs): not root, which holds the slot's mount
+# namespace, /run, /dev and bb_runner. The slot's cgroups are delegated to it.
+MLEBENCH_ACTION_UID=1000
+export MLEBENCH_ACTION_UID
 if [[ -z "${MLEBENCH_WORKER_PATHS+set}" ]]; then
   MLEBENCH_WORKER_PATHS=""
   reference="${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/python"
@@ -164,9 +169,12 @@ slot_cgroups() {  # name, uid base
     done
     grep -qxF "$own/mlebench-cluster-$port" "$dir/cgroups" 2>/dev/null ||
       echo "$own/mlebench-cluster-$port" >>"$dir/cgroups"
-    chown "$base:$base" "$cg"
+    # To the actions' uid (where the agent runner makes the agents'
+    # cgroups), not to the slot's root: bb_runner needs none of it.
+    local owner=$((base + MLEBENCH_ACTION_UID))
+    chown "$owner:$owner" "$cg"
     for f in cgroup.procs tasks cgroup.subtree_control cgroup.threads; do
-      [[ -e "$cg/$f" ]] && chown "$base:$base" "$cg/$f"
+      [[ -e "$cg/$f" ]] && chown "$owner:$owner" "$cg/$f"
     done
     echo "$cg"
   done < <(own_cgroup_dirs)

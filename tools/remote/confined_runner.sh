@@ -111,5 +111,6 @@ exec "$here/slot_userns.py" "$uid_base" \
   --perms 1777 --dir /tmp --tmpfs /run --dir /run/lock \
   --ro-bind /sys /sys --bind /sys/fs/cgroup /sys/fs/cgroup \
   "${binds[@]}" \
-  --setenv MLEBENCH_SLOT_DIR "$slot" --unsetenv MLEBENCH_SLOT_STAGED --chdir / \
+  --clearenv --setenv PATH /usr/bin:/bin \
+  --setenv MLEBENCH_SLOT_DIR "$slot" --setenv MLEBENCH_ACTION_UID "$MLEBENCH_ACTION_UID" --chdir / \
   /opt/buildbarn/bb_runner /opt/buildbarn/runner.jsonnet

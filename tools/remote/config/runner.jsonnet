@@ -19,4 +19,18 @@ local slotDir = std.extVar('MLEBENCH_SLOT_DIR');
   // Processes an action leaves behind are killed (the slot's pid namespace
   // holds nothing else).
   cleanProcessTable: true,
+  // Actions run as an unprivileged uid of the slot (cluster.sh's
+  // MLEBENCH_ACTION_UID), never as bb_runner's root: root of the slot's
+  // namespace holds every capability over the mount namespace that the
+  // runner and every later action of the slot share (a bind mount over
+  // /usr/bin/bash or the loader, a changed /bin link in the root tmpfs,
+  // files in /run and /dev), may take another uid that the process table
+  // cleaner, which kills only the runner's uid, leaves running, and may
+  // ptrace bb_runner or read its environment. As this uid an action writes
+  // only its own build directory (mode 0777, setUmask) and temporary
+  // directory, and the cleaner kills whatever it leaves behind.
+  runCommandsAs: {
+    userId: std.parseInt(std.extVar('MLEBENCH_ACTION_UID')),
+    groupId: std.parseInt(std.extVar('MLEBENCH_ACTION_UID')),
+  },
 }
