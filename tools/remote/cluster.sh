@@ -24,7 +24,7 @@
 #   MLEBENCH_CAS_SIZE      CAS size in bytes (default 16 GiB, a sparse file)
 #   MLEBENCH_SLOT_UID_BASE first host uid of the slots' user namespaces: slot i
 #                          of the cluster on port P maps 65,536 uids from
-#                          BASE + ((P % 200) * 64 + i) * 65536 on (default
+#                          BASE + ((P % 256) * 64 + i) * 65536 on (default
 #                          1,000,000,000: no host user may own files there)
 #   MLEBENCH_WORKER_SECRETS_FILE  NAME=value lines (the format of
 #                          --//agent_runner:secrets_file): each slot gets a
@@ -290,7 +290,7 @@ cmd_start() {
       slot_dir="$dir/pools/$pool/slot-$slot"
       # Each slot's uids are a range of their own, far above the host's users
       # and apart from other clusters' (by port: 64 slots each).
-      uid_base=$((MLEBENCH_SLOT_UID_BASE + ((port % 200) * 64 + index) * 65536))
+      uid_base=$((MLEBENCH_SLOT_UID_BASE + ((port % 256) * 64 + index) * 65536))
       index=$((index + 1))
       # A build directory left by an earlier cluster holds stale actions.
       rm -rf "$slot_dir/build" "$slot_dir/run"

@@ -11,11 +11,13 @@ host uid BASE - never against host root, which is not mapped at all. Only
 root can set up such a mapping, so only root can run this.
 """
 import ctypes
+import fcntl
 import os
 import sys
 
 CLONE_NEWUSER = 0x10000000
 RANGE = 65536
+LOCK_DIR = "/run/mlebench-slots/locks"
 
 
 def main() -> int:
@@ -27,6 +29,20 @@ def main() -> int:
                  "(>= 65536) and fit in 32 bits")
     if os.geteuid() != 0:
         sys.exit("slot_userns.py: must run as root (it maps a range of uids)")
+    # No two running slots with one range, whichever cluster they belong to
+    # (cluster.sh derives a slot's base from its port modulo 256: clusters
+    # whose ports are equal modulo 256 would otherwise share uids, and each
+    # could write the other's delegated cgroups).
+    # Held by this process, which waits for the namespace's to end; not
+    # inherited by the command (Python's descriptors are close-on-exec).
+    os.makedirs(LOCK_DIR, mode=0o755, exist_ok=True)
+    lock = os.open(os.path.join(LOCK_DIR, "%d.lock" % base), os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit("slot_userns.py: uids %d-%d are a running slot's already (another cluster "
+                 "whose port is equal modulo 256?): set MLEBENCH_CLUSTER_PORT or "
+                 "MLEBENCH_SLOT_UID_BASE" % (base, base + RANGE - 1))
     libc = ctypes.CDLL(None, use_errno=True)
     ready_r, ready_w = os.pipe()
     go_r, go_w = os.pipe()
