@@ -495,6 +495,15 @@ def _no_answers_in_agent_impl(target, ctx):
               "generators, prepared data, runs, reports), which hold or can remake the " +
               "answers. Give the agent only its own code and data; it gets the public files " +
               "in its workspace at run time (see docs/security.md).") % target.label)
+    # Platform properties choose where an action runs remotely: a target of
+    # the agent's could send its build actions to the GPU pool, outside the
+    # agent runner's grant. The agent action itself is routed by its budget.
+    exec_properties = getattr(ctx.rule.attr, "exec_properties", None)
+    if exec_properties:
+        fail(("%s is in the dependencies of the agent and sets exec_properties %s: an " +
+              "agent's targets may not choose where their actions run (remote pools, " +
+              "docs/remote.md); the agent's run asks for GPUs through its budget " +
+              "(mle_agent's gpus, --//agent_runner:gpus).") % (target.label, exec_properties))
     if ctx.rule.kind in _ANSWER_RULE_KINDS:
         fail(("%s (a %s) is in the dependencies of the agent: an agent must not depend " +
               "on a competition's raw or prepared data, runs or reports, which hold the " +

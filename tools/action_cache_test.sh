@@ -72,7 +72,8 @@ for refused in "cheating:uses_prepared_data:is not visible from target" \
                "cheating:uses_grader:is not visible from target" \
                "tools:uses_grader:is in the dependencies of the agent" \
                "tools:uses_generator_indirectly:is in the dependencies of the agent" \
-               "cheating:environment_over_etc:mount_point must be /opt/mlebench/<name>"; do
+               "cheating:environment_over_etc:mount_point must be /opt/mlebench/<name>" \
+               "cheating:routes_itself_to_gpus:may not choose where their actions run"; do
   where="${refused%%:*}"
   refused="${refused#*:}"
   package=//agent_runner/testing/cheating

@@ -30,7 +30,7 @@ BYTESTREAM_MODULE=google.golang.org/genproto/googleapis/bytestream
 proxy="${MLEBENCH_GOPROXY:-https://proxy.golang.org}"
 cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/mlebench/buildbarn"
 pin="$(printf '%s\n' "$GO_VERSION" "$GO_ZIP_SHA256" "$BB_REMOTE_EXECUTION" "$GO_FUSE" \
-  "$(sha256sum "$0" | cut -c1-64)" | sha256sum | cut -c1-16)"
+  "$(cat "$0" "$(dirname "$0")"/patches/*.diff | sha256sum | cut -c1-64)" | sha256sum | cut -c1-16)"
 out="$cache_root/$pin"
 
 if [[ "${1:-}" == "--print" ]]; then
@@ -92,6 +92,12 @@ patched_module() {  # module@version, patch files...
   done
   (cd "$src" && "$go" mod edit -replace "${module%@*}=$copy")
 }
+
+# Our own patch: no action's outputs may hold a symbolic link (a client
+# would resolve it in its own output tree and upload what it names; see the
+# patch and docs/security.md).
+log "patching bb-remote-execution: symbolic links refused among outputs"
+patch -s -d "$src" -p1 <"$(dirname "$0")/patches/refuse_output_symlinks.diff"
 
 log "patching go-fuse"
 patched_module "$GO_FUSE" "$src"/patches/com_github_hanwen_go_fuse_v2/*.diff

@@ -296,12 +296,13 @@ cmd_start() {
       rm -rf "$slot_dir/build" "$slot_dir/run"
       mkdir -p "$slot_dir"/{build,cache,run}
       chown "$uid_base:$uid_base" "$slot_dir/run"
-      # The secrets of LLM agents, one copy per slot, its root's alone (the
-      # runner refuses a secrets file of another owner or mode).
+      # The secrets of LLM agents, one copy per slot, its actions' uid's
+      # alone (the runner refuses a secrets file of another owner or mode).
       rm -rf "$slot_dir/secrets"
       if [[ -n "${MLEBENCH_WORKER_SECRETS_FILE:-}" ]]; then
-        install -d -m 700 -o "$uid_base" -g "$uid_base" "$slot_dir/secrets"
-        install -m 600 -o "$uid_base" -g "$uid_base" "$MLEBENCH_WORKER_SECRETS_FILE" \
+        local owner=$((uid_base + MLEBENCH_ACTION_UID))
+        install -d -m 700 -o "$owner" -g "$owner" "$slot_dir/secrets"
+        install -m 600 -o "$owner" -g "$owner" "$MLEBENCH_WORKER_SECRETS_FILE" \
           "$slot_dir/secrets/secrets.env"
       fi
       cgroups="$(slot_cgroups "$pool-$slot" "$uid_base" | tr '\n' ' ')"

@@ -20,6 +20,8 @@
 #               run here on the host, the same probe finds them (a control);
 #   X. a build action tagged `local` (which would run next to the output
 #               base): refused under --config=remote, never run here;
+#   Y. an action whose output is a symbolic link (which this client would
+#               resolve in its own output tree): refused by the workers;
 #   I. the adversary agent (agent_runner/testing) on a worker: contained, with
 #               the same isolation and limits as on a workstation;
 #   N. network allowlist on a worker, through the run's proxy and the
@@ -277,6 +279,17 @@ grep -q "No usable spawn strategy found for spawn with mnemonic Genrule" "$logs/
 [[ ! -e "$marker" ]] || fail "step X: the local genrule ran on this machine"
 printf '# What probe.sh tries to reach.\n' >tools/remote/testing/targets.txt
 ok "X: a build action tagged local is refused under --config=remote, not run here"
+
+# Y: an output that is a symbolic link (which this client would resolve in
+# its own output tree, and upload what it names) is refused by the workers.
+if /usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc \
+    --output_user_root="$TEST_TMPDIR/remote-g" --batch build "${REMOTE[@]}" \
+    //tools/remote/testing:symlink_output >"$logs/Y.out" 2>&1; then
+  fail "step Y: an action whose output is a symbolic link was built remotely"
+fi
+grep -q "is a symbolic link: this cluster refuses symbolic links among an action's outputs" "$logs/Y.out" ||
+  { tail -n 20 "$logs/Y.out"; fail "step Y: the build failed for another reason"; }
+ok "Y: an output that is a symbolic link is refused by the workers"
 
 # I: the adversary agent (agent_runner/testing) on a worker: every attempt to
 # leave the sandbox fails there as on a workstation, under the same budget.
