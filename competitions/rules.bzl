@@ -230,15 +230,9 @@ def _kaggle_data_impl(ctx):
     )
     return [DefaultInfo(files = depset([handle, dataset_file])), info]
 
-kaggle_data = rule(
-    implementation = _kaggle_data_impl,
-    doc = "A competition's real data in a data dir of upstream's layout, read in place: " +
-          "prepared/ is taken as is when complete, else prepared from raw/ (or the Kaggle zip) " +
-          "into it. Only a stat manifest and a handle enter Bazel, never the data itself " +
-          "(see docs/architecture.md, \"Real data\").",
-    attrs = {
-        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
-        "data_dir": attr.string(mandatory = True, doc = "Absolute path of the data dir."),
+# What the two rules of real data share: where the answers and the sample
+# submission are in prepared/, upstream's checksums, the preparer.
+_REAL_DATA_ATTRS = {
         "answers": attr.string(
             mandatory = True,
             doc = "The answers file, relative to prepared/ (e.g. private/test.csv).",
@@ -251,18 +245,29 @@ kaggle_data = rule(
             allow_single_file = [".yaml"],
             doc = "Optional upstream checksums.yaml the prepared files must match.",
         ),
-        "scan": attr.label(
-            allow_single_file = True,
-            doc = "The competition's scan from @mlebench_data (the prepare step's cache key); " +
-                  "None when the data dir has no data for it.",
-        ),
         "preparer": attr.label(
             mandatory = True,
             executable = True,
             cfg = "target",
             doc = "The competition's prepare binary.",
         ),
-    },
+}
+
+kaggle_data = rule(
+    implementation = _kaggle_data_impl,
+    doc = "A competition's real data in a data dir of upstream's layout, read in place: " +
+          "prepared/ is taken as is when complete, else prepared from raw/ (or the Kaggle zip) " +
+          "into it. Only a stat manifest and a handle enter Bazel, never the data itself " +
+          "(see docs/architecture.md, \"Real data\").",
+    attrs = dict(_REAL_DATA_ATTRS, **{
+        "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
+        "data_dir": attr.string(mandatory = True, doc = "Absolute path of the data dir."),
+        "scan": attr.label(
+            allow_single_file = True,
+            doc = "The competition's scan from @mlebench_data (the prepare step's cache key); " +
+                  "None when the data dir has no data for it.",
+        ),
+    }),
 )
 
 # What upstream's checksums.yaml covers: the files directly in public/ and
@@ -426,7 +431,7 @@ kaggle_content_data = rule(
           "CAS once, read by relative path where the action runs. prepared/ is checked and " +
           "taken as is, else raw/ (or the Kaggle zip) is prepared into tree artifacts; the " +
           "data dir is never written (see docs/architecture.md, \"Real data\").",
-    attrs = {
+    attrs = dict(_REAL_DATA_ATTRS, **{
         "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
         "data_dir": attr.string(
             mandatory = True,
@@ -446,25 +451,7 @@ kaggle_content_data = rule(
             doc = "kind prepared: prepared/'s other files (the dataset marker).",
         ),
         "raw": attr.label(allow_files = True, doc = "kind raw or zip: raw/'s files, or the zip."),
-        "answers": attr.string(
-            mandatory = True,
-            doc = "The answers file, relative to prepared/ (e.g. private/test.csv).",
-        ),
-        "sample_submission": attr.string(
-            mandatory = True,
-            doc = "The sample submission, relative to prepared/ (e.g. public/sample_submission.csv).",
-        ),
-        "checksums": attr.label(
-            allow_single_file = [".yaml"],
-            doc = "Optional upstream checksums.yaml the prepared files must match.",
-        ),
-        "preparer": attr.label(
-            mandatory = True,
-            executable = True,
-            cfg = "target",
-            doc = "The competition's prepare binary.",
-        ),
-    },
+    }),
 )
 
 # Rule kinds whose outputs hold, or are made from, a competition's answers.
