@@ -148,8 +148,8 @@ for line in open("/proc/self/mountinfo"):
 PY
 }
 
-# Makes the slot's cgroups (one per hierarchy), delegated to its uid base, and
-# prints them: the runner starts in them, and the agent runner inside makes
+# Makes the slot's cgroups (one per hierarchy), delegated to the uid its
+# actions run as, and prints them: the runner starts in them, and the agent runner inside makes
 # the agents' cgroups below them (the only cgroups it may write).
 slot_cgroups() {  # name, uid base
   local name="$1" base="$2" own cg level parent
@@ -251,6 +251,11 @@ cmd_start() {
   if [[ -n "${MLEBENCH_WORKER_SECRETS_FILE:-}" && ! -f "$MLEBENCH_WORKER_SECRETS_FILE" ]]; then
     die "MLEBENCH_WORKER_SECRETS_FILE=$MLEBENCH_WORKER_SECRETS_FILE is not a file"
   fi
+  local path
+  IFS=: read -r -a paths <<<"$MLEBENCH_WORKER_PATHS"
+  for path in "${paths[@]}"; do
+    [[ -z "$path" || -e "$path" ]] || die "MLEBENCH_WORKER_PATHS names $path, which does not exist"
+  done
   command -v bwrap >/dev/null || die "bubblewrap is not installed (apt-get install bubblewrap)"
   command -v unshare >/dev/null || die "unshare (util-linux) is not installed"
   case "$dir/" in
@@ -272,6 +277,8 @@ cmd_start() {
     "$MLEBENCH_SCHEDULER_METRICS_PORT" "$MLEBENCH_STORAGE_METRICS_PORT"; do
     port_open "$p" && die "port $p is in use (set MLEBENCH_CLUSTER_PORT)"
   done
+  # Whatever started is stopped again if the start fails half-way.
+  trap '[[ $? == 0 ]] || { log "start failed: stopping what started"; cmd_stop >/dev/null 2>&1; }' EXIT
   egress_start  # egress gateway: before the workers (their slots bind its socket)
   cp "$here"/config/*.jsonnet "$here"/config/*.libsonnet "$dir/config/"
   : >"$dir/logs/storage.log"
@@ -284,6 +291,7 @@ cmd_start() {
   local pool slot slots slot_dir devices uid_base cgroups index=0
   for pool in "${pools[@]}"; do
     slots="$(slots_of "$pool")"
+    ((slots > 0)) || continue  # a cluster without that pool: its actions fail at once
     devices=()
     [[ "$pool" == gpu ]] && read -r -a devices <<<"$MLEBENCH_GPU_DEVICES"
     for ((slot = 0; slot < slots; slot++)); do
@@ -319,6 +327,7 @@ cmd_start() {
   done
   # Ready when the scheduler lists a worker of each pool.
   for pool in "${pools[@]}"; do
+    (($(slots_of "$pool") > 0)) || continue
     wait_for "bb_worker ($pool)" "$dir/logs/worker-$pool.out" pool_ready "$pool"
   done
   log "running: --remote_executor=grpc://127.0.0.1:$MLEBENCH_STORAGE_PORT" \
