@@ -194,6 +194,10 @@ class VaryingBits {
   int width() const { return width_; }
   uint64_t Pack(uint64_t key) const {
     uint64_t packed = 0;
+    // A 64-bit run (every bit varies) is the key itself: shifting a 64-bit
+    // word by 64 is undefined (on x86 the mask could come out 0, every key
+    // alike, the order then left to the comparisons of the ties).
+    if (width_ == 64) return key;
     for (const Run& run : runs_) {
       packed = (packed << run.length) | ((key >> run.shift) & ((uint64_t{1} << run.length) - 1));
     }
