@@ -373,19 +373,32 @@ TEST(EgressProxyTest, OpenConnectionsAreBounded) {
   for (int fd : fds) close(fd);
 }
 
+// A fresh directory under /tmp that the proxy's user can read (the test's
+// own directory may be root's alone); empty when it cannot be made.
+fs::path ReadableTempDir(const std::string& prefix) {
+  std::string dir = absl::StrCat("/tmp/", prefix, "-XXXXXX");
+  if (mkdtemp(dir.data()) == nullptr) return {};
+  chmod(dir.c_str(), 0755);
+  return dir;
+}
+
+// DIR/hosts, readable by the proxy's user, naming inside.example.test as
+// 127.0.0.1 (a private address under a wildcard's domain).
+fs::path InsideExampleHostsFile(const fs::path& dir) {
+  const fs::path hosts = dir / "hosts";
+  std::ofstream(hosts) << "127.0.0.1 inside.example.test\n";
+  chmod(hosts.c_str(), 0644);
+  return hosts;
+}
+
 // A name given in full is trusted as given, whatever its address; a name
 // under a wildcard never leads to a loopback or private address (its
 // domain's DNS decides where it points).
 TEST(EgressProxyTest, WildcardsNeverReachPrivateAddresses) {
   HttpOrigin origin("private origin");
-  // Where the proxy's user can read it (the test's own directory may be
-  // root's alone).
-  std::string dir = "/tmp/mlebench-hosts-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  chmod(dir.c_str(), 0755);
-  const fs::path hosts = fs::path(dir) / "hosts";
-  std::ofstream(hosts) << "127.0.0.1 inside.example.test\n";
-  chmod(hosts.c_str(), 0644);
+  const fs::path dir = ReadableTempDir("mlebench-hosts");
+  ASSERT_FALSE(dir.empty());
+  const fs::path hosts = InsideExampleHostsFile(dir);
   absl::StatusOr<EgressProxy> proxy = EgressProxy::Start(
       {{"*.example.test", origin.port()}, {"named.example.org", origin.port()}},
       {.hosts_file = hosts});
@@ -491,14 +504,11 @@ TEST(EgressProxyTest, WithAParentBothListsMustAllowARequest) {
 // wildcard off private addresses).
 TEST(EgressProxyTest, WithAParentWildcardsAreJudgedByIt) {
   HttpOrigin origin("private origin");
-  std::string dir = "/tmp/mlebench-hosts-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  chmod(dir.c_str(), 0755);
-  const fs::path hosts = fs::path(dir) / "hosts";
-  std::ofstream(hosts) << "127.0.0.1 inside.example.test\n";
-  chmod(hosts.c_str(), 0644);
+  const fs::path dir = ReadableTempDir("mlebench-hosts");
+  ASSERT_FALSE(dir.empty());
+  const fs::path hosts = InsideExampleHostsFile(dir);
   // Names nothing, so that a lookup by the run's proxy would fail.
-  const fs::path no_hosts = fs::path(dir) / "no-hosts";
+  const fs::path no_hosts = dir / "no-hosts";
   std::ofstream(no_hosts) << "\n";
   chmod(no_hosts.c_str(), 0644);
   const std::string request = absl::StrCat("GET http://inside.example.test:", origin.port(),
@@ -532,23 +542,22 @@ TEST(EgressProxyTest, WithAParentWildcardsAreJudgedByIt) {
 // No parent to reach: an error before the agent starts, never a direct
 // connection.
 TEST(EgressProxyTest, AParentThatCannotBeReachedIsAnError) {
-  std::string dir = "/tmp/mlebench-parent-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  chmod(dir.c_str(), 0755);
+  const fs::path dir = ReadableTempDir("mlebench-parent");
+  ASSERT_FALSE(dir.empty());
   const auto error = [](const fs::path& parent) {
     absl::StatusOr<EgressProxy> proxy = EgressProxy::Start({}, {.parent_socket = parent});
     return proxy.ok() ? std::string("started") : std::string(proxy.status().message());
   };
-  const fs::path missing = fs::path(dir) / "missing.sock";
+  const fs::path missing = dir / "missing.sock";
   EXPECT_THAT(error(missing), HasSubstr("is not there"));
   EXPECT_THAT(error(missing), HasSubstr(missing.string()));
 
-  const fs::path file = fs::path(dir) / "file.sock";
+  const fs::path file = dir / "file.sock";
   std::ofstream(file) << "not a socket";
   EXPECT_THAT(error(file), HasSubstr("is not a socket"));
 
   // A socket nobody listens on (a gateway that is gone).
-  const fs::path stale = fs::path(dir) / "stale.sock";
+  const fs::path stale = dir / "stale.sock";
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_un address = {};
   address.sun_family = AF_UNIX;

@@ -946,6 +946,17 @@ TEST_F(RunAgentTest, NetworkDenyCutsTheAgentOffEvenFromLoopback) {
   }
 }
 
+// A shell function for agents that talk to the sandbox's proxy by hand:
+// `probe NAME REQUEST` sends REQUEST to 127.0.0.1:3128 and prints
+// "NAME: <the status line>", or "NAME: no proxy".
+constexpr char kProxyProbe[] =
+      "probe() {\n"
+      "  if exec 3<>/dev/tcp/127.0.0.1/3128; then\n"
+      "    printf \"$2\" >&3; IFS= read -r line <&3; exec 3>&-\n"
+      "    echo \"$1: ${line%$'\\r'}\"\n"
+      "  else echo \"$1: no proxy\"; fi\n"
+      "}\n";
+
 // An agent with network allowlist reaches the named loopback endpoint
 // through the proxy, and nothing else: not the endpoint directly, not the
 // host's other ports or addresses, private or link-local ranges, or unnamed
@@ -956,12 +967,7 @@ TEST_F(RunAgentTest, NetworkAllowlistReachesOnlyTheNamedHosts) {
   testing::HttpOrigin other("another port");
   const fs::path agent = WriteScript(
       "probe.sh",
-      "probe() {\n"
-      "  if exec 3<>/dev/tcp/127.0.0.1/3128; then\n"
-      "    printf \"$2\" >&3; IFS= read -r line <&3; exec 3>&-\n"
-      "    echo \"$1: ${line%$'\\r'}\"\n"
-      "  else echo \"$1: no proxy\"; fi\n"
-      "}\n"
+      absl::StrCat(kProxyProbe,
       "probe get \"GET http://127.0.0.1:$1/ HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n\"\n"
       "probe connect \"CONNECT 127.0.0.1:$1 HTTP/1.1\\r\\n\\r\\n\"\n"
       "probe other_port \"CONNECT 127.0.0.1:$2 HTTP/1.1\\r\\n\\r\\n\"\n"
@@ -972,7 +978,7 @@ TEST_F(RunAgentTest, NetworkAllowlistReachesOnlyTheNamedHosts) {
       "if (exec 3<>\"/dev/tcp/127.0.0.1/$1\") 2>/dev/null; then echo 'direct: ok'; "
       "else echo 'direct: failed'; fi\n"
       "echo \"https_proxy: $HTTPS_PROXY\"\n"
-      "echo \"allowed_hosts: $MLEBENCH_ALLOWED_HOSTS\"\n",
+      "echo \"allowed_hosts: $MLEBENCH_ALLOWED_HOSTS\"\n"),
       "/bin/bash");
   RunOptions options = Options(agent, "allowlist");
   options.network = Network::kAllowlist;
@@ -1023,18 +1029,13 @@ TEST_F(RunAgentTest, NetworkAllowlistThroughAnEgressGateway) {
   ASSERT_TRUE(gateway.ok()) << gateway.status();
   const fs::path agent = WriteScript(
       "probe.sh",
-      "probe() {\n"
-      "  if exec 3<>/dev/tcp/127.0.0.1/3128; then\n"
-      "    printf \"$2\" >&3; IFS= read -r line <&3; exec 3>&-\n"
-      "    echo \"$1: ${line%$'\\r'}\"\n"
-      "  else echo \"$1: no proxy\"; fi\n"
-      "}\n"
+      absl::StrCat(kProxyProbe,
       "probe get \"GET http://127.0.0.1:$1/ HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n\"\n"
       "probe connect \"CONNECT 127.0.0.1:$1 HTTP/1.1\\r\\n\\r\\n\"\n"
       "probe run_only \"CONNECT 127.0.0.1:$2 HTTP/1.1\\r\\n\\r\\n\"\n"
       "probe unnamed \"CONNECT example.com:443 HTTP/1.1\\r\\n\\r\\n\"\n"
       "if [ -e /run/mlebench-egress ] || ls /run/mlebench/network | grep -qv proxy.sock; then\n"
-      "  echo 'gateway: visible'; else echo 'gateway: hidden'; fi\n",
+      "  echo 'gateway: visible'; else echo 'gateway: hidden'; fi\n"),
       "/bin/bash");
   RunOptions options = Options(agent, "gateway");
   options.network = Network::kAllowlist;
