@@ -27,12 +27,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 
@@ -51,6 +55,45 @@ absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOpti
 absl::StatusOr<Table> ReadParquetFile(const std::filesystem::path& path,
                                       const ParquetReadOptions& options = {},
                                       int64_t max_file_bytes = int64_t{1} << 36);
+
+// A Parquet file read one column of one row group at a time, for files whose
+// Table would not fit in memory (a Table costs about 40 bytes a cell; a
+// typed column 8 bytes a number). Open reads and checks the footer only;
+// ReadColumn reads that column chunk's bytes from the file and decodes them.
+// Concatenating ReadColumn(g, name) over the row groups g gives the values
+// and dtype of ReadParquetFile's column `name` (an integer column with a null
+// in any row group is float64 in every one). Same formats, limits and errors
+// as ReadParquetFile; messages start with the file's name.
+class ParquetFileReader {
+ public:
+  static absl::StatusOr<ParquetFileReader> Open(const std::filesystem::path& path,
+                                                const ParquetReadOptions& options = {});
+  ParquetFileReader(ParquetFileReader&&) noexcept;
+  ParquetFileReader& operator=(ParquetFileReader&&) noexcept;
+  ~ParquetFileReader();
+
+  int64_t num_rows() const;
+  int num_row_groups() const;
+  int64_t row_group_rows(int group) const;
+  // The columns in file order.
+  std::vector<std::string> ColumnNames() const;
+
+  // The dtype of ReadParquetFile's column `name`. For an integer or boolean
+  // column that may hold nulls, that takes the footer's null counts, or,
+  // where a chunk has none, decoding that chunk. NotFoundError for an unknown
+  // name.
+  absl::StatusOr<Dtype> ColumnDtype(std::string_view name);
+
+  // Column `name` of row group `group` (0 <= group < num_row_groups()), with
+  // ColumnDtype's dtype: kInt64, kFloat64 and kBool as arrays, text as kText
+  // (the column owns the strings), bools with nulls as kCells.
+  absl::StatusOr<TypedColumn> ReadColumn(int group, std::string_view name);
+
+ private:
+  struct State;
+  explicit ParquetFileReader(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
 
 // How the writer stores a column.
 enum class ParquetStorage {
@@ -123,6 +166,44 @@ absl::StatusOr<std::string> SerializeParquet(const Table& table,
 
 absl::Status WriteParquetFile(const Table& table, const std::filesystem::path& path,
                               const ParquetWriteOptions& options = {});
+
+// Writes a file in the kFastparquet layout one column chunk at a time, for
+// tables too large to hold as cells: the bytes WriteParquetFile writes, with
+// the same `options` (layout kFastparquet), for the table of `rows` rows
+// whose columns have `schema`'s names and dtypes (their cells are ignored)
+// and, row group by row group, the values given to WriteChunk. Memory: one
+// chunk's values and bytes at a time.
+class FastparquetFileWriter {
+ public:
+  // Creates (truncates) `path`. The errors WriteParquetFile gives for the
+  // schema and options.
+  static absl::StatusOr<FastparquetFileWriter> Open(const std::filesystem::path& path,
+                                                    const std::vector<Column>& schema,
+                                                    size_t rows,
+                                                    const ParquetWriteOptions& options);
+  FastparquetFileWriter(FastparquetFileWriter&&) noexcept;
+  FastparquetFileWriter& operator=(FastparquetFileWriter&&) noexcept;
+  ~FastparquetFileWriter();
+
+  // The row groups as [first row, end row) ranges, in file order.
+  std::vector<std::pair<size_t, size_t>> RowGroups() const;
+
+  // The next chunk: the rows of the current row group in the next column
+  // (columns in schema order, then the next row group). InvalidArgumentError
+  // for a column of another name, length or dtype than expected, or values
+  // that WriteParquetFile would refuse; FailedPreconditionError when every
+  // chunk was written.
+  absl::Status WriteChunk(const TypedColumn& values);
+
+  // Writes the footer and closes the file; FailedPreconditionError if a
+  // chunk is missing.
+  absl::Status Close();
+
+ private:
+  struct State;
+  explicit FastparquetFileWriter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace mlebench
 

@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -353,9 +357,20 @@ absl::StatusOr<ColumnSchema> ParseSchemaElement(const ThriftValue& e) {
   return col;
 }
 
-// Reads one column chunk of `rows` rows from `file` into `out`.
-absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const ColumnSchema& col,
-                             const ThriftValue& chunk, int64_t rows, ColumnData* out) {
+// Where a column chunk's pages lie: [start, end) of the file, end at most
+// the footer's start (a chunk may not claim to run past it).
+struct ChunkRange {
+  size_t start = 0, end = 0;
+};
+
+// Checks a column chunk's metadata against its schema and row group and
+// returns where its pages lie (an empty range for a chunk of no rows). With
+// `use_chunk_size`, the range ends after the chunk's total_compressed_size
+// bytes (where it claims no more than the file holds), so that the chunk
+// can be read alone; else at the footer.
+absl::StatusOr<ChunkRange> ColumnChunkRange(size_t footer_start, const ColumnSchema& col,
+                                            const ThriftValue& chunk, int64_t rows,
+                                            bool use_chunk_size) {
   auto bad = [&](std::string_view why) {
     return Corrupt(absl::StrCat("column '", col.name, "': ", std::string(why)));
   };
@@ -366,7 +381,6 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
   if (meta == nullptr) return bad("column chunk without metadata");
   ASSIGN_OR_RETURN(int64_t type, RequiredInt(*meta, 1, "column type"));
   if (type != col.type) return bad("chunk type differs from the schema");
-  ASSIGN_OR_RETURN(int64_t codec, RequiredInt(*meta, 4, "codec"));
   ASSIGN_OR_RETURN(int64_t num_values, RequiredInt(*meta, 5, "num_values"));
   if (num_values != rows) return bad("chunk value count differs from the row group's rows");
   ASSIGN_OR_RETURN(int64_t data_offset, RequiredInt(*meta, 9, "data_page_offset"));
@@ -377,15 +391,44 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
   if (dict_offset.has_value() && *dict_offset >= 4 && (start < 4 || *dict_offset < start)) {
     start = *dict_offset;
   }
-  if (rows == 0) return absl::OkStatus();  // no values: no page need be read
+  if (rows == 0) return ChunkRange{};  // no values: no page need be read
   if (start < 4 || start >= static_cast<int64_t>(footer_start))
     return bad("page offset outside the file");
+  ChunkRange range{static_cast<size_t>(start), footer_start};
+  const std::optional<int64_t> size = IntField(*meta, 7);
+  if (use_chunk_size && size.has_value() && *size > 0 &&
+      *size < static_cast<int64_t>(footer_start) - start) {
+    range.end = range.start + static_cast<size_t>(*size);
+  }
+  return range;
+}
+
+// Reads one column chunk of `rows` rows into `out`. `region` holds the
+// file's bytes [region_start, region_start + region.size()), which must
+// cover ColumnChunkRange(footer_start, col, chunk, rows, ...); pages
+// running past the region are damage.
+absl::Status ReadColumnChunk(std::string_view region, size_t region_start, size_t footer_start,
+                             const ColumnSchema& col, const ThriftValue& chunk, int64_t rows,
+                             ColumnData* out) {
+  auto bad = [&](std::string_view why) {
+    return Corrupt(absl::StrCat("column '", col.name, "': ", std::string(why)));
+  };
+  ASSIGN_OR_RETURN(const ChunkRange range,
+                   ColumnChunkRange(footer_start, col, chunk, rows, /*use_chunk_size=*/false));
+  if (rows == 0) return absl::OkStatus();
+  const ThriftValue* meta = StructField(chunk, 3);
+  ASSIGN_OR_RETURN(int64_t codec, RequiredInt(*meta, 4, "codec"));
+  const size_t region_end = region_start + region.size();
+  if (range.start < region_start || region_end > footer_start) {
+    return absl::InternalError("column chunk region outside the file");
+  }
 
   std::optional<Values> dictionary;
   int64_t done = 0;
-  size_t pos = static_cast<size_t>(start);
+  size_t pos = range.start;
   while (done < rows) {
-    std::string_view rest = file.substr(pos, footer_start - pos);
+    std::string_view rest =
+        pos < region_end ? region.substr(pos - region_start, region_end - pos) : std::string_view();
     if (rest.empty()) return bad("column chunk ends before all its values");
     ThriftReader reader(rest);
     ThriftValue header;
@@ -395,11 +438,14 @@ absl::Status ReadColumnChunk(std::string_view file, size_t footer_start, const C
     ASSIGN_OR_RETURN(int64_t page_type, RequiredInt(header, 1, "page type"));
     ASSIGN_OR_RETURN(int64_t uncompressed, RequiredInt(header, 2, "uncompressed page size"));
     ASSIGN_OR_RETURN(int64_t compressed, RequiredInt(header, 3, "compressed page size"));
-    if (compressed < 0 || compressed > static_cast<int64_t>(footer_start - pos) ||
-        uncompressed < 0) {
+    if (compressed < 0 || uncompressed < 0 ||
+        compressed > static_cast<int64_t>(footer_start - std::min(pos, footer_start))) {
       return bad("page size outside the file");
     }
-    std::string_view body = file.substr(pos, static_cast<size_t>(compressed));
+    if (compressed > static_cast<int64_t>(region_end - std::min(pos, region_end))) {
+      return bad("page runs past its column chunk's total_compressed_size");
+    }
+    std::string_view body = region.substr(pos - region_start, static_cast<size_t>(compressed));
     pos += static_cast<size_t>(compressed);
 
     if (page_type == kDictionaryPage) {
@@ -524,25 +570,101 @@ Column ToTableColumn(const ColumnSchema& schema, ColumnData data) {
   return col;
 }
 
-}  // namespace
+// Converts one chunk's rows to ReadColumn's column; `dtype` is the whole
+// column's (ColumnDtype).
+absl::StatusOr<TypedColumn> ToTypedColumn(const ColumnSchema& schema, ColumnData data,
+                                          Dtype dtype) {
+  const size_t rows = data.present.size();
+  const bool has_null =
+      std::find(data.present.begin(), data.present.end(), 0) != data.present.end();
+  auto null_count_wrong = [&] {
+    return Corrupt(absl::StrCat("column '", schema.name,
+                                "': a null where the footer's null counts say there is none"));
+  };
+  switch (schema.type) {
+    case kInt32:
+    case kInt64: {
+      if (dtype == Dtype::kInt64) {
+        if (has_null) return null_count_wrong();
+        return TypedColumn::Ints(schema.name, std::move(data.values.ints));
+      }
+      std::vector<double> values(rows, std::numeric_limits<double>::quiet_NaN());
+      for (size_t i = 0, next = 0; i < rows; ++i) {
+        if (data.present[i]) values[i] = static_cast<double>(data.values.ints[next++]);
+      }
+      return TypedColumn::Doubles(schema.name, std::move(values));
+    }
+    case kFloat:
+    case kDouble: {
+      if (!has_null) return TypedColumn::Doubles(schema.name, std::move(data.values.reals));
+      std::vector<double> values(rows, std::numeric_limits<double>::quiet_NaN());
+      for (size_t i = 0, next = 0; i < rows; ++i) {
+        if (data.present[i]) values[i] = data.values.reals[next++];
+      }
+      return TypedColumn::Doubles(schema.name, std::move(values));
+    }
+    case kBoolean:
+      if (dtype == Dtype::kBool) {
+        if (has_null) return null_count_wrong();
+        return TypedColumn::Bools(schema.name, std::move(data.values.bools));
+      }
+      break;
+    default: {
+      // The column's views and the strings they view, kept alive together.
+      struct Text {
+        std::vector<std::string> strings;
+        std::vector<std::string_view> views;
+      };
+      auto text = std::make_shared<Text>();
+      text->strings = std::move(data.values.strings);
+      text->views.resize(rows);
+      for (size_t i = 0, next = 0; i < rows; ++i) {
+        if (data.present[i]) text->views[i] = text->strings[next++];
+      }
+      const std::span<const std::string_view> views = text->views;
+      return TypedColumn::Text(schema.name, views, std::move(text));
+    }
+  }
+  // Booleans with nulls: object cells, as the Table holds them.
+  Column column = ToTableColumn(schema, std::move(data));
+  return TypedColumn::Cells(std::move(column.name), dtype, std::move(column.cells));
+}
 
-absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOptions& options) {
-  if (bytes.size() < 12) return Corrupt("file shorter than Parquet's header and footer");
-  if (bytes.substr(bytes.size() - 4) == "PARE") {
+// A file's footer, parsed and checked: its schema and row groups.
+struct ParsedFooter {
+  ThriftValue meta;
+  std::vector<ColumnSchema> columns;
+  int64_t num_rows = 0;
+  std::vector<int64_t> group_rows;
+
+  // Row group g's column chunk c (checked to exist and be a struct).
+  const ThriftValue& Chunk(size_t g, size_t c) const {
+    return ListField(ListField(meta, 4)->elements[g], 1)->elements[c];
+  }
+};
+
+// The footer's length, from a file's first 4 bytes (`head`) and last 8
+// (`last8`), checking its magic numbers.
+absl::StatusOr<uint32_t> FooterLength(std::string_view head, std::string_view last8,
+                                      size_t file_size) {
+  if (file_size < 12) return Corrupt("file shorter than Parquet's header and footer");
+  if (last8.substr(4) == "PARE") {
     return absl::UnimplementedError("encrypted Parquet files are not supported");
   }
-  if (bytes.substr(0, 4) != "PAR1" || bytes.substr(bytes.size() - 4) != "PAR1") {
+  if (head.substr(0, 4) != "PAR1" || last8.substr(4) != "PAR1") {
     return absl::InvalidArgumentError("not a Parquet file (no PAR1 magic)");
   }
-  uint32_t footer_len = LoadU32(bytes.data() + bytes.size() - 8);
-  if (footer_len > bytes.size() - 12) return Corrupt("footer length larger than the file");
-  const size_t footer_start = bytes.size() - 8 - footer_len;
-  std::string_view footer = bytes.substr(footer_start, footer_len);
-  ThriftReader reader(footer);
-  ThriftValue meta;
-  absl::Status s = reader.ReadStruct(&meta);
-  if (!s.ok()) return s;
+  uint32_t footer_len = LoadU32(last8.data());
+  if (footer_len > file_size - 12) return Corrupt("footer length larger than the file");
+  return footer_len;
+}
 
+absl::StatusOr<ParsedFooter> ParseFooter(std::string_view footer,
+                                         const ParquetReadOptions& options) {
+  ParsedFooter parsed;
+  ThriftReader reader(footer);
+  RETURN_IF_ERROR(reader.ReadStruct(&parsed.meta));
+  const ThriftValue& meta = parsed.meta;
   const ThriftValue* schema = ListField(meta, 2);
   if (schema == nullptr || schema->elements.empty()) return Corrupt("file without a schema");
   const ThriftValue& root = schema->elements[0];
@@ -551,7 +673,6 @@ absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOpti
   if (num_children < 0 || static_cast<size_t>(num_children) + 1 != schema->elements.size()) {
     return absl::UnimplementedError("only flat Parquet schemas are supported");
   }
-  std::vector<ColumnSchema> columns;
   std::set<std::string> names;
   for (size_t i = 1; i < schema->elements.size(); ++i) {
     if (schema->elements[i].type != kTStruct) return Corrupt("bad schema element");
@@ -559,37 +680,61 @@ absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOpti
     if (!names.insert(col.name).second) {
       return Corrupt(absl::StrCat("duplicate column name '", col.name, "'"));
     }
-    columns.push_back(std::move(col));
+    parsed.columns.push_back(std::move(col));
   }
-  ASSIGN_OR_RETURN(int64_t num_rows, RequiredInt(meta, 3, "num_rows"));
-  if (num_rows < 0 || num_rows > options.max_rows) {
-    return Corrupt(absl::StrCat("absurd row count ", num_rows));
+  ASSIGN_OR_RETURN(parsed.num_rows, RequiredInt(meta, 3, "num_rows"));
+  if (parsed.num_rows < 0 || parsed.num_rows > options.max_rows) {
+    return Corrupt(absl::StrCat("absurd row count ", parsed.num_rows));
   }
-  std::vector<ColumnData> data(columns.size());
   int64_t rows_seen = 0;
   if (const ThriftValue* groups = ListField(meta, 4)) {
     for (const ThriftValue& group : groups->elements) {
       if (group.type != kTStruct) return Corrupt("bad row group");
       ASSIGN_OR_RETURN(int64_t rows, RequiredInt(group, 3, "row group num_rows"));
-      if (rows < 0 || rows > num_rows - rows_seen)
+      if (rows < 0 || rows > parsed.num_rows - rows_seen)
         return Corrupt("row groups hold more rows than the file");
       const ThriftValue* chunks = ListField(group, 1);
-      if (chunks == nullptr || chunks->elements.size() != columns.size()) {
+      if (chunks == nullptr || chunks->elements.size() != parsed.columns.size()) {
         return Corrupt("row group column count differs from the schema");
       }
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (chunks->elements[c].type != kTStruct) return Corrupt("bad column chunk");
-        s = ReadColumnChunk(bytes, footer_start, columns[c], chunks->elements[c], rows, &data[c]);
-        if (!s.ok()) return s;
+      for (const ThriftValue& chunk : chunks->elements) {
+        if (chunk.type != kTStruct) return Corrupt("bad column chunk");
       }
+      parsed.group_rows.push_back(rows);
       rows_seen += rows;
     }
   }
-  if (rows_seen != num_rows) return Corrupt("row groups hold fewer rows than the file");
+  if (rows_seen != parsed.num_rows) return Corrupt("row groups hold fewer rows than the file");
+  return parsed;
+}
+
+absl::Status WithFileName(const absl::Status& status, const std::filesystem::path& path) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat(path.filename().string(), ": ",
+                                                  std::string(status.message())));
+}
+
+}  // namespace
+
+absl::StatusOr<Table> ParseParquet(std::string_view bytes, const ParquetReadOptions& options) {
+  ASSIGN_OR_RETURN(const uint32_t footer_len,
+                   FooterLength(bytes.substr(0, 4), bytes.substr(bytes.size() >= 8 ? bytes.size() - 8 : 0),
+                                bytes.size()));
+  const size_t footer_start = bytes.size() - 8 - footer_len;
+  ASSIGN_OR_RETURN(const ParsedFooter parsed,
+                   ParseFooter(bytes.substr(footer_start, footer_len), options));
+  const std::string_view region = bytes.substr(0, footer_start);
+  std::vector<ColumnData> data(parsed.columns.size());
+  for (size_t g = 0; g < parsed.group_rows.size(); ++g) {
+    for (size_t c = 0; c < parsed.columns.size(); ++c) {
+      RETURN_IF_ERROR(ReadColumnChunk(region, 0, footer_start, parsed.columns[c],
+                                      parsed.Chunk(g, c), parsed.group_rows[g], &data[c]));
+    }
+  }
   std::vector<Column> out;
-  out.reserve(columns.size());
-  for (size_t c = 0; c < columns.size(); ++c) {
-    out.push_back(ToTableColumn(columns[c], std::move(data[c])));
+  out.reserve(parsed.columns.size());
+  for (size_t c = 0; c < parsed.columns.size(); ++c) {
+    out.push_back(ToTableColumn(parsed.columns[c], std::move(data[c])));
   }
   return Table(std::move(out));
 }
@@ -617,6 +762,156 @@ absl::StatusOr<Table> ReadParquetFile(const std::filesystem::path& path,
                                                             std::string(table.status().message())));
   }
   return table;
+}
+
+struct ParquetFileReader::State {
+  std::filesystem::path path;
+  std::ifstream in;
+  size_t footer_start = 0;
+  ParsedFooter footer;
+  std::vector<std::optional<Dtype>> dtypes;  // ColumnDtype's answers so far
+
+  absl::StatusOr<size_t> ColumnIndex(std::string_view name) const {
+    for (size_t c = 0; c < footer.columns.size(); ++c) {
+      if (footer.columns[c].name == name) return c;
+    }
+    return absl::NotFoundError(
+        absl::StrCat(path.filename().string(), ": no column '", std::string(name), "'"));
+  }
+
+  absl::Status ReadBytes(size_t offset, size_t size, std::string* out) {
+    out->assign(size, '\0');
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(out->data(), static_cast<std::streamsize>(size));
+    if (!in || static_cast<size_t>(in.gcount()) != size) {
+      return absl::DataLossError(absl::StrCat("short read of ", path.string()));
+    }
+    return absl::OkStatus();
+  }
+
+  // Row group g's chunk of column c, decoded.
+  absl::StatusOr<ColumnData> ReadChunk(size_t g, size_t c) {
+    const ColumnSchema& col = footer.columns[c];
+    const ThriftValue& chunk = footer.Chunk(g, c);
+    const int64_t rows = footer.group_rows[g];
+    ASSIGN_OR_RETURN(const ChunkRange range,
+                     ColumnChunkRange(footer_start, col, chunk, rows, /*use_chunk_size=*/true));
+    std::string bytes;
+    RETURN_IF_ERROR(ReadBytes(range.start, range.end - range.start, &bytes));
+    ColumnData data;
+    RETURN_IF_ERROR(ReadColumnChunk(bytes, range.start, footer_start, col, chunk, rows, &data));
+    return data;
+  }
+
+  absl::StatusOr<Dtype> DtypeOf(size_t c) {
+    if (dtypes[c].has_value()) return *dtypes[c];
+    const ColumnSchema& col = footer.columns[c];
+    Dtype dtype = Dtype::kObject;
+    switch (col.type) {
+      case kInt32:
+      case kInt64:
+      case kBoolean: {
+        bool has_null = false;
+        for (size_t g = 0; col.optional && !has_null && g < footer.group_rows.size(); ++g) {
+          const ThriftValue* meta = StructField(footer.Chunk(g, c), 3);
+          const ThriftValue* stats = meta == nullptr ? nullptr : StructField(*meta, 12);
+          const std::optional<int64_t> nulls =
+              stats == nullptr ? std::nullopt : IntField(*stats, 3);
+          if (nulls.has_value() && *nulls >= 0) {
+            has_null = *nulls > 0;
+            continue;
+          }
+          ASSIGN_OR_RETURN(const ColumnData data, ReadChunk(g, c));
+          has_null = std::find(data.present.begin(), data.present.end(), 0) != data.present.end();
+        }
+        if (col.type == kBoolean) {
+          dtype = has_null ? Dtype::kObject : Dtype::kBool;
+        } else {
+          dtype = has_null ? Dtype::kFloat64 : Dtype::kInt64;
+        }
+        break;
+      }
+      case kFloat:
+      case kDouble:
+        dtype = Dtype::kFloat64;
+        break;
+      default:
+        dtype = Dtype::kObject;
+    }
+    dtypes[c] = dtype;
+    return dtype;
+  }
+};
+
+ParquetFileReader::ParquetFileReader(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ParquetFileReader::ParquetFileReader(ParquetFileReader&&) noexcept = default;
+ParquetFileReader& ParquetFileReader::operator=(ParquetFileReader&&) noexcept = default;
+ParquetFileReader::~ParquetFileReader() = default;
+
+absl::StatusOr<ParquetFileReader> ParquetFileReader::Open(const std::filesystem::path& path,
+                                                          const ParquetReadOptions& options) {
+  auto state = std::make_unique<State>();
+  state->path = path;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec)
+    return absl::NotFoundError(absl::StrCat("cannot read ", path.string(), ": ", ec.message()));
+  state->in.open(path, std::ios::binary);
+  if (!state->in) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
+  std::string head, last8;
+  if (size >= 12) {
+    RETURN_IF_ERROR(state->ReadBytes(0, 4, &head));
+    RETURN_IF_ERROR(state->ReadBytes(size - 8, 8, &last8));
+  }
+  absl::StatusOr<uint32_t> footer_len = FooterLength(head, last8, size);
+  RETURN_IF_ERROR(WithFileName(footer_len.status(), path));
+  state->footer_start = size - 8 - *footer_len;
+  std::string footer;
+  RETURN_IF_ERROR(state->ReadBytes(state->footer_start, *footer_len, &footer));
+  absl::StatusOr<ParsedFooter> parsed = ParseFooter(footer, options);
+  RETURN_IF_ERROR(WithFileName(parsed.status(), path));
+  state->footer = *std::move(parsed);
+  state->dtypes.resize(state->footer.columns.size());
+  return ParquetFileReader(std::move(state));
+}
+
+int64_t ParquetFileReader::num_rows() const { return state_->footer.num_rows; }
+
+int ParquetFileReader::num_row_groups() const {
+  return static_cast<int>(state_->footer.group_rows.size());
+}
+
+int64_t ParquetFileReader::row_group_rows(int group) const {
+  return state_->footer.group_rows.at(static_cast<size_t>(group));
+}
+
+std::vector<std::string> ParquetFileReader::ColumnNames() const {
+  std::vector<std::string> names;
+  for (const ColumnSchema& c : state_->footer.columns) names.push_back(c.name);
+  return names;
+}
+
+absl::StatusOr<Dtype> ParquetFileReader::ColumnDtype(std::string_view name) {
+  ASSIGN_OR_RETURN(const size_t c, state_->ColumnIndex(name));
+  absl::StatusOr<Dtype> dtype = state_->DtypeOf(c);
+  RETURN_IF_ERROR(WithFileName(dtype.status(), state_->path));
+  return dtype;
+}
+
+absl::StatusOr<TypedColumn> ParquetFileReader::ReadColumn(int group, std::string_view name) {
+  if (group < 0 || group >= num_row_groups()) {
+    return absl::OutOfRangeError(absl::StrCat(state_->path.filename().string(), ": no row group ",
+                                              group));
+  }
+  ASSIGN_OR_RETURN(const Dtype dtype, ColumnDtype(name));
+  ASSIGN_OR_RETURN(const size_t c, state_->ColumnIndex(name));
+  absl::StatusOr<ColumnData> data = state_->ReadChunk(static_cast<size_t>(group), c);
+  RETURN_IF_ERROR(WithFileName(data.status(), state_->path));
+  absl::StatusOr<TypedColumn> column =
+      ToTypedColumn(state_->footer.columns[c], *std::move(data), dtype);
+  RETURN_IF_ERROR(WithFileName(column.status(), state_->path));
+  return column;
 }
 
 }  // namespace mlebench

@@ -11,7 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/files.h"
+#include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "base/typed_table.h"
 #include "base/testing/test_util.h"
 #include "formats/internal/fastparquet_layout.h"
 #include "gtest/gtest.h"
@@ -397,6 +400,197 @@ ParquetWriteOptions Fastparquet() {
   ParquetWriteOptions options;
   options.layout = ParquetLayout::kFastparquet;
   return options;
+}
+
+// ---------------------------------------------------------------------------
+// ParquetFileReader: a column of a row group at a time.
+
+// Row group g's columns from `reader`, concatenated over the groups, as a
+// Table: what ReadParquetFile gives.
+Table ReadByRowGroups(ParquetFileReader& reader) {
+  std::vector<Column> columns;
+  for (const std::string& name : reader.ColumnNames()) {
+    absl::StatusOr<Dtype> dtype = reader.ColumnDtype(name);
+    EXPECT_TRUE(dtype.ok()) << dtype.status();
+    Column column{name, dtype.value_or(Dtype::kObject), {}};
+    for (int g = 0; g < reader.num_row_groups(); ++g) {
+      absl::StatusOr<TypedColumn> chunk = reader.ReadColumn(g, name);
+      EXPECT_TRUE(chunk.ok()) << chunk.status();
+      if (!chunk.ok()) continue;
+      EXPECT_EQ(chunk->dtype(), column.dtype) << name;
+      EXPECT_EQ(chunk->size(), static_cast<size_t>(reader.row_group_rows(g)));
+      for (size_t r = 0; r < chunk->size(); ++r) column.cells.push_back(chunk->CellAt(r));
+    }
+    columns.push_back(std::move(column));
+  }
+  return Table(std::move(columns));
+}
+
+TEST(ParquetFileReaderTest, RowGroupsReadAsTheWholeFile) {
+  const std::filesystem::path dir = testing::NewTempDir("parquet_reader");
+  // Nulls in some row groups only: the bool column with a null in its last
+  // group is an object column in every group, as in the whole file's Table
+  // (our own layout has no null counts: the reader decodes the chunks).
+  Table table = MixedTable(40, 9);
+  Column with_late_null{"late_null", Dtype::kFloat64, {}};
+  Column flags_late_null{"flags_late_null", Dtype::kObject, {}};
+  for (size_t r = 0; r < 40; ++r) {
+    with_late_null.cells.emplace_back(r == 39 ? kNaN : static_cast<double>(r));
+    flags_late_null.cells.emplace_back(r == 39 ? Cell() : Cell(r % 2 == 0));
+  }
+  table.mutable_columns().push_back(with_late_null);
+  table.mutable_columns().push_back(flags_late_null);
+  for (bool fastparquet : {false, true}) {
+    for (int64_t group_rows : {0, 7, 13}) {
+      ParquetWriteOptions options;
+      Table written = table;
+      if (fastparquet) {
+        // The fastparquet layout (with its statistics' null counts) for what
+        // it stores: numbers and bools.
+        absl::StatusOr<Table> numeric =
+            DropColumns(table, {"maybe", "text", "nothing", "flags_late_null"});
+        ASSERT_TRUE(numeric.ok());
+        written = *std::move(numeric);
+        options = Fastparquet();
+        options.fastparquet_row_group_rows = group_rows;
+      } else if (group_rows != 0) {
+        continue;  // our own layout has one row group
+      }
+      options.storage = {{"late_null", ParquetStorage::kDouble}};
+      SCOPED_TRACE(::testing::Message() << "fastparquet " << fastparquet << " groups of "
+                                        << group_rows);
+      const std::filesystem::path path = dir / "t.parquet";
+      ASSERT_TRUE(WriteParquetFile(written, path, options).ok());
+      absl::StatusOr<Table> whole = ReadParquetFile(path);
+      ASSERT_TRUE(whole.ok()) << whole.status();
+      absl::StatusOr<ParquetFileReader> reader = ParquetFileReader::Open(path);
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      EXPECT_EQ(reader->num_rows(), 40);
+      if (group_rows == 7) EXPECT_EQ(reader->num_row_groups(), 6);
+      ExpectSameTable(*whole, ReadByRowGroups(*reader));
+    }
+  }
+}
+
+TEST(ParquetFileReaderTest, UnknownColumnsAndRowGroups) {
+  const std::filesystem::path dir = testing::NewTempDir("parquet_reader");
+  Column ids{"id", Dtype::kFloat64, {1.0, 2.0, kNaN, 4.0}};
+  ParquetWriteOptions options;
+  options.storage = {{"id", ParquetStorage::kDouble}};
+  ASSERT_TRUE(WriteParquetFile(Table({ids}), dir / "t.parquet", options).ok());
+  absl::StatusOr<ParquetFileReader> reader = ParquetFileReader::Open(dir / "t.parquet");
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(*reader->ColumnDtype("id"), Dtype::kFloat64);
+  EXPECT_EQ(reader->ColumnDtype("absent").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(reader->ReadColumn(1, "id").status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(reader->ReadColumn(-1, "id").status().code(), absl::StatusCode::kOutOfRange);
+}
+
+TEST(ParquetFileReaderTest, ClearErrorsForBadFiles) {
+  const std::filesystem::path dir = testing::NewTempDir("parquet_reader");
+  EXPECT_EQ(ParquetFileReader::Open(dir / "absent.parquet").status().code(),
+            absl::StatusCode::kNotFound);
+  ASSERT_TRUE(WriteStringToFile(dir / "short.parquet", "PAR1").ok());
+  absl::Status s = ParquetFileReader::Open(dir / "short.parquet").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("short.parquet: "), std::string::npos) << s;
+  ASSERT_TRUE(WriteStringToFile(dir / "magic.parquet", "PAR1 no footer here PAR0").ok());
+  EXPECT_EQ(ParquetFileReader::Open(dir / "magic.parquet").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // Every mutation of a real file either reads or fails cleanly, chunk by
+  // chunk as for the whole file.
+  absl::StatusOr<std::string> bytes = SerializeParquet(MixedTable(20, 3));
+  ASSERT_TRUE(bytes.ok());
+  std::mt19937 gen(5);
+  for (int i = 0; i < 300; ++i) {
+    std::string mutated = *bytes;
+    const size_t at = gen() % mutated.size();
+    mutated[at] = static_cast<char>(gen());
+    ASSERT_TRUE(WriteStringToFile(dir / "m.parquet", mutated).ok());
+    absl::StatusOr<ParquetFileReader> reader = ParquetFileReader::Open(dir / "m.parquet");
+    if (!reader.ok()) continue;
+    for (const std::string& name : reader->ColumnNames()) {
+      for (int g = 0; g < reader->num_row_groups(); ++g) {
+        (void)reader->ReadColumn(g, name);  // must not crash
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// FastparquetFileWriter: the kFastparquet file, a chunk at a time.
+
+// The whole table's chunks, row group by row group, through the writer.
+absl::Status StreamTable(const Table& table, const std::filesystem::path& path,
+                         const ParquetWriteOptions& options) {
+  std::vector<Column> schema;
+  for (const Column& c : table.columns()) schema.push_back(Column{c.name, c.dtype, {}});
+  ASSIGN_OR_RETURN(FastparquetFileWriter writer,
+                   FastparquetFileWriter::Open(path, schema, table.num_rows(), options));
+  for (const auto& [begin, end] : writer.RowGroups()) {
+    for (const Column& c : table.columns()) {
+      std::vector<Cell> cells(c.cells.begin() + begin, c.cells.begin() + end);
+      RETURN_IF_ERROR(writer.WriteChunk(TypedColumn::Cells(c.name, c.dtype, std::move(cells))));
+    }
+  }
+  return writer.Close();
+}
+
+TEST(FastparquetFileWriterTest, WritesWhatWriteParquetFileWrites) {
+  const std::filesystem::path dir = testing::NewTempDir("fastparquet_writer");
+  for (size_t rows : {0, 1, 9, 100}) {
+    absl::StatusOr<Table> numeric = DropColumns(MixedTable(rows, 7), {"maybe", "text", "nothing"});
+    ASSERT_TRUE(numeric.ok());
+    for (int64_t group_rows : {0, 1, 7, 50'000'000}) {
+      ParquetWriteOptions options = Fastparquet();
+      options.fastparquet_row_group_rows = group_rows;
+      options.compression = group_rows == 7 ? ParquetCompression::kUncompressed
+                                            : ParquetCompression::kSnappy;
+      SCOPED_TRACE(::testing::Message() << rows << " rows, groups of " << group_rows);
+      ASSERT_TRUE(WriteParquetFile(*numeric, dir / "whole.parquet", options).ok());
+      absl::Status s = StreamTable(*numeric, dir / "chunks.parquet", options);
+      ASSERT_TRUE(s.ok()) << s;
+      EXPECT_EQ(*ReadFileToString(dir / "chunks.parquet"),
+                *ReadFileToString(dir / "whole.parquet"));
+    }
+  }
+}
+
+TEST(FastparquetFileWriterTest, RefusesWrongChunksAndEarlyClose) {
+  const std::filesystem::path dir = testing::NewTempDir("fastparquet_writer");
+  const std::vector<Column> schema = {Column{"a", Dtype::kInt64, {}},
+                                      Column{"b", Dtype::kFloat64, {}}};
+  ParquetWriteOptions options = Fastparquet();
+  // The schema and options WriteParquetFile refuses.
+  EXPECT_EQ(FastparquetFileWriter::Open(dir / "x", {Column{"s", Dtype::kObject, {}}}, 1, options)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(FastparquetFileWriter::Open(dir / "x", schema, 1, ParquetWriteOptions()).ok());
+  EXPECT_FALSE(FastparquetFileWriter::Open(dir / "x", {}, 1, options).ok());
+  EXPECT_FALSE(FastparquetFileWriter::Open(dir / "no_dir" / "x", schema, 1, options).ok());
+
+  absl::StatusOr<FastparquetFileWriter> writer =
+      FastparquetFileWriter::Open(dir / "x", schema, 2, options);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  EXPECT_EQ(writer->RowGroups(), (std::vector<std::pair<size_t, size_t>>{{0, 2}}));
+  EXPECT_EQ(writer->WriteChunk(TypedColumn::Doubles("b", {1, 2})).code(),
+            absl::StatusCode::kInvalidArgument);  // "a" comes first
+  EXPECT_EQ(writer->WriteChunk(TypedColumn::Ints("a", {1})).code(),
+            absl::StatusCode::kInvalidArgument);  // one row short
+  EXPECT_EQ(writer->WriteChunk(TypedColumn::Doubles("a", {1, 2})).code(),
+            absl::StatusCode::kInvalidArgument);  // another dtype
+  EXPECT_TRUE(writer->WriteChunk(TypedColumn::Ints("a", {1, 2})).ok());
+  EXPECT_EQ(writer->Close().code(), absl::StatusCode::kFailedPrecondition);  // "b" missing
+  EXPECT_TRUE(writer->WriteChunk(TypedColumn::Doubles("b", {0.5, kNaN})).ok());
+  EXPECT_EQ(writer->WriteChunk(TypedColumn::Ints("a", {1, 2})).code(),
+            absl::StatusCode::kFailedPrecondition);  // all written
+  ASSERT_TRUE(writer->Close().ok());
+  absl::StatusOr<Table> back = ReadParquetFile(dir / "x");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSameTable(Table({Column{"a", Dtype::kInt64, {int64_t{1}, int64_t{2}}},
+                         Column{"b", Dtype::kFloat64, {0.5, kNaN}}}),
+                  *back);
 }
 
 // pd.DataFrame({"a": [1, 2, 3], "b": [0.5, np.nan, -0.0]}).to_parquet(path,

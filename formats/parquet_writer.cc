@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
@@ -160,16 +162,19 @@ std::string StorageName(ParquetStorage s) {
   return "?";
 }
 
-// Plans rows [begin, min(end, rows)) of `column`.
-absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteOptions& options,
-                                       size_t begin = 0, size_t end = SIZE_MAX) {
+// Plans rows [begin, min(end, size)) of the column called `name` of `dtype`
+// and `size` rows, whose row r is cell_at(r) (a Cell or a reference to one).
+template <typename CellAt>
+absl::StatusOr<WriteColumn> PlanCells(const std::string& name, Dtype dtype, size_t size,
+                                      CellAt cell_at, const ParquetWriteOptions& options,
+                                      size_t begin, size_t end) {
   WriteColumn w;
-  w.name = column.name;
-  auto it = options.storage.find(column.name);
+  w.name = name;
+  auto it = options.storage.find(name);
   if (it != options.storage.end()) {
     w.storage = it->second;
   } else {
-    switch (column.dtype) {
+    switch (dtype) {
       case Dtype::kInt64:
         w.storage = ParquetStorage::kInt64;
         break;
@@ -181,7 +186,8 @@ absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteO
         break;
       case Dtype::kObject: {
         bool all_bool = true, any_present = false;
-        for (const Cell& c : column.cells) {
+        for (size_t row = 0; row < size; ++row) {
+          const Cell& c = cell_at(row);
           if (IsMissing(c)) continue;
           any_present = true;
           if (!std::holds_alternative<bool>(c)) all_bool = false;
@@ -212,12 +218,13 @@ absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteO
       break;
   }
   auto misfit = [&](size_t row) {
-    return absl::InvalidArgumentError(absl::StrCat("column '", column.name, "' row ", row,
+    return absl::InvalidArgumentError(absl::StrCat("column '", name, "' row ", row,
                                                    ": value does not fit Parquet storage ",
                                                    StorageName(w.storage)));
   };
-  for (size_t row = begin; row < std::min(end, column.cells.size()); ++row) {
-    const Cell& c = column.cells[row];
+  w.present.reserve(std::min(end, size) - std::min(begin, size));
+  for (size_t row = begin; row < std::min(end, size); ++row) {
+    const Cell& c = cell_at(row);
     if (IsMissing(c)) {
       if (w.physical == kInt32 || w.physical == kInt64) return misfit(row);
       w.present.push_back(0);
@@ -282,6 +289,21 @@ absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteO
   }
   w.optional = std::find(w.present.begin(), w.present.end(), 0) != w.present.end();
   return w;
+}
+
+// Plans rows [begin, min(end, rows)) of `column`.
+absl::StatusOr<WriteColumn> PlanColumn(const Column& column, const ParquetWriteOptions& options,
+                                       size_t begin = 0, size_t end = SIZE_MAX) {
+  return PlanCells(
+      column.name, column.dtype, column.cells.size(),
+      [&column](size_t row) -> const Cell& { return column.cells[row]; }, options, begin, end);
+}
+
+absl::StatusOr<WriteColumn> PlanColumn(const TypedColumn& column,
+                                       const ParquetWriteOptions& options) {
+  return PlanCells(
+      column.name(), column.dtype(), column.size(),
+      [&column](size_t row) { return column.CellAt(row); }, options, 0, column.size());
 }
 
 // PLAIN bytes of values [begin, end), `value(i)` giving one value's bytes.
@@ -687,11 +709,13 @@ void AppendFastparquetPage(const WriteColumn& w, size_t begin, size_t end, size_
   AppendPage(header, body, raw.size(), file, info);
 }
 
-// A row group's chunk of `w` (planned on that row group's rows).
+// A row group's chunk of `w` (planned on that row group's rows), appended
+// to `file`, which holds the file's bytes from offset `file_offset` on.
 FastparquetChunk AppendFastparquetChunk(const WriteColumn& w, const FastparquetType& type,
-                                        ParquetCompression compression, std::string& file) {
+                                        ParquetCompression compression, std::string& file,
+                                        int64_t file_offset) {
   FastparquetChunk chunk;
-  chunk.info.start = chunk.info.data_offset = static_cast<int64_t>(file.size());
+  chunk.info.start = chunk.info.data_offset = file_offset + static_cast<int64_t>(file.size());
   const size_t rows = w.present.size();
   const size_t page_rows = FastparquetRowsPerPage(type.bytes_per_value);
   size_t value_pos = 0;
@@ -806,48 +830,95 @@ absl::StatusOr<std::vector<FastparquetColumn>> FastparquetSchema(
   return columns;
 }
 
-// Appends row group [begin, end): each column planned on those rows only, so
-// that one column's values of one row group are held at a time.
-absl::StatusOr<FastparquetRowGroup> AppendFastparquetRowGroup(
-    const Table& table, const std::vector<FastparquetColumn>& columns, size_t begin, size_t end,
-    const ParquetWriteOptions& options, std::string& file) {
-  FastparquetRowGroup group;
-  group.rows = static_cast<int64_t>(end - begin);
-  for (size_t c = 0; c < columns.size(); ++c) {
-    ASSIGN_OR_RETURN(WriteColumn w, PlanColumn(table.columns()[c], options, begin, end));
-    if (w.optional && !columns[c].type.nullable) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "column '", w.name, "': a ", columns[c].type.numpy_type,
-          " column cannot hold missing values in the fastparquet layout"));
+// The kFastparquet layout's bookkeeping, chunk by chunk: what both
+// SerializeFastparquet (the whole file in memory) and FastparquetFileWriter
+// (chunk by chunk to a file) do.
+class FastparquetAssembly {
+ public:
+  // `table`'s columns give the schema (and, for object columns, the storage
+  // their cells call for); `rows` the file's rows.
+  static absl::StatusOr<FastparquetAssembly> Start(const Table& table, size_t rows,
+                                                   const ParquetWriteOptions& options) {
+    RETURN_IF_ERROR(CheckFastparquetOptions(options));
+    FastparquetAssembly a;
+    a.options_ = options;
+    ASSIGN_OR_RETURN(a.columns_, FastparquetSchema(table, options));
+    std::vector<PandasColumn> pandas;
+    for (const FastparquetColumn& c : a.columns_) pandas.push_back({c.name, c.type.numpy_type});
+    ASSIGN_OR_RETURN(a.pandas_metadata_, FastparquetPandasMetadata(pandas));
+    a.rows_ = rows;
+    a.starts_ = FastparquetRowGroupStarts(rows, options.fastparquet_row_group_rows);
+    for (size_t g = 0; g < a.starts_.size(); ++g) {
+      a.ends_.push_back(g + 1 < a.starts_.size() ? a.starts_[g + 1] : rows);
     }
-    group.chunks.push_back(AppendFastparquetChunk(w, columns[c].type, options.compression, file));
+    return a;
   }
-  return group;
-}
 
+  size_t num_groups() const { return starts_.size(); }
+  size_t group_begin(size_t g) const { return starts_[g]; }
+  size_t group_end(size_t g) const { return ends_[g]; }
+  bool done() const { return groups_.size() == starts_.size() && next_column_ == 0; }
+  // The group and column the next chunk belongs to.
+  size_t next_group() const { return groups_.size(); }
+  size_t next_column() const { return next_column_; }
+  const FastparquetColumn& column(size_t c) const { return columns_[c]; }
+
+  // Appends the next chunk, `w` (planned on its row group's rows), to
+  // `file`, which holds the file's bytes from `file_offset` on.
+  absl::Status AppendChunk(const WriteColumn& w, std::string& file, int64_t file_offset) {
+    if (done()) return absl::FailedPreconditionError("every column chunk is written");
+    const FastparquetColumn& column = columns_[next_column_];
+    if (w.optional && !column.type.nullable) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("column '", w.name, "': a ", column.type.numpy_type,
+                       " column cannot hold missing values in the fastparquet layout"));
+    }
+    current_.rows = static_cast<int64_t>(ends_[groups_.size()] - starts_[groups_.size()]);
+    current_.chunks.push_back(
+        AppendFastparquetChunk(w, column.type, options_.compression, file, file_offset));
+    if (++next_column_ == columns_.size()) {
+      groups_.push_back(std::move(current_));
+      current_ = FastparquetRowGroup();
+      next_column_ = 0;
+    }
+    return absl::OkStatus();
+  }
+
+  // The footer: file metadata, its length and the closing magic.
+  std::string Footer() const {
+    std::string footer = FastparquetFileMetadata(columns_, groups_, rows_, pandas_metadata_,
+                                                 CodecId(options_.compression));
+    PutU32(&footer, static_cast<uint32_t>(footer.size()));
+    footer += "PAR1";
+    return footer;
+  }
+
+ private:
+  ParquetWriteOptions options_;
+  std::vector<FastparquetColumn> columns_;
+  std::string pandas_metadata_;
+  size_t rows_ = 0;
+  std::vector<size_t> starts_, ends_;
+  std::vector<FastparquetRowGroup> groups_;
+  FastparquetRowGroup current_;
+  size_t next_column_ = 0;
+};
+
+// Each column chunk is planned on its row group's rows only, so that one
+// column's values of one row group are held at a time.
 absl::StatusOr<std::string> SerializeFastparquet(const Table& table,
                                                  const ParquetWriteOptions& options) {
-  RETURN_IF_ERROR(CheckFastparquetOptions(options));
-  ASSIGN_OR_RETURN(std::vector<FastparquetColumn> columns, FastparquetSchema(table, options));
-  std::vector<PandasColumn> pandas;
-  for (const FastparquetColumn& c : columns) pandas.push_back({c.name, c.type.numpy_type});
-  ASSIGN_OR_RETURN(std::string pandas_metadata, FastparquetPandasMetadata(pandas));
-  const size_t rows = table.num_rows();
-  const std::vector<size_t> starts =
-      FastparquetRowGroupStarts(rows, options.fastparquet_row_group_rows);
+  ASSIGN_OR_RETURN(FastparquetAssembly assembly,
+                   FastparquetAssembly::Start(table, table.num_rows(), options));
   std::string file = "PAR1";
-  std::vector<FastparquetRowGroup> groups;
-  for (size_t g = 0; g < starts.size(); ++g) {
-    const size_t end = g + 1 < starts.size() ? starts[g + 1] : rows;
-    ASSIGN_OR_RETURN(FastparquetRowGroup group,
-                     AppendFastparquetRowGroup(table, columns, starts[g], end, options, file));
-    groups.push_back(std::move(group));
+  for (size_t g = 0; g < assembly.num_groups(); ++g) {
+    for (const Column& column : table.columns()) {
+      ASSIGN_OR_RETURN(WriteColumn w, PlanColumn(column, options, assembly.group_begin(g),
+                                                 assembly.group_end(g)));
+      RETURN_IF_ERROR(assembly.AppendChunk(w, file, 0));
+    }
   }
-  const std::string metadata = FastparquetFileMetadata(columns, groups, rows, pandas_metadata,
-                                                       CodecId(options.compression));
-  file += metadata;
-  PutU32(&file, static_cast<uint32_t>(metadata.size()));
-  file += "PAR1";
+  file += assembly.Footer();
   return file;
 }
 
@@ -888,6 +959,98 @@ absl::Status WriteParquetFile(const Table& table, const std::filesystem::path& p
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return absl::DataLossError(absl::StrCat("error writing ", path.string()));
+  return absl::OkStatus();
+}
+
+struct FastparquetFileWriter::State {
+  std::filesystem::path path;
+  std::ofstream out;
+  int64_t written = 0;
+  ParquetWriteOptions options;
+  std::vector<Dtype> dtypes;
+  FastparquetAssembly assembly;
+
+  absl::Status Write(const std::string& bytes) {
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) return absl::DataLossError(absl::StrCat("error writing ", path.string()));
+    written += static_cast<int64_t>(bytes.size());
+    return absl::OkStatus();
+  }
+};
+
+FastparquetFileWriter::FastparquetFileWriter(std::unique_ptr<State> state)
+    : state_(std::move(state)) {}
+FastparquetFileWriter::FastparquetFileWriter(FastparquetFileWriter&&) noexcept = default;
+FastparquetFileWriter& FastparquetFileWriter::operator=(FastparquetFileWriter&&) noexcept =
+    default;
+FastparquetFileWriter::~FastparquetFileWriter() = default;
+
+absl::StatusOr<FastparquetFileWriter> FastparquetFileWriter::Open(
+    const std::filesystem::path& path, const std::vector<Column>& schema, size_t rows,
+    const ParquetWriteOptions& options) {
+  if (options.layout != ParquetLayout::kFastparquet) {
+    return absl::InvalidArgumentError("FastparquetFileWriter writes the kFastparquet layout");
+  }
+  std::vector<Column> columns;
+  for (const Column& c : schema) columns.push_back(Column{c.name, c.dtype, {}});
+  const Table empty(std::move(columns));
+  RETURN_IF_ERROR(CheckWritable(empty, options));
+  ASSIGN_OR_RETURN(FastparquetAssembly assembly, FastparquetAssembly::Start(empty, rows, options));
+  auto state = std::unique_ptr<State>(new State{path, std::ofstream(), 0, options, {},
+                                                std::move(assembly)});
+  for (const Column& c : schema) state->dtypes.push_back(c.dtype);
+  state->out.open(path, std::ios::binary | std::ios::trunc);
+  if (!state->out)
+    return absl::PermissionDeniedError(absl::StrCat("cannot write ", path.string()));
+  RETURN_IF_ERROR(state->Write("PAR1"));
+  return FastparquetFileWriter(std::move(state));
+}
+
+std::vector<std::pair<size_t, size_t>> FastparquetFileWriter::RowGroups() const {
+  std::vector<std::pair<size_t, size_t>> groups;
+  for (size_t g = 0; g < state_->assembly.num_groups(); ++g) {
+    groups.emplace_back(state_->assembly.group_begin(g), state_->assembly.group_end(g));
+  }
+  return groups;
+}
+
+absl::Status FastparquetFileWriter::WriteChunk(const TypedColumn& values) {
+  FastparquetAssembly& assembly = state_->assembly;
+  if (assembly.done()) return absl::FailedPreconditionError("every column chunk is written");
+  const size_t g = assembly.next_group(), c = assembly.next_column();
+  const std::string& name = assembly.column(c).name;
+  if (values.name() != name) {
+    return absl::InvalidArgumentError(absl::StrCat("chunk of column '", values.name(),
+                                                   "' where column '", name, "' comes next"));
+  }
+  if (values.dtype() != state_->dtypes[c]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("column '", name, "': chunk of dtype ", std::string(DtypeName(values.dtype())),
+                     " in a column of dtype ", std::string(DtypeName(state_->dtypes[c]))));
+  }
+  const size_t rows = assembly.group_end(g) - assembly.group_begin(g);
+  if (values.size() != rows) {
+    return absl::InvalidArgumentError(absl::StrCat("column '", name, "': chunk of ",
+                                                   values.size(), " rows in a row group of ",
+                                                   rows));
+  }
+  std::string bytes;
+  {
+    ASSIGN_OR_RETURN(const WriteColumn w, PlanColumn(values, state_->options));
+    RETURN_IF_ERROR(assembly.AppendChunk(w, bytes, state_->written));
+  }
+  return state_->Write(bytes);
+}
+
+absl::Status FastparquetFileWriter::Close() {
+  if (!state_->assembly.done()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(state_->path.string(), ": closed before every column chunk was written"));
+  }
+  RETURN_IF_ERROR(state_->Write(state_->assembly.Footer()));
+  state_->out.close();
+  if (!state_->out)
+    return absl::DataLossError(absl::StrCat("error writing ", state_->path.string()));
   return absl::OkStatus();
 }
 
