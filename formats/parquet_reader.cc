@@ -423,6 +423,31 @@ absl::Status ReadColumnChunk(std::string_view region, size_t region_start, size_
     return absl::InternalError("column chunk region outside the file");
   }
 
+  // Room for the chunk's rows at once: growing a vector of 131M values by
+  // doubling would hold the old and the new buffer, 3 GB. Bounded by the
+  // bytes read, so that a damaged row count cannot claim memory.
+  const size_t room = static_cast<size_t>(
+      std::min<uint64_t>(static_cast<uint64_t>(rows), uint64_t{8} * (region_end - range.start)));
+  // (Geometric growth when a Table's column gathers many row groups.)
+  auto make_room = [room](auto& v) {
+    if (v.size() + room > v.capacity()) v.reserve(std::max(v.size() + room, 2 * v.capacity()));
+  };
+  make_room(out->present);
+  switch (col.type) {
+    case kInt32:
+    case kInt64:
+      make_room(out->values.ints);
+      break;
+    case kFloat:
+    case kDouble:
+      make_room(out->values.reals);
+      break;
+    case kBoolean:
+      make_room(out->values.bools);
+      break;
+    default:
+      break;
+  }
   std::optional<Values> dictionary;
   int64_t done = 0;
   size_t pos = range.start;
