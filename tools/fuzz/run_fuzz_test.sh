@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The test of a cc_fuzz_test (tools/fuzz/fuzz.bzl): runs its libFuzzer binary
+# over the seed corpus, then mutates for --seconds; fails on any crash, leak,
+# undefined behaviour, slow input or memory blow-up, leaving the input that
+# caused it in the test's undeclared outputs and saying how to reproduce it.
+#
+#   run_fuzz_test.sh --fuzzer=PATH --seconds=N --timeout=S --rss_limit_mb=M
+#       --max_len=L --label=TEST --fuzzer_label=FUZZER [--dict=PATH] -- SEED...
+set -euo pipefail
+
+fuzzer="" seconds="" timeout="" rss_limit_mb="" max_len="" label="" fuzzer_label="" dict=""
+while (($#)); do
+  case "$1" in
+    --fuzzer=*) fuzzer="${1#*=}" ;;
+    --seconds=*) seconds="${1#*=}" ;;
+    --timeout=*) timeout="${1#*=}" ;;
+    --rss_limit_mb=*) rss_limit_mb="${1#*=}" ;;
+    --max_len=*) max_len="${1#*=}" ;;
+    --label=*) label="${1#*=}" ;;
+    --fuzzer_label=*) fuzzer_label="${1#*=}" ;;
+    --dict=*) dict="${1#*=}" ;;
+    --) shift; break ;;
+    *) echo "run_fuzz_test.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# Under `bazel test` both exist; elsewhere (bazel run) fall back to a
+# temporary directory.
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$tmp/artifacts}"
+mkdir -p "$artifacts"
+
+# libFuzzer adds what it finds to its first corpus directory: a writable copy
+# of the seeds, never the runfiles (or through them the source tree).
+corpus="$tmp/corpus"
+rm -rf "$corpus"
+mkdir -p "$corpus"
+n=0
+for seed in "$@"; do
+  # Names of their own (the seeds' directories may repeat file names).
+  cp -- "$seed" "$corpus/seed-$n-${seed##*/}"
+  n=$((n + 1))
+done
+echo "$label: $n seed inputs, then ${seconds} s of mutation"
+
+# ASan's and UBSan's reports with file:line (the symbolizer is llvm-14's).
+symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
+if [[ -x "$symbolizer" ]]; then export ASAN_SYMBOLIZER_PATH="$symbolizer"; fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:allocator_may_return_null=0:handle_abort=1"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
+
+flags=(
+  "-artifact_prefix=$artifacts/"
+  "-timeout=$timeout"
+  "-rss_limit_mb=$rss_limit_mb"
+  "-malloc_limit_mb=$rss_limit_mb"
+  # The same sequence of mutations from run to run: a CI failure is the
+  # code's, not the dice's (a longer budget explores a longer prefix).
+  "-seed=1"
+  "-print_final_stats=1"
+)
+((max_len > 0)) && flags+=("-max_len=$max_len")
+[[ -n "$dict" ]] && flags+=("-dict=$dict")
+if ((seconds > 0)); then
+  flags+=("-max_total_time=$seconds")
+else
+  # The seeds only: -runs=0 runs the corpus and stops.
+  flags+=("-runs=0")
+fi
+
+status=0
+"$fuzzer" "${flags[@]}" "$corpus" || status=$?
+if ((status == 0)); then
+  exit 0
+fi
+
+echo >&2
+echo "FUZZ FINDING in $label: the fuzzer exited with status $status (see its report above)." >&2
+found=0
+for f in "$artifacts"/*; do
+  [[ -f "$f" ]] || continue
+  found=1
+  echo "  input: $f ($(stat -c %s "$f") bytes)" >&2
+done
+if ((found)); then
+  outputs="bazel-testlogs/${label#//}"
+  outputs="${outputs/://}/test.outputs"
+  cat >&2 <<EOF
+Bazel zips these into $outputs/outputs.zip. To reproduce:
+  unzip -o $outputs/outputs.zip -d /tmp/fuzz_finding
+  ./bazelw run $fuzzer_label -- /tmp/fuzz_finding/<file above>
+Once fixed, add the input to the seed corpus as a regression case.
+EOF
+else
+  echo "  (no input was written: the seeds themselves, or the harness, failed)" >&2
+fi
+exit 1
