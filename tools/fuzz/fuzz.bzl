@@ -76,6 +76,7 @@ _LINKOPT = "//command_line_option:linkopt"
 _CROSSTOOL_TOP = "//command_line_option:crosstool_top"
 _HOST_CROSSTOOL_TOP = "//command_line_option:host_crosstool_top"
 _FEATURES = "//command_line_option:features"
+_STRIP = "//command_line_option:strip"
 _PCH = "//tools:precompiled_headers"
 
 def _without_other_sanitizers(options):
@@ -96,13 +97,16 @@ def _to_clang(settings, attr):
         # GNU ld (FUZZ_LINKOPTS) knows no --start-lib, which Bazel passes
         # where the toolchain found gold.
         _FEATURES: settings[_FEATURES] + ["-supports_start_end_lib"],
+        # The debug line tables of -g1 kept (fastbuild links with -Wl,-S):
+        # the sanitizers' reports give file:line.
+        _STRIP: "never",
         _PCH: "off",
     }
 
 _clang_fuzz_transition = transition(
     implementation = _to_clang,
     inputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES],
-    outputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES, _PCH],
+    outputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES, _STRIP, _PCH],
 )
 
 _TRANSITION_ATTRS = {

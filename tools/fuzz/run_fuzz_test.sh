@@ -77,20 +77,20 @@ fi
 
 echo >&2
 echo "FUZZ FINDING in $label: the fuzzer exited with status $status (see its report above)." >&2
-found=0
+outputs="bazel-testlogs/${label#//}"
+outputs="${outputs/://}/test.outputs/outputs.zip"
+found=""
 for f in "$artifacts"/*; do
   [[ -f "$f" ]] || continue
-  found=1
-  echo "  input: $f ($(stat -c %s "$f") bytes)" >&2
+  found="${f##*/}"
+  echo "  the input: $found ($(stat -c %s "$f") bytes) in $outputs" >&2
 done
-if ((found)); then
-  outputs="bazel-testlogs/${label#//}"
-  outputs="${outputs/://}/test.outputs"
+if [[ -n "$found" ]]; then
   cat >&2 <<EOF
-Bazel zips these into $outputs/outputs.zip. To reproduce:
-  unzip -o $outputs/outputs.zip -d /tmp/fuzz_finding
-  ./bazelw run $fuzzer_label -- /tmp/fuzz_finding/<file above>
-Once fixed, add the input to the seed corpus as a regression case.
+To reproduce it under the sanitizers:
+  unzip -o $outputs -d /tmp/fuzz_finding
+  ./bazelw run $fuzzer_label -- /tmp/fuzz_finding/$found
+Once fixed, add it to the seed corpus as a regression case.
 EOF
 else
   echo "  (no input was written: the seeds themselves, or the harness, failed)" >&2
