@@ -1,0 +1,82 @@
+#include "base/testing/fuzz_support.h"
+
+#include <stdlib.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+
+namespace mlebench::fuzz {
+
+const std::filesystem::path& ScratchDir() {
+  static const std::filesystem::path* const dir = [] {
+    const char* base = std::getenv("TEST_TMPDIR");
+    std::string pattern = absl::StrCat(base != nullptr ? base : "/tmp", "/fuzz_XXXXXX");
+    if (mkdtemp(pattern.data()) == nullptr) {
+      std::perror("fuzz_support: mkdtemp");
+      std::abort();
+    }
+    return new std::filesystem::path(pattern);
+  }();
+  return *dir;
+}
+
+void WriteFileOrDie(const std::filesystem::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "fuzz_support: cannot write %s\n", path.c_str());
+    std::abort();
+  }
+}
+
+namespace {
+
+std::string RenderCell(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "NA";
+  if (const auto* b = std::get_if<bool>(&cell)) return *b ? "b:1" : "b:0";
+  if (const auto* i = std::get_if<int64_t>(&cell)) return absl::StrCat("i:", *i);
+  if (const auto* d = std::get_if<double>(&cell)) {
+    uint64_t bits;
+    std::memcpy(&bits, d, sizeof bits);
+    return absl::StrCat("f:", bits);
+  }
+  const std::string& text = std::get<std::string>(cell);
+  return absl::StrCat("s:", text.size(), ":", text);
+}
+
+}  // namespace
+
+std::string Render(const absl::StatusOr<Table>& table) {
+  if (!table.ok()) return table.status().ToString();
+  std::string out;
+  for (const Column& column : table->columns()) {
+    absl::StrAppend(&out, "[", column.name, "|", std::string(DtypeName(column.dtype)), "]");
+    for (const Cell& cell : column.cells) absl::StrAppend(&out, RenderCell(cell), ";");
+    out += "\n";
+  }
+  return out;
+}
+
+void CheckSame(bool same, std::string_view what, std::string_view first, std::string_view second) {
+  if (same) return;
+  std::fprintf(stderr, "FUZZ CHECK FAILED: %.*s differ\n--- first\n%.*s\n--- second\n%.*s\n",
+               static_cast<int>(what.size()), what.data(),
+               static_cast<int>(std::min<size_t>(first.size(), 4000)), first.data(),
+               static_cast<int>(std::min<size_t>(second.size(), 4000)), second.data());
+  std::abort();
+}
+
+void Check(bool ok, std::string_view what) {
+  if (ok) return;
+  std::fprintf(stderr, "FUZZ CHECK FAILED: %.*s\n", static_cast<int>(what.size()), what.data());
+  std::abort();
+}
+
+}  // namespace mlebench::fuzz
