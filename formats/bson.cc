@@ -1,5 +1,6 @@
 #include "formats/bson.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -298,11 +299,18 @@ absl::StatusOr<std::optional<BsonDocument>> BsonFileReader::Next() {
   const uint32_t n = LoadU32(head);
   if (n < 5 || n > 0x7FFFFFFF)
     return error(absl::StrCat("bad document length ", n, " at byte ", offset_));
+  // Read as the bytes arrive, a MiB at a time: a length that the file does
+  // not hold (up to 2 GiB from 4 bytes) must not cost its memory first.
   std::string bytes(head, 4);
-  bytes.resize(n);
-  in_.read(bytes.data() + 4, n - 4);
-  if (static_cast<uint32_t>(in_.gcount()) != n - 4) {
-    return error(absl::StrCat("document at byte ", offset_, " is cut off"));
+  for (uint32_t left = n - 4; left > 0;) {
+    const uint32_t chunk = std::min<uint32_t>(left, uint32_t{1} << 20);
+    const size_t at = bytes.size();
+    bytes.resize(at + chunk);
+    in_.read(bytes.data() + at, chunk);
+    if (static_cast<uint32_t>(in_.gcount()) != chunk) {
+      return error(absl::StrCat("document at byte ", offset_, " is cut off"));
+    }
+    left -= chunk;
   }
   absl::StatusOr<BsonDocument> document = ParseDocument(bytes, offset_, 0);
   if (!document.ok()) return error(std::string(document.status().message()));

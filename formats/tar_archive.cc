@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "formats/internal/archive_files.h"
 
 namespace mlebench {
 namespace {
@@ -87,7 +88,17 @@ absl::StatusOr<std::vector<std::string>> TarTopLevelNames(
 
 absl::Status ExtractTar(const std::filesystem::path& archive_path,
                         const std::filesystem::path& dest) {
-  // First pass: every entry must be a safe file or directory.
+  std::error_code dest_error;
+  std::filesystem::create_directories(dest, dest_error);
+  const std::filesystem::path root = std::filesystem::canonical(dest, dest_error);
+  if (dest_error) {
+    return absl::PermissionDeniedError(absl::StrCat("cannot create destination directory '",
+                                                    dest.string(), "': ",
+                                                    dest_error.message()));
+  }
+  // First pass: every entry must be a safe file or directory, and must not
+  // be carried outside `dest` by a symlink already there (entries cannot
+  // make symlinks, so what this pass sees is what the second one meets).
   for (int pass = 0; pass < 2; ++pass) {
     std::unique_ptr<archive, ArchiveReadCloser> reader(archive_read_new());
     archive_read_support_filter_all(reader.get());
@@ -109,9 +120,20 @@ absl::Status ExtractTar(const std::filesystem::path& archive_path,
         return absl::InvalidArgumentError(
             absl::StrCat(archive_path.string(), ": unsafe or unsupported entry '", name, "'"));
       }
-      std::filesystem::path target = dest;
+      std::filesystem::path target = root;
       for (const std::string& part : parts) target /= part;
       std::error_code error;
+      const std::filesystem::path directory = type == AE_IFDIR ? target : target.parent_path();
+      std::error_code absent;  // symlink_status sets it where `target` does not exist
+      const bool through_symlink =
+          type != AE_IFDIR &&
+          std::filesystem::is_symlink(std::filesystem::symlink_status(target, absent));
+      if (!archive_internal::IsInside(directory, root) || through_symlink) {
+        return absl::InvalidArgumentError(absl::StrCat("tar entry '", name, "' of '",
+                                                       archive_path.string(),
+                                                       "' would be written outside '",
+                                                       dest.string(), "' through a symlink"));
+      }
       if (pass == 1 && type == AE_IFDIR) {
         std::filesystem::create_directories(target, error);
       } else if (pass == 1) {

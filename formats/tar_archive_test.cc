@@ -42,6 +42,25 @@ TEST(TarArchiveTest, ExtractsPythonTarsSafely) {
   EXPECT_FALSE(ExtractTar(dir / "absent.tar", dir / "bad").ok());
 }
 
+// Found by //formats:tar_fuzzer (its seed_2): a symlink already in `dest`
+// carried entries outside it, a file through a symlink to a file, a
+// directory's files through a symlink to a directory. Now an error, with
+// nothing written anywhere.
+TEST(TarArchiveTest, SymlinksInTheDestinationDoNotCarryEntriesOutside) {
+  const fs::path dir = testing::NewTempDir("symlinks");
+  fs::create_directories(dir / "dest");
+  fs::create_directories(dir / "outside");
+  fs::create_directory_symlink("../outside", dir / "dest" / "escape_dir");
+  fs::create_symlink("../outside/file", dir / "dest" / "escape_file");
+  ASSERT_TRUE(WriteTar(dir / "file.tar", {{"a", "a"}, {"escape_file", "x"}}, false).ok());
+  EXPECT_FALSE(ExtractTar(dir / "file.tar", dir / "dest").ok());
+  ASSERT_TRUE(WriteTar(dir / "dir.tar", {{"a", "a"}, {"escape_dir/y", "y"}}, false).ok());
+  EXPECT_FALSE(ExtractTar(dir / "dir.tar", dir / "dest").ok());
+  EXPECT_TRUE(fs::is_empty(dir / "outside"));
+  // Checked before anything is written: not even "a".
+  EXPECT_FALSE(fs::exists(dir / "dest" / "a"));
+}
+
 TEST(TarArchiveTest, WritesPlainTarsFromFiles) {
   const fs::path dir = testing::NewTempDir("plain");
   ASSERT_TRUE(WriteStringToFile(dir / "big.bin", std::string(200000, 'b')).ok());

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <variant>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace mlebench::fuzz {
@@ -33,6 +34,53 @@ void WriteFileOrDie(const std::filesystem::path& path, std::string_view bytes) {
   if (!out) {
     std::fprintf(stderr, "fuzz_support: cannot write %s\n", path.c_str());
     std::abort();
+  }
+}
+
+namespace {
+
+std::filesystem::path ExtractRoot() { return ScratchDir() / "extract"; }
+
+}  // namespace
+
+std::filesystem::path FreshExtractionDir() {
+  const std::filesystem::path root = ExtractRoot();
+  std::error_code error;
+  std::filesystem::remove_all(root, error);
+  std::filesystem::create_directories(root / "dest", error);
+  std::filesystem::create_directories(root / "outside", error);
+  std::filesystem::create_directory_symlink("../outside", root / "dest" / "escape_dir", error);
+  std::filesystem::create_symlink("../outside/file", root / "dest" / "escape_file", error);
+  Check(!error, "cannot make the extraction directory");
+  return root / "dest";
+}
+
+void CheckNothingEscaped() {
+  const std::filesystem::path root = ExtractRoot();
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+    const std::string name = entry.path().filename();
+    Check(name == "dest" || name == "outside",
+          absl::StrCat("extraction wrote ", entry.path().string(), " beside its destination"));
+  }
+  Check(std::filesystem::is_empty(root / "outside", error),
+        "extraction wrote through a symlink to outside its destination");
+  for (auto it = std::filesystem::recursive_directory_iterator(root / "dest", error);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+    Check(!error, "cannot walk the extraction directory");
+    const std::filesystem::path& path = it->path();
+    const std::filesystem::file_status status = std::filesystem::symlink_status(path, error);
+    if (std::filesystem::is_symlink(status)) {
+      const std::string name = path.lexically_relative(root / "dest").string();
+      const std::filesystem::path target = std::filesystem::read_symlink(path, error);
+      Check((name == "escape_dir" && target == "../outside") ||
+                (name == "escape_file" && target == "../outside/file"),
+            absl::StrCat("extraction made the symlink ", path.string()));
+      it.disable_recursion_pending();
+      continue;
+    }
+    Check(std::filesystem::is_regular_file(status) || std::filesystem::is_directory(status),
+          absl::StrCat("extraction made ", path.string(), ", neither a file nor a directory"));
   }
 }
 
@@ -71,6 +119,14 @@ void CheckSame(bool same, std::string_view what, std::string_view first, std::st
                static_cast<int>(std::min<size_t>(first.size(), 4000)), first.data(),
                static_cast<int>(std::min<size_t>(second.size(), 4000)), second.data());
   std::abort();
+}
+
+void CheckSameError(const absl::Status& from_bytes, const absl::Status& from_file,
+                    std::string_view what) {
+  const bool same = from_bytes.code() == from_file.code() &&
+                    absl::EndsWith(from_file.message(), from_bytes.message());
+  CheckSame(same, absl::StrCat(std::string(what), " (errors)"), from_bytes.ToString(),
+            from_file.ToString());
 }
 
 void Check(bool ok, std::string_view what) {

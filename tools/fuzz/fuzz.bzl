@@ -202,6 +202,7 @@ def cc_fuzz_test(
         name,
         srcs,
         deps = [],
+        copts = [],
         corpus = None,
         dict = None,
         seconds = 10,
@@ -220,6 +221,8 @@ def cc_fuzz_test(
         (and may define LLVMFuzzerInitialize). No `main`: libFuzzer has it.
       deps: the libraries it calls; they are compiled with clang and the
         sanitizers for the fuzzer only.
+      copts: the sources' own compile options (say a -D that picks what a
+        shared harness fuzzes).
       corpus: the seed inputs; default every file under `name`_corpus/.
       dict: an optional libFuzzer dictionary (`-dict=`): tokens the format
         knows (keywords, magic numbers) that mutation is unlikely to find.
@@ -243,6 +246,7 @@ def cc_fuzz_test(
         name = name + "_binary",
         srcs = srcs,
         deps = deps,
+        copts = copts,
         testonly = True,
         # Linked only through the transition below: in the ordinary GCC
         # configuration it has no main.
