@@ -3,6 +3,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -12,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "formats/internal/archive_files.h"
 
 namespace mlebench {
@@ -87,7 +90,7 @@ absl::StatusOr<std::vector<std::string>> TarTopLevelNames(
 }
 
 absl::Status ExtractTar(const std::filesystem::path& archive_path,
-                        const std::filesystem::path& dest) {
+                        const std::filesystem::path& dest, const ExtractTarOptions& options) {
   std::error_code dest_error;
   std::filesystem::create_directories(dest, dest_error);
   const std::filesystem::path root = std::filesystem::canonical(dest, dest_error);
@@ -111,7 +114,15 @@ absl::Status ExtractTar(const std::filesystem::path& archive_path,
     std::vector<std::string> parts;
     archive_entry* entry = nullptr;
     int rc;
+    int64_t entries = 0;
+    int64_t declared_bytes = 0;
+    int64_t written_bytes = 0;
     while ((rc = archive_read_next_header(reader.get(), &entry)) == ARCHIVE_OK) {
+      if (++entries > options.max_entries) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "tar archive ", archive_path.string(), " has more than ", options.max_entries,
+            " entries"));
+      }
       const char* raw_name = archive_entry_pathname(entry);
       const std::string name = raw_name == nullptr ? "" : raw_name;
       const mode_t type = archive_entry_filetype(entry);
@@ -134,26 +145,25 @@ absl::Status ExtractTar(const std::filesystem::path& archive_path,
                                                        "' would be written outside '",
                                                        dest.string(), "' through a symlink"));
       }
+      const int64_t declared = std::max<int64_t>(archive_entry_size(entry), 0);
+      if (type == AE_IFREG && declared > options.max_total_bytes - declared_bytes) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "extracting '", archive_path.string(), "' exceeds the limit of ",
+            options.max_total_bytes, " bytes (at entry '", name, "')"));
+      }
+      if (type == AE_IFREG) declared_bytes += declared;
       if (pass == 1 && type == AE_IFDIR) {
         std::filesystem::create_directories(target, error);
       } else if (pass == 1) {
         std::filesystem::create_directories(target.parent_path(), error);
-        std::ofstream out(target, std::ios::binary | std::ios::trunc);
-        const void* block = nullptr;
-        size_t size = 0;
-        la_int64_t offset = 0;
-        int data_rc;
-        while ((data_rc = archive_read_data_block(reader.get(), &block, &size, &offset)) ==
-               ARCHIVE_OK) {
-          out.seekp(offset);
-          out.write(static_cast<const char*>(block), static_cast<std::streamsize>(size));
-        }
-        if (data_rc != ARCHIVE_EOF) {
-          return absl::InvalidArgumentError(absl::StrCat("corrupt entry ", name, " in ",
-                                                         archive_path.string(), ": ",
-                                                         ArchiveError(reader.get())));
-        }
-        if (!out) return absl::InternalError(absl::StrCat("cannot write ", target.string()));
+        if (error) return absl::InternalError(absl::StrCat("cannot create ", target.string()));
+        // Sequential reads: libarchive fills a sparse entry's holes with zeros.
+        RETURN_IF_ERROR(archive_internal::ExtractEntryData(
+            [&](char* buffer, size_t size) -> int64_t {
+              return archive_read_data(reader.get(), buffer, size);
+            },
+            [&] { return ArchiveError(reader.get()); }, name, archive_path, target,
+            options.max_total_bytes, written_bytes));
         continue;
       }
       if (error) return absl::InternalError(absl::StrCat("cannot create ", target.string()));

@@ -5,11 +5,13 @@
 // at the top level of its destination (without extracting it), and writing
 // deterministic ones for synthetic Kaggle downloads.
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace mlebench {
@@ -22,12 +24,25 @@ namespace mlebench {
 // whose name is absolute or has a ".." component, is an error.
 absl::StatusOr<std::vector<std::string>> TarTopLevelNames(const std::filesystem::path& archive);
 
+struct ExtractTarOptions {
+  // Largest total size extracted, in bytes. The sizes the entries declare are
+  // held to it before anything is written, and the bytes actually written as
+  // they come, so a compressed tar bomb fails with an error (ResourceExhausted)
+  // instead of filling the disk.
+  int64_t max_total_bytes = int64_t{64} << 30;
+  // Largest number of entries.
+  int64_t max_entries = 10'000'000;
+};
+
 // Extracts the regular files and directories of the tar `archive` (plain or
 // compressed) under `dest` (created if absent), like
 // `shutil.unpack_archive(archive, dest)`. Absolute names, ".." components,
-// links and special files are errors (checked before anything is written);
-// existing files are overwritten.
-absl::Status ExtractTar(const std::filesystem::path& archive, const std::filesystem::path& dest);
+// links, special files, an entry that a symlink already in `dest` would carry
+// outside it, and archives over `options`' limits are errors (checked before
+// anything is written, except bytes past what an entry declared); existing
+// files are overwritten.
+absl::Status ExtractTar(const std::filesystem::path& archive, const std::filesystem::path& dest,
+                        const ExtractTarOptions& options = {});
 
 // One regular file to write: its name in the archive and its content, the
 // bytes given or, when `file` is set, that file's (streamed, not loaded).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "base/files.h"
 #include "base/testing/test_util.h"
 #include "gtest/gtest.h"
@@ -59,6 +60,27 @@ TEST(TarArchiveTest, SymlinksInTheDestinationDoNotCarryEntriesOutside) {
   EXPECT_TRUE(fs::is_empty(dir / "outside"));
   // Checked before anything is written: not even "a".
   EXPECT_FALSE(fs::exists(dir / "dest" / "a"));
+}
+
+TEST(TarArchiveTest, ArchivesOverTheLimitsAreRefusedBeforeAnythingIsWritten) {
+  const fs::path dir = testing::NewTempDir("limits");
+  // A tar bomb in small: 300 KB of zeros compress to a few hundred bytes.
+  ASSERT_TRUE(WriteTarGz(dir / "bomb.tar.gz",
+                         {{"a", "small"}, {"zeros", std::string(300000, '\0')}})
+                  .ok());
+  ASSERT_LT(fs::file_size(dir / "bomb.tar.gz"), 2000u);
+  const absl::Status over = ExtractTar(dir / "bomb.tar.gz", dir / "over", {.max_total_bytes = 300000});
+  EXPECT_EQ(over.code(), absl::StatusCode::kResourceExhausted) << over;
+  EXPECT_TRUE(fs::is_empty(dir / "over"));
+  const absl::Status many =
+      ExtractTar(dir / "bomb.tar.gz", dir / "many", {.max_entries = 1});
+  EXPECT_EQ(many.code(), absl::StatusCode::kResourceExhausted) << many;
+  EXPECT_TRUE(fs::is_empty(dir / "many"));
+  // Exactly at the limits: extracted.
+  ASSERT_TRUE(ExtractTar(dir / "bomb.tar.gz", dir / "fits",
+                         {.max_total_bytes = 300005, .max_entries = 2})
+                  .ok());
+  EXPECT_EQ(fs::file_size(dir / "fits" / "zeros"), 300000u);
 }
 
 TEST(TarArchiveTest, WritesPlainTarsFromFiles) {

@@ -71,7 +71,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   fs::path image_root = raw;
   if (!fs::exists(raw / "train_val2019")) {
     image_root = scratch / "extracted";
-    RETURN_IF_ERROR(ExtractTar(raw / "train_val2019.tar.gz", image_root));
+    // Kaggle's archive holds about 82 GB of JPEGs (the default limit is 64
+    // GiB); the limit still stops a tar bomb before it fills a disk.
+    RETURN_IF_ERROR(ExtractTar(raw / "train_val2019.tar.gz", image_root,
+                               {.max_total_bytes = int64_t{128} << 30}));
   }
 
   ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / "train2019.json"));
