@@ -33,7 +33,7 @@ absl::StatusOr<double> MatthewsCorrCoef(const Column& y_true, const Column& y_pr
   // AccuracyScore runs sklearn's _check_targets, which matthews_corrcoef
   // shares; its NaN result for empty inputs is an error here (sklearn's
   // confusion matrix of nothing).
-  ASSIGN_OR_RETURN(double checked, AccuracyScore(y_true, y_pred));
+  RETURN_IF_ERROR(AccuracyScore(y_true, y_pred).status());
   const size_t n = y_true.cells.size();
   if (n == 0) return absl::InvalidArgumentError("matthews_corrcoef of empty inputs");
   std::map<LabelKey, size_t> labels;
