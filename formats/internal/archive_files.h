@@ -1,5 +1,6 @@
-// What the ZIP and 7z code share about entry names and the files entries
-// become (formats-internal: callers use zip_archive.h and seven_zip.h).
+// What the ZIP, 7z and tar code share about entry names and the files entries
+// become (formats-internal: callers use zip_archive.h, seven_zip.h and
+// tar_archive.h).
 #ifndef MLEBENCH_FORMATS_INTERNAL_ARCHIVE_FILES_H_
 #define MLEBENCH_FORMATS_INTERNAL_ARCHIVE_FILES_H_
 
