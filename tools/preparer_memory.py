@@ -109,14 +109,17 @@ class Ids:
         if values and len(set(values)) >= ID_DISTINCT * len(values):
           self.names.add(key)
           self.values.update(v for v in values if v)
-    digits = [int(v) for v in self.values if v.isdigit()]
+
+  def finish(self):
+    digits = [abs(int(v)) for v in self.values if v.lstrip("-").isdigit()]
     self.modulus = 10 ** len(str(max(digits))) if digits else 1
 
   def rename(self, value, j):
     if j == 0 or value not in self.values:
       return value
-    if value.isdigit():
-      renamed = str(int(value) + j * self.modulus)
+    if value.lstrip("-").isdigit():
+      number = int(value)
+      renamed = str(number + (j if number >= 0 else -j) * self.modulus)
       return renamed.zfill(len(value)) if value.startswith("0") else renamed
     return "%sx%d" % (value, j)
 
@@ -219,6 +222,7 @@ def scan_ids(raw):
               ids.scan(info.filename, z.read(info))
         except zipfile.BadZipFile:
           pass
+  ids.finish()
   return ids
 
 
@@ -287,7 +291,9 @@ def tile_tree(raw, out, k, ids):
     for f in files:
       src = os.path.join(root, f)
       rel_file = os.path.normpath(os.path.join(rel, f))
-      if k > 1 and is_table(f):
+      # A table named by an id (one notebook of many) is copied per id, below.
+      named_by_id = ids.rename_path(rel_file, 1) != rel_file
+      if k > 1 and is_table(f) and not named_by_id:
         dst = os.path.join(out, rel_file)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(src, "rb") as fin:
@@ -347,6 +353,70 @@ def fit(xs, ys):
   return my - slope * mx, slope
 
 
+def read_table_file(raw, spec):
+  """(name, bytes) of the file a real-sizes row names: PATH, ZIP!MEMBER or FILE#key."""
+  path, _, key = spec.partition("#")
+  path, _, member = path.partition("!")
+  if member:
+    with zipfile.ZipFile(os.path.join(raw, path)) as z:
+      return member, z.read(member), key
+  with open(os.path.join(raw, path), "rb") as f:
+    return path, f.read(), key
+
+
+def count_records(raw, spec):
+  name, data, key = read_table_file(raw, spec)
+  if key:
+    return len(json.loads(data)[key])
+  if name.lower().endswith((".csv", ".tsv")):
+    return max(0, len(records_of(name, data)[0][1]))
+  return data.count(b"\n")
+
+
+def human(n):
+  for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+    if abs(n) < 1024 or unit == "TiB":
+      return ("%.0f %s" if unit in ("B", "KiB") else "%.1f %s") % (n, unit)
+    n /= 1024.0
+
+
+def write_table(results, real_sizes, bin_dir):
+  """docs/performance.md's table, from measurement TSVs and the real sizes."""
+  rows = {}
+  for path in results:
+    with open(path) as f:
+      for line in f.read().splitlines()[1:]:
+        fields = line.split("\t")
+        # A later file's row replaces an earlier one's (reruns after fixes).
+        rows[fields[0]] = fields
+  real = {}
+  with open(real_sizes) as f:
+    for line in f.read().splitlines():
+      if line.startswith("#") or line.startswith("id\t") or not line.strip():
+        continue
+      cid, spec, count, source = line.split("\t")
+      real[cid] = (spec, int(count), source)
+  print("| competition | tables at k=1 | k measured | peak RSS at each k | fit: base + slope x table bytes "
+        "| real dominant table (source) | estimate at real size |")
+  print("| --- | ---: | --- | --- | --- | --- | ---: |")
+  for cid in sorted(rows, key=str.lower):
+    _, status, factors, unit, peaks, _, base, slope = rows[cid]
+    unit, base, slope = int(unit), float(base), float(slope)
+    peak_text = " / ".join(human(int(p) * 1024) for p in peaks.split(",") if p)
+    fit_text = "%.0f MiB + %.1f x" % (base, slope) if status == "ok" else status
+    real_text, estimate = "unknown", ""
+    if cid in real:
+      spec, count, source = real[cid]
+      raw = os.path.join(bin_dir, "competitions", cid, "raw")
+      synthetic = count_records(raw, spec)
+      real_text = "%s: %s rows (%s)" % (spec, "{:,}".format(count), source)
+      if status == "ok" and synthetic:
+        estimate = human(base * 2**20 + slope * unit * count / synthetic)
+        real_text += "; x%.0f the synthetic %s" % (count / synthetic, "{:,}".format(synthetic))
+    print("| %s | %s | %s | %s | %s | %s | %s |" % (cid, human(unit), factors, peak_text, fit_text,
+                                                  real_text, estimate or "-"))
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--ids", default="", help="comma-separated ids (default: all)")
@@ -359,7 +429,15 @@ def main():
                       help="cap on k * (bytes besides the tables)")
   parser.add_argument("--work", default=os.environ.get("TMPDIR", "/tmp"))
   parser.add_argument("--no_build", action="store_true")
+  parser.add_argument("--table", default="",
+                      help="comma-separated measurement TSVs: print the Markdown table instead")
+  parser.add_argument("--real_sizes", default="tools/preparer_memory_real_sizes.tsv")
   flags = parser.parse_args()
+  if flags.table:
+    bin_dir = subprocess.run(["./bazelw", "info", "bazel-bin"], check=True, text=True,
+                             capture_output=True).stdout.strip()
+    write_table(flags.table.split(","), flags.real_sizes, bin_dir)
+    return
 
   with open("competitions/competitions.tsv") as f:
     ids = [line.split("\t")[0] for line in f.read().splitlines()[1:] if line]
