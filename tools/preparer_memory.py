@@ -395,24 +395,44 @@ def write_table(results, real_sizes, bin_dir):
       if line.startswith("#") or line.startswith("id\t") or not line.strip():
         continue
       cid, spec, count, source = line.split("\t")
-      real[cid] = (spec, int(count), source)
+      real[cid] = (spec, count, source)
   print("| competition | tables at k=1 | k measured | peak RSS at each k | fit: base + slope x table bytes "
         "| real dominant table (source) | estimate at real size |")
   print("| --- | ---: | --- | --- | --- | --- | ---: |")
-  for cid in sorted(rows, key=str.lower):
+  with open("competitions/competitions.tsv") as f:
+    ids = [line.split("\t")[0] for line in f.read().splitlines()[1:] if line]
+  for cid in sorted(ids, key=str.lower):
+    if cid not in rows:
+      print("| %s | - | - | - | not measured | %s | - |" % (
+          cid, "unknown" if cid not in real else real[cid][1]))
+      continue
     _, status, factors, unit, peaks, _, base, slope = rows[cid]
     unit, base, slope = int(unit), float(base), float(slope)
     peak_text = " / ".join(human(int(p) * 1024) for p in peaks.split(",") if p)
-    fit_text = "%.0f MiB + %.1f x" % (base, slope) if status == "ok" else status
+    if status == "ok":
+      fit_text = "%.0f MiB + %.1f x" % (base, slope)
+    else:
+      # "fails at k=K: prepare: CODE: ID: reason", shortened to the reason.
+      head, _, reason = status.partition(": ")
+      reason = reason.replace("prepare: ", "").replace(cid + ": ", "")
+      reason = re.sub(r"/\S*/(preparer_memory\.\w+/)", "", reason)
+      fit_text = "%s: %s" % (head, reason[:110] + ("..." if len(reason) > 110 else ""))
     real_text, estimate = "unknown", ""
     if cid in real:
       spec, count, source = real[cid]
-      raw = os.path.join(bin_dir, "competitions", cid, "raw")
-      synthetic = count_records(raw, spec)
-      real_text = "%s: %s rows (%s)" % (spec, "{:,}".format(count), source)
-      if status == "ok" and synthetic:
-        estimate = human(base * 2**20 + slope * unit * count / synthetic)
-        real_text += "; x%.0f the synthetic %s" % (count / synthetic, "{:,}".format(synthetic))
+      if count.endswith(" GB"):
+        # The whole download's size, taken as the tables' bytes.
+        real_bytes = float(count[:-3]) * 1e9
+        real_text = "all files: %s (%s)" % (count, source)
+      else:
+        raw = os.path.join(bin_dir, "competitions", cid, "raw")
+        synthetic = count_records(raw, spec)
+        real_bytes = unit * int(count) / synthetic
+        real_text = "%s: %s rows (%s); x%.0f the synthetic %s" % (
+            spec, "{:,}".format(int(count)), source, int(count) / synthetic,
+            "{:,}".format(synthetic))
+      if status == "ok":
+        estimate = human(base * 2**20 + max(slope, 0.0) * real_bytes)
     print("| %s | %s | %s | %s | %s | %s | %s |" % (cid, human(unit), factors, peak_text, fit_text,
                                                   real_text, estimate or "-"))
 
