@@ -6,25 +6,28 @@ enlarged by *tiling*: the body of every table file is repeated k times (CSV and
 TSV bodies after their header line, text and JSON-lines files whole, the
 records of a JSON array and of every list of records in a top-level JSON
 object), inside ZIP archives too (the archive is rewritten); every other file
-(images, audio, Parquet, 7z, tar, BSON, ...) is hard-linked unchanged. Ids are
-left as they are, so a tiled table repeats each id k times: a preparer that
-rejects duplicate ids, or that joins two tiled tables on them (k^2 rows), is
-reported as such by the row's status, not fitted.
+(images, audio, Parquet, 7z, tar, BSON, ...) is hard-linked. Ids are renamed in
+each copy: the values of columns (or JSON keys) named like ids whose values are
+mostly distinct (numbers shifted by a power of ten, text suffixed "x<j>"), and
+a file whose path names such an id is linked once per copy under the renamed
+path. A preparer that still refuses the tiled data (a fixed upstream split, ids
+inside other ids or paths) is reported by the row's status, not fitted.
 
-The preparer (//competitions/<id>:prepare) runs on the raw data tiled by each
-factor; its peak RSS is the kernel's (os.wait4's ru_maxrss). The tool fits
-peak = base + slope * (bytes of the tiled files) by least squares over the
-factors and writes one TSV row per competition:
+The preparer (//competitions/<id>:prepare) runs on the raw data tiled by k=1 and
+by each k that makes the tables about --sizes bytes (capped by --max_files and
+--max_other_bytes); /usr/bin/time gives its peak RSS. The tool fits
+peak = base + slope * (bytes of the tiled tables) by least squares and writes
+one TSV row per competition:
 
-  id  status  factors  tiled_bytes(k=1)  peaks_KiB  base_MiB  slope_bytes_per_byte
+  id  status  factors  tiled_bytes_k1  peaks_KiB  wall_s  base_MiB  slope
 
-`--factors` is the list of tiling factors (default "1,16,64"); a factor is
-capped per competition so that its tiled files stay under --max_tiled_bytes
-(default 400 MB), never making more than that on disk at once. The files are
-removed after each run. docs/performance.md ("Preparers' memory") says how the
-table there is made from this output.
+Each run's files are removed after it. `--table A.tsv,B.tsv` prints the
+Markdown table of docs/performance.md ("Preparers' memory") from such rows (a
+later file's row replaces an earlier one's) and the real sizes in
+tools/preparer_memory_real_sizes.tsv.
 
-  tools/preparer_memory.py [--ids ID,...] [--factors 1,16,64] [--work DIR] > out.tsv
+  tools/preparer_memory.py [--ids ID,...] [--sizes 30e6] [--work DIR] > out.tsv
+  tools/preparer_memory.py --table out.tsv
 
 Run from the repository root after
   ./bazelw build //competitions/<id>:raw //competitions/<id>:prepare ...
@@ -440,7 +443,7 @@ def write_table(results, real_sizes, bin_dir):
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--ids", default="", help="comma-separated ids (default: all)")
-  parser.add_argument("--sizes", default="20e6,80e6",
+  parser.add_argument("--sizes", default="30e6",
                       help="tiled sizes in bytes, besides k=1: k = size / bytes at k=1")
   parser.add_argument("--max_factor", type=int, default=100000)
   parser.add_argument("--max_files", type=int, default=60000,
