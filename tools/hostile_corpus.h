@@ -1,37 +1,16 @@
-// The hostile submissions of //tools:hostile_submissions_test, shared with
-// the tests that measure something else on the same corpus
-// (//tools:public_validation_agreement_test), and where a competition's
-// synthetic files lie in those tests' runfiles.
+// Where a competition's synthetic files lie in the runfiles of the tests
+// that grade its hostile corpus (//tools:hostile_submissions_test,
+// //tools:public_validation_agreement_test); the corpus itself is
+// grading/hostile_variants.h.
 #ifndef MLEBENCH_TOOLS_HOSTILE_CORPUS_H_
 #define MLEBENCH_TOOLS_HOSTILE_CORPUS_H_
 
-#include <cstddef>
 #include <filesystem>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "absl/status/statusor.h"
-#include "base/table.h"
 
 namespace mlebench::testing {
-
-// A deterministic byte soup of `size` bytes with NULs, invalid UTF-8, quotes
-// and newlines.
-std::string BinaryGarbage(size_t size);
-
-// Named hostile variants of a sample submission, in a fixed order: the ways
-// a careless or broken agent mangles it. `sample` is the sample's text,
-// `table` the same read as the grader reads submissions, `answers` the text
-// of the answers file (itself a variant). Variants: empty and binary files,
-// a header only, an unterminated quote, a byte-order mark, CRLF line ends,
-// the answers file; rows reversed, repeated, dropped, none; every value
-// after the first column NaN, inf, -inf, 1e308, -1, text, empty text or
-// 2**70; a 100 kB cell; foreign ids; columns reversed, extra, each one
-// missing, all renamed.
-std::vector<std::pair<std::string, std::string>> HostileVariants(const std::string& sample,
-                                                                 const Table& table,
-                                                                 const std::string& answers);
 
 // A competition's synthetic files, relative to the runfiles' workspace root
 // (the working directory of a test that has them as data).

@@ -2,7 +2,7 @@
 //
 // For each competition, the dummy agent's submission (the sample submission,
 // from //competitions/<id>:<id>_sample_run) is mangled in ways a careless or
-// broken agent produces (tools/hostile_corpus.h): empty and binary files, a
+// broken agent produces (grading/hostile_variants.h): empty and binary files, a
 // header only, missing, extra, renamed and reordered columns, dropped,
 // repeated and reversed rows, foreign ids, NaN / infinite / huge / negative /
 // textual / empty values, a 100 kB cell, an unterminated quote, CRLF line
@@ -34,6 +34,7 @@
 #include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "grading/grader.h"
+#include "grading/hostile_variants.h"
 #include "grading/medals.h"
 #include "grading/report.h"
 #include "gtest/gtest.h"

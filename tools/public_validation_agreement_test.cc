@@ -1,6 +1,6 @@
 // How often the public validator (grading/public_validation.h: what an
 // agent's validate_submission.sh answers) agrees with the real grader, over
-// every competition's hostile corpus (tools/hostile_corpus.h), the dummy
+// every competition's hostile corpus (grading/hostile_variants.h), the dummy
 // agent's submission and the chosen agent's (the baseline's by default).
 //
 // Each case goes through both: the validator with the agent-visible sample
@@ -36,6 +36,7 @@
 #include "base/table.h"
 #include "base/testing/test_util.h"
 #include "grading/grader.h"
+#include "grading/hostile_variants.h"
 #include "grading/medals.h"
 #include "grading/public_validation.h"
 #include "grading/report.h"
