@@ -123,20 +123,30 @@ def _fuzzer_impl(ctx):
         target_file = binary[DefaultInfo].files_to_run.executable,
         is_executable = True,
     )
+    runfiles = ctx.runfiles(files = [executable] + ctx.files.data)
+    for target in [binary] + ctx.attr.data:
+        runfiles = runfiles.merge(target[DefaultInfo].default_runfiles)
     return [DefaultInfo(
         executable = executable,
         files = depset([executable]),
-        runfiles = ctx.runfiles(files = [executable]).merge(binary[DefaultInfo].default_runfiles),
+        runfiles = runfiles,
     )]
 
 _fuzzer = rule(
     implementation = _fuzzer_impl,
-    doc = "`binary` built in the clang fuzzing configuration, under this target's name.",
-    attrs = dict(_TRANSITION_ATTRS, binary = attr.label(
-        mandatory = True,
-        executable = True,
-        cfg = _clang_fuzz_transition,
-    )),
+    doc = "`binary` built in the clang fuzzing configuration, under this target's name " +
+          "(`args`, for `bazel run`, may name `data`).",
+    attrs = dict(
+        _TRANSITION_ATTRS,
+        binary = attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = _clang_fuzz_transition,
+        ),
+        # In the target configuration (GCC): files the fuzzer reads, never
+        # rebuilt with clang.
+        data = attr.label_list(allow_files = True),
+    ),
     executable = True,
 )
 
@@ -153,6 +163,7 @@ def _fuzz_test_impl(ctx):
         "--label=" + str(ctx.label),
         "--fuzzer_label=" + str(ctx.attr.fuzzer.label),
     ]
+    args += ["--fuzzer_arg=" + ctx.expand_location(a, ctx.attr.data) for a in ctx.attr.fuzzer_args]
     if ctx.file.dict:
         args.append("--dict=" + ctx.file.dict.short_path)
     args.append("--")
@@ -168,7 +179,7 @@ def _fuzz_test_impl(ctx):
         is_executable = True,
     )
     runfiles = ctx.runfiles(
-        files = [script, ctx.executable._runner] + ctx.files.corpus +
+        files = [script, ctx.executable._runner] + ctx.files.corpus + ctx.files.data +
                 ([ctx.file.dict] if ctx.file.dict else []),
     ).merge(ctx.attr.fuzzer[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
@@ -183,6 +194,8 @@ _fuzz_test = rule(
         "fuzzer": attr.label(mandatory = True, executable = True, cfg = "target"),
         "corpus": attr.label_list(allow_files = True),
         "dict": attr.label(allow_single_file = True),
+        "data": attr.label_list(allow_files = True),
+        "fuzzer_args": attr.string_list(),
         "seconds": attr.int(mandatory = True),
         "timeout_seconds": attr.int(mandatory = True),
         "rss_limit_mb": attr.int(mandatory = True),
@@ -209,6 +222,8 @@ def cc_fuzz_test(
         timeout_seconds = 10,
         rss_limit_mb = 2048,
         max_len = 0,
+        data = [],
+        fuzzer_args = [],
         size = "medium",
         tags = [],
         **kwargs):
@@ -229,12 +244,18 @@ def cc_fuzz_test(
       seconds: how long the test mutates after running the seeds, in seconds
         (CI's budget for this target); --//tools/fuzz:seconds=N overrides it
         for every target.
-      timeout_seconds: one input taking longer fails the test (`-timeout=`).
+      timeout_seconds: one input taking longer fails the test (`-timeout=`);
+        0 passes none, leaving the fuzzer's own (libFuzzer's, or what its
+        LLVMFuzzerInitialize sets).
       rss_limit_mb: the process's resident memory, and any one allocation,
         over this many MiB fails the test (`-rss_limit_mb=`,
-        `-malloc_limit_mb=`).
+        `-malloc_limit_mb=`); 0 passes none, as for timeout_seconds.
       max_len: the largest input mutation makes (`-max_len=`); 0: libFuzzer's
         own choice (the largest seed, at least 4096 bytes).
+      data: files the fuzzer reads (built as usual, not with clang), in its
+        runfiles and the test's.
+      fuzzer_args: the fuzzer's own arguments, before libFuzzer's, in the
+        test and in `bazel run`; `$(rootpath ...)` may name `data`.
       size: the test's size (its timeout: "medium" is 300 s).
       tags: the test's tags.
       **kwargs: passed to the test (e.g. `shard_count` is not supported;
@@ -256,6 +277,8 @@ def cc_fuzz_test(
     _fuzzer(
         name = name,
         binary = ":" + name + "_binary",
+        data = data,
+        args = fuzzer_args,
         testonly = True,
         tags = ["manual"] if "manual" in tags else [],
     )
@@ -264,6 +287,8 @@ def cc_fuzz_test(
         fuzzer = ":" + name,
         corpus = corpus,
         dict = dict,
+        data = data,
+        fuzzer_args = fuzzer_args,
         seconds = seconds,
         timeout_seconds = timeout_seconds,
         rss_limit_mb = rss_limit_mb,

@@ -5,10 +5,15 @@
 # caused it in the test's undeclared outputs and saying how to reproduce it.
 #
 #   run_fuzz_test.sh --fuzzer=PATH --seconds=N --timeout=S --rss_limit_mb=M
-#       --max_len=L --label=TEST --fuzzer_label=FUZZER [--dict=PATH] -- SEED...
+#       --max_len=L --label=TEST --fuzzer_label=FUZZER [--dict=PATH]
+#       [--fuzzer_arg=ARG...] -- SEED...
+#
+# A --timeout or --rss_limit_mb of 0 passes no such flag (the fuzzer's own
+# stands); each --fuzzer_arg goes to the fuzzer before libFuzzer's flags.
 set -euo pipefail
 
 fuzzer="" seconds="" timeout="" rss_limit_mb="" max_len="" label="" fuzzer_label="" dict=""
+fuzzer_args=()
 while (($#)); do
   case "$1" in
     --fuzzer=*) fuzzer="${1#*=}" ;;
@@ -19,6 +24,7 @@ while (($#)); do
     --label=*) label="${1#*=}" ;;
     --fuzzer_label=*) fuzzer_label="${1#*=}" ;;
     --dict=*) dict="${1#*=}" ;;
+    --fuzzer_arg=*) fuzzer_args+=("${1#*=}") ;;
     --) shift; break ;;
     *) echo "run_fuzz_test.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -52,14 +58,13 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_o
 
 flags=(
   "-artifact_prefix=$artifacts/"
-  "-timeout=$timeout"
-  "-rss_limit_mb=$rss_limit_mb"
-  "-malloc_limit_mb=$rss_limit_mb"
   # The same sequence of mutations from run to run: a CI failure is the
   # code's, not the dice's (a longer budget explores a longer prefix).
   "-seed=1"
   "-print_final_stats=1"
 )
+((timeout > 0)) && flags+=("-timeout=$timeout")
+((rss_limit_mb > 0)) && flags+=("-rss_limit_mb=$rss_limit_mb" "-malloc_limit_mb=$rss_limit_mb")
 ((max_len > 0)) && flags+=("-max_len=$max_len")
 [[ -n "$dict" ]] && flags+=("-dict=$dict")
 if ((seconds > 0)); then
@@ -70,7 +75,7 @@ else
 fi
 
 status=0
-"$fuzzer" "${flags[@]}" "$corpus" || status=$?
+"$fuzzer" "${fuzzer_args[@]}" "${flags[@]}" "$corpus" || status=$?
 if ((status == 0)); then
   exit 0
 fi
