@@ -49,6 +49,7 @@ load(
 )
 load("//agent_runner:defs.bzl", "agent_exec_properties")
 load("//testdata:defs.bzl", "synthetic_raw")
+load("//tools/fuzz:fuzz.bzl", "cc_fuzz_test")
 load("//tools:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
 load("//tools:unity_source.bzl", "unity_source")
 
@@ -120,6 +121,11 @@ def _precompiled_header_copts(target, copts):
 # tools' tests; nothing else may depend on them.
 _LIBRARY_VISIBILITY = ["//competitions:__pkg__", "//tools:__subpackages__"]
 
+# How long each competition's grader fuzz test mutates in CI after its seeds
+# (`./bazelw test //...`; --//tools/fuzz:seconds=N overrides it): 82 of them
+# share CI's two cores (docs/security.md, "Fuzzing the graders").
+GRADE_FUZZ_SECONDS = 2
+
 def _id_define(competition_id):
     return ['MLEBENCH_COMPETITION_ID=\\"%s\\"' % competition_id]
 
@@ -148,7 +154,10 @@ def mle_competition(
       raw: the synthetic raw download (visible to competitions and tools only);
       <id>_data, <id>_run, <id>_report: the prepared data, the agent's run and
         its graded report (visible to this package and //tools only);
-      <id>: the competition test (`bazel test //competitions/<id>`).
+      <id>: the competition test (`bazel test //competitions/<id>`);
+      grade_fuzzer, grade_fuzzer_test: the grader under libFuzzer, ASan and
+        UBSan against the synthetic answers, and its CI test (synthetic data
+        only; grading/grade_fuzzing.h, tools/fuzz/fuzz.bzl).
 
     With --repo_env=MLEBENCH_DATA_DIR=DIR (see //tools:data_repository.bzl),
     `<id>_data` is the real data in DIR/<id>/ instead of `raw`, read in place
@@ -263,6 +272,35 @@ def mle_competition(
         visibility = ["//tools:__pkg__"],
     )
 
+    # The grader under libFuzzer (grading/grade_fuzzing.h): each input a
+    # submission graded as the grade action grades it, against the synthetic
+    # answers, held to the grading limits those answers set. Seeds: the
+    # sample submission and its hostile variants (the harness writes them),
+    # and the regression cases in grade_fuzzer_corpus/. Real answers are
+    # large and not the code's to fuzz: none with MLEBENCH_DATA_DIR.
+    if not DATA_DIR:
+        # Where prepared_data's two directories (private/, public/) lie in
+        # the runfiles.
+        data_path = "competitions/%s/%s_data/" % (name, name)
+        in_data = len(name + "/prepared/")
+        cc_fuzz_test(
+            name = "grade_fuzzer",
+            srcs = [],
+            deps = [":grader", "//grading:grade_fuzz_target"],
+            corpus = native.glob(["grade_fuzzer_corpus/**"]),
+            data = [":" + name + "_data"],
+            fuzzer_args = [
+                "--answers=" + data_path + info.answers[in_data:],
+                "--sample=" + data_path + info.sample_submission[in_data:],
+            ],
+            seconds = GRADE_FUZZ_SECONDS,
+            # The grading limits of these answers (grading_limits.h), which
+            # the harness sets as libFuzzer's defaults, not fixed numbers.
+            timeout_seconds = 0,
+            rss_limit_mb = 0,
+            tags = ["grade_fuzzer"],
+        )
+
     # The raw download holds every label, the held-out answers included: only
     # this package and the tools' tests may depend on it, never an agent.
     synthetic_raw(
@@ -306,7 +344,7 @@ def mle_competition(
             private = files + "private" if prepared else None,
             other = files + "other" if prepared else None,
             raw = files + "raw" if raw else None,
-            answers = info.answers[len(prepared_prefix):],
+            answers = info.answers[in_data:],
             sample_submission = info.sample_submission[len(prepared_prefix):],
             checksums = checksums,
             preparer = ":prepare",
@@ -317,7 +355,7 @@ def mle_competition(
             name = name + "_data",
             competition_id = name,
             data_dir = DATA_DIR,
-            answers = info.answers[len(prepared_prefix):],
+            answers = info.answers[in_data:],
             sample_submission = info.sample_submission[len(prepared_prefix):],
             checksums = checksums,
             scan = "@mlebench_data//:scans/%s.txt" % name if name in SCANNED else None,

@@ -70,6 +70,17 @@ fs::path NewScratchDir() {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 
+// `path` as given when it exists (`bazel run` and `bazel test` start the
+// fuzzer in its runfiles, where the paths its target passes are relative),
+// else relative to the runfiles beside `argv0` (the fuzzer run directly from
+// bazel-bin).
+std::string InRunfiles(const std::string& path, const char* argv0) {
+  std::error_code ec;
+  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path, ec)) return path;
+  const fs::path beside = fs::path(std::string(argv0) + ".runfiles") / "mlebench" / path;
+  return fs::exists(beside, ec) ? beside.string() : path;
+}
+
 // The resident set the process may reach: what it holds now, plus the
 // grading's memory limit measured as AddressSanitizer's resident set, which
 // is up to about twice the heap the program asked for (red zones around
@@ -98,9 +109,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   for (int i = 0; i < *argc; ++i) {
     absl::string_view arg = (*argv)[i];
     if (i > 0 && absl::ConsumePrefix(&arg, "--answers=")) {
-      answers_file = std::string(arg);
+      answers_file = InRunfiles(std::string(arg), (*argv)[0]);
     } else if (i > 0 && absl::ConsumePrefix(&arg, "--sample=")) {
-      sample_file = std::string(arg);
+      sample_file = InRunfiles(std::string(arg), (*argv)[0]);
     } else {
       kept.push_back((*argv)[i]);
     }
