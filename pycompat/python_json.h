@@ -38,12 +38,13 @@ struct JsonValue {
   std::vector<JsonValue> items;     // kArray
   std::vector<JsonMember> members;  // kObject: unique keys, in insertion order
 
-  static JsonValue Null() { return JsonValue(); }
+  static JsonValue Null();
   static JsonValue Bool(bool value);
   static JsonValue Int(int64_t value);
   static JsonValue Float(double value);
   static JsonValue String(std::string value);
-  static JsonValue Array(std::vector<JsonValue> items = {});
+  static JsonValue Array(std::vector<JsonValue> items);
+  static JsonValue Array();  // empty
   static JsonValue Object();
 
   bool is_null() const { return type == Type::kNull; }
@@ -68,6 +69,13 @@ struct JsonMember {
     return a.key == b.key && a.value == b.value;
   }
 };
+
+// Defined here, where JsonMember is complete (so is Array() rather than a
+// default argument `= {}`): inside JsonValue they would need its destructor,
+// and with it ~vector<JsonMember>, which clang (the fuzz targets' compiler)
+// refuses while JsonMember is incomplete.
+inline JsonValue JsonValue::Null() { return JsonValue(); }
+inline JsonValue JsonValue::Array() { return Array(std::vector<JsonValue>()); }
 
 // Python's `json.loads(data.decode("utf-8"))` (what `json.load(open(path))`
 // does on a UTF-8 system) with default options:

@@ -110,7 +110,11 @@ double DirectedSquared(const VoxelIndex& from, const VoxelIndex& to, const std::
   const size_t sample_count = (from.voxels.size() + kSampleStride - 1) / kSampleStride;
   for (size_t visit = 0; visit < sample_count + from.voxels.size(); ++visit) {
     const size_t i = visit < sample_count ? visit * kSampleStride : visit - sample_count;
-    const auto& [s, h, w] = from.voxels[i];
+    // Named one by one, not as a structured binding: the lambdas below use
+    // them, which clang before 16 refuses (the fuzz targets' clang 14).
+    const int64_t s = from.voxels[i][0];
+    const int64_t h = from.voxels[i][1];
+    const int64_t w = from.voxels[i][2];
     std::array<int64_t, 3> best_voxel = nearest;
     double best = (Square(z[s] - z[nearest[0]]) + Square(y[h] - y[nearest[1]])) +
                   Square(x[w] - x[nearest[2]]);
