@@ -35,6 +35,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "base/files.h"
+#include "base/testing/fuzz_support.h"
 #include "grading/grade_fuzzing.h"
 #include "grading/grader.h"
 
@@ -53,19 +54,15 @@ std::optional<SubmissionFuzzer>& Fuzzer() {
   std::exit(2);
 }
 
-// A fresh directory under $TEST_TMPDIR, $TMPDIR or /tmp, removed at exit.
-fs::path NewScratchDir() {
-  const char* root = std::getenv("TEST_TMPDIR");
-  if (root == nullptr || *root == '\0') root = std::getenv("TMPDIR");
-  if (root == nullptr || *root == '\0') root = "/tmp";
-  std::string pattern = (fs::path(root) / "grade_fuzzer.XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) Fail(absl::StrCat("cannot make a directory in ", root));
-  static auto* dir = new fs::path(pattern);
+// The process's scratch directory (fuzz_support.h), removed at a normal
+// exit: it holds a copy of the seeds, which a run outside a test would
+// otherwise leave in /tmp.
+fs::path ScratchDirRemovedAtExit() {
   std::atexit([] {
     std::error_code ignored;
-    fs::remove_all(*dir, ignored);
+    fs::remove_all(fuzz::ScratchDir(), ignored);
   });
-  return *dir;
+  return fuzz::ScratchDir();
 }
 
 constexpr int64_t kMiB = int64_t{1} << 20;
@@ -121,7 +118,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   if (graders.size() != 1) {
     Fail(absl::StrCat("link exactly one grader library; this binary has ", graders.size()));
   }
-  const fs::path scratch = NewScratchDir();
+  const fs::path scratch = ScratchDirRemovedAtExit();
   absl::StatusOr<SubmissionFuzzer> fuzzer =
       SubmissionFuzzer::Create(*graders[0], answers_file, scratch);
   if (!fuzzer.ok()) Fail(fuzzer.status().ToString());
