@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Side-by-side speed of `mlebench grade-sample` and upstream's Python grader on
-# the same large submissions (docs/performance.md shows a run).
+# Grading speed side by side with upstream, one representative competition per
+# grader family, on the same files, on this machine, in one run
+# (docs/performance.md, "Side by side, 1,000,000 rows").
 #
-#   tools/grading_speed_comparison.sh UPSTREAM_SRC [ROWS]
+#   tools/grading_speed_comparison.sh UPSTREAM_SRC [ROWS] [REPEATS]
 #
 # UPSTREAM_SRC is a local copy of openai/mle-bench's source (never committed
-# here); its graders run in the Python reference environment (upstream's pinned
-# pandas, scikit-learn, ...: tools/python/requirements.lock, made by ./bazelw),
-# with an empty stand-in for tqdm, which they import but never call. Both sides read the same CSV files and do the whole job
-# upstream's `grade_csv` does up to the score: read submission and answers
-# (pandas read_csv, float_precision="round_trip"), check, grade, round to 5
-# places. Each run is a fresh process; the best of 3 wall-clock times counts.
+# here); its grade code runs in the Python reference environment (upstream's
+# pinned pandas, scikit-learn, ...: tools/python/requirements.lock, made by
+# ./bazelw), with an empty stand-in for tqdm, which it imports but never calls.
+# tools/grading_speed/make_data.py writes the answers and a submission per
+# competition once (ROWS rows, default 1,000,000; the vision family ROWS/50).
+# Each side is timed two ways, the best of REPEATS (default 3) counting:
+#  - in process: ours, //tools/grading_speed:grading_benchmark (Google
+#    Benchmark, -c opt: read answers and submission, check, grade, round);
+#    upstream's, tools/grading_speed/upstream_timing.py (read_csv of both
+#    files as grade_csv does, its Grader: grade() and rounding), after imports;
+#  - whole process: `mlebench grade-sample` (process start, report written to
+#    stdout, exit) against upstream_timing.py for one competition (interpreter
+#    start, imports, exit), timed with bash's $EPOCHREALTIME.
 set -euo pipefail
-upstream="$(readlink -f "${1:?usage: $0 UPSTREAM_SRC [ROWS]}")"
+upstream="$(readlink -f "${1:?usage: $0 UPSTREAM_SRC [ROWS] [REPEATS]}")"
 rows="${2:-1000000}"
+repeats="${3:-3}"
 [[ -d "$upstream/mlebench/competitions" ]] || { echo "$upstream is not mle-bench's source" >&2; exit 2; }
 cd "$(dirname "$0")/.."
-./bazelw build -c opt //tools:mlebench >/dev/null 2>&1
-mlebench="$(./bazelw info -c opt bazel-bin 2>/dev/null)/tools/mlebench"
+./bazelw build -c opt //tools:mlebench //tools/grading_speed:grading_benchmark >/dev/null 2>&1
+bin="$(./bazelw info -c opt bazel-bin 2>/dev/null)"
+mlebench="$bin/tools/mlebench"
+benchmark="$bin/tools/grading_speed/grading_benchmark"
 # The reference environment ./bazelw just made or found (system_packages.bazelrc).
 python="$(sed -n 's/^test --test_env=MLEBENCH_PYTHON=//p' system_packages.bazelrc)"
 [[ -x "$python" ]] || { echo "no Python reference environment (run ./bazelw first)" >&2; exit 2; }
@@ -27,75 +38,68 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/stubs/tqdm"
 echo 'def tqdm(x=None, *a, **k): return x' >"$work/stubs/tqdm/__init__.py"
 echo 'from . import tqdm' >"$work/stubs/tqdm/auto.py"
+"$python" tools/grading_speed/make_data.py "$work/data" "$work/sub" "$rows"
 
-# Answers and a submission per competition, written by pandas.
-"$python" - "$work/data" "$work/sub" "$rows" <<'PY'
-import os, sys
-import numpy as np, pandas as pd
-data, sub, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rng = np.random.default_rng(0)
-def put(cid, answers, submission):
-    d = f"{data}/{cid}/prepared/private"
-    os.makedirs(d, exist_ok=True)
-    answers.to_csv(f"{d}/test.csv", index=False)
-    os.makedirs(sub, exist_ok=True)
-    submission.to_csv(f"{sub}/{cid}.csv", index=False)
-ids = [f"{i:08x}.jpg" for i in range(n)]
-y = rng.integers(0, 2, n)
-put("aerial-cactus-identification",
-    pd.DataFrame({"id": ids, "has_cactus": y}),
-    pd.DataFrame({"id": ids, "has_cactus": np.clip(y * 0.3 + rng.random(n) * 0.7, 0, 1)}))
-authors = np.array(["EAP", "HPL", "MWS"])
-label = rng.integers(0, 3, n)
-onehot = np.eye(3, dtype=int)[label]
-p = rng.random((n, 3)) + onehot
-p /= p.sum(axis=1, keepdims=True)
-tid = [f"id{i:07d}" for i in range(n)]
-put("spooky-author-identification",
-    pd.DataFrame({"id": tid, "EAP": onehot[:, 0], "HPL": onehot[:, 1], "MWS": onehot[:, 2]}),
-    pd.DataFrame({"id": tid, "EAP": p[:, 0], "HPL": p[:, 1], "MWS": p[:, 2]}))
-whales = np.array([f"w_{i:07x}" for i in range(5000)] + ["new_whale"])
-truth = whales[rng.integers(0, len(whales), n)]
-guesses = whales[rng.integers(0, len(whales), (n, 5))]
-hit = rng.random(n) < 0.4
-guesses[hit, rng.integers(0, 5, hit.sum())] = truth[hit]
-put("whale-categorization-playground",
-    pd.DataFrame({"Image": ids, "Id": truth}),
-    pd.DataFrame({"Image": ids, "Id": [" ".join(g) for g in guesses]}))
-PY
+# Family of each representative, in the table's order.
+families=(
+  "AUC, one column:aerial-cactus-identification"
+  "AUC, mean over columns:plant-pathology-2020-fgvc7"
+  "log loss, multi-class:spooky-author-identification"
+  "log loss, binary:dogs-vs-cats-redux-kernels-edition"
+  "MAP@k:whale-categorization-playground"
+  "accuracy:tabular-playground-series-dec-2021"
+  "regression (RMSE):new-york-city-taxi-fare-prediction"
+  "quadratic weighted kappa:aptos2019-blindness-detection"
+  "correlation:us-patent-phrase-to-phrase-matching"
+  "F1 over labels:plant-seedlings-classification"
+  "text, Levenshtein:bms-molecular-translation"
+  "text, word Jaccard:tweet-sentiment-extraction"
+  "vision, RLE masks (rows / 50):tgs-salt-identification-challenge"
+)
+ids=()
+for f in "${families[@]}"; do ids+=("${f#*:}"); done
 
-cat >"$work/upstream_grade.py" <<'PY'
-import importlib, sys
-cid, submission, answers = sys.argv[1:4]
-from mlebench.utils import read_csv
-from mlebench.grade_helpers import Grader
-grade = importlib.import_module(f"mlebench.competitions.{cid}.grade").grade
-score = Grader(name="x", grade_fn=f"mlebench.competitions.{cid}.grade:grade")(
-    read_csv(submission), read_csv(answers))
-print(score)
-PY
+# Ours in process: the best repetition of each benchmark (real time, ms).
+"$benchmark" --benchmark_repetitions="$repeats" --benchmark_min_time=0.3 \
+    --benchmark_format=json competitions/competitions.tsv "$work/data" "$work/sub" \
+    >"$work/ours.json" 2>/dev/null
+# Upstream in process: one interpreter for all.
+(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" "$python" \
+    "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" "$repeats" \
+    "${ids[@]}" >"$work/upstream.txt" 2>/dev/null)
 
-best_of_3() {  # command...: prints the best wall time; stdout of the last run in $work/out
+best_of() {  # command...: prints the best wall time; stdout of the last run in $work/out
   # Timed with bash's own clock: starting a process to read the time would
   # add its start-up to every run.
   local best="" start end
-  for _ in 1 2 3; do
+  for _ in $(seq "$repeats"); do
     start="$EPOCHREALTIME"
     "$@" >"$work/out" 2>/dev/null
     end="$EPOCHREALTIME"
-    best="$(/usr/bin/python3 -c "t = $end - $start; b = '$best'; print(min(t, float(b)) if b else t)")"
+    best="$(awk -v s="$start" -v e="$end" -v b="$best" 'BEGIN {
+        t = e - s; print (b == "" || t < b) ? t : b }')"
   done
   echo "$best"
 }
 
-echo "| competition | metric | rows | upstream (s) | mlebench (s) | speed-up | upstream score | our score |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for cid in aerial-cactus-identification spooky-author-identification whale-categorization-playground; do
-  metric="$(awk -F'\t' -v c="$cid" '$1 == c {print $3}' competitions/competitions.tsv)"
-  up_s="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of_3 "$python" \
-      "$work/upstream_grade.py" "$cid" "$work/sub/$cid.csv" "$work/data/$cid/prepared/private/test.csv")"
-  up_score="$(tail -1 "$work/out")"
-  our_s="$(best_of_3 "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
+echo "| family | competition | rows | upstream in process (s) | ours in process (s) | ratio | upstream process (s) | ours process (s) | **ratio** | upstream score | our score |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for f in "${families[@]}"; do
+  family="${f%%:*}" cid="${f#*:}"
+  n="$(($(wc -l <"$work/sub/$cid.csv") - 1))"
+  up_in="$(awk -v c="$cid" '$1 == c { print $2 }' "$work/upstream.txt")"
+  up_score="$(awk -v c="$cid" '$1 == c { print $3 }' "$work/upstream.txt")"
+  ours_in="$("$python" -c '
+import json, sys
+runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"]
+        if b.get("run_type") == "iteration" and b["run_name"] == sys.argv[2]]
+print(min(b["real_time"] for b in runs) / 1000 if runs else "nan")' "$work/ours.json" "$cid")"
+  up_proc="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of "$python" \
+      "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" 1 "$cid")"
+  ours_proc="$(best_of "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
   our_score="$(sed -n 's/^ *"score": \([^,]*\),$/\1/p' "$work/out")"
-  /usr/bin/python3 -c "print('| %s | %s | %d | %.3f | %.3f | %.1fx | %s | %s |' % ('$cid', '$metric', $rows, $up_s, $our_s, $up_s / $our_s, '$up_score', '$our_score'))"
+  awk -v f="$family" -v c="$cid" -v n="$n" -v ui="$up_in" -v oi="$ours_in" -v up="$up_proc" \
+      -v op="$ours_proc" -v us="$up_score" -v os="$our_score" 'BEGIN {
+    printf "| %s | %s | %d | %.3f | %.4f | %.1fx | %.3f | %.3f | **%.1fx** | %s | %s |\n",
+        f, c, n, ui, oi, ui / oi, up, op, up / op, us, os }'
 done
