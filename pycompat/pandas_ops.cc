@@ -14,6 +14,7 @@
 #include <string_view>
 #include <variant>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -368,6 +369,58 @@ std::vector<size_t> NumpyObjectArgsort(size_t n, absl::FunctionRef<bool(size_t, 
 
 namespace {
 
+// An order-preserving unsigned key: for ints, the value with its sign bit
+// flipped; for doubles (not NaN), the IEEE bits turned so that unsigned order
+// is numeric order, -0.0 keyed as 0.0 (they are equal, so they must tie).
+uint64_t OrderedKey(int64_t v) { return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63); }
+uint64_t OrderedKey(uint8_t v) { return v; }
+uint64_t OrderedKey(double v) {
+  const uint64_t bits = std::bit_cast<uint64_t>(v == 0.0 ? 0.0 : v);
+  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+// `rows` (increasing) ordered by key_of(row), equal keys in input order: what
+// std::stable_sort by key gives, by an LSD radix sort of the keys' varying
+// range. When the range and the position fit in 64 bits together, each item
+// is one word (position in the low bits); else {key, position} pairs.
+template <typename KeyOf>
+std::vector<size_t> StableOrderByKey(const std::vector<size_t>& rows, KeyOf key_of) {
+  const size_t n = rows.size();
+  std::vector<size_t> sorted(n);
+  if (n < 4096) {  // a comparison sort is as fast on short inputs
+    sorted = rows;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](size_t x, size_t y) { return key_of(x) < key_of(y); });
+    return sorted;
+  }
+  std::vector<uint64_t> keys(n);
+  uint64_t low = ~uint64_t{0}, high = 0;
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = key_of(rows[i]);
+    low = std::min(low, keys[i]);
+    high = std::max(high, keys[i]);
+  }
+  const int range_bits = std::bit_width(high - low);
+  const int index_bits = std::bit_width(n - 1);
+  if (range_bits + index_bits <= 64) {
+    std::vector<uint64_t> packed(n);
+    for (size_t i = 0; i < n; ++i) packed[i] = ((keys[i] - low) << index_bits) | i;
+    internal::RadixSortBits(packed, index_bits, range_bits, 8, [](uint64_t x) { return x; });
+    const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
+    for (size_t i = 0; i < n; ++i) sorted[i] = rows[packed[i] & index_mask];
+    return sorted;
+  }
+  struct Item {
+    uint64_t key;
+    uint64_t position;
+  };
+  std::vector<Item> items(n);
+  for (size_t i = 0; i < n; ++i) items[i] = {keys[i] - low, i};
+  internal::RadixSortBits(items, 0, range_bits, 11, [](const Item& x) { return x.key; });
+  for (size_t i = 0; i < n; ++i) sorted[i] = rows[items[i].position];
+  return sorted;
+}
+
 // numpy's argsort of an object array of strings: the integer-prefix sort
 // when they are distinct, else numpy's introsort (whose order of equal
 // strings is numpy's).
@@ -430,16 +483,12 @@ absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype 
   const bool all_int = std::all_of(present.begin(), present.end(), [&](size_t i) {
     return std::holds_alternative<int64_t>(cells[i]) || std::holds_alternative<bool>(cells[i]);
   });
-  if (all_int) {
-    std::stable_sort(present.begin(), present.end(),
-                     [&](size_t x, size_t y) { return IntValue(cells[x]) < IntValue(cells[y]); });
-  } else {
-    std::stable_sort(present.begin(), present.end(), [&](size_t x, size_t y) {
-      return *NumericValue(cells[x]) < *NumericValue(cells[y]);
-    });
-  }
-  present.insert(present.end(), missing.begin(), missing.end());
-  return present;
+  std::vector<size_t> sorted =
+      all_int ? StableOrderByKey(present, [&](size_t i) { return OrderedKey(IntValue(cells[i])); })
+              : StableOrderByKey(present,
+                                 [&](size_t i) { return OrderedKey(*NumericValue(cells[i])); });
+  sorted.insert(sorted.end(), missing.begin(), missing.end());
+  return sorted;
 }
 
 // Numeric dtypes: by value, ties in input order, missing (NaN) last in input
@@ -457,10 +506,10 @@ std::vector<size_t> StableValueOrder(std::span<const T> values) {
     }
     present.push_back(i);
   }
-  std::stable_sort(present.begin(), present.end(),
-                   [&](size_t x, size_t y) { return values[x] < values[y]; });
-  present.insert(present.end(), missing.begin(), missing.end());
-  return present;
+  std::vector<size_t> sorted =
+      StableOrderByKey(present, [&](size_t i) { return OrderedKey(values[i]); });
+  sorted.insert(sorted.end(), missing.begin(), missing.end());
+  return sorted;
 }
 
 }  // namespace
@@ -578,7 +627,58 @@ Column TakeCells(const Column& column, absl::Span<const size_t> order) {
   return out;
 }
 
+namespace {
+
+// The symmetric difference's size of the sets of `a`'s and `b`'s values,
+// where equal values are equal elements (ints; strings by content).
+template <typename T>
+size_t DistinctSymmetricDifferenceSize(std::span<const T> a, std::span<const T> b) {
+  if (std::equal(a.begin(), a.end(), b.begin(), b.end())) return 0;
+  const absl::flat_hash_set<T> in_a(a.begin(), a.end());
+  const absl::flat_hash_set<T> in_b(b.begin(), b.end());
+  const absl::flat_hash_set<T>& smaller = in_a.size() <= in_b.size() ? in_a : in_b;
+  const absl::flat_hash_set<T>& larger = in_a.size() <= in_b.size() ? in_b : in_a;
+  size_t common = 0;
+  for (const T& value : smaller) common += larger.contains(value);
+  return in_a.size() + in_b.size() - 2 * common;
+}
+
+// The present strings of a text column, and whether any value is missing
+// (all missing values are one element, NaN, which equals no string).
+struct PresentText {
+  std::vector<std::string_view> values;
+  bool any_missing = false;
+};
+PresentText SplitMissing(std::span<const std::string_view> text) {
+  PresentText present;
+  present.values.reserve(text.size());
+  for (const std::string_view value : text) {
+    if (TypedColumn::IsMissingText(value)) {
+      present.any_missing = true;
+    } else {
+      present.values.push_back(value);
+    }
+  }
+  return present;
+}
+
+}  // namespace
+
 size_t SymmetricDifferenceSize(const TypedColumn& a, const TypedColumn& b) {
+  using Storage = TypedColumn::Storage;
+  // Python's set equality within one kind of storage: ints by value, strings
+  // by content. Anything else (numbers of two dtypes, bools, cells) goes
+  // through the cells' keys.
+  if (a.storage() == Storage::kInt64 && b.storage() == Storage::kInt64) {
+    return DistinctSymmetricDifferenceSize(a.ints(), b.ints());
+  }
+  if (a.storage() == Storage::kText && b.storage() == Storage::kText) {
+    const PresentText present_a = SplitMissing(a.text());
+    const PresentText present_b = SplitMissing(b.text());
+    return DistinctSymmetricDifferenceSize(std::span<const std::string_view>(present_a.values),
+                                           std::span<const std::string_view>(present_b.values)) +
+           (present_a.any_missing != present_b.any_missing ? 1 : 0);
+  }
   return SymmetricDifferenceSize(a.ToColumn(), b.ToColumn());
 }
 

@@ -171,6 +171,82 @@ TEST(SymmetricDifferenceSizeTest, CountsIdsOnOneSideOnly) {
   EXPECT_EQ(SymmetricDifferenceSize(ints, floats), 2u);  // 1 == 1.0; {2} ^ {2.5}
 }
 
+// The typed columns' own paths (ints, text with missing values, equal
+// columns) against the cells' keys, on random ids with repeats.
+TEST(SymmetricDifferenceSizeTest, TypedPathsAgreeWithCells) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t n = rng() % 40, m = trial % 7 == 0 ? n : rng() % 40;
+    std::vector<int64_t> ints_a(n), ints_b(m);
+    for (int64_t& v : ints_a) v = static_cast<int64_t>(rng() % 30) - 5;
+    for (int64_t& v : ints_b) v = static_cast<int64_t>(rng() % 30) - 5;
+    if (trial % 7 == 0) ints_b = ints_a;  // the same column
+    TypedColumn ta = TypedColumn::Ints("id", ints_a), tb = TypedColumn::Ints("id", ints_b);
+    EXPECT_EQ(SymmetricDifferenceSize(ta, tb), SymmetricDifferenceSize(ta.ToColumn(), tb.ToColumn()));
+
+    static const std::vector<std::string> kWords = {"", "a", "b", "ab", "id1", "id10", "x"};
+    std::vector<std::string_view> text_a(n), text_b(m);
+    for (std::string_view& v : text_a) {
+      const size_t k = rng() % (kWords.size() + 1);
+      v = k == kWords.size() ? std::string_view() : std::string_view(kWords[k]);  // missing
+    }
+    for (std::string_view& v : text_b) {
+      const size_t k = rng() % (kWords.size() + 1);
+      v = k == kWords.size() ? std::string_view() : std::string_view(kWords[k]);
+    }
+    if (trial % 7 == 0) text_b = text_a;
+    TypedColumn xa = TypedColumn::Text("id", text_a), xb = TypedColumn::Text("id", text_b);
+    EXPECT_EQ(SymmetricDifferenceSize(xa, xb), SymmetricDifferenceSize(xa.ToColumn(), xb.ToColumn()))
+        << "trial " << trial;
+  }
+  // A missing value against the empty string: NaN is not "".
+  TypedColumn missing = TypedColumn::Text("id", std::vector<std::string_view>{std::string_view()});
+  TypedColumn empty = TypedColumn::Text("id", std::vector<std::string_view>{std::string_view("")});
+  EXPECT_EQ(SymmetricDifferenceSize(missing, empty), 2u);
+}
+
+// The radix-sorted numeric orders against std::stable_sort by value, over
+// and under the size where the radix sort starts, with many ties, negative
+// values, -0.0 against 0.0, wide and narrow ranges, NaN (last), typed and
+// as cells.
+TEST(SortValuesOrderTest, NumericOrdersAreStableSortsByValue) {
+  std::mt19937_64 rng(9);
+  for (size_t n : {size_t{10}, size_t{5000}, size_t{70000}}) {
+    for (int shape = 0; shape < 4; ++shape) {
+      std::vector<int64_t> ints(n);
+      std::vector<double> doubles(n);
+      for (size_t i = 0; i < n; ++i) {
+        switch (shape) {
+          case 0: ints[i] = static_cast<int64_t>(rng() % 50) - 25; break;  // ties
+          case 1: ints[i] = static_cast<int64_t>(rng()); break;            // full range
+          case 2: ints[i] = static_cast<int64_t>(rng() % 1000000) * 1000003; break;
+          default: ints[i] = std::numeric_limits<int64_t>::min() + static_cast<int64_t>(rng() % 3);
+        }
+        const uint64_t r = rng() % 10;
+        doubles[i] = r == 0 ? -0.0 : r == 1 ? 0.0 : r == 2 ? std::nan("") : r == 3 ? -1e300
+                     : shape == 0 ? static_cast<double>(rng() % 7) - 3
+                                  : std::ldexp(static_cast<double>(rng() >> 11), -50) - 4096;
+      }
+      std::vector<size_t> expected_ints(n);
+      std::iota(expected_ints.begin(), expected_ints.end(), 0);
+      std::stable_sort(expected_ints.begin(), expected_ints.end(),
+                       [&](size_t x, size_t y) { return ints[x] < ints[y]; });
+      std::vector<size_t> present, missing;
+      for (size_t i = 0; i < n; ++i) (std::isnan(doubles[i]) ? missing : present).push_back(i);
+      std::stable_sort(present.begin(), present.end(),
+                       [&](size_t x, size_t y) { return doubles[x] < doubles[y]; });
+      present.insert(present.end(), missing.begin(), missing.end());
+
+      TypedColumn typed_ints = TypedColumn::Ints("v", ints);
+      TypedColumn typed_doubles = TypedColumn::Doubles("v", doubles);
+      EXPECT_EQ(*SortValuesOrder(typed_ints), expected_ints) << n << " " << shape;
+      EXPECT_EQ(*SortValuesOrder(typed_ints.ToColumn()), expected_ints) << n << " " << shape;
+      EXPECT_EQ(*SortValuesOrder(typed_doubles), present) << n << " " << shape;
+      EXPECT_EQ(*SortValuesOrder(typed_doubles.ToColumn()), present) << n << " " << shape;
+    }
+  }
+}
+
 TEST(NumericValueTest, Conversions) {
   EXPECT_EQ(NumericValue(Cell{true}), 1.0);
   EXPECT_EQ(NumericValue(Cell{int64_t{-3}}), -3.0);
