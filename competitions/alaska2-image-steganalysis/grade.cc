@@ -15,7 +15,7 @@
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/classification/weighted_auroc.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
@@ -24,18 +24,22 @@ constexpr char kId[] = "Id";
 constexpr char kLabel[] = "Label";
 
 // `column.astype(float)` in `order`; nullopt where a cell does not convert.
-std::optional<std::vector<double>> AsFloats(const Column& column, const std::vector<size_t>& order) {
+std::optional<std::vector<double>> AsFloats(const TypedColumn& column,
+                                            const std::vector<size_t>& order) {
+  std::vector<double> numbers(column.size());
+  const size_t numeric_rows = CopyNumericValues(column, numbers);
   std::vector<double> values;
   values.reserve(order.size());
   for (size_t row : order) {
-    std::optional<double> value = ObjectToFloat64(column.cells[row]);
+    std::optional<double> value =
+        row < numeric_rows ? numbers[row] : ObjectToFloat64(column.CellAt(row));
     if (!value) return std::nullopt;
     values.push_back(*value);
   }
   return values;
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kId) == nullptr || answers.Find(kLabel) == nullptr) {
     return MalformedAnswers("answers need 'Id' and 'Label' columns");
   }
@@ -54,8 +58,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answers.Find(kId));
   if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < answer_order->size(); ++i) {
-    if (!CellsEqual(submission.Find(kId)->cells[(*submission_order)[i]],
-                    answers.Find(kId)->cells[(*answer_order)[i]])) {
+    if (!ValuesEqualAt(*submission.Find(kId), (*submission_order)[i], *answers.Find(kId),
+                       (*answer_order)[i])) {
       return InvalidSubmission("Submission and answers must have the same ids");
     }
   }
@@ -87,7 +91,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
     .submission_csv = {.string_columns = {"Id"}},
     .answers_csv = {.string_columns = {"Id"}},
 });

@@ -25,6 +25,7 @@
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/correlation/quadratic_weighted_kappa.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
@@ -32,7 +33,7 @@ namespace {
 constexpr char kId[] = "id_code";
 constexpr char kTarget[] = "diagnosis";
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (submission.Find(kTarget) == nullptr) {
     return InvalidSubmission("Submission must contain the target column 'diagnosis'");
   }
@@ -41,9 +42,9 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission("Submission DataFrame should not be empty");
   }
   if (answers.num_rows() == 0) return MalformedAnswers("no rows");
-  const Column* answer_ids = answers.Find(kId);
+  const TypedColumn* answer_ids = answers.Find(kId);
   if (answer_ids == nullptr) return MalformedAnswers("no id_code column");
-  const Column* ids = submission.Find(kId);
+  const TypedColumn* ids = submission.Find(kId);
   if (ids == nullptr) return InvalidSubmission("Submission must contain the id column 'id_code'");
   if (SymmetricDifferenceSize(*ids, *answer_ids) != 0) {
     return InvalidSubmission("Submission must have the same id_codes as answers");
@@ -56,8 +57,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   }
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
   if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
-  const Column y_pred = TakeCells(*submission.Find(kTarget), *order);
-  const Column y_true = TakeCells(*answers.Find(kTarget), *answer_order);
+  const Column y_pred = TakeCells(submission.Find(kTarget)->ToColumn(), *order);
+  const Column y_true = TakeCells(answers.Find(kTarget)->ToColumn(), *answer_order);
   if (y_true.dtype != Dtype::kInt64) return MalformedAnswers("diagnosis is not an integer column");
   absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
   if (!kappa.ok()) {
@@ -71,7 +72,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -6,7 +6,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/metric_inputs.h"
@@ -14,7 +14,7 @@
 namespace mlebench {
 namespace {
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
                    PrepareForAccuracyMetric(submission, answers, /*id_column=*/"image_id",
                                             /*target_column=*/"label"));
@@ -32,7 +32,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 #include "competitions/dog-breed-identification/classes.h"
 #include "grading/grader.h"
 #include "grading/metrics/metric_inputs.h"
@@ -26,7 +26,7 @@ using dog_breed_identification::Breeds;
 
 constexpr char kIdColumn[] = "id";
 
-bool HasAllBreedColumns(const Table& table) {
+bool HasAllBreedColumns(const TypedTable& table) {
   for (const std::string& name : Breeds()) {
     if (table.Find(name) == nullptr) return false;
   }
@@ -35,14 +35,14 @@ bool HasAllBreedColumns(const Table& table) {
 
 
 // Upstream's row-sum check, then its range check, on `submission[DOGS_LIST]`.
-absl::Status CheckProbabilities(const Table& submission) {
-  std::vector<const Column*> columns;
+absl::Status CheckProbabilities(const TypedTable& submission) {
+  std::vector<const TypedColumn*> columns;
   for (const std::string& name : Breeds()) columns.push_back(submission.Find(name));
   return CheckProbabilityRows(columns, "Dog probabilities in each row in submission should sum to one",
                               "All probabilities in submission must be between 0 and 1");
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   // Upstream asserts this after its first submission checks; malformed
   // answers are ours, not the submission's, so they are reported first.
   if (answers.Find(kIdColumn) == nullptr || !HasAllBreedColumns(answers)) {
@@ -69,7 +69,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -6,12 +6,12 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/binary_log_loss_by_id.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   return GradeBinaryLogLossById(submission, answers,
                                 {.target_column = "label", .check_row_count = true});
 }
@@ -20,7 +20,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

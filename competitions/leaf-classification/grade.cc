@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/python_float.h"
 #include "base/status_macros.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 #include "competitions/leaf-classification/classes.h"
 #include "grading/grader.h"
 #include "grading/metrics/metric_inputs.h"
@@ -29,7 +29,7 @@ constexpr char kIdColumn[] = "id";
 
 // Upstream compares column *sets*: {"id"} and the classes, in any order,
 // nothing more (the reader has already made names unique).
-bool HasExactlyIdAndClassColumns(const Table& table) {
+bool HasExactlyIdAndClassColumns(const TypedTable& table) {
   if (table.num_columns() != Classes().size() + 1 || table.Find(kIdColumn) == nullptr) {
     return false;
   }
@@ -41,14 +41,14 @@ bool HasExactlyIdAndClassColumns(const Table& table) {
 
 
 // Upstream's row-sum and range checks on `submission[CLASSES]`.
-absl::Status CheckProbabilities(const Table& submission) {
-  std::vector<const Column*> columns;
+absl::Status CheckProbabilities(const TypedTable& submission) {
+  std::vector<const TypedColumn*> columns;
   for (const std::string& name : Classes()) columns.push_back(submission.Find(name));
   return CheckProbabilityRows(columns, "Each row in submission should sum to one, as probabilities",
                               "All probabilities in submission DataFrame must be between 0 and 1");
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   // Upstream asserts this after checking the submission; malformed answers
   // are ours, not the submission's, so they are reported first.
   if (!HasExactlyIdAndClassColumns(answers)) {
@@ -74,7 +74,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

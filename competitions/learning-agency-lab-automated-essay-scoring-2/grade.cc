@@ -14,6 +14,7 @@
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/correlation/quadratic_weighted_kappa.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 constexpr char kId[] = "essay_id";
 constexpr char kTarget[] = "score";
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kTarget) == nullptr) return MalformedAnswers("no score column");
   if (answers.Find(kId) == nullptr) return MalformedAnswers("no essay_id column");
   if (answers.num_rows() == 0) return MalformedAnswers("no rows");
@@ -46,16 +47,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   // do not compare (an error in numpy 2, always "different" before), and an
   // answers table has distinct ids, so a one-row submission (which numpy
   // would broadcast) cannot match either.
-  const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kId), *answers_order);
-  bool ids_match = submission_ids.cells.size() == answer_ids.cells.size();
-  for (size_t i = 0; ids_match && i < answer_ids.cells.size(); ++i) {
-    ids_match = CellsEqual(submission_ids.cells[i], answer_ids.cells[i]);
+  const TypedColumn& submission_ids = *submission.Find(kId);
+  const TypedColumn& answer_ids = *answers.Find(kId);
+  bool ids_match = submission_order->size() == answers_order->size();
+  for (size_t i = 0; ids_match && i < answers_order->size(); ++i) {
+    ids_match = ValuesEqualAt(submission_ids, (*submission_order)[i], answer_ids, (*answers_order)[i]);
   }
   if (!ids_match) return InvalidSubmission("Submission must contain the same ids as the answers");
 
-  const Column y_pred = TakeCells(*submission.Find(kTarget), *submission_order);
-  const Column y_true = TakeCells(*answers.Find(kTarget), *answers_order);
+  const Column y_pred = TakeCells(submission.Find(kTarget)->ToColumn(), *submission_order);
+  const Column y_true = TakeCells(answers.Find(kTarget)->ToColumn(), *answers_order);
   if (y_true.dtype != Dtype::kInt64) return MalformedAnswers("score is not an integer column");
   absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
   if (!kappa.ok()) {
@@ -69,7 +70,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -35,7 +35,7 @@ using testing::ExpectInvalid;
 TEST(MovieReviewGradeTest, Registered) {
   const CompetitionGrader& grader = testing::RegisteredGrader(kId);
   EXPECT_EQ(grader.id, MLEBENCH_COMPETITION_ID);
-  EXPECT_NE(grader.grade, nullptr);
+  EXPECT_NE(grader.grade_typed, nullptr);
 }
 
 TEST(MovieReviewGradeTest, PerfectSubmissionInAnyRowOrder) {

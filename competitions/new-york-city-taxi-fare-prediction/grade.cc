@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/regression/rmse.h"
 #include "pycompat/pandas_ops.h"
@@ -23,12 +24,12 @@ constexpr char kTarget[] = "fare_amount";
 
 // `table.sort_values("key")["fare_amount"]`; a key column that Python cannot
 // order (text mixed with numbers) is a TypeError.
-absl::StatusOr<Column> TargetSortedByKey(const Table& table) {
+absl::StatusOr<Column> TargetSortedByKey(const TypedTable& table) {
   ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(*table.Find(kKey)));
-  return TakeCells(*table.Find(kTarget), order);
+  return TakeCells(table.Find(kTarget)->ToColumn(), order);
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kTarget) == nullptr) return MalformedAnswers("no fare_amount column");
   if (answers.Find(kKey) == nullptr) return MalformedAnswers("no key column");
   if (submission.Find(kTarget) == nullptr) {
@@ -62,7 +63,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

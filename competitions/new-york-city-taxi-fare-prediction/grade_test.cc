@@ -38,7 +38,7 @@ double Square(double x) { return x * x; }
 
 TEST(NycTaxiFareGradeTest, Registered) {
   EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
-  EXPECT_NE(Grader().grade, nullptr);
+  EXPECT_NE(Grader().grade_typed, nullptr);
 }
 
 TEST(NycTaxiFareGradeTest, PerfectSubmissionInAnyRowOrder) {
@@ -145,7 +145,8 @@ TEST(NycTaxiFareGradeTest, UnorderableKeysAreInvalid) {
                  Column{"fare_amount", Dtype::kFloat64, {1.0, 2.0}}});
   Table submission({Column{"key", Dtype::kObject, {std::string("a"), int64_t{5}}},
                     Column{"fare_amount", Dtype::kFloat64, {1.0, 2.0}}});
-  ExpectInvalid(Grader().grade(submission, answers), "sorting the submission by key");
+  ExpectInvalid(GradeTables(Grader(), TypedTable::View(submission), TypedTable::View(answers)),
+                "sorting the submission by key");
 }
 
 TEST(NycTaxiFareGradeTest, MalformedAnswersAreNotTheSubmissionsFault) {

@@ -28,7 +28,7 @@
 #include "grading/metrics/classification/auc_roc.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/pandas_ops.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 namespace {
@@ -37,7 +37,7 @@ constexpr std::string_view kIdColumn = "image_id";
 constexpr std::array<std::string_view, 4> kClasses = {"healthy", "multiple_diseases", "rust",
                                                       "scab"};
 
-bool HasExactlyExpectedColumns(const Table& table) {
+bool HasExactlyExpectedColumns(const TypedTable& table) {
   const std::vector<std::string> names = table.ColumnNames();
   std::set<std::string> expected = {std::string(kIdColumn)};
   for (std::string_view name : kClasses) expected.insert(std::string(name));
@@ -50,26 +50,44 @@ struct ClassMatrix {
   std::vector<double> values;
   std::optional<std::string> bad_cell;
 };
-ClassMatrix ClassValues(const Table& table, const std::vector<size_t>& order) {
+ClassMatrix ClassValues(const TypedTable& table, const std::vector<size_t>& order) {
   ClassMatrix matrix;
-  matrix.values.reserve(order.size() * kClasses.size());
-  for (size_t row : order) {
-    for (std::string_view name : kClasses) {
-      const Cell& cell = table.Find(name)->cells[row];
+  std::array<const TypedColumn*, kClasses.size()> columns;
+  std::array<std::vector<double>, kClasses.size()> numbers;
+  bool all_numbers = true;
+  for (size_t c = 0; c < kClasses.size(); ++c) {
+    columns[c] = table.Find(kClasses[c]);
+    numbers[c].resize(columns[c]->size());
+    all_numbers &= CopyNumericValues(*columns[c], numbers[c]) == numbers[c].size();
+  }
+  matrix.values.resize(order.size() * kClasses.size());
+  if (all_numbers) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      for (size_t c = 0; c < kClasses.size(); ++c) {
+        matrix.values[i * kClasses.size() + c] = numbers[c][order[i]];
+      }
+    }
+    return matrix;
+  }
+  // Text among the scores: each cell as Python's float() reads it, the first
+  // that cannot be named (in sorted row order, then class order).
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (size_t c = 0; c < kClasses.size(); ++c) {
+      const Cell cell = columns[c]->CellAt(order[i]);
       std::optional<double> v = ObjectToFloat64(cell);
       if (!v.has_value()) {
         matrix.bad_cell = absl::StrCat("could not convert string to float: '",
                                        std::get<std::string>(cell), "' (column '",
-                                       std::string(name), "')");
+                                       std::string(kClasses[c]), "')");
         return matrix;
       }
-      matrix.values.push_back(*v);
+      matrix.values[i * kClasses.size() + c] = *v;
     }
   }
   return matrix;
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (!HasExactlyExpectedColumns(answers)) {
     return MalformedAnswers("expected columns image_id, healthy, multiple_diseases, rust, scab");
   }
@@ -96,10 +114,10 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(
         absl::StrCat("image_id cannot be sorted: ", order.status().message()));
   }
-  const Column& ids = *submission.Find(kIdColumn);
-  const Column& answer_ids = *answers.Find(kIdColumn);
+  const TypedColumn& ids = *submission.Find(kIdColumn);
+  const TypedColumn& answer_ids = *answers.Find(kIdColumn);
   for (size_t i = 0; i < order->size(); ++i) {
-    if (!CellsEqual(ids.cells[(*order)[i]], answer_ids.cells[(*answer_order)[i]])) {
+    if (!ValuesEqualAt(ids, (*order)[i], answer_ids, (*answer_order)[i])) {
       return InvalidSubmission(
           "Submission and answers DataFrames must have matching 'image_id' columns.");
     }
@@ -121,7 +139,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
     .submission_csv = {.string_columns = {"image_id"}},
     .answers_csv = {.string_columns = {"image_id"}},
 });

@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/f1_score.h"
 #include "pycompat/pandas_ops.h"
@@ -34,21 +35,33 @@ namespace {
 constexpr char kFile[] = "file";
 constexpr char kSpecies[] = "species";
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  const Column* answer_files = answers.Find(kFile);
-  const Column* answer_species = answers.Find(kSpecies);
+// Whether `column`'s value at `row` is a string (not a number, bool or
+// missing value).
+bool IsStringAt(const TypedColumn& column, size_t row) {
+  switch (column.storage()) {
+    case TypedColumn::Storage::kText:
+      return !TypedColumn::IsMissingText(column.text()[row]);
+    case TypedColumn::Storage::kCells:
+      return std::holds_alternative<std::string>(column.cells()[row]);
+    default:
+      return false;
+  }
+}
+
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
+  const TypedColumn* answer_files = answers.Find(kFile);
+  const TypedColumn* answer_species = answers.Find(kSpecies);
   if (answer_files == nullptr || answer_species == nullptr) {
     return MalformedAnswers("expected columns file and species");
   }
-  if (answer_species->dtype != Dtype::kObject) return MalformedAnswers("species are not names");
-  for (const Cell& cell : answer_species->cells) {
-    if (!std::holds_alternative<std::string>(cell))
-      return MalformedAnswers("species are not names");
+  if (answer_species->dtype() != Dtype::kObject) return MalformedAnswers("species are not names");
+  for (size_t row = 0; row < answer_species->size(); ++row) {
+    if (!IsStringAt(*answer_species, row)) return MalformedAnswers("species are not names");
   }
 
-  const Column* files = submission.Find(kFile);
+  const TypedColumn* files = submission.Find(kFile);
   if (files == nullptr) return InvalidSubmission("Submission must have 'file' column");
-  const Column* species = submission.Find(kSpecies);
+  const TypedColumn* species = submission.Find(kSpecies);
   if (species == nullptr) return InvalidSubmission("Submission must have 'species' column");
   if (submission.num_rows() != answers.num_rows()) {
     return InvalidSubmission(absl::StrCat("Submission length ", submission.num_rows(),
@@ -62,14 +75,14 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_files);
   if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
   for (size_t i = 0; i < order->size(); ++i) {
-    if (!CellsEqual(files->cells[(*order)[i]], answer_files->cells[(*answer_order)[i]])) {
+    if (!ValuesEqualAt(*files, (*order)[i], *answer_files, (*answer_order)[i])) {
       return InvalidSubmission("Submission and answers have mismatched 'file' columns");
     }
   }
 
   bool any_text = false;
-  for (const Cell& cell : species->cells) {
-    any_text = any_text || std::holds_alternative<std::string>(cell);
+  for (size_t row = 0; row < species->size() && !any_text; ++row) {
+    any_text = IsStringAt(*species, row);
   }
   if (!any_text) {
     return InvalidSubmission(
@@ -77,9 +90,11 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "booleans or missing values)");
   }
   std::vector<std::string> y_true, y_pred;
+  y_true.reserve(order->size());
+  y_pred.reserve(order->size());
   for (size_t i = 0; i < order->size(); ++i) {
-    y_true.push_back(std::get<std::string>(answer_species->cells[(*answer_order)[i]]));
-    y_pred.push_back(PythonStr(species->cells[(*order)[i]]));
+    y_true.push_back(std::get<std::string>(answer_species->CellAt((*answer_order)[i])));
+    y_pred.push_back(PythonStr(species->CellAt((*order)[i])));
   }
   FScoreOptions options;
   options.average = FScoreAverage::kMicro;
@@ -94,7 +109,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -19,6 +19,7 @@
 #include "base/python_float.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "pycompat/object_float_cast.h"
@@ -45,10 +46,10 @@ struct SortedAnswers {
   std::vector<double> y_true;  // rows x 2, row-major
 };
 
-absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
-  const Column* id = answers.Find(kIdColumn);
+absl::StatusOr<SortedAnswers> PrepareAnswers(const TypedTable& answers) {
+  const TypedColumn* id = answers.Find(kIdColumn);
   if (id == nullptr) return MalformedAnswers("no 'id' column");
-  std::array<const Column*, 2> targets{};
+  std::array<const TypedColumn*, 2> targets{};
   for (size_t t = 0; t < kTargets.size(); ++t) {
     targets[t] = answers.Find(kTargets[t]);
     if (targets[t] == nullptr) {
@@ -60,11 +61,11 @@ absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
   SortedAnswers sorted{*order, {}};
   sorted.y_true.reserve(2 * order->size());
   for (size_t row : *order) {
-    for (const Column* target : targets) {
-      std::optional<double> v = NumericValue(target->cells[row]);
+    for (const TypedColumn* target : targets) {
+      std::optional<double> v = NumericValueAt(*target, row);
       if (!v.has_value()) {
         return MalformedAnswers(
-            absl::StrCat("'", target->name, "' holds text ", CellRepr(target->cells[row])));
+            absl::StrCat("'", target->name(), "' holds text ", CellRepr(target->CellAt(row))));
       }
       sorted.y_true.push_back(*v);
     }
@@ -76,12 +77,12 @@ absl::StatusOr<SortedAnswers> PrepareAnswers(const Table& answers) {
   return sorted;
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
-  const Column* id = submission.Find(kIdColumn);
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
+  const TypedColumn* id = submission.Find(kIdColumn);
   if (id == nullptr) {
     return InvalidSubmission("Both submission and answers DataFrames must contain an 'id' column.");
   }
-  std::array<const Column*, 2> targets{};
+  std::array<const TypedColumn*, 2> targets{};
   for (size_t t = 0; t < kTargets.size(); ++t) {
     targets[t] = submission.Find(kTargets[t]);
     if (targets[t] == nullptr) {
@@ -100,26 +101,26 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
     return InvalidSubmission(
         absl::StrCat("Submission ids cannot be sorted: ", order.status().message()));
   }
-  const Column& answer_ids = *answers.Find(kIdColumn);
+  const TypedColumn& answer_ids = *answers.Find(kIdColumn);
   for (size_t i = 0; i < order->size(); ++i) {
-    const Cell& ours = id->cells[(*order)[i]];
-    const Cell& theirs = answer_ids.cells[sorted_answers.order[i]];
-    if (!CellsEqual(ours, theirs)) {
+    if (!ValuesEqualAt(*id, (*order)[i], answer_ids, sorted_answers.order[i])) {
       return InvalidSubmission(absl::StrCat(
           "Submission and answers have mismatched 'id' columns (after sorting, row ", i, " has id ",
-          CellRepr(ours), " where the answers have ", CellRepr(theirs), ")"));
+          CellRepr(id->CellAt((*order)[i])), " where the answers have ",
+          CellRepr(answer_ids.CellAt(sorted_answers.order[i])), ")"));
     }
   }
 
   std::vector<double> y_score;
   y_score.reserve(2 * order->size());
   for (size_t row : *order) {
-    for (const Column* target : targets) {
-      std::optional<double> v = ObjectToFloat64(target->cells[row]);
+    for (const TypedColumn* target : targets) {
+      std::optional<double> v = NumericValueAt(*target, row);
+      if (!v.has_value()) v = ObjectToFloat64(target->CellAt(row));  // text
       if (!v.has_value()) {
         return InvalidSubmission(
-            absl::StrCat("could not convert string to float: ", CellRepr(target->cells[row]),
-                         " (column '", target->name, "')"));
+            absl::StrCat("could not convert string to float: ", CellRepr(target->CellAt(row)),
+                         " (column '", target->name(), "')"));
       }
       y_score.push_back(*v);
     }
@@ -140,7 +141,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

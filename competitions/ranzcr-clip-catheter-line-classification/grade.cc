@@ -20,7 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/metric_inputs.h"
@@ -36,7 +36,7 @@ constexpr std::array<std::string_view, 9> kClasses = {
     "NGT - Normal",     "CVC - Abnormal",            "CVC - Borderline",
 };
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   for (std::string_view name : kClasses) {
     if (answers.Find(name) == nullptr) {
       return MalformedAnswers(absl::StrCat("missing class ", std::string(name)));
@@ -71,7 +71,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
     .submission_csv = {.string_columns = {std::string(kIdColumn)}},
     .answers_csv = {.string_columns = {std::string(kIdColumn)}},
 });

@@ -32,7 +32,7 @@ using testing::ExpectInvalid;
 
 TEST(SpaceshipTitanicGradeTest, Registered) {
   EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
-  EXPECT_NE(Grader().grade, nullptr);
+  EXPECT_NE(Grader().grade_typed, nullptr);
 }
 
 TEST(SpaceshipTitanicGradeTest, PerfectSubmissionInAnyRowOrder) {

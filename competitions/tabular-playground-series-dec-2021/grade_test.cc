@@ -30,7 +30,7 @@ using testing::ExpectInvalid;
 
 TEST(TabularPlaygroundDec2021GradeTest, Registered) {
   EXPECT_EQ(Grader().id, MLEBENCH_COMPETITION_ID);
-  EXPECT_NE(Grader().grade, nullptr);
+  EXPECT_NE(Grader().grade_typed, nullptr);
 }
 
 TEST(TabularPlaygroundDec2021GradeTest, PerfectSubmissionInAnyRowOrder) {

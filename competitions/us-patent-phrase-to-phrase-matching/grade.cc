@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/typed_table.h"
 #include "grading/grader.h"
 #include "pycompat/pandas_ops.h"
 #include "grading/metrics/correlation/pearson_correlation.h"
@@ -20,7 +21,7 @@ namespace {
 constexpr char kId[] = "id";
 constexpr char kScore[] = "score";
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   if (answers.Find(kId) == nullptr) return MalformedAnswers("no id column");
   if (answers.Find(kScore) == nullptr) return MalformedAnswers("no score column");
   if (answers.num_rows() < 2) return MalformedAnswers("fewer than two rows");
@@ -42,16 +43,16 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
   absl::StatusOr<std::vector<size_t>> answers_order = SortValuesOrder(*answers.Find(kId));
   if (!answers_order.ok()) return MalformedAnswers(std::string(answers_order.status().message()));
 
-  const Column submission_ids = TakeCells(*submission.Find(kId), *submission_order);
-  const Column answer_ids = TakeCells(*answers.Find(kId), *answers_order);
-  for (size_t i = 0; i < answer_ids.cells.size(); ++i) {
-    if (!CellsEqual(submission_ids.cells[i], answer_ids.cells[i])) {
+  const TypedColumn& submission_ids = *submission.Find(kId);
+  const TypedColumn& answer_ids = *answers.Find(kId);
+  for (size_t i = 0; i < answers_order->size(); ++i) {
+    if (!ValuesEqualAt(submission_ids, (*submission_order)[i], answer_ids, (*answers_order)[i])) {
       return InvalidSubmission("Ids mismatch between submission and answers");
     }
   }
 
-  const Column y_true = TakeCells(*answers.Find(kScore), *answers_order);
-  const Column y_pred = TakeCells(*submission.Find(kScore), *submission_order);
+  const Column y_true = TakeCells(answers.Find(kScore)->ToColumn(), *answers_order);
+  const Column y_pred = TakeCells(submission.Find(kScore)->ToColumn(), *submission_order);
   if (y_true.dtype == Dtype::kObject) return MalformedAnswers("score is not numeric");
   absl::StatusOr<double> r = PearsonCorrelation(y_true, y_pred);
   if (!r.ok()) {
@@ -65,7 +66,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -19,6 +19,7 @@
 #include "grading/metrics/classification/accuracy.h"
 #include "grading/metrics/classification/auc_roc.h"
 #include "grading/metrics/classification/log_loss.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/outcome.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
@@ -43,22 +44,6 @@ struct IdOrders {
   std::vector<size_t> submission;
   std::vector<size_t> answers;
 };
-// Whether the submission lists the answers' ids, all present, in their
-// order, as text: then both tables sorted by id pair every row with itself
-// (equal columns sort into the same order; text never fails to sort), and
-// their sorted ids are equal.
-bool SameTextIdsInOrder(const TypedColumn& id, const TypedColumn& answers_id) {
-  if (id.storage() != TypedColumn::Storage::kText ||
-      answers_id.storage() != TypedColumn::Storage::kText || id.size() != answers_id.size()) {
-    return false;
-  }
-  const std::span<const std::string_view> a = id.text(), b = answers_id.text();
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (TypedColumn::IsMissingText(a[i]) || a[i] != b[i]) return false;
-  }
-  return true;
-}
-
 // `same_ids`: SameTextIdsInOrder(id, answers_id), which callers know already.
 absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id,
                                   bool same_ids) {
@@ -142,12 +127,12 @@ std::optional<double> ParseNumericString(std::string_view text) {
   return std::strtod(std::string(s).c_str(), nullptr);
 }
 
-absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
-                                                        const Table& answers,
+absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submission,
+                                                        const TypedTable& answers,
                                                         std::string_view id_column,
                                                         std::string_view target_column) {
-  const Column* answers_target = answers.Find(target_column);
-  const Column* answers_id = answers.Find(id_column);
+  const TypedColumn* answers_target = answers.Find(target_column);
+  const TypedColumn* answers_id = answers.Find(id_column);
   if (answers_target == nullptr) {
     return BadAnswers(
         absl::StrCat("Answers must have a `", std::string(target_column), "` column"));
@@ -155,7 +140,10 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
   if (answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers must have a `", std::string(id_column), "` column"));
   }
-  if (absl::StatusOr<TargetType> type = TypeOfTarget(*answers_target, "y_true");
+  // The targets as cells (the labels' kinds matter to accuracy_score); the
+  // ids stay typed.
+  const Column answers_labels = answers_target->ToColumn();
+  if (absl::StatusOr<TargetType> type = TypeOfTarget(answers_labels, "y_true");
       !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
     return BadAnswers(absl::StrCat(
         "answers' `", std::string(target_column), "` is not a label column: ",
@@ -167,26 +155,33 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
                                           submission.num_rows(), " rows instead of ",
                                           answers.num_rows(), ")."));
   }
-  const Column* target = submission.Find(target_column);
+  const TypedColumn* target = submission.Find(target_column);
   if (target == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission must have a `", std::string(target_column), "` column"));
   }
-  const Column* id = submission.Find(id_column);
+  const TypedColumn* id = submission.Find(id_column);
   if (id == nullptr) {
     return InvalidSubmission(
         absl::StrCat("Submission must have a `", std::string(id_column), "` column"));
   }
 
-  const TypedColumn id_view = TypedColumn::CellsView(*id);
-  const TypedColumn answers_id_view = TypedColumn::CellsView(*answers_id);
-  ASSIGN_OR_RETURN(IdOrders orders, SortBoth(id_view, answers_id_view, /*same_ids=*/false));
-  if (!SortedIdsEqual(id_view, answers_id_view, orders)) {
+  const bool same_ids = SameTextIdsInOrder(*id, *answers_id);
+  ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, same_ids));
+  if (!same_ids && !SortedIdsEqual(*id, *answers_id, orders)) {
     return InvalidSubmission(
         absl::StrCat("Submission and Answers `", std::string(id_column), "`'s do not match"));
   }
-  return AccuracyInputs{TakeCells(*answers_target, orders.answers),
-                        TakeCells(*target, orders.submission)};
+  return AccuracyInputs{TakeCells(answers_labels, orders.answers),
+                        TakeCells(target->ToColumn(), orders.submission)};
+}
+
+absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
+                                                        const Table& answers,
+                                                        std::string_view id_column,
+                                                        std::string_view target_column) {
+  return PrepareForAccuracyMetric(TypedTable::View(submission), TypedTable::View(answers),
+                                  id_column, target_column);
 }
 
 absl::StatusOr<AurocInputs> PrepareForAurocMetric(const Table& submission, const Table& answers,

@@ -32,6 +32,10 @@ struct AccuracyInputs {
   Column y_true;  // answers[target], in id order
   Column y_pred;  // submission[target], in id order
 };
+absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submission,
+                                                        const TypedTable& answers,
+                                                        std::string_view id_column,
+                                                        std::string_view target_column);
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
                                                         const Table& answers,
                                                         std::string_view id_column,

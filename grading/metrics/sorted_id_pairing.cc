@@ -1,5 +1,6 @@
 #include "grading/metrics/sorted_id_pairing.h"
 
+#include <span>
 #include <string>
 #include <utility>
 
@@ -11,11 +12,11 @@
 
 namespace mlebench {
 
-absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
-                                            const Column& answer_ids) {
+absl::StatusOr<SortedIdOrders> SortBothById(const TypedColumn& submission_ids,
+                                            const TypedColumn& answer_ids) {
   absl::StatusOr<std::vector<size_t>> submission = SortValuesOrder(submission_ids);
   if (!submission.ok()) {
-    return InvalidSubmission(absl::StrCat("Cannot sort the submission by ", submission_ids.name,
+    return InvalidSubmission(absl::StrCat("Cannot sort the submission by ", submission_ids.name(),
                                           ": ", std::string(submission.status().message())));
   }
   absl::StatusOr<std::vector<size_t>> answers = SortValuesOrder(answer_ids);
@@ -25,31 +26,68 @@ absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
   return SortedIdOrders{.submission = *std::move(submission), .answers = *std::move(answers)};
 }
 
-absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,
-                                 const SortedIdOrders& orders, std::string_view message) {
+absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
+                                            const Column& answer_ids) {
+  return SortBothById(TypedColumn::CellsView(submission_ids), TypedColumn::CellsView(answer_ids));
+}
+
+absl::Status CheckSortedIdsEqual(const TypedColumn& submission_ids,
+                                 const TypedColumn& answer_ids, const SortedIdOrders& orders,
+                                 std::string_view message) {
   if (orders.submission.size() != orders.answers.size()) {
     return absl::InternalError("CheckSortedIdsEqual: the id columns differ in length");
   }
   for (size_t i = 0; i < orders.submission.size(); ++i) {
-    const Cell& submitted = submission_ids.cells[orders.submission[i]];
-    const Cell& expected = answer_ids.cells[orders.answers[i]];
-    if (!CellsEqual(submitted, expected)) {
-      return InvalidSubmission(absl::StrCat(std::string(message), " (they differ at sorted row ", i,
-                                            ": submission '", PythonStr(submitted),
-                                            "', answers '", PythonStr(expected), "')"));
+    if (!ValuesEqualAt(submission_ids, orders.submission[i], answer_ids, orders.answers[i])) {
+      return InvalidSubmission(absl::StrCat(
+          std::string(message), " (they differ at sorted row ", i, ": submission '",
+          PythonStr(submission_ids.CellAt(orders.submission[i])), "', answers '",
+          PythonStr(answer_ids.CellAt(orders.answers[i])), "')"));
     }
   }
   return absl::OkStatus();
 }
 
-absl::Status RequireAnswerColumns(const Table& answers,
-                                  std::initializer_list<std::string_view> columns) {
+absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,
+                                 const SortedIdOrders& orders, std::string_view message) {
+  return CheckSortedIdsEqual(TypedColumn::CellsView(submission_ids),
+                             TypedColumn::CellsView(answer_ids), orders, message);
+}
+
+bool SameTextIdsInOrder(const TypedColumn& submission_ids, const TypedColumn& answer_ids) {
+  if (submission_ids.storage() != TypedColumn::Storage::kText ||
+      answer_ids.storage() != TypedColumn::Storage::kText ||
+      submission_ids.size() != answer_ids.size()) {
+    return false;
+  }
+  const std::span<const std::string_view> a = submission_ids.text(), b = answer_ids.text();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (TypedColumn::IsMissingText(a[i]) || a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+namespace {
+template <typename AnyTable>
+absl::Status RequireColumns(const AnyTable& answers,
+                            std::initializer_list<std::string_view> columns) {
   for (std::string_view name : columns) {
     if (answers.Find(name) == nullptr) {
       return MalformedAnswers(absl::StrCat("no '", std::string(name), "' column"));
     }
   }
   return absl::OkStatus();
+}
+}  // namespace
+
+absl::Status RequireAnswerColumns(const Table& answers,
+                                  std::initializer_list<std::string_view> columns) {
+  return RequireColumns(answers, columns);
+}
+
+absl::Status RequireAnswerColumns(const TypedTable& answers,
+                                  std::initializer_list<std::string_view> columns) {
+  return RequireColumns(answers, columns);
 }
 
 absl::StatusOr<IdPairedRows> PairRowsById(const Table& submission, const Table& answers,

@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 
@@ -34,6 +35,8 @@ struct SortedIdOrders {
 // that cannot be sorted are FailedPrecondition "answers are malformed: ...".
 absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
                                             const Column& answer_ids);
+absl::StatusOr<SortedIdOrders> SortBothById(const TypedColumn& submission_ids,
+                                            const TypedColumn& answer_ids);
 
 // numpy's elementwise `!=` of the two sorted id columns (CellsEqual), which
 // must have the same length (upstream checks lengths first): OK when every
@@ -41,11 +44,23 @@ absl::StatusOr<SortedIdOrders> SortBothById(const Column& submission_ids,
 // sorted row i: submission '<id>', answers '<id>')".
 absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,
                                  const SortedIdOrders& orders, std::string_view message);
+absl::Status CheckSortedIdsEqual(const TypedColumn& submission_ids,
+                                 const TypedColumn& answer_ids, const SortedIdOrders& orders,
+                                 std::string_view message);
+
+// Whether the submission lists the answers' ids, all present, in their order,
+// as text: then both frames sorted by id pair every row with itself (equal
+// columns sort into the same order; text never fails to sort) and their
+// sorted ids are equal, so a grader whose result does not depend on the order
+// of the pairs may skip both sorts.
+bool SameTextIdsInOrder(const TypedColumn& submission_ids, const TypedColumn& answer_ids);
 
 // Graders' opening on top of both: the answers must have `columns` (else
 // FailedPrecondition "answers are malformed: no '<column>' column", as
 // MalformedAnswers words it), checked in the order given.
 absl::Status RequireAnswerColumns(const Table& answers,
+                                  std::initializer_list<std::string_view> columns);
+absl::Status RequireAnswerColumns(const TypedTable& answers,
                                   std::initializer_list<std::string_view> columns);
 
 // Rows of both tables paired by `id_column` for a grader that compares one

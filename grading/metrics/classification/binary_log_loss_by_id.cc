@@ -10,48 +10,55 @@
 #include "base/status_macros.h"
 #include "grading/metrics/classification/log_loss.h"
 #include "grading/outcome.h"
+#include "base/typed_table.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
 namespace {
 
-// A column's values in `sort_values(id)` order of its table.
-absl::StatusOr<std::vector<double>> ValuesInIdOrder(const Column& ids, const Column& values) {
+// A numeric column's values in `sort_values(id)` order of its table.
+absl::StatusOr<std::vector<double>> ValuesInIdOrder(const TypedColumn& ids,
+                                                    const TypedColumn& values) {
   ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(ids));
-  std::vector<double> sorted;
-  sorted.reserve(order.size());
-  for (size_t row : order) sorted.push_back(*NumericValue(values.cells[row]));
+  std::vector<double> numeric(values.size());
+  CopyNumericValues(values, numeric);
+  std::vector<double> sorted(order.size());
+  for (size_t i = 0; i < order.size(); ++i) sorted[i] = numeric[order[i]];
   return sorted;
 }
 
 }  // namespace
 
-absl::StatusOr<double> GradeBinaryLogLossById(const Table& submission, const Table& answers,
+absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
+                                              const TypedTable& answers,
                                               const BinaryLogLossByIdOptions& options) {
   const std::string& id = options.id_column;
   const std::string& target = options.target_column;
   // Upstream's asserts on the answers, plus what log_loss needs of them
   // (0/1 labels, both present): otherwise no submission could be scored.
-  const Column* answer_ids = answers.Find(id);
-  const Column* answer_labels = answers.Find(target);
+  const TypedColumn* answer_ids = answers.Find(id);
+  const TypedColumn* answer_labels = answers.Find(target);
   if (answer_ids == nullptr || answer_labels == nullptr) {
     return MalformedAnswers(absl::StrCat("they must have `", id, "` and `", target, "` columns"));
   }
   bool has_zero = false, has_one = false;
-  for (const Cell& cell : answer_labels->cells) {
-    const std::optional<double> label = NumericValue(cell);
-    if (!label.has_value() || !(*label == 0.0 || *label == 1.0)) {
+  std::vector<double> labels(answer_labels->size());
+  if (CopyNumericValues(*answer_labels, labels) != labels.size()) {
+    return MalformedAnswers(absl::StrCat("`", target, "` must be 0 or 1"));
+  }
+  for (const double label : labels) {
+    if (!(label == 0.0 || label == 1.0)) {
       return MalformedAnswers(absl::StrCat("`", target, "` must be 0 or 1"));
     }
-    (*label == 1.0 ? has_one : has_zero) = true;
+    (label == 1.0 ? has_one : has_zero) = true;
   }
   if (!has_zero || !has_one) {
     return MalformedAnswers("log_loss needs both labels among the answers");
   }
 
-  const Column* ids = submission.Find(id);
+  const TypedColumn* ids = submission.Find(id);
   if (ids == nullptr) return InvalidSubmission(absl::StrCat("Submission is missing `", id, "` column"));
-  const Column* predictions = submission.Find(target);
+  const TypedColumn* predictions = submission.Find(target);
   if (predictions == nullptr) {
     return InvalidSubmission(absl::StrCat("Submission is missing `", target, "` column"));
   }
@@ -62,13 +69,21 @@ absl::StatusOr<double> GradeBinaryLogLossById(const Table& submission, const Tab
     return InvalidSubmission(absl::StrCat("Submission and answers have different lengths (",
                                           submission.num_rows(), " vs ", answers.num_rows(), ")"));
   }
-  for (size_t row = 0; row < predictions->cells.size(); ++row) {
-    const std::optional<double> p = NumericValue(predictions->cells[row]);
-    // Text makes pandas' comparison with 0 raise TypeError; NaN fails it.
-    if (!p.has_value() || !(*p >= 0.0 && *p <= 1.0)) {
-      return InvalidSubmission(absl::StrCat("All values in submission `", target,
-                                            "` must be between 0 and 1 (row ", row, ")."));
+  // Text makes pandas' comparison with 0 raise TypeError; NaN fails it.
+  // The first row with either is named.
+  std::vector<double> probabilities(predictions->size());
+  const size_t numeric_rows = CopyNumericValues(*predictions, probabilities);
+  size_t bad_row = numeric_rows;
+  for (size_t row = 0; row < numeric_rows; ++row) {
+    const double p = probabilities[row];
+    if (!(p >= 0.0 && p <= 1.0)) {
+      bad_row = row;
+      break;
     }
+  }
+  if (bad_row < probabilities.size()) {
+    return InvalidSubmission(absl::StrCat("All values in submission `", target,
+                                          "` must be between 0 and 1 (row ", bad_row, ")."));
   }
 
   absl::StatusOr<std::vector<double>> y_pred = ValuesInIdOrder(*ids, *predictions);

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "base/table.h"
+#include "base/typed_table.h"
 
 namespace mlebench {
 
@@ -30,7 +30,8 @@ struct BinaryLogLossByIdOptions {
 // The grade. Invalid submissions where upstream raises for the submission;
 // FailedPrecondition for answers without the columns, with labels other
 // than 0/1, or with one label only (log_loss could score nothing).
-absl::StatusOr<double> GradeBinaryLogLossById(const Table& submission, const Table& answers,
+absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
+                                              const TypedTable& answers,
                                               const BinaryLogLossByIdOptions& options);
 
 }  // namespace mlebench
