@@ -44,7 +44,7 @@ absl::StatusOr<double> Grade(const Table &submission, const Table &answers) {
   // number raises TypeError upstream.
   const Column& predicted = paired.submission_values;
   const Column& expected = paired.answer_values;
-  std::vector<std::string> predictions, truths;
+  std::vector<std::string_view> predictions, truths;  // views of the cells
   predictions.reserve(predicted.cells.size());
   truths.reserve(expected.cells.size());
   for (size_t i = 0; i < predicted.cells.size(); ++i) {

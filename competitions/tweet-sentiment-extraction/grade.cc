@@ -2,6 +2,8 @@
 // Jaccard similarity between each tweet's predicted and true sentiment span,
 // aligned on `textID`.
 
+#include <algorithm>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,7 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "base/table.h"
+#include "base/typed_table.h"
+#include "base/utf8.h"
 #include "grading/grader.h"
 #include "grading/metrics/sorted_id_pairing.h"
 #include "grading/metrics/text/jaccard.h"
@@ -24,14 +27,25 @@ constexpr std::string_view kIdColumn = "textID";
 constexpr std::string_view kTextColumn = "selected_text";
 
 // `column.fillna("").astype(str).tolist()`.
-std::vector<std::string> Labels(const Column& column) {
-  std::vector<std::string> labels;
-  labels.reserve(column.cells.size());
-  for (const Cell& cell : column.cells) labels.push_back(IsMissing(cell) ? "" : PythonStr(cell));
+// `column.fillna("").astype(str).tolist()` at `rows`, as views: text as it
+// is, a missing value as "", anything else as Python's str() of it, kept in
+// `owned`.
+std::vector<std::string_view> Labels(const TypedColumn& column, const std::vector<size_t>& rows,
+                                     std::deque<std::string>& owned) {
+  std::vector<std::string_view> labels(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (column.storage() == TypedColumn::Storage::kText) {
+      const std::string_view text = column.text()[rows[i]];
+      labels[i] = TypedColumn::IsMissingText(text) ? std::string_view("") : text;
+      continue;
+    }
+    const Cell cell = column.CellAt(rows[i]);
+    labels[i] = IsMissing(cell) ? std::string_view("") : owned.emplace_back(PythonStr(cell));
+  }
   return labels;
 }
 
-absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
+absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
   for (std::string_view name : {kIdColumn, kTextColumn}) {
     if (submission.Find(name) == nullptr) {
       return InvalidSubmission(
@@ -43,17 +57,19 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
         "Submission and answers DataFrames must have the same number of rows (submission ",
         submission.num_rows(), ", answers ", answers.num_rows(), ")."));
   }
-  ASSIGN_OR_RETURN(
-      IdPairedRows paired,
-      PairRowsById(submission, answers, kIdColumn, kTextColumn,
-                   "Submission and answers DataFrames must have the same textID values"));
-
-  const std::vector<std::string> predictions = Labels(paired.submission_values);
-  const std::vector<std::string> truths = Labels(paired.answer_values);
-  for (const std::string& truth : truths) {
-    if (!DecodeUtf8(truth).has_value()) {
-      return MalformedAnswers("selected_text is not UTF-8");
-    }
+  RETURN_IF_ERROR(RequireAnswerColumns(answers, {kIdColumn, kTextColumn}));
+  const TypedColumn& ids = *submission.Find(kIdColumn);
+  const TypedColumn& answer_ids = *answers.Find(kIdColumn);
+  ASSIGN_OR_RETURN(SortedIdOrders orders, SortBothById(ids, answer_ids));
+  RETURN_IF_ERROR(CheckSortedIdsEqual(
+      ids, answer_ids, orders, "Submission and answers DataFrames must have the same textID values"));
+  std::deque<std::string> owned;
+  const std::vector<std::string_view> predictions =
+      Labels(*submission.Find(kTextColumn), orders.submission, owned);
+  const std::vector<std::string_view> truths =
+      Labels(*answers.Find(kTextColumn), orders.answers, owned);
+  if (!std::all_of(truths.begin(), truths.end(), IsValidUtf8)) {
+    return MalformedAnswers("selected_text is not UTF-8");
   }
   // Upstream's jaccard raises ZeroDivisionError where neither text has a
   // word (an empty prediction for an empty answer), failing the whole grade.
@@ -69,7 +85,7 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
-    .grade = &Grade,
+    .grade_typed = &Grade,
 });
 
 }  // namespace mlebench

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 
 namespace mlebench {
 
@@ -21,8 +22,8 @@ absl::StatusOr<double> WordJaccard(std::string_view a, std::string_view b);
 // numpy's pairwise mean (NaN when there are no pairs). The first failing
 // pair's error, with its index. The lengths must be equal
 // (InvalidArgumentError otherwise).
-absl::StatusOr<double> MeanWordJaccard(const std::vector<std::string>& predictions,
-                                       const std::vector<std::string>& answers);
+absl::StatusOr<double> MeanWordJaccard(absl::Span<const std::string_view> predictions,
+                                       absl::Span<const std::string_view> answers);
 
 }  // namespace mlebench
 

@@ -209,8 +209,8 @@ absl::StatusOr<size_t> Utf8LevenshteinDistance(std::string_view a, std::string_v
   return LevenshteinDistance(*a_points, *b_points);
 }
 
-absl::StatusOr<double> MeanLevenshteinDistance(const std::vector<std::string> &truths,
-                                               const std::vector<std::string> &predictions) {
+absl::StatusOr<double> MeanLevenshteinDistance(absl::Span<const std::string_view> truths,
+                                               absl::Span<const std::string_view> predictions) {
   if (truths.size() != predictions.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("have ", truths.size(), " truths but ", predictions.size(), " predictions"));

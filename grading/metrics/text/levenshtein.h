@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 
 namespace mlebench {
 
@@ -28,8 +29,8 @@ absl::StatusOr<size_t> Utf8LevenshteinDistance(std::string_view a, std::string_v
 // float64 mean of integers below 2**53 is exactly that); NaN when there are
 // no pairs. InvalidArgumentError when the lengths differ or a text is not
 // valid UTF-8 (naming the first such row).
-absl::StatusOr<double> MeanLevenshteinDistance(const std::vector<std::string> &truths,
-                                               const std::vector<std::string> &predictions);
+absl::StatusOr<double> MeanLevenshteinDistance(absl::Span<const std::string_view> truths,
+                                               absl::Span<const std::string_view> predictions);
 
 }  // namespace mlebench
 
