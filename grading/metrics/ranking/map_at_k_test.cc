@@ -1,10 +1,14 @@
 #include "grading/metrics/ranking/map_at_k.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/table.h"
 #include "gtest/gtest.h"
 
@@ -107,6 +111,58 @@ TEST(MapAtKAlignedOnIdsTest, PairsRowsById) {
                 .status()
                 .code(),
             absl::StatusCode::kFailedPrecondition);
+}
+
+// Large enough for the rows to be split over two threads: the same score,
+// bit for bit, as MeanAveragePrecisionAtK on the rows paired by hand, with the
+// submission in the answers' order and shuffled.
+TEST(MapAtKAlignedOnIdsTest, ManyRowsMatchTheRowByRowMean) {
+  const size_t n = 100000;
+  std::mt19937_64 rng(3);
+  std::vector<std::string> ids(n), truths(n), guesses(n);
+  for (size_t i = 0; i < n; ++i) {
+    ids[i] = absl::StrCat("img", (i * 7919) % n);
+    truths[i] = absl::StrCat("w", rng() % 50);
+    guesses[i] = absl::StrCat("w", rng() % 50, " w", rng() % 50, " ", truths[i], " w", rng() % 50);
+  }
+  // Upstream's pairing: both sorted by id (ids are distinct).
+  std::vector<size_t> by_id(n);
+  std::iota(by_id.begin(), by_id.end(), 0);
+  std::sort(by_id.begin(), by_id.end(), [&](size_t a, size_t b) { return ids[a] < ids[b]; });
+  std::vector<std::set<std::string>> actual;
+  std::vector<std::vector<std::string>> predicted;
+  for (size_t row : by_id) {
+    actual.push_back({truths[row]});
+    predicted.push_back(SplitOnSpace(guesses[row]));
+  }
+  const double expected = *MeanAveragePrecisionAtK(actual, predicted, 5);
+
+  std::vector<Cell> id_cells, truth_cells, guess_cells;
+  for (size_t i = 0; i < n; ++i) {
+    id_cells.push_back(ids[i]);
+    truth_cells.push_back(truths[i]);
+    guess_cells.push_back(guesses[i]);
+  }
+  const Column answer_ids{"Image", Dtype::kObject, id_cells};
+  const Column answer_labels{"Id", Dtype::kObject, truth_cells};
+  absl::StatusOr<double> same_order = MapAtKAlignedOnIds(
+      answer_ids, Column{"Id", Dtype::kObject, guess_cells}, answer_ids, answer_labels, 5);
+  ASSERT_TRUE(same_order.ok()) << same_order.status();
+  EXPECT_EQ(*same_order, expected);
+
+  std::vector<size_t> shuffled(n);
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  std::vector<Cell> shuffled_ids, shuffled_guesses;
+  for (size_t row : shuffled) {
+    shuffled_ids.push_back(ids[row]);
+    shuffled_guesses.push_back(guesses[row]);
+  }
+  absl::StatusOr<double> reordered =
+      MapAtKAlignedOnIds(Column{"Image", Dtype::kObject, shuffled_ids},
+                         Column{"Id", Dtype::kObject, shuffled_guesses}, answer_ids, answer_labels, 5);
+  ASSERT_TRUE(reordered.ok()) << reordered.status();
+  EXPECT_EQ(*reordered, expected);
 }
 
 }  // namespace
