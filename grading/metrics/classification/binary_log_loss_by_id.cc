@@ -1,5 +1,6 @@
 #include "grading/metrics/classification/binary_log_loss_by_id.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "grading/metrics/classification/log_loss.h"
+#include "grading/metrics/sorted_id_pairing.h"
 #include "grading/outcome.h"
 #include "base/typed_table.h"
 #include "pycompat/pandas_ops.h"
@@ -16,15 +18,22 @@
 namespace mlebench {
 namespace {
 
-// A numeric column's values in `sort_values(id)` order of its table.
-absl::StatusOr<std::vector<double>> ValuesInIdOrder(const TypedColumn& ids,
-                                                    const TypedColumn& values) {
-  ASSIGN_OR_RETURN(std::vector<size_t> order, SortValuesOrder(ids));
+// A numeric column's values in `order`.
+std::vector<double> ValuesInOrder(const TypedColumn& values, const std::vector<size_t>& order) {
   std::vector<double> numeric(values.size());
   CopyNumericValues(values, numeric);
   std::vector<double> sorted(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted[i] = numeric[order[i]];
   return sorted;
+}
+
+// Whether both id columns hold the same ints, or the same texts (none
+// missing), in the same order: then both sort into one order.
+bool SameIdsInOrder(const TypedColumn& a, const TypedColumn& b) {
+  if (a.storage() == TypedColumn::Storage::kInt64 && b.storage() == TypedColumn::Storage::kInt64) {
+    return std::ranges::equal(a.ints(), b.ints());
+  }
+  return SameTextIdsInOrder(a, b);
 }
 
 }  // namespace
@@ -86,17 +95,19 @@ absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
                                           "` must be between 0 and 1 (row ", bad_row, ")."));
   }
 
-  absl::StatusOr<std::vector<double>> y_pred = ValuesInIdOrder(*ids, *predictions);
-  if (!y_pred.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("cannot sort the submission by ", id, ": ", y_pred.status().message()));
+  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*ids);
+  if (!submission_order.ok()) {
+    return InvalidSubmission(absl::StrCat("cannot sort the submission by ", id, ": ",
+                                          submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<double>> y_true = ValuesInIdOrder(*answer_ids, *answer_labels);
-  if (!y_true.ok()) {
+  absl::StatusOr<std::vector<size_t>> answers_order =
+      SameIdsInOrder(*ids, *answer_ids) ? submission_order : SortValuesOrder(*answer_ids);
+  if (!answers_order.ok()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("cannot sort the answers by ", id, ": ", y_true.status().message()));
+        absl::StrCat("cannot sort the answers by ", id, ": ", answers_order.status().message()));
   }
-  absl::StatusOr<double> score = LogLoss(*y_true, *y_pred);
+  absl::StatusOr<double> score = LogLoss(ValuesInOrder(*answer_labels, *answers_order),
+                                         ValuesInOrder(*predictions, *submission_order));
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("log_loss rejects the submission: ", score.status().message()));
