@@ -95,7 +95,7 @@ for f in "${families[@]}"; do
   ours_in="$("$python" -c '
 import json, sys
 runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"]
-        if b.get("run_type") == "iteration" and b["run_name"] == sys.argv[2]]
+        if b.get("run_type") == "iteration" and b["run_name"].split("/")[0] == sys.argv[2]]
 print(min(b["real_time"] for b in runs) / 1000 if runs else "nan")' "$work/ours.json" "$cid")"
   up_proc="$(cd "$upstream" && PYTHONPATH="$work/stubs:$upstream" best_of "$upstream_repeats" "$python" \
       "$OLDPWD/tools/grading_speed/upstream_timing.py" "$work/data" "$work/sub" 1 "$cid")"
