@@ -92,9 +92,18 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
   std::vector<std::string> y_true, y_pred;
   y_true.reserve(order->size());
   y_pred.reserve(order->size());
+  // Text as it is (the answers' species are all text, checked above); other
+  // predictions as Python's str() spells them.
+  const auto text_at = [](const TypedColumn& column, size_t row) {
+    if (column.storage() == TypedColumn::Storage::kText &&
+        !TypedColumn::IsMissingText(column.text()[row])) {
+      return std::string(column.text()[row]);
+    }
+    return PythonStr(column.CellAt(row));
+  };
   for (size_t i = 0; i < order->size(); ++i) {
-    y_true.push_back(std::get<std::string>(answer_species->CellAt((*answer_order)[i])));
-    y_pred.push_back(PythonStr(species->CellAt((*order)[i])));
+    y_true.push_back(text_at(*answer_species, (*answer_order)[i]));
+    y_pred.push_back(text_at(*species, (*order)[i]));
   }
   FScoreOptions options;
   options.average = FScoreAverage::kMicro;
