@@ -20,7 +20,8 @@ it is.)
 builds `binary` (and everything it links) in the configuration of the build
 minus AddressSanitizer's options, and provides it under this target's name, so
 that `agent_runner/sandbox_entry` in a test's runfiles stays the same path.
-Outside --config=asan the transition changes nothing (the configuration,
+Under --config=sanitizers (both sanitizers) it keeps UndefinedBehaviorSanitizer.
+Outside those two configs the transition changes nothing (the configuration,
 and so every output path and cache key, is the ordinary one).
 """
 
@@ -32,8 +33,14 @@ _COPT = "//command_line_option:copt"
 _LINKOPT = "//command_line_option:linkopt"
 _SANITIZER = "//tools:sanitizer"
 
+# What is left of each --//tools:sanitizer value once AddressSanitizer goes.
+_WITHOUT_ADDRESS = {
+    "address": "none",
+    "address+undefined": "undefined",
+}
+
 def _drop_asan(settings, attr):
-    if settings[_SANITIZER] != "address":
+    if settings[_SANITIZER] not in _WITHOUT_ADDRESS:
         return {
             _COPT: settings[_COPT],
             _LINKOPT: settings[_LINKOPT],
@@ -42,7 +49,7 @@ def _drop_asan(settings, attr):
     return {
         _COPT: [o for o in settings[_COPT] if o not in _ASAN_OPTIONS],
         _LINKOPT: [o for o in settings[_LINKOPT] if o not in _ASAN_OPTIONS],
-        _SANITIZER: "none",
+        _SANITIZER: _WITHOUT_ADDRESS[settings[_SANITIZER]],
     }
 
 _drop_asan_transition = transition(

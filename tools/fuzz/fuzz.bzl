@@ -294,6 +294,8 @@ def cc_fuzz_test(
         rss_limit_mb = rss_limit_mb,
         max_len = max_len,
         size = size,
-        tags = tags,
+        # `fuzz` selects them (--test_tag_filters=fuzz) or leaves them out
+        # (--config=sanitizers: they bring their own sanitizers).
+        tags = tags + ["fuzz"],
         **kwargs
     )
