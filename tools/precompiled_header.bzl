@@ -34,24 +34,28 @@ The target provides the headers of its `deps` for compiling, never their
 libraries for linking: a consumer still names what it calls in its own deps,
 and links nothing more than before.
 
-GCC writes heap addresses and stale stack words into a .gch, so two runs on
-the same inputs differ: in 30 million of its 102 million bytes, and with
-address-space randomisation off still in 24 (six 4-byte words, each the upper
-half of the process's random stack-protector guard). The compiler therefore
-runs under //tools/pch:run_reproducibly, with randomisation off, the guard
-fixed and $PWD a path of fixed length (a sandbox directory of another length
-moved every heap address). Then the same inputs give the same .gch, byte for
-byte, from run to run in one output base, and in another output base for 4 of
-the project's 6 headers; the other 2 still differ there in the order of a few
-strings (16 and 1,599 of ~110 million bytes, measured 2026-12-06). The
-objects compiled with either are the same bytes, so only the compile actions'
-cache keys differ between such machines, not a binary or a test result. Where
-randomisation cannot be turned off (a seccomp filter refuses it), the .gch is
-written empty and GCC parses the header as text: slower, same results. An
-object compiled with the .gch is the same bytes as with the header parsed as
-text (checked for spaceship-titanic's four objects); without the `-include`
-at all, 145 of the competitions' 355 objects differ (same size and symbols,
-another layout), as they would for any change to what a file includes.
+GCC writes heap addresses and stale stack words into a .gch, and hash tables
+in the order of their entries' addresses, so anything that moves an
+allocation changes the file: address-space randomisation, the random
+stack-protector guard, and also the working directory's path (a sandbox
+directory named after the output base), where the header's symlink leads
+(GCC resolves its real path: the output base again), the environment and the
+stack size limit. The compiler therefore runs under
+//tools/pch:run_reproducibly, which gives it a world of fixed shape: a
+private user and mount namespace with copies of the inputs under
+/tmp/execroot on a fresh tmpfs, a fixed environment and stack limit,
+randomisation off and a fixed guard. The same inputs then give the same .gch,
+byte for byte, in any output base and sandbox or none (//tools/pch:
+reproducible_test builds all six in two of them and compares), so a second
+checkout takes every compile that uses one from the disk cache. Where the
+namespace or the personality is refused (a container's seccomp filter), the
+action fails and says so; `--//tools:precompiled_headers=off` builds without.
+
+An object compiled with the .gch is the same bytes as with the header parsed
+as text (checked for spaceship-titanic's four objects); without the
+`-include` at all, 145 of the competitions' 355 objects differ (same size and
+symbols, another layout), as they would for any change to what a file
+includes.
 
 `--//tools:precompiled_headers=off` builds every consumer without it and
 without the `-include`, e.g. to time the difference or to check that each
@@ -129,18 +133,42 @@ def _precompiled_header_impl(ctx):
         ):
             fail("the C++ toolchain sets environment variables for compiling, which " +
                  "precompiled_header does not pass on")
+        # What run_reproducibly copies into its private /tmp (a file listing
+        # every input, one a line).
+        input_list = ctx.actions.args()
+        input_list.add_all(inputs)
+        input_list.use_param_file("%s", use_always = True)
+        input_list.set_param_file_format("multiline")
         ctx.actions.run(
             executable = ctx.executable._run_reproducibly,
             # -MD records the headers read in the .gch (the .d file itself is
             # not needed): a consumer's -fpch-deps then lists them in its own
             # .d file, from which Bazel learns what a compile read, so a
-            # change to any of them recompiles it. The .gch stays the one
-            # output, which run_reproducibly's fallback writes empty.
-            arguments = [ctx.file._stack_guard.path, gch.path, compiler, "-x", "c++-header"] +
-                        command_line + ["-MD", "-MF", "/dev/null"],
+            # change to any of them recompiles it. GCC sizes its garbage
+            # collector's heap from the machine's memory and resource limits
+            # unless told: the two --param fix it at what it takes on any
+            # machine with 1 GiB or more and no limits, so that collections
+            # (which move everything allocated after them) come at the same
+            # points everywhere. A consumer need not pass them (GCC does not
+            # compare them).
+            arguments = [
+                ctx.file._stack_guard.path,
+                gch.path,
+                input_list,
+                compiler,
+                "-x",
+                "c++-header",
+            ] + command_line + [
+                "-MD",
+                "-MF",
+                "/dev/null",
+                "--param=ggc-min-expand=100",
+                "--param=ggc-min-heapsize=131072",
+            ],
             # What Bazel's own compile actions get: --action_env, that is
             # PATH and the Debian packages' fingerprint (a package upgrade
-            # makes a new .gch).
+            # makes a new .gch). They are in the action's key; run_reproducibly
+            # gives the compiler a fixed environment of its own.
             use_default_shell_env = True,
             inputs = inputs,
             outputs = [gch],
