@@ -1247,7 +1247,7 @@ class RegularLineSplitter {
 std::vector<size_t> SegmentBounds(const char* d, size_t body, size_t n) {
   constexpr size_t kMinSegmentBytes = size_t{1} << 20;
   const size_t body_size = n - body;
-  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 8);
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, kMaxCsvReadThreads);
   const size_t wanted = std::clamp<size_t>(body_size / kMinSegmentBytes, 1, threads);
   std::vector<size_t> bounds = {body};
   for (size_t k = 1; k < wanted; ++k) {

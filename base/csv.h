@@ -54,6 +54,11 @@ namespace mlebench {
 // InvalidArgumentError for one that cannot be read or is not a regular file,
 // naming the path. More cells than CsvReadOptions::max_cells is
 // ResourceExhaustedError, found before any of those cells is built.
+// The most threads a read runs at once, the calling one included: a large
+// body is cut into one segment per core, 2 to this many, parsed side by side.
+// How many there are changes the speed only, never the result.
+inline constexpr size_t kMaxCsvReadThreads = 8;
+
 struct CsvReadOptions {
   // Columns to keep as strings (no numeric/bool inference), like pandas'
   // `dtype={name: str}` (which also covers a duplicate renamed from such a

@@ -22,6 +22,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/status_macros.h"
 #include "grading/grader.h"
@@ -99,4 +100,7 @@ absl::Status Run(const std::vector<std::string>& args) {
 }  // namespace
 }  // namespace mlebench
 
-int main(int argc, char** argv) { return mlebench::RunToolMain(argc, argv, "grade", &mlebench::Run); }
+int main(int argc, char** argv) {
+  mlebench::UseBaselineLibm(argv);
+  return mlebench::RunToolMain(argc, argv, "grade", &mlebench::Run);
+}

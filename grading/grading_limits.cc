@@ -1,6 +1,7 @@
 #include "grading/grading_limits.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -12,7 +13,6 @@
 #include <limits>
 #include <new>
 #include <string>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,11 +20,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/csv.h"
 
 namespace mlebench {
 namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
+// The stack of every thread a graded process starts once its limits are set.
+constexpr int64_t kThreadStackBytes = 8 * kMiB;
 
 // a * b + c, saturating instead of overflowing.
 int64_t SaturatingMulAdd(int64_t a, int64_t b, int64_t c) {
@@ -101,13 +104,9 @@ GradingLimits GradingLimitsFor(int64_t answers_bytes, int64_t answers_cells,
   limits.max_submission_cells =
       SaturatingMulAdd(4, std::max<int64_t>(answers_cells, 0), int64_t{1} << 20);
   limits.max_submission_columns = SaturatingMulAdd(4, std::max<int64_t>(answers_columns, 0), 1024);
-  struct rlimit stack;
-  const int64_t stack_bytes = getrlimit(RLIMIT_STACK, &stack) == 0 &&
-                                      stack.rlim_cur != RLIM_INFINITY
-                                  ? static_cast<int64_t>(stack.rlim_cur)
-                                  : 8 * kMiB;
-  const int64_t stacks =
-      static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())) * stack_bytes;
+  // The same on every machine, whatever its cores and `ulimit -s`: the CSV
+  // reader's most threads, each with the stack EnforceLimits gives threads.
+  const int64_t stacks = static_cast<int64_t>(kMaxCsvReadThreads) * kThreadStackBytes;
   limits.memory_headroom_bytes = SaturatingMulAdd(
       256, limits.max_submission_cells,
       SaturatingMulAdd(
@@ -161,6 +160,18 @@ absl::Status EnforceLimits(const GradingLimits& limits) {
   // should the handler itself not finish.
   const rlim_t cpu = static_cast<rlim_t>(limits.cpu_seconds);
   if (absl::Status s = SetLimit(RLIMIT_CPU, cpu, cpu + 10, "RLIMIT_CPU"); !s.ok()) return s;
+
+  // Threads get a stack of kThreadStackBytes, not one as large as the soft
+  // RLIMIT_STACK (glibc's default), which differs between machines.
+  pthread_attr_t attributes;
+  if (pthread_attr_init(&attributes) != 0) return absl::InternalError("cannot make thread attributes");
+  const int stack_error = pthread_attr_setstacksize(&attributes, kThreadStackBytes);
+  const int default_error = stack_error != 0 ? stack_error : pthread_setattr_default_np(&attributes);
+  pthread_attr_destroy(&attributes);
+  if (default_error != 0) {
+    return absl::InternalError(
+        absl::StrCat("cannot set the threads' stack size: ", std::strerror(default_error)));
+  }
 
   absl::StatusOr<int64_t> data = CurrentDataBytes();
   if (!data.ok()) return data.status();

@@ -29,8 +29,9 @@ struct GradingLimits {
   // How far the grade action's data segment may grow once the answers are
   // read: 512 MiB + 4 x max_submission_bytes + 256 bytes per cell of
   // max_submission_cells (a typed cell, a Cell and a grader's working set)
-  // + 4 KiB per column of max_submission_columns, plus a thread stack per
-  // core (the CSV reader reads on every core).
+  // + 4 KiB per column of max_submission_columns + 64 MiB for the stacks of
+  // the CSV reader's threads (8 MiB each, at most kMaxCsvReadThreads), the
+  // same on every machine.
   int64_t memory_headroom_bytes = 0;
   // CPU seconds for the whole grade action: 300 + 1 per 64 KiB of answers.
   int64_t cpu_seconds = 0;

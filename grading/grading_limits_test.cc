@@ -1,6 +1,7 @@
 #include "grading/grading_limits.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +54,16 @@ TEST(GradingLimitsTest, GrowWithTheAnswersOnly) {
   EXPECT_GT(absurd.cpu_seconds, 0);
 }
 
+TEST(GradingLimitsTest, MemoryHeadroomIsTheSameOnEveryMachine) {
+  // Nothing of the machine (its cores, `ulimit -s`) enters the limit, which a
+  // memory report quotes: the report must be the same bytes everywhere.
+  const GradingLimits limits = GradingLimitsFor(1000, 100, 10);
+  EXPECT_EQ(limits.memory_headroom_bytes, (int64_t{512} << 20) + (int64_t{64} << 20) +
+                                              4 * limits.max_submission_bytes +
+                                              256 * limits.max_submission_cells +
+                                              4096 * limits.max_submission_columns);
+}
+
 TEST(GradingLimitsTest, ReasonsSayWhichLimitAndWhy) {
   const GradingLimits limits = GradingLimitsFor(100, 10, 2);
   EXPECT_EQ(SubmissionBytesOverLimit(5'000'000, 100, limits),
@@ -93,6 +104,33 @@ TEST(GradingLimitsTest, RunningOutOfMemoryWritesTheMemoryReport) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(ReadFileOrEmpty(out), "memory\n");
+}
+
+TEST(GradingLimitsTest, ThreadsStartedUnderTheLimitsHaveTheStackTheLimitCounts) {
+  const std::filesystem::path out = ::testing::TempDir() + "/stack.json";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // As on a machine with `ulimit -s 65536`, where glibc would give every
+    // thread 64 MiB.
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, size_t{64} << 20);
+    if (pthread_setattr_default_np(&attributes) != 0) _exit(5);
+    if (!EnforceGradingLimits(GradingLimitsFor(0, 0, 0), out.string(), "memory\n", "cpu\n")
+             .ok()) {
+      _exit(3);
+    }
+    size_t stack = 0;
+    if (pthread_getattr_default_np(&attributes) != 0 ||
+        pthread_attr_getstacksize(&attributes, &stack) != 0) {
+      _exit(6);
+    }
+    _exit(stack == size_t{8} << 20 ? 0 : 4);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "4: the threads' stack is not 8 MiB";
 }
 
 TEST(GradingLimitsTest, RunningOutOfCpuTimeWritesTheCpuReport) {
