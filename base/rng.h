@@ -21,8 +21,10 @@ namespace mlebench {
 //    and returns output % n, so it is unbiased;
 //  - Normal() is Marsaglia's polar method on pairs of Uniform()s mapped to
 //    [-1, 1), returning the first value of the accepted pair (the second is
-//    dropped, so no hidden state is carried); it needs std::log and
-//    std::sqrt, both correctly rounded on IEEE hardware with glibc.
+//    dropped, so no hidden state is carried); it needs std::sqrt (correctly
+//    rounded) and std::log, which is not: glibc's FMA variant rounds some
+//    arguments otherwise, so the generators run with it masked
+//    (base/baseline_libm.h).
 class SyntheticRng {
  public:
   explicit SyntheticRng(uint64_t seed) : seed_(seed), state_(seed) {}

@@ -16,6 +16,7 @@ and seed are added to the report by the test step, not the grade action.
 
 load("//tools:build_settings.bzl", "BuildSettingInfo")
 load("//agent_runner:defs.bzl", "AgentInfo")
+load("//base:baseline_libm.bzl", "BASELINE_LIBM_ATTRS", "baseline_libm_env")
 
 GATING_POLICIES = ["none", "valid", "sample", "median", "bronze", "silver", "gold"]
 
@@ -111,6 +112,7 @@ def _prepared_data_impl(ctx):
         ],
         inputs = raw,
         outputs = [public, private],
+        env = baseline_libm_env(ctx),
         mnemonic = "MlePrepare",
         progress_message = "Preparing %s data for %s" % (ctx.attr.dataset, ctx.attr.competition_id),
     )
@@ -137,7 +139,7 @@ def _prepared_data_impl(ctx):
 prepared_data = rule(
     implementation = _prepared_data_impl,
     doc = "Runs a competition's preparer on its raw download: public/ and private/ trees.",
-    attrs = {
+    attrs = dict({
         "competition_id": attr.string(mandatory = True, doc = "Upstream's competition id."),
         "raw": attr.label(
             mandatory = True,
@@ -155,7 +157,7 @@ prepared_data = rule(
             values = ["synthetic", "kaggle"],
             doc = "Where the raw data came from; recorded in reports.",
         ),
-    },
+    }, **BASELINE_LIBM_ATTRS),
 )
 
 def _kaggle_data_impl(ctx):
@@ -224,6 +226,7 @@ def _kaggle_data_impl(ctx):
         arguments = args,
         inputs = inputs,
         outputs = [handle, dataset_file],
+        env = baseline_libm_env(ctx),
         mnemonic = "MlePrepare",
         progress_message = "Preparing real data of %s in %s" % (ctx.attr.competition_id, competition_dir),
         execution_requirements = {"no-sandbox": "1"},
@@ -252,6 +255,7 @@ _REAL_DATA_ATTRS = {
             doc = "The competition's prepare binary.",
         ),
 }
+_REAL_DATA_ATTRS.update(BASELINE_LIBM_ATTRS)
 
 kaggle_data = rule(
     implementation = _kaggle_data_impl,
@@ -370,6 +374,7 @@ def _kaggle_content_data_impl(ctx):
             ] + checksum_args,
             inputs = checked + ctx.files.other + checksum_inputs,
             outputs = [dataset_file],
+            env = baseline_libm_env(ctx),
             mnemonic = "MlePrepare",
             progress_message = "Checking the prepared real data of %s" % competition_id,
         )
@@ -407,6 +412,7 @@ def _kaggle_content_data_impl(ctx):
         ] + checksum_args,
         inputs = ctx.files.raw + checksum_inputs,
         outputs = [public, private, dataset_file],
+        env = baseline_libm_env(ctx),
         mnemonic = "MlePrepare",
         progress_message = "Preparing real data of %s from its %s" % (
             competition_id,
@@ -885,6 +891,7 @@ def _graded_report_impl(ctx):
             arguments = args,
             inputs = depset(inputs, transitive = [data.private_inputs]),
             outputs = [report],
+            env = baseline_libm_env(ctx),
             mnemonic = "MleGrade",
             progress_message = "Grading %s (seed %d)" % (data.competition_id, run.seed),
         )
@@ -897,7 +904,7 @@ def _graded_report_impl(ctx):
 graded_report = rule(
     implementation = _graded_report_impl,
     doc = "Grades each seed's submission against the private answers, one action per seed.",
-    attrs = {
+    attrs = dict({
         "data": attr.label(mandatory = True, providers = [PreparedDataInfo]),
         "run": attr.label(mandatory = True, providers = [AgentRunInfo]),
         "grader": attr.label(
@@ -918,7 +925,7 @@ graded_report = rule(
             default = "//grading:medal_thresholds.csv",
             allow_single_file = True,
         ),
-    },
+    }, **BASELINE_LIBM_ATTRS),
 )
 
 def _competition_test_impl(ctx):

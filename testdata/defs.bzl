@@ -1,5 +1,7 @@
 """Rules that produce synthetic raw Kaggle downloads at build time."""
 
+load("//base:baseline_libm.bzl", "BASELINE_LIBM_ATTRS", "baseline_libm_env")
+
 def _synthetic_raw_impl(ctx):
     out = ctx.actions.declare_directory(ctx.label.name)
     ctx.actions.run(
@@ -13,6 +15,7 @@ def _synthetic_raw_impl(ctx):
             out.path,
         ],
         outputs = [out],
+        env = baseline_libm_env(ctx),
         mnemonic = "SyntheticRaw",
         progress_message = "Generating synthetic raw data for %s" % ctx.attr.competition_id,
     )
@@ -22,7 +25,7 @@ synthetic_raw = rule(
     implementation = _synthetic_raw_impl,
     doc = "Runs a competition's synthetic-data generator; the output is one directory " +
           "laid out like the competition's raw Kaggle download.",
-    attrs = {
+    attrs = dict({
         "competition_id": attr.string(
             mandatory = True,
             doc = "Upstream's competition id.",
@@ -39,5 +42,5 @@ synthetic_raw = rule(
             default = 0,
             doc = "Seed of the generator; the same seed gives byte-identical data.",
         ),
-    },
+    }, **BASELINE_LIBM_ATTRS),
 )

@@ -38,6 +38,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/files.h"
 #include "base/status_macros.h"
@@ -574,6 +575,7 @@ absl::Status Main(const std::vector<std::string>& args) {
 }  // namespace mlebench
 
 int main(int argc, char** argv) {
+  mlebench::UseBaselineLibm(argv);
   mlebench::TuneMallocForShortRun();
   mlebench::g_argv0 = argv[0];
   absl::Status s = mlebench::Main(std::vector<std::string>(argv + 1, argv + argc));

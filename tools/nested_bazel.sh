@@ -35,10 +35,10 @@ nested_workspace() {
 # would hide that. MLEBENCH_NESTED_DISK_CACHE overrides the place.
 nested_disk_cache="${MLEBENCH_NESTED_DISK_CACHE:-$(getent passwd "$(id -u)" | cut -d: -f6)/.cache/mlebench/bazel-disk-cache}"
 
-# Debian's Bazel on Debian's JDK (as ./bazelw runs it), its own output root,
-# no user rc.
-NESTED_BAZEL=(/usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc
-              --output_user_root="$TEST_TMPDIR/root")
+# Debian's Bazel on Debian's JDK (as ./bazelw runs it), no user rc; as
+# NESTED_BAZEL, with an output root of its own.
+NESTED_BAZEL_COMMAND=(/usr/bin/bazel-4 --server_javabase=/usr/lib/jvm/default-java --nohome_rc)
+NESTED_BAZEL=("${NESTED_BAZEL_COMMAND[@]}" --output_user_root="$TEST_TMPDIR/root")
 
 # Options for every nested build and test command. The agent is the dummy
 # unless a step says otherwise: these tests count actions, whatever the

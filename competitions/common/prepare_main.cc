@@ -38,6 +38,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
@@ -165,4 +166,7 @@ absl::Status Run(const std::vector<std::string>& args) {
 }  // namespace
 }  // namespace mlebench
 
-int main(int argc, char** argv) { return mlebench::RunToolMain(argc, argv, "prepare", &mlebench::Run); }
+int main(int argc, char** argv) {
+  mlebench::UseBaselineLibm(argv);
+  return mlebench::RunToolMain(argc, argv, "prepare", &mlebench::Run);
+}

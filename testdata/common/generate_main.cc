@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/status_macros.h"
 #include "testdata/common/synthetic.h"
@@ -70,5 +71,6 @@ absl::Status Run(const std::vector<std::string>& args) {
 }  // namespace mlebench
 
 int main(int argc, char** argv) {
+  mlebench::UseBaselineLibm(argv);
   return mlebench::RunToolMain(argc, argv, "generate", &mlebench::Run);
 }
