@@ -32,7 +32,7 @@ constexpr int64_t kTestRows = 9914;
 constexpr double kSampleFare = 11.35;  // the mean fare of Kaggle's train.csv
 constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
 // Train keys compared with the test keys at a time (see TrainKeysDisjoint).
-constexpr size_t kKeyBlockRows = size_t{1} << 20;
+constexpr size_t kKeyBlockRows = size_t{1} << 18;
 
 // `set(a).isdisjoint(set(b))` with Python's set equality.
 bool Disjoint(const Column& a, const Column& b) {
