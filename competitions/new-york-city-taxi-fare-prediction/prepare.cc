@@ -1,17 +1,33 @@
 // Upstream's new-york-city-taxi-fare-prediction/prepare.py: Kaggle's test set
 // has no labels, so 9914 rows (the size of Kaggle's test set) of the
 // labelled train.csv become the test set and the rest `labels.csv`.
+//
+// Kaggle's train.csv has 55M rows (5.7 GB): held as a Table (~40 bytes a
+// cell) it needed ~56 GiB. A plain file (no quotes, "\r", blank lines, BOM
+// or rows wider than the header: Kaggle's is one) is streamed instead, a
+// block of 2**19 rows at a time (see PrepareStreaming); any other file is
+// read whole into typed columns (PrepareInMemory). Both write exactly the
+// bytes of upstream's steps on the whole file as one DataFrame.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
 #include "base/typed_csv_writer.h"
@@ -33,6 +49,20 @@ constexpr double kSampleFare = 11.35;  // the mean fare of Kaggle's train.csv
 constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
 // Train keys compared with the test keys at a time (see TrainKeysDisjoint).
 constexpr size_t kKeyBlockRows = size_t{1} << 18;
+// Rows the streaming path parses at a time: a multiple of every chunk size
+// the CSV reader infers dtypes in (powers of two up to 2**19, one per width),
+// so that each of its chunks is one of the reader's chunks of the whole file.
+constexpr size_t kSegmentRows = size_t{1} << 19;
+// Rows formatted at a time, and rows of labels.csv per scratch bucket.
+constexpr size_t kSliceRows = size_t{1} << 16;
+constexpr size_t kBucketRows = size_t{1} << 20;
+
+TrainTestSplitOptions SplitOptions() {
+  TrainTestSplitOptions options;
+  options.test_size = kTestRows;
+  options.random_state = 0;
+  return options;
+}
 
 // `set(a).isdisjoint(set(b))` with Python's set equality.
 bool Disjoint(const Column& a, const Column& b) {
@@ -41,17 +71,17 @@ bool Disjoint(const Column& a, const Column& b) {
          SymmetricDifferenceSize(a, empty) + SymmetricDifferenceSize(b, empty);
 }
 
-// `set(keys[train_rows]).isdisjoint(set(test_keys))`, a block of train keys
-// at a time: the train side has no common element with the test keys exactly
-// when none of its blocks has.
-bool TrainKeysDisjoint(const TypedColumn& keys, const std::vector<int64_t>& train_rows,
-                       const Column& test_keys) {
-  for (size_t begin = 0; begin < train_rows.size(); begin += kKeyBlockRows) {
-    const size_t end = std::min(train_rows.size(), begin + kKeyBlockRows);
+// `set(keys[rows]).isdisjoint(set(test_keys))`, a block of keys at a time:
+// no block has a common element with the test keys exactly when the whole
+// train side has none.
+bool KeysDisjoint(const TypedColumn& keys, const std::vector<int64_t>& rows,
+                  const Column& test_keys) {
+  for (size_t begin = 0; begin < rows.size(); begin += kKeyBlockRows) {
+    const size_t end = std::min(rows.size(), begin + kKeyBlockRows);
     Column block{keys.name(), keys.dtype(), {}};
     block.cells.reserve(end - begin);
     for (size_t i = begin; i < end; ++i) {
-      block.cells.push_back(keys.CellAt(static_cast<size_t>(train_rows[i])));
+      block.cells.push_back(keys.CellAt(static_cast<size_t>(rows[i])));
     }
     if (!Disjoint(block, test_keys)) return false;
   }
@@ -71,72 +101,422 @@ Table TakeTypedRows(const TypedTable& table, const std::vector<int64_t>& rows) {
   return Table(std::move(columns));
 }
 
-// Kaggle's train.csv has 55M rows (5.7 GB), so it is read into typed columns
-// (numbers as arrays, text as views into the mapped file: about 80 bytes a
-// row besides the file) and the 55M-row new train set is never built as a
-// Table: only the 9914 test rows are, and labels.csv is written from the
-// typed columns a slice of rows at a time. The outputs are those of
-// TrainTestSplitTable on the whole file as a Table, byte for byte.
-absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
-                     const fs::path& /*scratch*/) {
-  ASSIGN_OR_RETURN(const TypedTable old_train, ReadTypedCsvFile((raw / "train.csv").string()));
-  TrainTestSplitOptions options;
-  options.test_size = kTestRows;
-  options.random_state = 0;
-  ASSIGN_OR_RETURN(const TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), options));
-  const Table new_test = TakeTypedRows(old_train, split.test_indices);
-  ASSIGN_OR_RETURN(Table new_test_without_labels, (DropColumns(new_test, {"fare_amount"})));
-  ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(new_test, {"key"})));
-  RETURN_IF_ERROR(SetConstantColumn(sample_submission, "fare_amount", kSampleFare));
+// upstream's new_test, new_test_without_labels and submission_df.
+struct TestOutputs {
+  Table test;
+  Table without_labels;
+  Table sample_submission;
+};
 
-  // Upstream's checks (it runs them after writing; we run them first so that
-  // bad input leaves no output). The new train set has old_train's columns.
-  if (!TrainKeysDisjoint(*old_train.Find("key"), split.train_indices, *new_test.Find("key"))) {
-    return CheckFailed("Train and test sets share samples!");
-  }
+absl::StatusOr<TestOutputs> MakeTestOutputs(Table new_test) {
+  TestOutputs out;
+  ASSIGN_OR_RETURN(out.without_labels, (DropColumns(new_test, {"fare_amount"})));
+  ASSIGN_OR_RETURN(out.sample_submission, (SelectColumns(new_test, {"key"})));
+  RETURN_IF_ERROR(SetConstantColumn(out.sample_submission, "fare_amount", kSampleFare));
+  out.test = std::move(new_test);
+  return out;
+}
+
+// Upstream's checks (it runs them after writing; we run them first so that
+// bad input leaves no output). `disjoint`: whether no train key is a test key.
+absl::Status CheckSplit(const TestOutputs& outputs, bool disjoint, size_t train_columns,
+                        const fs::path& raw) {
+  const Table& new_test = outputs.test;
+  if (!disjoint) return CheckFailed("Train and test sets share samples!");
   if (new_test.num_columns() != 8) {
     return CheckFailed(
         absl::StrCat("Test set should have 8 columns, but has ", new_test.num_columns()));
   }
-  if (new_test_without_labels.num_columns() != 7) {
+  if (outputs.without_labels.num_columns() != 7) {
     return CheckFailed(absl::StrCat("Test set without labels should have 7 columns, but has ",
-                                    new_test_without_labels.num_columns()));
+                                    outputs.without_labels.num_columns()));
   }
-  if (old_train.num_columns() != 8) {
-    return CheckFailed(
-        absl::StrCat("Train set should have 8 columns, but has ", old_train.num_columns()));
+  if (train_columns != 8) {
+    return CheckFailed(absl::StrCat("Train set should have 8 columns, but has ", train_columns));
   }
-  if (sample_submission.num_columns() != 2) {
+  if (outputs.sample_submission.num_columns() != 2) {
     return CheckFailed(absl::StrCat("Sample submission should have 2 columns, but has ",
-                                    sample_submission.num_columns()));
+                                    outputs.sample_submission.num_columns()));
   }
-  if (sample_submission.num_rows() != new_test.num_rows()) {
+  if (outputs.sample_submission.num_rows() != new_test.num_rows()) {
     return CheckFailed(absl::StrCat("Sample submission should have ", new_test.num_rows(),
-                                    " rows, but has ", sample_submission.num_rows()));
+                                    " rows, but has ", outputs.sample_submission.num_rows()));
   }
-  const fs::path coupons = raw / kCoupons;
-  if (!fs::is_regular_file(coupons)) {
+  if (!fs::is_regular_file(raw / kCoupons)) {
     return absl::NotFoundError(absl::StrCat("raw data has no file ", kCoupons));
   }
+  return absl::OkStatus();
+}
 
-  std::vector<const TypedColumn*> train_columns;
-  for (const TypedColumn& column : old_train.columns()) train_columns.push_back(&column);
-  RETURN_IF_ERROR(WriteTypedCsvRows(train_columns, split.train_indices,
-                                    (public_dir / "labels.csv").string()));
+// Writes the test-side files and copies the coupon instructions.
+absl::Status WriteTestOutputs(const TestOutputs& outputs, const fs::path& raw,
+                              const fs::path& public_dir, const fs::path& private_dir) {
   for (const auto& [table, path] : {
-           CsvOutput{&new_test_without_labels, public_dir / "test.csv"},
-           CsvOutput{&sample_submission, public_dir / "sample_submission.csv"},
-           CsvOutput{&new_test, private_dir / "test.csv"},
+           CsvOutput{&outputs.without_labels, public_dir / "test.csv"},
+           CsvOutput{&outputs.sample_submission, public_dir / "sample_submission.csv"},
+           CsvOutput{&outputs.test, private_dir / "test.csv"},
        }) {
     RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   std::error_code error;
-  fs::copy_file(coupons, public_dir / kCoupons, fs::copy_options::overwrite_existing, error);
+  fs::copy_file(raw / kCoupons, public_dir / kCoupons, fs::copy_options::overwrite_existing,
+                error);
   if (error) {
     return absl::InternalError(absl::StrCat("copying ", kCoupons, ": ", error.message()));
   }
   return absl::OkStatus();
+}
+
+// The whole file in typed columns (numbers as arrays, text as views into the
+// mapped file: about 80 bytes a row besides the file's bytes); only the test
+// rows become a Table, and labels.csv is written a slice at a time.
+absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
+                             const fs::path& private_dir) {
+  ASSIGN_OR_RETURN(const TypedTable old_train, ReadTypedCsvFile((raw / "train.csv").string()));
+  ASSIGN_OR_RETURN(const TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()),
+                                         SplitOptions()));
+  ASSIGN_OR_RETURN(const TestOutputs outputs,
+                   MakeTestOutputs(TakeTypedRows(old_train, split.test_indices)));
+  const bool disjoint =
+      KeysDisjoint(*old_train.Find("key"), split.train_indices, *outputs.test.Find("key"));
+  RETURN_IF_ERROR(CheckSplit(outputs, disjoint, old_train.num_columns(), raw));
+  std::vector<const TypedColumn*> train_columns;
+  for (const TypedColumn& column : old_train.columns()) train_columns.push_back(&column);
+  RETURN_IF_ERROR(WriteTypedCsvRows(train_columns, split.train_indices,
+                                    (public_dir / "labels.csv").string()));
+  return WriteTestOutputs(outputs, raw, public_dir, private_dir);
+}
+
+// ---- The streaming path ----
+
+// A file's lines, "\n" dropped, through getline (the last may lack one).
+class LineReader {
+ public:
+  static absl::StatusOr<std::unique_ptr<LineReader>> Open(const fs::path& path) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+      return absl::NotFoundError(absl::StrCat("cannot open '", path.string(), "'"));
+    }
+    return std::unique_ptr<LineReader>(new LineReader(file, path));
+  }
+  ~LineReader() {
+    std::free(buffer_);
+    std::fclose(file_);
+  }
+  // The next line into `*line` (valid until the next call); false at the end.
+  absl::StatusOr<bool> Next(std::string_view* line) {
+    const ssize_t n = ::getline(&buffer_, &capacity_, file_);
+    if (n < 0) {
+      if (std::ferror(file_)) {
+        return absl::DataLossError(absl::StrCat("error reading '", path_.string(), "'"));
+      }
+      return false;
+    }
+    size_t size = static_cast<size_t>(n);
+    if (size > 0 && buffer_[size - 1] == '\n') --size;
+    *line = std::string_view(buffer_, size);
+    return true;
+  }
+
+ private:
+  LineReader(std::FILE* file, fs::path path) : file_(file), path_(std::move(path)) {}
+  std::FILE* file_;
+  fs::path path_;
+  char* buffer_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+// Whether the CSV reader reads `line` (of a file that passed PlainFile's
+// other tests) as one record of at most `max_commas` + 1 fields, nothing
+// else: no quoting, no "\r" line end, not blank, not wider than the header.
+bool IsPlainLine(std::string_view line, size_t max_commas) {
+  if (line.find_first_not_of(" \t") == std::string_view::npos) return false;
+  size_t commas = 0;
+  for (const char c : line) {
+    if (c == '"' || c == '\r' || c == '\0') return false;
+    commas += c == ',';
+  }
+  return commas <= max_commas;
+}
+
+// The header and row count of train.csv when every line is plain (so its
+// lines are its records, one for one), else nullopt.
+struct PlainFile {
+  std::string header;
+  size_t rows = 0;
+};
+absl::StatusOr<std::optional<PlainFile>> ScanPlainFile(const fs::path& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<LineReader> lines, LineReader::Open(path));
+  std::string_view line;
+  ASSIGN_OR_RETURN(bool more, lines->Next(&line));
+  if (!more || line.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;
+  const size_t header_commas = static_cast<size_t>(std::count(line.begin(), line.end(), ','));
+  if (!IsPlainLine(line, header_commas)) return std::nullopt;
+  PlainFile file{std::string(line), 0};
+  while (true) {
+    ASSIGN_OR_RETURN(more, lines->Next(&line));
+    if (!more) break;
+    if (!IsPlainLine(line, header_commas)) return std::nullopt;
+    ++file.rows;
+  }
+  return file;
+}
+
+// Each column's storage and dtype, which every segment must share.
+using ColumnKinds = std::vector<std::pair<TypedColumn::Storage, Dtype>>;
+
+ColumnKinds KindsOf(const TypedTable& table) {
+  ColumnKinds kinds;
+  for (const TypedColumn& c : table.columns()) kinds.emplace_back(c.storage(), c.dtype());
+  return kinds;
+}
+
+// Reads train.csv kSegmentRows rows at a time, each segment parsed by the
+// CSV reader with the header, and calls `visit(segment, first_row)`. Returns
+// false (the streamed result would not be the whole file's) when a segment
+// does not parse, has another row count than lines, or has a column whose
+// storage is not one typed array (kCells) or differs from the first
+// segment's: then the whole file's columns might hold other values (a column
+// of numbers in one chunk and text in another is cells of each chunk's own
+// kind). With one storage in every segment, each column of the whole file
+// has that storage and the same values, segment after segment.
+template <typename Visit>
+absl::StatusOr<bool> ForEachSegment(const fs::path& path, const PlainFile& file,
+                                    ColumnKinds& kinds, Visit visit) {
+  ASSIGN_OR_RETURN(std::unique_ptr<LineReader> lines, LineReader::Open(path));
+  std::string_view line;
+  ASSIGN_OR_RETURN(bool more, lines->Next(&line));  // the header
+  size_t first_row = 0;
+  std::string text;
+  while (more) {
+    text.assign(file.header).push_back('\n');
+    size_t rows = 0;
+    while (rows < kSegmentRows) {
+      ASSIGN_OR_RETURN(more, lines->Next(&line));
+      if (!more) break;
+      text.append(line).push_back('\n');
+      ++rows;
+    }
+    if (rows == 0) break;
+    absl::StatusOr<TypedTable> segment = ReadTypedCsvString(text, path.string());
+    if (!segment.ok() || segment->num_rows() != rows) return false;
+    const ColumnKinds segment_kinds = KindsOf(*segment);
+    for (const auto& [storage, dtype] : segment_kinds) {
+      if (storage == TypedColumn::Storage::kCells) return false;
+    }
+    if (first_row == 0) kinds = segment_kinds;
+    if (segment_kinds != kinds) return false;
+    RETURN_IF_ERROR(visit(*segment, first_row));
+    first_row += rows;
+  }
+  return first_row == file.rows;
+}
+
+// labels.csv's rows, spread over scratch files of kBucketRows rows of the
+// output each (a row's 8-byte position, then its line), then written in order.
+class LabelBuckets {
+ public:
+  LabelBuckets(fs::path scratch, size_t rows) : scratch_(std::move(scratch)), rows_(rows) {
+    files_.resize((rows + kBucketRows - 1) / kBucketRows, nullptr);
+  }
+  ~LabelBuckets() {
+    for (size_t b = 0; b < files_.size(); ++b) {
+      if (files_[b] != nullptr) std::fclose(files_[b]);
+      std::error_code ignored;
+      fs::remove(Path(b), ignored);
+    }
+  }
+
+  absl::Status Add(uint64_t position, std::string_view line) {
+    const size_t b = position / kBucketRows;
+    if (files_[b] == nullptr) {
+      files_[b] = std::fopen(Path(b).c_str(), "wb");
+      if (files_[b] == nullptr) {
+        return absl::InternalError(absl::StrCat("cannot create '", Path(b).string(), "'"));
+      }
+    }
+    if (std::fwrite(&position, sizeof(position), 1, files_[b]) != 1 ||
+        std::fwrite(line.data(), 1, line.size(), files_[b]) != line.size()) {
+      return absl::InternalError(absl::StrCat("cannot write '", Path(b).string(), "'"));
+    }
+    return absl::OkStatus();
+  }
+
+  // Writes `header` and the rows in position order to `path` (through a
+  // temporary file renamed over it).
+  absl::Status WriteTo(const std::string& header, const fs::path& path) {
+    for (std::FILE*& f : files_) {
+      if (f != nullptr && std::fclose(f) != 0) {
+        f = nullptr;
+        return absl::InternalError("cannot write a scratch file");
+      }
+      f = nullptr;
+    }
+    const fs::path temp = fs::path(path.string() + ".tmp");
+    std::FILE* out = std::fopen(temp.c_str(), "wb");
+    if (out == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot create '", temp.string(), "'"));
+    }
+    bool ok = std::fwrite(header.data(), 1, header.size(), out) == header.size();
+    absl::Status status;
+    for (size_t b = 0; ok && status.ok() && b < files_.size(); ++b) {
+      absl::StatusOr<std::string> bytes = ReadFileToString(Path(b));
+      if (!bytes.ok()) {
+        status = bytes.status();
+        break;
+      }
+      const size_t first = b * kBucketRows;
+      std::vector<std::string_view> slots(std::min(rows_, first + kBucketRows) - first);
+      size_t filled = 0;
+      for (size_t p = 0; p < bytes->size();) {
+        uint64_t position;
+        const size_t end = bytes->find('\n', p + sizeof(position));
+        if (p + sizeof(position) > bytes->size() || end == std::string::npos) break;
+        std::memcpy(&position, bytes->data() + p, sizeof(position));
+        if (position < first || position - first >= slots.size() ||
+            slots[position - first].data() != nullptr) {
+          break;
+        }
+        slots[position - first] = std::string_view(*bytes).substr(p + 8, end + 1 - p - 8);
+        ++filled;
+        p = end + 1;
+      }
+      if (filled != slots.size()) {
+        status = absl::InternalError(absl::StrCat("scratch bucket ", b, " is incomplete"));
+        break;
+      }
+      for (const std::string_view line : slots) {
+        ok = ok && std::fwrite(line.data(), 1, line.size(), out) == line.size();
+      }
+      std::error_code ignored;
+      fs::remove(Path(b), ignored);
+    }
+    ok = std::fclose(out) == 0 && ok;
+    if (!ok || !status.ok()) {
+      std::remove(temp.c_str());
+      return status.ok() ? absl::InvalidArgumentError(
+                               absl::StrCat("cannot write '", temp.string(), "'"))
+                         : status;
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+      std::remove(temp.c_str());
+      return absl::InvalidArgumentError(absl::StrCat("cannot replace '", path.string(), "'"));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  fs::path Path(size_t b) const { return scratch_ / absl::StrCat("labels.", b); }
+
+  fs::path scratch_;
+  size_t rows_;
+  std::vector<std::FILE*> files_;
+};
+
+// The streaming path: false (nothing written) where it does not apply.
+// Passes over train.csv: one finds the row count (so the split), one builds
+// the test rows' Table, one checks the train keys against the test keys and
+// formats each train row into its scratch bucket; then labels.csv is
+// assembled bucket by bucket. Memory: a segment's rows, a bucket, and 4
+// bytes a row for where each row goes.
+absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& public_dir,
+                                      const fs::path& private_dir, const fs::path& scratch) {
+  const fs::path path = raw / "train.csv";
+  ASSIGN_OR_RETURN(const std::optional<PlainFile> file, ScanPlainFile(path));
+  // Too few rows for the split: the in-memory path gives the error.
+  if (!file.has_value() || file->rows <= static_cast<size_t>(kTestRows) ||
+      file->rows >= (size_t{1} << 31)) {
+    return false;
+  }
+  // Where each row goes: its position in labels.csv, or kTest + its test row.
+  constexpr uint32_t kTest = uint32_t{1} << 31;
+  std::vector<uint32_t> destination(file->rows);
+  size_t train_rows = 0;
+  {
+    ASSIGN_OR_RETURN(const TrainTestIndices split,
+                     TrainTestSplitIndices(static_cast<int64_t>(file->rows), SplitOptions()));
+    for (size_t i = 0; i < split.train_indices.size(); ++i) {
+      destination[static_cast<size_t>(split.train_indices[i])] = static_cast<uint32_t>(i);
+    }
+    for (size_t i = 0; i < split.test_indices.size(); ++i) {
+      destination[static_cast<size_t>(split.test_indices[i])] = kTest | static_cast<uint32_t>(i);
+    }
+    train_rows = split.train_indices.size();
+  }
+
+  // The test rows.
+  ColumnKinds kinds;
+  std::vector<Column> test_columns;
+  ASSIGN_OR_RETURN(
+      bool applies,
+      ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+        if (test_columns.empty()) {
+          for (const TypedColumn& c : segment.columns()) {
+            test_columns.push_back(Column{c.name(), c.dtype(), {}});
+            test_columns.back().cells.resize(static_cast<size_t>(kTestRows));
+          }
+        }
+        for (size_t r = 0; r < segment.num_rows(); ++r) {
+          const uint32_t d = destination[first_row + r];
+          if ((d & kTest) == 0) continue;
+          for (size_t j = 0; j < test_columns.size(); ++j) {
+            test_columns[j].cells[d & ~kTest] = segment.columns()[j].CellAt(r);
+          }
+        }
+        return absl::OkStatus();
+      }));
+  if (!applies) return false;
+  const size_t train_columns = test_columns.size();
+  ASSIGN_OR_RETURN(const TestOutputs outputs, MakeTestOutputs(Table(std::move(test_columns))));
+  const Column& test_keys = *outputs.test.Find("key");
+
+  // The train rows: their keys checked, their lines formatted into buckets.
+  bool disjoint = true;
+  std::string header;
+  LabelBuckets buckets(scratch, train_rows);
+  ASSIGN_OR_RETURN(
+      applies,
+      ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+        std::vector<int64_t> rows;
+        for (size_t r = 0; r < segment.num_rows(); ++r) {
+          if ((destination[first_row + r] & kTest) == 0) rows.push_back(static_cast<int64_t>(r));
+        }
+        if (disjoint) disjoint = KeysDisjoint(*segment.Find("key"), rows, test_keys);
+        if (header.empty()) header = WriteCsvString(TakeTypedRows(segment, {}));
+        for (size_t begin = 0; begin < rows.size(); begin += kSliceRows) {
+          const std::vector<int64_t> slice(
+              rows.begin() + static_cast<ptrdiff_t>(begin),
+              rows.begin() + static_cast<ptrdiff_t>(std::min(rows.size(), begin + kSliceRows)));
+          const std::string text = WriteCsvString(TakeTypedRows(segment, slice));
+          // No value holds a line end (the file has no quotes), so each row
+          // is one line after the header.
+          size_t p = header.size();
+          for (const int64_t r : slice) {
+            const size_t end = text.find('\n', p);
+            if (end == std::string::npos) return absl::InternalError("a row without a line end");
+            RETURN_IF_ERROR(buckets.Add(destination[first_row + static_cast<size_t>(r)],
+                                        std::string_view(text).substr(p, end + 1 - p)));
+            p = end + 1;
+          }
+          if (p != text.size()) return absl::InternalError("a row with a line end in a value");
+        }
+        return absl::OkStatus();
+      }));
+  if (!applies) return false;
+  RETURN_IF_ERROR(CheckSplit(outputs, disjoint, train_columns, raw));
+  RETURN_IF_ERROR(buckets.WriteTo(header, public_dir / "labels.csv"));
+  RETURN_IF_ERROR(WriteTestOutputs(outputs, raw, public_dir, private_dir));
+  return true;
+}
+
+absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
+                     const fs::path& scratch) {
+  if (fs::is_regular_file(raw / "train.csv")) {
+    ASSIGN_OR_RETURN(const bool done, PrepareStreaming(raw, public_dir, private_dir, scratch));
+    if (done) return absl::OkStatus();
+  }
+  return PrepareInMemory(raw, public_dir, private_dir);
 }
 
 MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
