@@ -246,20 +246,29 @@ struct PlainFile {
   std::string header;
   size_t rows = 0;
 };
-absl::StatusOr<std::optional<PlainFile>> ScanPlainFile(const fs::path& path) {
-  ASSIGN_OR_RETURN(std::unique_ptr<LineReader> lines, LineReader::Open(path));
+// Also nullopt for a file the whole-file reader refuses for its size (more
+// than CsvReadOptions' max_bytes, or more cells than 16 a byte plus 1Mi) or
+// cannot read: the in-memory path then gives its error.
+std::optional<PlainFile> ScanPlainFile(const fs::path& path) {
+  std::error_code error;
+  const uintmax_t bytes = fs::file_size(path, error);
+  if (error || bytes > static_cast<uintmax_t>(CsvReadOptions().max_bytes)) return std::nullopt;
+  absl::StatusOr<std::unique_ptr<LineReader>> lines = LineReader::Open(path);
+  if (!lines.ok()) return std::nullopt;
   std::string_view line;
-  ASSIGN_OR_RETURN(bool more, lines->Next(&line));
-  if (!more || line.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;
+  absl::StatusOr<bool> more = (*lines)->Next(&line);
+  if (!more.ok() || !*more || line.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;
   const size_t header_commas = static_cast<size_t>(std::count(line.begin(), line.end(), ','));
   if (!IsPlainLine(line, header_commas)) return std::nullopt;
   PlainFile file{std::string(line), 0};
   while (true) {
-    ASSIGN_OR_RETURN(more, lines->Next(&line));
-    if (!more) break;
+    more = (*lines)->Next(&line);
+    if (!more.ok()) return std::nullopt;
+    if (!*more) break;
     if (!IsPlainLine(line, header_commas)) return std::nullopt;
     ++file.rows;
   }
+  if ((file.rows + 1) * (header_commas + 1) > 16 * bytes + (size_t{1} << 20)) return std::nullopt;
   return file;
 }
 
@@ -274,8 +283,8 @@ ColumnKinds KindsOf(const TypedTable& table) {
 
 // Reads train.csv kSegmentRows rows at a time, each segment parsed by the
 // CSV reader with the header, and calls `visit(segment, first_row)`. Returns
-// false (the streamed result would not be the whole file's) when a segment
-// does not parse, has another row count than lines, or has a column whose
+// false (the streamed result would not be the whole file's) when the file
+// cannot be read or a segment does not parse, has another row count than lines, or has a column whose
 // storage is not one typed array (kCells) or differs from the first
 // segment's: then the whole file's columns might hold other values (a column
 // of numbers in one chunk and text in another is cells of each chunk's own
@@ -284,17 +293,19 @@ ColumnKinds KindsOf(const TypedTable& table) {
 template <typename Visit>
 absl::StatusOr<bool> ForEachSegment(const fs::path& path, const PlainFile& file,
                                     ColumnKinds& kinds, Visit visit) {
-  ASSIGN_OR_RETURN(std::unique_ptr<LineReader> lines, LineReader::Open(path));
+  absl::StatusOr<std::unique_ptr<LineReader>> lines = LineReader::Open(path);
+  if (!lines.ok()) return false;
   std::string_view line;
-  ASSIGN_OR_RETURN(bool more, lines->Next(&line));  // the header
+  absl::StatusOr<bool> more = (*lines)->Next(&line);  // the header
   size_t first_row = 0;
   std::string text;
-  while (more) {
+  while (more.ok() && *more) {
     text.assign(file.header).push_back('\n');
     size_t rows = 0;
     while (rows < kSegmentRows) {
-      ASSIGN_OR_RETURN(more, lines->Next(&line));
-      if (!more) break;
+      more = (*lines)->Next(&line);
+      if (!more.ok()) return false;
+      if (!*more) break;
       text.append(line).push_back('\n');
       ++rows;
     }
@@ -423,7 +434,7 @@ class LabelBuckets {
 absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& public_dir,
                                       const fs::path& private_dir, const fs::path& scratch) {
   const fs::path path = raw / "train.csv";
-  ASSIGN_OR_RETURN(const std::optional<PlainFile> file, ScanPlainFile(path));
+  const std::optional<PlainFile> file = ScanPlainFile(path);
   // Too few rows for the split: the in-memory path gives the error.
   if (!file.has_value() || file->rows <= static_cast<size_t>(kTestRows) ||
       file->rows >= (size_t{1} << 31)) {
