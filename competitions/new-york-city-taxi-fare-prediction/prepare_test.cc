@@ -172,6 +172,47 @@ TEST(NycTaxiFarePrepareTest, MatchesPandasByteForByte) {
   }
 }
 
+// A train.csv without quotes is streamed a segment of 2**19 rows at a time;
+// one quoted field (the same value) makes the preparer read the whole file
+// instead. Both must write the same bytes, over several segments, with a
+// column whose segments differ (an int column with one float) or not.
+TEST(NycTaxiFarePrepareTest, StreamedAndWholeFileReadsAgree) {
+  std::string plain;
+  for (absl::string_view line : absl::StrSplit(RawTrainCsv((1 << 19) + 30'000, 12), '\n')) {
+    if (!line.empty() && line.find('"') == absl::string_view::npos) {
+      absl::StrAppend(&plain, line, "\n");
+    }
+  }
+  const size_t second_row = plain.find('\n') + 1;
+  const std::string quoted = plain.substr(0, second_row) + "\"" + plain.substr(second_row);
+  const size_t end_of_key = quoted.find(',', second_row);
+  const std::string whole = quoted.substr(0, end_of_key) + "\"" + quoted.substr(end_of_key);
+  std::string float_passengers = plain;
+  float_passengers.replace(float_passengers.rfind(',') + 1, std::string::npos, "1.5\n");
+  for (const auto& [streamed, read_whole] :
+       {std::pair{plain, whole}, std::pair{float_passengers, std::string()}}) {
+    absl::StatusOr<testing::PreparedDirs> a = testing::RunPreparer(kId, MakeRaw(streamed));
+    ASSERT_TRUE(a.ok()) << a.status();
+    if (read_whole.empty()) {
+      // The float in the last segment makes passenger_count float64 in every
+      // row, the first segment's too (as pandas' chunked read does).
+      const std::string answers = *ReadFileToString(a->private_dir / "test.csv");
+      int rows = 0;
+      for (absl::string_view line : absl::StrSplit(answers, '\n')) {
+        if (line.empty() || line == answers.substr(0, answers.find('\n'))) continue;
+        ++rows;
+        EXPECT_NE(line.substr(line.rfind(',')).find('.'), absl::string_view::npos) << line;
+      }
+      EXPECT_EQ(rows, 9914);
+      continue;
+    }
+    absl::StatusOr<testing::PreparedDirs> b = testing::RunPreparer(kId, MakeRaw(read_whole));
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_EQ(testing::ReadTree(a->public_dir), testing::ReadTree(b->public_dir));
+    EXPECT_EQ(testing::ReadTree(a->private_dir), testing::ReadTree(b->private_dir));
+  }
+}
+
 absl::Status PrepareStatus(const fs::path& raw) { return testing::RunPreparer(kId, raw).status(); }
 
 TEST(NycTaxiFarePrepareTest, RunsUpstreamsChecks) {
