@@ -3,8 +3,8 @@
 // labelled train.csv become the test set and the rest `labels.csv`.
 //
 // Kaggle's train.csv has 55M rows (5.7 GB): held as a Table (~40 bytes a
-// cell) it needed ~56 GiB. A plain file (no quotes, "\r", blank lines, BOM
-// or rows wider than the header: Kaggle's is one) is streamed instead, a
+// cell) it needed ~56 GiB. A plain file (no quotes, lone "\r", NUL, blank
+// lines, BOM or rows wider than the header: Kaggle's is one) is streamed instead, a
 // block of 2**19 rows at a time (see PrepareStreaming); any other file is
 // read whole into typed columns (PrepareInMemory). Both write exactly the
 // bytes of upstream's steps on the whole file as one DataFrame.
@@ -190,7 +190,8 @@ absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
 
 // ---- The streaming path ----
 
-// A file's lines, "\n" dropped, through getline (the last may lack one).
+// A file's lines, "\n" or "\r\n" dropped, through getline (the last may lack
+// one).
 class LineReader {
  public:
   static absl::StatusOr<std::unique_ptr<LineReader>> Open(const fs::path& path) {
@@ -215,6 +216,8 @@ class LineReader {
     }
     size_t size = static_cast<size_t>(n);
     if (size > 0 && buffer_[size - 1] == '\n') --size;
+    // "\r\n" ends a line as "\n" does (a "\r" anywhere else is not plain).
+    if (size > 0 && buffer_[size - 1] == '\r') --size;
     *line = std::string_view(buffer_, size);
     return true;
   }
@@ -229,7 +232,8 @@ class LineReader {
 
 // Whether the CSV reader reads `line` (of a file that passed PlainFile's
 // other tests) as one record of at most `max_commas` + 1 fields, nothing
-// else: no quoting, no "\r" line end, not blank, not wider than the header.
+// else: no quoting, no lone "\r" line end, not blank, not wider than the
+// header.
 bool IsPlainLine(std::string_view line, size_t max_commas) {
   if (line.find_first_not_of(" \t") == std::string_view::npos) return false;
   size_t commas = 0;
