@@ -49,8 +49,8 @@ absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
   for (const TypedColumn* c : columns) size = std::min(size, c->size());
   for (const int64_t row : rows) {
     if (row < 0 || static_cast<size_t>(row) >= size) {
-      return absl::OutOfRangeError(absl::StrCat("row ", row, " of columns with ", size,
-                                                " rows, writing '", path, "'"));
+      return absl::OutOfRangeError(
+          absl::StrCat("row ", row, " of columns with ", size, " rows, writing '", path, "'"));
     }
   }
   // The header as WriteCsvString writes it (names may hold quoted newlines),
@@ -58,12 +58,11 @@ absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
   const size_t header_size = WriteCsvString(Slice(columns, rows, 0, 0)).size();
 
   static std::atomic<uint64_t> counter{0};
-  const std::string temp_path =
-      absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
+  const std::string temp_path = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
   std::FILE* out = std::fopen(temp_path.c_str(), "wbx");
   if (out == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot create '", temp_path,
-                                                   "': ", std::strerror(errno)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create '", temp_path, "': ", std::strerror(errno)));
   }
   bool ok = true;
   for (size_t begin = 0; ok && (begin == 0 || begin < rows.size()); begin += kSliceRows) {

@@ -26,10 +26,18 @@ Table MixedTable(size_t rows) {
   Column mixed{"m", Dtype::kObject, {}};
   for (size_t r = 0; r < rows; ++r) {
     switch (r % 4) {
-      case 0: text.cells.push_back(std::string("plain")); break;
-      case 1: text.cells.push_back(std::string("a,\"b\"\nc")); break;
-      case 2: text.cells.push_back(std::monostate()); break;
-      default: text.cells.push_back(std::string()); break;
+      case 0:
+        text.cells.push_back(std::string("plain"));
+        break;
+      case 1:
+        text.cells.push_back(std::string("a,\"b\"\nc"));
+        break;
+      case 2:
+        text.cells.push_back(std::monostate());
+        break;
+      default:
+        text.cells.push_back(std::string());
+        break;
     }
     ints.cells.push_back(static_cast<int64_t>(r) * 7919 - 100000);
     doubles.cells.push_back(r % 5 == 0 ? std::numeric_limits<double>::quiet_NaN()
@@ -72,8 +80,7 @@ TEST(WriteTypedCsvRowsTest, MatchesWriteCsvStringAcrossSlices) {
   ASSERT_TRUE(written.ok());
   EXPECT_EQ(*written, Expected(table, rows));
   // Nothing but the output is left beside it.
-  EXPECT_EQ(std::distance(fs::directory_iterator(path.parent_path()), fs::directory_iterator()),
-            1);
+  EXPECT_EQ(std::distance(fs::directory_iterator(path.parent_path()), fs::directory_iterator()), 1);
 }
 
 TEST(WriteTypedCsvRowsTest, TypedStorageAndNoRows) {
@@ -93,8 +100,7 @@ TEST(WriteTypedCsvRowsTest, RejectsBadArguments) {
   const Table table = MixedTable(3);
   const TypedTable typed = TypedTable::View(table);
   const fs::path dir = testing::NewTempDir("typed_csv");
-  EXPECT_EQ(WriteTypedCsvRows(Pointers(typed), std::vector<int64_t>{0, 3},
-                              (dir / "a.csv").string())
+  EXPECT_EQ(WriteTypedCsvRows(Pointers(typed), std::vector<int64_t>{0, 3}, (dir / "a.csv").string())
                 .code(),
             absl::StatusCode::kOutOfRange);
   EXPECT_EQ(WriteTypedCsvRows({}, {}, (dir / "b.csv").string()).code(),

@@ -4,10 +4,11 @@
 //
 // Kaggle's train.csv has 55M rows (5.7 GB): held as a Table (~40 bytes a
 // cell) it needed ~56 GiB. A plain file (no quotes, lone "\r", NUL, blank
-// lines, BOM or rows wider than the header: Kaggle's is one) is streamed instead, a
-// block of 2**19 rows at a time (see PrepareStreaming); any other file is
-// read whole into typed columns (PrepareInMemory). Both write exactly the
-// bytes of upstream's steps on the whole file as one DataFrame.
+// lines, BOM or rows wider than the header; Kaggle's timestamps and numbers
+// should be one) is streamed instead, 2**19 rows at a time (see
+// PrepareStreaming); any other file is read whole into typed columns
+// (PrepareInMemory). Both write exactly the bytes of upstream's steps on the
+// whole file as one DataFrame (docs/performance.md).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -159,8 +160,7 @@ absl::Status WriteTestOutputs(const TestOutputs& outputs, const fs::path& raw,
     RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
   std::error_code error;
-  fs::copy_file(raw / kCoupons, public_dir / kCoupons, fs::copy_options::overwrite_existing,
-                error);
+  fs::copy_file(raw / kCoupons, public_dir / kCoupons, fs::copy_options::overwrite_existing, error);
   if (error) {
     return absl::InternalError(absl::StrCat("copying ", kCoupons, ": ", error.message()));
   }
@@ -173,9 +173,9 @@ absl::Status WriteTestOutputs(const TestOutputs& outputs, const fs::path& raw,
 absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
                              const fs::path& private_dir) {
   ASSIGN_OR_RETURN(const TypedTable old_train, ReadTypedCsvFile((raw / "train.csv").string()));
-  ASSIGN_OR_RETURN(const TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()),
-                                         SplitOptions()));
+  ASSIGN_OR_RETURN(
+      const TrainTestIndices split,
+      TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), SplitOptions()));
   ASSIGN_OR_RETURN(const TestOutputs outputs,
                    MakeTestOutputs(TakeTypedRows(old_train, split.test_indices)));
   const bool disjoint =
@@ -183,8 +183,8 @@ absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
   RETURN_IF_ERROR(CheckSplit(outputs, disjoint, old_train.num_columns(), raw));
   std::vector<const TypedColumn*> train_columns;
   for (const TypedColumn& column : old_train.columns()) train_columns.push_back(&column);
-  RETURN_IF_ERROR(WriteTypedCsvRows(train_columns, split.train_indices,
-                                    (public_dir / "labels.csv").string()));
+  RETURN_IF_ERROR(
+      WriteTypedCsvRows(train_columns, split.train_indices, (public_dir / "labels.csv").string()));
   return WriteTestOutputs(outputs, raw, public_dir, private_dir);
 }
 
@@ -288,15 +288,15 @@ ColumnKinds KindsOf(const TypedTable& table) {
 // Reads train.csv kSegmentRows rows at a time, each segment parsed by the
 // CSV reader with the header, and calls `visit(segment, first_row)`. Returns
 // false (the streamed result would not be the whole file's) when the file
-// cannot be read or a segment does not parse, has another row count than lines, or has a column whose
-// storage is not one typed array (kCells) or differs from the first
-// segment's: then the whole file's columns might hold other values (a column
+// cannot be read or a segment does not parse, has another row count than
+// lines, or has a column whose storage is not one typed array (kCells) or
+// differs from the first segment's: then the whole file's columns might hold other values (a column
 // of numbers in one chunk and text in another is cells of each chunk's own
 // kind). With one storage in every segment, each column of the whole file
 // has that storage and the same values, segment after segment.
 template <typename Visit>
-absl::StatusOr<bool> ForEachSegment(const fs::path& path, const PlainFile& file,
-                                    ColumnKinds& kinds, Visit visit) {
+absl::StatusOr<bool> ForEachSegment(const fs::path& path, const PlainFile& file, ColumnKinds& kinds,
+                                    Visit visit) {
   absl::StatusOr<std::unique_ptr<LineReader>> lines = LineReader::Open(path);
   if (!lines.ok()) return false;
   std::string_view line;
@@ -410,9 +410,9 @@ class LabelBuckets {
     ok = std::fclose(out) == 0 && ok;
     if (!ok || !status.ok()) {
       std::remove(temp.c_str());
-      return status.ok() ? absl::InvalidArgumentError(
-                               absl::StrCat("cannot write '", temp.string(), "'"))
-                         : status;
+      return status.ok()
+                 ? absl::InvalidArgumentError(absl::StrCat("cannot write '", temp.string(), "'"))
+                 : status;
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
       std::remove(temp.c_str());
@@ -491,8 +491,7 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   std::string header;
   LabelBuckets buckets(scratch, train_rows);
   ASSIGN_OR_RETURN(
-      applies,
-      ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+      applies, ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
         std::vector<int64_t> rows;
         for (size_t r = 0; r < segment.num_rows(); ++r) {
           if ((destination[first_row + r] & kTest) == 0) rows.push_back(static_cast<int64_t>(r));
@@ -534,8 +533,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return PrepareInMemory(raw, public_dir, private_dir);
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
-                                               .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench
