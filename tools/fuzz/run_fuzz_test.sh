@@ -53,7 +53,9 @@ echo "$label: $n seed inputs, then ${seconds} s of mutation"
 # ASan's and UBSan's reports with file:line (the symbolizer is llvm-14's).
 symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
 if [[ -x "$symbolizer" ]]; then export ASAN_SYMBOLIZER_PATH="$symbolizer"; fi
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:allocator_may_return_null=0:handle_abort=1"
+# (allocator_may_return_null stays ASan's default, 0, unless a harness's own
+# __asan_default_options says otherwise.)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:handle_abort=1"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
 
 flags=(
