@@ -34,8 +34,8 @@ std::filesystem::path FreshExtractionDir();
 void CheckNothingEscaped();
 
 // Everything a reader's result says: its status, or each column's name, dtype
-// and cells (doubles bit for bit, so NaN equals NaN and -0.0 differs from
-// 0.0).
+// and cells (doubles bit for bit, so -0.0 differs from 0.0, except that every
+// NaN renders alike: sign and payload are not data).
 std::string Render(const absl::StatusOr<Table>& table);
 
 // Aborts unless a reader of bytes and the same reader of a file holding them
