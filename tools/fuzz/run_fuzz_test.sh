@@ -70,7 +70,12 @@ flags=(
 ((max_len > 0)) && flags+=("-max_len=$max_len")
 [[ -n "$dict" ]] && flags+=("-dict=$dict")
 if ((seconds > 0)); then
-  flags+=("-max_total_time=$seconds")
+  # At most 1,000 mutations a second of budget as well: a faster or idler
+  # machine would otherwise run further along the same sequence than the
+  # last run did and could meet an input no run has met, failing a change
+  # that has nothing to do with it (it happened twice on 2026-12-07). Each CI
+  # run repeats the same prefix; fuzzing for hours (docs) finds the new ones.
+  flags+=("-max_total_time=$seconds" "-runs=$((seconds * 1000))")
 else
   # The seeds only: -runs=0 runs the corpus and stops.
   flags+=("-runs=0")
