@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/status_macros.h"
+#include "base/typed_csv_writer.h"
 #include "base/typed_table.h"
 #include "competitions/common/preparer.h"
 #include "formats/parquet.h"
@@ -154,31 +156,13 @@ class MetaRows {
   std::vector<size_t> test_rows_before_, train_rows_before_;  // per row group
 };
 
-// DataFrame.to_csv(path, index=False) of `columns` (of equal length),
-// written a slice of rows at a time so that no Table of them all is built.
-absl::Status WriteCsvInSlices(const std::vector<const TypedColumn*>& columns,
-                              const fs::path& path) {
-  constexpr size_t kSliceRows = size_t{1} << 20;
-  const size_t rows = columns.empty() ? 0 : columns[0]->size();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", path.string()));
-  for (size_t begin = 0; begin == 0 || begin < rows; begin += kSliceRows) {
-    const size_t end = std::min(rows, begin + kSliceRows);
-    std::vector<Column> slice;
-    for (const TypedColumn* c : columns) {
-      Column column{c->name(), c->dtype(), {}};
-      column.cells.reserve(end - begin);
-      for (size_t r = begin; r < end; ++r) column.cells.push_back(c->CellAt(r));
-      slice.push_back(std::move(column));
-    }
-    std::string text = WriteCsvString(Table(std::move(slice)));
-    // The header once, before the first slice.
-    if (begin > 0) text.erase(0, text.find('\n') + 1);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  }
-  out.close();
-  if (!out) return absl::DataLossError(absl::StrCat("error writing ", path.string()));
-  return absl::OkStatus();
+// DataFrame.to_csv(path, index=False) of `columns` (of equal length), every
+// row in order, a slice at a time (WriteTypedCsvRows) so that no Table of
+// them all is built.
+absl::Status WriteAllRows(const std::vector<const TypedColumn*>& columns, const fs::path& path) {
+  std::vector<int64_t> rows(columns.empty() ? 0 : columns[0]->size());
+  std::iota(rows.begin(), rows.end(), int64_t{0});
+  return WriteTypedCsvRows(columns, rows, path.string());
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -236,10 +220,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     // The sample submission: the answers with both directions set to the int 1.
     const TypedColumn ones_azimuth = TypedColumn::Ints("azimuth", std::vector<int64_t>(n, 1));
     const TypedColumn ones_zenith = TypedColumn::Ints("zenith", std::vector<int64_t>(n, 1));
-    RETURN_IF_ERROR(WriteCsvInSlices({&event_id, &ones_azimuth, &ones_zenith},
-                                     public_dir / "sample_submission.csv"));
-    RETURN_IF_ERROR(
-        WriteCsvInSlices({&event_id, &azimuth, &zenith}, private_dir / "test.csv"));
+    RETURN_IF_ERROR(WriteAllRows({&event_id, &ones_azimuth, &ones_zenith},
+                                 public_dir / "sample_submission.csv"));
+    RETURN_IF_ERROR(WriteAllRows({&event_id, &azimuth, &zenith}, private_dir / "test.csv"));
   }
 
   std::error_code ec;
