@@ -186,7 +186,7 @@ std::vector<Probe> DeniedProbes() {
            {"CLONE_NEWIPC", CLONE_NEWIPC},
            {"CLONE_NEWCGROUP", CLONE_NEWCGROUP},
        }) {
-    probes.push_back({absl::StrCat("clone(", name, ")"), [flag] { return CloneWith(flag); }, EPERM});
+    probes.push_back({absl::StrCat("clone(", name, ")"), [flag = flag] { return CloneWith(flag); }, EPERM});
   }
   // Socket families an agent never needs; AF_VSOCK is not confined by the
   // network namespace and reaches the hypervisor. Without the filter these

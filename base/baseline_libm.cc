@@ -17,7 +17,15 @@
 #include "absl/strings/string_view.h"
 
 #if defined(__x86_64__) && defined(__GLIBC__)
+// glibc 2.36's header is C: its inline functions return `_Bool`, which GCC
+// takes in C++ and clang (the fuzzers' and sanitized tests' compiler) does not.
+#if defined(__clang__)
+#define _Bool bool
+#endif
 #include <sys/platform/x86.h>
+#if defined(__clang__)
+#undef _Bool
+#endif
 #endif
 
 extern char** environ;

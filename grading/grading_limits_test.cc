@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/testing/sanitizers.h"
 #include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -23,7 +24,7 @@ namespace {
 // which on a failed allocation reports "allocator is out of memory" and exits
 // 1 without ever calling the std::new_handler that writes the report, and its
 // own bookkeeping needs room under RLIMIT_DATA too. The CPU limit is tested.
-#ifdef __SANITIZE_ADDRESS__
+#if MLEBENCH_UNDER_ASAN
 #define SKIP_UNDER_ASAN() \
   GTEST_SKIP() << "AddressSanitizer's operator new never calls the new-handler"
 #else

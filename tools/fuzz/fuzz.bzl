@@ -60,16 +60,23 @@ FUZZ_COPTS = [
     "-g1",
 ]
 
-# The fuzzer's link: libFuzzer's main and the sanitizers' runtimes (UBSan's
-# C++ part too: Bazel links with `clang`, not `clang++`, which would leave out
-# the vptr check's runtime). GNU ld rather than the gold Bazel's
-# autoconfiguration picks: gold warns of every ASan check routine it
-# "cannot export" (a thousand lines a link).
+# Every link in that configuration: the sanitizers' runtimes (UBSan's C++
+# part too: Bazel links with `clang`, not `clang++`, which would leave out the
+# vptr check's runtime), but not libFuzzer's main: the fuzzers add it
+# themselves (FUZZER_LINKOPTS), the sanitized unit tests (sanitizer_suite in
+# tools/fuzz/sanitized_tests.bzl) have gtest's, and both take the same compiled
+# libraries from the one configuration. The coverage hooks fuzzer-no-link
+# compiles in are weak no-ops of the ASan runtime when libFuzzer is absent.
+# GNU ld rather than the gold Bazel's autoconfiguration picks: gold warns of
+# every ASan check routine it "cannot export" (a thousand lines a link).
 FUZZ_LINKOPTS = [
-    "-fsanitize=fuzzer,address,undefined",
+    "-fsanitize=address,undefined",
     "-fsanitize-link-c++-runtime",
     "-fuse-ld=bfd",
 ]
+
+# A fuzzer's own link: libFuzzer (its main and the coverage callbacks).
+FUZZER_LINKOPTS = ["-fsanitize=fuzzer"]
 
 _COPT = "//command_line_option:copt"
 _LINKOPT = "//command_line_option:linkopt"
@@ -78,6 +85,7 @@ _HOST_CROSSTOOL_TOP = "//command_line_option:host_crosstool_top"
 _FEATURES = "//command_line_option:features"
 _STRIP = "//command_line_option:strip"
 _PCH = "//tools:precompiled_headers"
+_SANITIZER = "//tools:sanitizer"
 
 def _without_other_sanitizers(options):
     # --config=asan or ubsan (GCC's) on the same command line: the fuzz
@@ -101,15 +109,18 @@ def _to_clang(settings, attr):
         # the sanitizers' reports give file:line.
         _STRIP: "never",
         _PCH: "off",
+        # What the targets that cannot take a sanitizer read
+        # (tools/sanitizer.bzl's without_asan, for the static sandbox entry).
+        _SANITIZER: "address+undefined",
     }
 
-_clang_fuzz_transition = transition(
+clang_sanitizer_transition = transition(
     implementation = _to_clang,
     inputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES],
-    outputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES, _STRIP, _PCH],
+    outputs = [_CROSSTOOL_TOP, _HOST_CROSSTOOL_TOP, _COPT, _LINKOPT, _FEATURES, _STRIP, _PCH, _SANITIZER],
 )
 
-_TRANSITION_ATTRS = {
+TRANSITION_ATTRS = {
     "_allowlist_function_transition": attr.label(
         default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
     ),
@@ -137,11 +148,11 @@ _fuzzer = rule(
     doc = "`binary` built in the clang fuzzing configuration, under this target's name " +
           "(`args`, for `bazel run`, may name `data`).",
     attrs = dict(
-        _TRANSITION_ATTRS,
+        TRANSITION_ATTRS,
         binary = attr.label(
             mandatory = True,
             executable = True,
-            cfg = _clang_fuzz_transition,
+            cfg = clang_sanitizer_transition,
         ),
         # In the target configuration (GCC): files the fuzzer reads, never
         # rebuilt with clang.
@@ -268,6 +279,7 @@ def cc_fuzz_test(
         srcs = srcs,
         deps = deps,
         copts = copts,
+        linkopts = FUZZER_LINKOPTS,
         testonly = True,
         # Linked only through the transition below: in the ordinary GCC
         # configuration it has no main.
