@@ -83,6 +83,15 @@ std::optional<double> NumericValueAt(const TypedColumn& column, size_t row);
 // value without one (a string). Bulk copies for typed storage.
 size_t CopyNumericValues(const TypedColumn& column, std::span<double> out);
 
+// Whether `a` and `b` hold the same values in the same rows, in the same
+// typed storage (int64, float64 bit for bit, bool or text) and dtype, and
+// none of them missing. Then SortValuesOrder gives both the same order and
+// numpy's elementwise `!=` of the two sorted columns is false everywhere: a
+// grader that sorts both by id and compares the sorted ids may sort once and
+// skip the comparison (a submission listing the answers' ids in their order,
+// as one made from the sample does). False for kCells columns.
+bool SameValuesNoneMissing(const TypedColumn& a, const TypedColumn& b);
+
 // CellsEqual of `a`'s value at `i` and `b`'s at `j`.
 bool ValuesEqualAt(const TypedColumn& a, size_t i, const TypedColumn& b, size_t j);
 

@@ -265,7 +265,7 @@ namespace {
 // Kaggle sets use and on short, prefix-sharing, non-ASCII and tied keys.
 TEST(DistinctTextArgsortTest, RadixPathsAgreeWithAComparisonSort) {
   std::mt19937_64 rng(11);
-  for (int shape = 0; shape < 6; ++shape) {
+  for (int shape = 0; shape < 8; ++shape) {
     for (size_t n : {size_t{100}, size_t{5000}, size_t{30000}}) {
       std::set<std::string> distinct;
       char buf[64];
@@ -292,6 +292,25 @@ TEST(DistinctTextArgsortTest, RadixPathsAgreeWithAComparisonSort) {
                           static_cast<unsigned long long>(rng() % 50),
                           static_cast<unsigned long long>(rng() % 1000000));
             break;
+          case 6:  // timestamps: runs that tie on 8, 16 and more bytes
+            std::snprintf(buf, sizeof(buf), "20%02llu-0%llu-1%llu %02llu:%02llu:%02llu.%07llu",
+                          static_cast<unsigned long long>(9 + rng() % 2),
+                          static_cast<unsigned long long>(1 + rng() % 2),
+                          static_cast<unsigned long long>(rng() % 3),
+                          static_cast<unsigned long long>(rng() % 3),
+                          static_cast<unsigned long long>(rng() % 4),
+                          static_cast<unsigned long long>(rng() % 60),
+                          static_cast<unsigned long long>(rng() % 10));
+            break;
+          case 7: {  // ties deep into NUL bytes: "a\0" and "a" alike in a zero-padded key
+            std::string t(1 + rng() % 3, 'a');
+            t.append(rng() % 30, '\0');
+            if (rng() % 2 == 0) t.push_back(static_cast<char>(rng() % 3));
+            t.append(std::to_string(rng() % (n / 8 + 1)));
+            if (rng() % 2 == 0) t.append(rng() % 20, '\0');
+            distinct.insert(t);
+            continue;
+          }
           default:  // random lengths and bytes
             for (size_t k = 0, len = rng() % 12; k <= len; ++k) {
               buf[k] = static_cast<char>(1 + rng() % 255);
@@ -334,6 +353,35 @@ TEST(DistinctTextArgsortTest, KeysThatDifferInAll64Bits) {
   const std::string zeros(8, '\0');
   const std::vector<std::string_view> text = {"\xff\xff\xff\xff\xff\xff\xff\xff", zeros, "\x80"};
   EXPECT_EQ(DistinctTextArgsort(text), (std::vector<size_t>{1, 2, 0}));
+}
+
+TEST(SameValuesNoneMissingTest, SameStorageValuesAndRowsWithoutMissing) {
+  const std::vector<int64_t> ints = {3, 1, 2};
+  EXPECT_TRUE(SameValuesNoneMissing(TypedColumn::Ints("a", ints), TypedColumn::Ints("b", ints)));
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Ints("a", ints),
+                                     TypedColumn::Ints("b", std::vector<int64_t>{3, 2, 1})));
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Ints("a", ints),
+                                     TypedColumn::Ints("b", std::vector<int64_t>{3, 1})));
+  // Equal numbers in other storage: not this function's (sorting int64 and
+  // float64 may differ in ties).
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Ints("a", ints),
+                                     TypedColumn::Doubles("b", std::vector<double>{3, 1, 2})));
+  const std::vector<double> doubles = {0.5, -0.0, 2};
+  EXPECT_TRUE(
+      SameValuesNoneMissing(TypedColumn::Doubles("a", doubles), TypedColumn::Doubles("b", doubles)));
+  // -0.0 and 0.0 are equal, but not the same bits.
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Doubles("a", doubles),
+                                     TypedColumn::Doubles("b", std::vector<double>{0.5, 0.0, 2})));
+  const std::vector<double> with_nan = {0.5, std::nan(""), 2};
+  EXPECT_FALSE(
+      SameValuesNoneMissing(TypedColumn::Doubles("a", with_nan), TypedColumn::Doubles("b", with_nan)));
+  const std::vector<std::string_view> text = {"b", "a", ""};
+  EXPECT_TRUE(SameValuesNoneMissing(TypedColumn::Text("a", text), TypedColumn::Text("b", text)));
+  const std::vector<std::string_view> with_missing = {"b", std::string_view(), "a"};
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Text("a", with_missing),
+                                     TypedColumn::Text("b", with_missing)));
+  Column cells{"id", Dtype::kInt64, {Cell(int64_t{1})}};
+  EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::CellsView(cells), TypedColumn::CellsView(cells)));
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ struct IdOrders {
   std::vector<size_t> submission;
   std::vector<size_t> answers;
 };
-// `same_ids`: SameTextIdsInOrder(id, answers_id), which callers know already.
+// `same_ids`: SameValuesNoneMissing(id, answers_id), which callers know already.
 absl::StatusOr<IdOrders> SortBoth(const TypedColumn& id, const TypedColumn& answers_id,
                                   bool same_ids) {
   if (same_ids) {  // one sort serves both
@@ -166,7 +166,7 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submis
         absl::StrCat("Submission must have a `", std::string(id_column), "` column"));
   }
 
-  const bool same_ids = SameTextIdsInOrder(*id, *answers_id);
+  const bool same_ids = SameValuesNoneMissing(*id, *answers_id);
   ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, same_ids));
   if (!same_ids && !SortedIdsEqual(*id, *answers_id, orders)) {
     return InvalidSubmission(
@@ -273,7 +273,7 @@ absl::StatusOr<AurocInputs> PrepareForAurocMetric(const TypedTable& submission,
 
   // RocAucScore does not depend on the order of the pairs, only on the
   // pairing, so rows that pair with themselves need no sort.
-  if (SameTextIdsInOrder(*id, *answers_id)) {
+  if (SameValuesNoneMissing(*id, *answers_id)) {
     return AurocInputs{std::move(y_true), std::move(scores)};
   }
   ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, /*same_ids=*/false));
@@ -336,7 +336,7 @@ absl::StatusOr<PairedOneHotTables> FindOneHotColumns(const TypedTable& submissio
   if (paired.answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers is missing id column '", std::string(id_column), "'."));
   }
-  paired.same_ids = SameTextIdsInOrder(*paired.id, *paired.answers_id);
+  paired.same_ids = SameValuesNoneMissing(*paired.id, *paired.answers_id);
   for (const TypedColumn& c : answers.columns()) {
     if (c.name() == id_column) continue;
     paired.answer_columns.push_back(&c);

@@ -27,9 +27,14 @@ namespace mlebench {
 struct SortedIdOrders {
   std::vector<size_t> submission;
   std::vector<size_t> answers;
+  // Both id columns held the same values in the same rows, none missing
+  // (SameValuesNoneMissing): the two orders are one, sorted once, and the
+  // sorted ids are equal.
+  bool same_ids = false;
 };
 
-// Both `sort_values` calls, as pandas sorts (SortValuesOrder, pandas_ops.h).
+// Both `sort_values` calls, as pandas sorts (SortValuesOrder, pandas_ops.h);
+// one sort where SameValuesNoneMissing(submission_ids, answer_ids).
 // A submission id column pandas cannot sort (mixed text and numbers) is
 // InvalidSubmission "Cannot sort the submission by <column>: ..."; answers
 // that cannot be sorted are FailedPrecondition "answers are malformed: ...".
@@ -39,7 +44,8 @@ absl::StatusOr<SortedIdOrders> SortBothById(const TypedColumn& submission_ids,
                                             const TypedColumn& answer_ids);
 
 // numpy's elementwise `!=` of the two sorted id columns (CellsEqual), which
-// must have the same length (upstream checks lengths first): OK when every
+// must have the same length (upstream checks lengths first), `orders` being
+// SortBothById's of the same columns (OK at once when `orders.same_ids`): OK when every
 // sorted row agrees, else InvalidSubmission "<message> (they differ at
 // sorted row i: submission '<id>', answers '<id>')".
 absl::Status CheckSortedIdsEqual(const Column& submission_ids, const Column& answer_ids,

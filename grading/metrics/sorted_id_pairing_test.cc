@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -34,6 +35,25 @@ TEST(SortedIdPairingTest, PairsRowsOfTheSameIdInAnyOrder) {
   EXPECT_THAT(orders->submission, ElementsAre(1, 2, 0));
   EXPECT_THAT(orders->answers, ElementsAre(2, 0, 1));
   EXPECT_TRUE(CheckSortedIdsEqual(submission, answers, *orders, "same ids").ok());
+}
+
+TEST(SortedIdPairingTest, TheSameIdsInTheSameRowsSortOnce) {
+  const std::vector<std::string_view> ids = {"c", "a", "b"};
+  const TypedColumn submission = TypedColumn::Text("id", ids);
+  const TypedColumn answers = TypedColumn::Text("id", ids);
+  absl::StatusOr<SortedIdOrders> orders = SortBothById(submission, answers);
+  ASSERT_TRUE(orders.ok()) << orders.status();
+  EXPECT_TRUE(orders->same_ids);
+  EXPECT_THAT(orders->submission, ElementsAre(1, 2, 0));
+  EXPECT_THAT(orders->answers, ElementsAre(1, 2, 0));
+  EXPECT_TRUE(CheckSortedIdsEqual(submission, answers, *orders, "same ids").ok());
+  // A missing id never equals itself: sorted twice and compared.
+  const std::vector<std::string_view> missing = {"c", std::string_view(), "b"};
+  const TypedColumn with_missing = TypedColumn::Text("id", missing);
+  orders = SortBothById(with_missing, with_missing);
+  ASSERT_TRUE(orders.ok()) << orders.status();
+  EXPECT_FALSE(orders->same_ids);
+  EXPECT_FALSE(CheckSortedIdsEqual(with_missing, with_missing, *orders, "same ids").ok());
 }
 
 TEST(SortedIdPairingTest, RepeatedIdsPairWhenBothSidesRepeatThem) {
