@@ -14,6 +14,7 @@
 // ids are read as pandas would (no forced text): upstream compares whatever
 // pandas parsed, so "0012" and "12" meet when a whole column is numeric.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,17 +51,37 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
     return InvalidSubmission("Submission must have the same id_codes as answers");
   }
 
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*ids);
-  if (!order.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("sorting the submission by id_code: ", order.status().message()));
+  const TypedColumn& predictions = *submission.Find(kTarget);
+  const TypedColumn& truths = *answers.Find(kTarget);
+  const bool ints = predictions.storage() == TypedColumn::Storage::kInt64 &&
+                    truths.storage() == TypedColumn::Storage::kInt64;
+  absl::StatusOr<double> kappa;
+  if (ints && SameValuesNoneMissing(*ids, *answer_ids)) {
+    // Both sorted by the same ids pair each row with itself, and the kappa
+    // counts pairs whatever their order: no sort.
+    kappa = QuadraticWeightedKappa(predictions.ints(), truths.ints());
+  } else {
+    absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*ids);
+    if (!order.ok()) {
+      return InvalidSubmission(
+          absl::StrCat("sorting the submission by id_code: ", order.status().message()));
+    }
+    absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
+    if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
+    if (ints) {
+      std::vector<int64_t> y_pred(order->size()), y_true(answer_order->size());
+      for (size_t i = 0; i < y_pred.size(); ++i) y_pred[i] = predictions.ints()[(*order)[i]];
+      for (size_t i = 0; i < y_true.size(); ++i) y_true[i] = truths.ints()[(*answer_order)[i]];
+      kappa = QuadraticWeightedKappa(y_pred, y_true);
+    } else {
+      const Column y_pred = TakeCells(predictions.ToColumn(), *order);
+      const Column y_true = TakeCells(truths.ToColumn(), *answer_order);
+      if (y_true.dtype != Dtype::kInt64) {
+        return MalformedAnswers("diagnosis is not an integer column");
+      }
+      kappa = QuadraticWeightedKappa(y_pred, y_true);
+    }
   }
-  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_ids);
-  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
-  const Column y_pred = TakeCells(submission.Find(kTarget)->ToColumn(), *order);
-  const Column y_true = TakeCells(answers.Find(kTarget)->ToColumn(), *answer_order);
-  if (y_true.dtype != Dtype::kInt64) return MalformedAnswers("diagnosis is not an integer column");
-  absl::StatusOr<double> kappa = QuadraticWeightedKappa(y_pred, y_true);
   if (!kappa.ok()) {
     return InvalidSubmission(
         absl::StrCat("cohen_kappa_score rejects `diagnosis`: ", kappa.status().message()));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -66,35 +67,52 @@ absl::StatusOr<std::vector<Label>> Labels(const Column& column) {
   return labels;
 }
 
-}  // namespace
+absl::Status InconsistentLengths(size_t n1, size_t n2) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Found input variables with inconsistent numbers of samples: [", n1, ", ", n2, "]"));
+}
 
-absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2) {
-  const size_t n = y1.cells.size();
-  if (n != y2.cells.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Found input variables with inconsistent numbers of samples: [", n, ", ",
-                     y2.cells.size(), "]"));
+// The sorted distinct values of both label lists: inserted one by one into
+// a sorted list while they are few (class labels: a 2-million-item sort was
+// most of a million-row grade), else by sorting them all.
+template <typename L>
+std::vector<L> SortedClasses(const std::vector<L>& labels1, const std::vector<L>& labels2) {
+  constexpr size_t kFewClasses = 64;
+  std::vector<L> classes;
+  const L* last = nullptr;  // the label seen last, in place: runs repeat it
+  for (const std::vector<L>* labels : {&labels1, &labels2}) {
+    for (const L& label : *labels) {
+      if (last != nullptr && *last == label) continue;
+      last = &label;
+      auto it = std::lower_bound(classes.begin(), classes.end(), label);
+      if (it != classes.end() && *it == label) continue;
+      if (classes.size() == kFewClasses) {
+        classes = labels1;
+        classes.insert(classes.end(), labels2.begin(), labels2.end());
+        std::sort(classes.begin(), classes.end());
+        classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+        return classes;
+      }
+      classes.insert(it, label);
+    }
   }
-  if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
-  ASSIGN_OR_RETURN(std::vector<Label> labels1, Labels(y1));
-  ASSIGN_OR_RETURN(std::vector<Label> labels2, Labels(y2));
-  if ((labels1)[0].index() != (labels2)[0].index()) {
-    return absl::InvalidArgumentError("Mix of label input types (string and number)");
-  }
+  return classes;
+}
 
-  std::vector<Label> classes = labels1;
-  classes.insert(classes.end(), labels2.begin(), labels2.end());
-  std::sort(classes.begin(), classes.end());
-  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+// The kappa of two label lists of equal, non-zero length.
+template <typename L>
+absl::StatusOr<double> KappaOfLabels(const std::vector<L>& labels1, const std::vector<L>& labels2) {
+  const size_t n = labels1.size();
+  const std::vector<L> classes = SortedClasses(labels1, labels2);
   const size_t k = classes.size();
-  auto index_of = [&](const Label& label) {
+  auto index_of = [&](const L& label) {
     return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) -
                                classes.begin());
   };
 
   std::vector<int64_t> confusion(k * k, 0);
   for (size_t i = 0; i < n; ++i) {
-    ++confusion[index_of((labels1)[i]) * k + index_of((labels2)[i])];
+    ++confusion[index_of(labels1[i]) * k + index_of(labels2[i])];
   }
   std::vector<int64_t> column_sums(k, 0), row_sums(k, 0);
   for (size_t r = 0; r < k; ++r) {
@@ -116,6 +134,33 @@ absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2
     }
   }
   return 1.0 - static_cast<double>(observed) / NumpySum(weighted_expected);
+}
+
+}  // namespace
+
+absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2) {
+  const size_t n = y1.cells.size();
+  if (n != y2.cells.size()) return InconsistentLengths(n, y2.cells.size());
+  if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
+  ASSIGN_OR_RETURN(std::vector<Label> labels1, Labels(y1));
+  ASSIGN_OR_RETURN(std::vector<Label> labels2, Labels(y2));
+  if ((labels1)[0].index() != (labels2)[0].index()) {
+    return absl::InvalidArgumentError("Mix of label input types (string and number)");
+  }
+  return KappaOfLabels<Label>(labels1, labels2);
+}
+
+absl::StatusOr<double> QuadraticWeightedKappa(std::span<const int64_t> y1,
+                                              std::span<const int64_t> y2) {
+  const size_t n = y1.size();
+  if (n != y2.size()) return InconsistentLengths(n, y2.size());
+  if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
+  // Labels as the Column overload makes them of int64 cells: by value as
+  // float64.
+  std::vector<double> labels1(n), labels2(n);
+  for (size_t i = 0; i < n; ++i) labels1[i] = static_cast<double>(y1[i]);
+  for (size_t i = 0; i < n; ++i) labels2[i] = static_cast<double>(y2[i]);
+  return KappaOfLabels<double>(labels1, labels2);
 }
 
 }  // namespace mlebench

@@ -1,6 +1,9 @@
 #ifndef MLEBENCH_GRADING_METRICS_CORRELATION_QUADRATIC_WEIGHTED_KAPPA_H_
 #define MLEBENCH_GRADING_METRICS_CORRELATION_QUADRATIC_WEIGHTED_KAPPA_H_
 
+#include <cstdint>
+#include <span>
+
 #include "absl/status/statusor.h"
 #include "base/table.h"
 
@@ -29,6 +32,9 @@ namespace mlebench {
 // missing values); strings in one column and numbers in the other ("Mix of
 // label input types (string and number)"); an empty input.
 absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2);
+// The same on two int64 columns' values, without cells.
+absl::StatusOr<double> QuadraticWeightedKappa(std::span<const int64_t> y1,
+                                              std::span<const int64_t> y2);
 
 }  // namespace mlebench
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,25 @@ Column Floats(std::vector<double> values) {
   Column c{"score", Dtype::kFloat64, {}};
   for (double v : values) c.cells.push_back(v);
   return c;
+}
+
+// The int64 overload gives the Column overload's result bit for bit, with
+// few labels and with more than the 64 that are collected one by one.
+TEST(QuadraticWeightedKappaTest, Int64ValuesAsInt64Columns) {
+  std::mt19937_64 rng(5);
+  for (int64_t labels : {int64_t{2}, int64_t{5}, int64_t{64}, int64_t{65}, int64_t{1000}}) {
+    std::vector<int64_t> y1, y2;
+    for (int i = 0; i < 5000; ++i) {
+      y1.push_back(static_cast<int64_t>(rng() % labels) * 3 - 7);
+      y2.push_back(rng() % 4 == 0 ? y1.back() : static_cast<int64_t>(rng() % labels) * 3 - 7);
+    }
+    const absl::StatusOr<double> from_values = QuadraticWeightedKappa(y1, y2);
+    ASSERT_TRUE(from_values.ok()) << from_values.status();
+    EXPECT_EQ(*from_values, *QuadraticWeightedKappa(Ints(y1), Ints(y2))) << labels;
+  }
+  EXPECT_TRUE(std::isnan(*QuadraticWeightedKappa(std::vector<int64_t>{3, 3}, std::vector<int64_t>{3, 3})));
+  EXPECT_FALSE(QuadraticWeightedKappa(std::vector<int64_t>{}, std::vector<int64_t>{}).ok());
+  EXPECT_FALSE(QuadraticWeightedKappa(std::vector<int64_t>{1}, std::vector<int64_t>{1, 2}).ok());
 }
 
 TEST(QuadraticWeightedKappaTest, PerfectAgreementIsOne) {
