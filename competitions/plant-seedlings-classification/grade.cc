@@ -15,6 +15,8 @@
 //     rejected: numbers and bools mix label types with the answers' species
 //     names, and an all-NaN list is "continuous" with NaN.
 
+#include <deque>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,16 +69,30 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
     return InvalidSubmission(absl::StrCat("Submission length ", submission.num_rows(),
                                           " != answers length ", answers.num_rows()));
   }
-  absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*files);
-  if (!order.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("sorting the submission by file: ", order.status().message()));
-  }
-  absl::StatusOr<std::vector<size_t>> answer_order = SortValuesOrder(*answer_files);
-  if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
-  for (size_t i = 0; i < order->size(); ++i) {
-    if (!ValuesEqualAt(*files, (*order)[i], *answer_files, (*answer_order)[i])) {
-      return InvalidSubmission("Submission and answers have mismatched 'file' columns");
+  // Submission rows paired with answer rows by file (sorted row i of each).
+  // The same files in the same rows pair each row with itself, and the
+  // micro F1 counts pairs whatever their order: no sort, no check.
+  std::vector<size_t> order, answer_order;
+  if (SameValuesNoneMissing(*files, *answer_files)) {
+    order.resize(files->size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    answer_order = order;
+  } else {
+    absl::StatusOr<std::vector<size_t>> sorted = SortValuesOrder(*files);
+    if (!sorted.ok()) {
+      return InvalidSubmission(
+          absl::StrCat("sorting the submission by file: ", sorted.status().message()));
+    }
+    absl::StatusOr<std::vector<size_t>> answers_sorted = SortValuesOrder(*answer_files);
+    if (!answers_sorted.ok()) {
+      return MalformedAnswers(std::string(answers_sorted.status().message()));
+    }
+    order = *std::move(sorted);
+    answer_order = *std::move(answers_sorted);
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (!ValuesEqualAt(*files, order[i], *answer_files, answer_order[i])) {
+        return InvalidSubmission("Submission and answers have mismatched 'file' columns");
+      }
     }
   }
 
@@ -89,21 +105,22 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
         "f1_score rejects `species`: the predictions hold no species names (only numbers, "
         "booleans or missing values)");
   }
-  std::vector<std::string> y_true, y_pred;
-  y_true.reserve(order->size());
-  y_pred.reserve(order->size());
+  std::vector<std::string_view> y_true, y_pred;
+  y_true.reserve(order.size());
+  y_pred.reserve(order.size());
   // Text as it is (the answers' species are all text, checked above); other
-  // predictions as Python's str() spells them.
-  const auto text_at = [](const TypedColumn& column, size_t row) {
+  // predictions as Python's str() spells them, kept in `spelled`.
+  std::deque<std::string> spelled;
+  const auto text_at = [&spelled](const TypedColumn& column, size_t row) -> std::string_view {
     if (column.storage() == TypedColumn::Storage::kText &&
         !TypedColumn::IsMissingText(column.text()[row])) {
-      return std::string(column.text()[row]);
+      return column.text()[row];
     }
-    return PythonStr(column.CellAt(row));
+    return spelled.emplace_back(PythonStr(column.CellAt(row)));
   };
-  for (size_t i = 0; i < order->size(); ++i) {
-    y_true.push_back(text_at(*answer_species, (*answer_order)[i]));
-    y_pred.push_back(text_at(*species, (*order)[i]));
+  for (size_t i = 0; i < order.size(); ++i) {
+    y_true.push_back(text_at(*answer_species, answer_order[i]));
+    y_pred.push_back(text_at(*species, order[i]));
   }
   FScoreOptions options;
   options.average = FScoreAverage::kMicro;

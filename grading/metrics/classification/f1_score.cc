@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -86,8 +88,8 @@ std::vector<LabelCounts> CountMulticlass(const std::vector<int>& true_ids,
 
 // Maps both vectors to ids of their sorted union and scores them.
 template <typename Label>
-absl::StatusOr<PrecisionRecallFScore> ScoreMulticlass(const std::vector<Label>& y_true,
-                                                      const std::vector<Label>& y_pred,
+absl::StatusOr<PrecisionRecallFScore> ScoreMulticlass(std::span<const Label> y_true,
+                                                      std::span<const Label> y_pred,
                                                       const FScoreOptions& options) {
   RETURN_IF_ERROR(CheckOptions(options));
   if (y_true.size() != y_pred.size()) {
@@ -158,26 +160,34 @@ absl::StatusOr<PrecisionRecallFScore> PrecisionRecallFScoreFromCounts(
 absl::StatusOr<PrecisionRecallFScore> MulticlassPrecisionRecallFScore(
     const std::vector<std::string>& y_true, const std::vector<std::string>& y_pred,
     const FScoreOptions& options) {
-  return ScoreMulticlass(y_true, y_pred, options);
+  return ScoreMulticlass<std::string>(y_true, y_pred, options);
 }
 
 absl::StatusOr<PrecisionRecallFScore> MulticlassPrecisionRecallFScore(
     const std::vector<int64_t>& y_true, const std::vector<int64_t>& y_pred,
     const FScoreOptions& options) {
-  return ScoreMulticlass(y_true, y_pred, options);
+  return ScoreMulticlass<int64_t>(y_true, y_pred, options);
 }
 
 absl::StatusOr<double> MulticlassFScore(const std::vector<std::string>& y_true,
                                         const std::vector<std::string>& y_pred,
                                         const FScoreOptions& options) {
-  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass(y_true, y_pred, options));
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass<std::string>(y_true, y_pred, options));
   return s.f_score;
 }
 
 absl::StatusOr<double> MulticlassFScore(const std::vector<int64_t>& y_true,
                                         const std::vector<int64_t>& y_pred,
                                         const FScoreOptions& options) {
-  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass(y_true, y_pred, options));
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s, ScoreMulticlass<int64_t>(y_true, y_pred, options));
+  return s.f_score;
+}
+
+absl::StatusOr<double> MulticlassFScore(std::span<const std::string_view> y_true,
+                                        std::span<const std::string_view> y_pred,
+                                        const FScoreOptions& options) {
+  ASSIGN_OR_RETURN(PrecisionRecallFScore s,
+                   ScoreMulticlass<std::string_view>(y_true, y_pred, options));
   return s.f_score;
 }
 

@@ -20,7 +20,9 @@
 // all entries NaN.
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -82,6 +84,10 @@ absl::StatusOr<double> MulticlassFScore(const std::vector<std::string>& y_true,
                                         const FScoreOptions& options);
 absl::StatusOr<double> MulticlassFScore(const std::vector<int64_t>& y_true,
                                         const std::vector<int64_t>& y_pred,
+                                        const FScoreOptions& options);
+// The same on views of the labels' text (bytes the caller keeps alive).
+absl::StatusOr<double> MulticlassFScore(std::span<const std::string_view> y_true,
+                                        std::span<const std::string_view> y_pred,
                                         const FScoreOptions& options);
 
 // Multilabel targets as label sets:

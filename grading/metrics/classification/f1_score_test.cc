@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -72,6 +73,16 @@ TEST(MulticlassFScoreTest, StringsSortByBytes) {
   const std::vector<std::string> t2 = {"B", "a", "B", "\xc3\xa9"};
   const std::vector<std::string> p2 = {"B", "a", "\xc3\xa9", "B"};
   EXPECT_EQ(*MulticlassFScore(t, p, Macro()), *MulticlassFScore(t2, p2, Macro()));
+}
+
+TEST(MulticlassFScoreTest, ViewsScoreAsStrings) {
+  const std::vector<std::string> t = {"\xc3\xa9", "B", "a", "B", "c", "a"};
+  const std::vector<std::string> p = {"B", "B", "a", "\xc3\xa9", "a", "d"};
+  const std::vector<std::string_view> tv(t.begin(), t.end()), pv(p.begin(), p.end());
+  for (const FScoreOptions& options : {Micro(), Macro(), Macro(2.0)}) {
+    EXPECT_EQ(*MulticlassFScore(tv, pv, options), *MulticlassFScore(t, p, options));
+  }
+  EXPECT_FALSE(MulticlassFScore(tv, std::vector<std::string_view>{"a"}, Micro()).ok());
 }
 
 TEST(MulticlassFScoreTest, MacroSumsInSortedLabelOrder) {
