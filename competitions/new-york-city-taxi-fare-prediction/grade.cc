@@ -39,6 +39,37 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
     return InvalidSubmission("Submission should have a key column");
   }
 
+  const TypedColumn& predicted_fares = *submission.Find(kTarget);
+  const TypedColumn& true_fares = *answers.Find(kTarget);
+  if (predicted_fares.storage() == TypedColumn::Storage::kFloat64 &&
+      true_fares.storage() == TypedColumn::Storage::kFloat64) {
+    // Two float64 columns: the same metric on their values, without cells
+    // (RootMeanSquaredError's Column overload reads float64 columns as
+    // they are); the same keys in the same rows sort once.
+    absl::StatusOr<std::vector<size_t>> order = SortValuesOrder(*submission.Find(kKey));
+    if (!order.ok()) {
+      return InvalidSubmission(
+          absl::StrCat("sorting the submission by key: ", order.status().message()));
+    }
+    absl::StatusOr<std::vector<size_t>> answer_order =
+        SameValuesNoneMissing(*submission.Find(kKey), *answers.Find(kKey))
+            ? *order
+            : SortValuesOrder(*answers.Find(kKey));
+    if (!answer_order.ok()) return MalformedAnswers(std::string(answer_order.status().message()));
+    std::vector<double> y_pred(order->size()), y_true(answer_order->size());
+    for (size_t i = 0; i < y_pred.size(); ++i) y_pred[i] = predicted_fares.doubles()[(*order)[i]];
+    for (size_t i = 0; i < y_true.size(); ++i) y_true[i] = true_fares.doubles()[(*answer_order)[i]];
+    if (absl::StatusOr<double> self = RootMeanSquaredError(y_true, y_true); !self.ok()) {
+      return MalformedAnswers(std::string(self.status().message()));
+    }
+    absl::StatusOr<double> score = RootMeanSquaredError(y_true, y_pred);
+    if (!score.ok()) {
+      return InvalidSubmission(absl::StrCat("root_mean_squared_error rejects `fare_amount`: ",
+                                            score.status().message()));
+    }
+    return score;
+  }
+
   absl::StatusOr<Column> y_pred = TargetSortedByKey(submission);
   if (!y_pred.ok()) {
     return InvalidSubmission(
