@@ -1,5 +1,8 @@
 #include "base/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace mlebench {
 
 size_t Utf8SequenceLength(std::string_view text, size_t pos, bool allow_surrogates) {
@@ -38,8 +41,32 @@ std::optional<char32_t> DecodeUtf8At(std::string_view text, size_t& pos, bool al
   return c;
 }
 
+namespace {
+// The length of `text`'s leading run of ASCII bytes, rounded down to whole
+// 8-byte words.
+size_t AsciiWordsPrefix(std::string_view text, size_t pos) {
+  constexpr uint64_t kHighBits = 0x8080808080808080u;
+  while (pos + 8 <= text.size()) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + pos, 8);
+    if ((word & kHighBits) != 0) break;
+    pos += 8;
+  }
+  return pos;
+}
+}  // namespace
+
+bool IsAscii(std::string_view text) {
+  for (size_t pos = AsciiWordsPrefix(text, 0); pos < text.size(); ++pos) {
+    if (static_cast<unsigned char>(text[pos]) >= 0x80) return false;
+  }
+  return true;
+}
+
 bool IsValidUtf8(std::string_view text) {
   for (size_t pos = 0; pos < text.size();) {
+    pos = AsciiWordsPrefix(text, pos);
+    if (pos == text.size()) break;
     const size_t length = Utf8SequenceLength(text, pos);
     if (length == 0) return false;
     pos += length;

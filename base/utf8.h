@@ -24,6 +24,10 @@ std::optional<char32_t> DecodeUtf8At(std::string_view text, size_t& pos,
 
 bool IsValidUtf8(std::string_view text);
 
+// Whether every byte is below 0x80 (ASCII, where a byte is a code point).
+// Eight bytes at a time.
+bool IsAscii(std::string_view text);
+
 // The whole text as code points; nullopt when any byte is invalid.
 std::optional<std::u32string> DecodeUtf8(std::string_view text);
 

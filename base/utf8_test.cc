@@ -7,6 +7,29 @@
 namespace mlebench {
 namespace {
 
+TEST(Utf8Test, AsciiAndValidityAtEveryPositionOfAWord) {
+  // The 8-byte steps must not skip a high byte anywhere, nor an invalid
+  // sequence after a run of ASCII words.
+  for (size_t length = 0; length < 24; ++length) {
+    const std::string ascii(length, 'a');
+    EXPECT_TRUE(IsAscii(ascii));
+    EXPECT_TRUE(IsValidUtf8(ascii));
+    for (size_t at = 0; at < length; ++at) {
+      std::string high = ascii;
+      high[at] = static_cast<char>(0x80);
+      EXPECT_FALSE(IsAscii(high)) << length << " " << at;
+      EXPECT_FALSE(IsValidUtf8(high)) << length << " " << at;
+      if (at + 1 < length) {
+        std::string valid = ascii;
+        valid[at] = static_cast<char>(0xC3);
+        valid[at + 1] = static_cast<char>(0xA9);
+        EXPECT_FALSE(IsAscii(valid));
+        EXPECT_TRUE(IsValidUtf8(valid)) << length << " " << at;
+      }
+    }
+  }
+}
+
 TEST(Utf8Test, StrictAsPythonDecodes) {
   EXPECT_TRUE(IsValidUtf8(""));
   EXPECT_TRUE(IsValidUtf8("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));  // a, é, €, 😀

@@ -1,6 +1,8 @@
 #include "grading/metrics/text/jaccard.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -10,6 +12,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/utf8.h"
+#include "base/parallel.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/python_str.h"
 
@@ -24,27 +28,21 @@ std::optional<std::set<std::u32string>> WordSet(std::string_view text) {
   return std::set<std::u32string>(words.begin(), words.end());
 }
 
-// Whether every byte is ASCII, where Python's lower() and split() are
-// byte-wise.
-bool IsAscii(std::string_view text) {
-  for (const char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
-}
-
 // Python's str.isspace() on an ASCII character: \t \n \v \f \r, the four
 // information separators \x1c-\x1f, and the space.
 bool IsPythonAsciiSpace(unsigned char c) { return (c >= 9 && c <= 13) || (c >= 28 && c <= 32); }
 
 // `set(text.lower().split())` of ASCII text, as its words sorted and
-// distinct, viewing `lowered` (which this fills).
-std::vector<std::string_view> AsciiWordSet(std::string_view text, std::string& lowered) {
+// distinct in `words`, viewing `lowered` (which this fills). Both are reused
+// from row to row: allocating them per row was a fifth of a million-row
+// grade.
+void AsciiWordSet(std::string_view text, std::string& lowered,
+                  std::vector<std::string_view>& words) {
   lowered.assign(text);
   for (char& c : lowered) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  std::vector<std::string_view> words;
+  words.clear();
   const std::string_view all = lowered;
   for (size_t pos = 0; pos < all.size();) {
     while (pos < all.size() && IsPythonAsciiSpace(all[pos])) ++pos;
@@ -54,8 +52,13 @@ std::vector<std::string_view> AsciiWordSet(std::string_view text, std::string& l
   }
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
-  return words;
 }
+
+// What CountWords reuses from one pair to the next.
+struct WordScratch {
+  std::string lowered_a, lowered_b;
+  std::vector<std::string_view> words_a, words_b;
+};
 
 // |A & B| and |A | B| of the two texts' word sets; nullopt for text that is
 // not UTF-8.
@@ -63,11 +66,14 @@ struct WordCounts {
   size_t common = 0;
   size_t total = 0;
 };
-std::optional<WordCounts> CountWords(std::string_view a, std::string_view b) {
+std::optional<WordCounts> CountWords(std::string_view a, std::string_view b,
+                                     WordScratch& scratch) {
+  // ASCII text: Python's lower() and split() are byte-wise there.
   if (IsAscii(a) && IsAscii(b)) {
-    std::string lowered_a, lowered_b;
-    const std::vector<std::string_view> words_a = AsciiWordSet(a, lowered_a);
-    const std::vector<std::string_view> words_b = AsciiWordSet(b, lowered_b);
+    AsciiWordSet(a, scratch.lowered_a, scratch.words_a);
+    AsciiWordSet(b, scratch.lowered_b, scratch.words_b);
+    const std::vector<std::string_view>& words_a = scratch.words_a;
+    const std::vector<std::string_view>& words_b = scratch.words_b;
     size_t common = 0;
     for (size_t i = 0, j = 0; i < words_a.size() && j < words_b.size();) {
       if (words_a[i] < words_b[j]) {
@@ -88,10 +94,19 @@ std::optional<WordCounts> CountWords(std::string_view a, std::string_view b) {
   return WordCounts{common, words_a->size() + words_b->size() - common};
 }
 
+// WordJaccard's value, or nullopt where it is an error.
+std::optional<double> JaccardOrNothing(std::string_view a, std::string_view b,
+                                       WordScratch& scratch) {
+  const std::optional<WordCounts> counts = CountWords(a, b, scratch);
+  if (!counts.has_value() || counts->total == 0) return std::nullopt;
+  return static_cast<double>(counts->common) / static_cast<double>(counts->total);
+}
+
 }  // namespace
 
 absl::StatusOr<double> WordJaccard(std::string_view a, std::string_view b) {
-  const std::optional<WordCounts> counts = CountWords(a, b);
+  WordScratch scratch;
+  const std::optional<WordCounts> counts = CountWords(a, b, scratch);
   if (!counts.has_value()) return absl::InvalidArgumentError("text is not valid UTF-8");
   const size_t common = counts->common, total = counts->total;
   if (total == 0) {
@@ -102,19 +117,52 @@ absl::StatusOr<double> WordJaccard(std::string_view a, std::string_view b) {
 
 absl::StatusOr<double> MeanWordJaccard(absl::Span<const std::string_view> predictions,
                                        absl::Span<const std::string_view> answers) {
+  std::vector<size_t> order(predictions.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  return MeanWordJaccard(predictions, answers, order);
+}
+
+absl::StatusOr<double> MeanWordJaccard(absl::Span<const std::string_view> predictions,
+                                       absl::Span<const std::string_view> answers,
+                                       absl::Span<const size_t> order) {
   if (predictions.size() != answers.size()) {
     return absl::InvalidArgumentError(absl::StrCat("lengths differ: ", predictions.size(),
                                                    " predictions, ", answers.size(), " answers"));
   }
-  std::vector<double> scores;
-  scores.reserve(predictions.size());
-  for (size_t i = 0; i < predictions.size(); ++i) {
-    absl::StatusOr<double> score = WordJaccard(predictions[i], answers[i]);
-    if (!score.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("pair ", i, ": ", std::string(score.status().message())));
+  const size_t n = predictions.size();
+  if (order.size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("an order of ", order.size(), " pairs for ", n, " pairs"));
+  }
+  // Each pair on its own, in two halves on two threads for large inputs.
+  std::vector<double> pair_scores(n);
+  std::vector<uint8_t> failed(n, 0);
+  constexpr size_t kPairsForAThread = size_t{1} << 14;
+  const size_t parts = n >= kPairsForAThread ? 2 : 1;
+  std::vector<uint8_t> any_failed(parts, 0);
+  RunInParallel(parts, [&](size_t part) {
+    WordScratch scratch;
+    const size_t end = n * (part + 1) / parts;
+    for (size_t i = n * part / parts; i < end; ++i) {
+      const std::optional<double> score = JaccardOrNothing(predictions[i], answers[i], scratch);
+      if (score.has_value()) {
+        pair_scores[i] = *score;
+      } else {
+        failed[i] = 1;
+        any_failed[part] = 1;
+      }
     }
-    scores.push_back(*score);
+  });
+  std::vector<double> scores(n);
+  const bool some_failed = std::find(any_failed.begin(), any_failed.end(), 1) != any_failed.end();
+  for (size_t i = 0; i < n; ++i) {
+    const size_t pair = order[i];
+    if (some_failed && failed[pair]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pair ", i, ": ",
+          std::string(WordJaccard(predictions[pair], answers[pair]).status().message())));
+    }
+    scores[i] = pair_scores[pair];
   }
   return NumpyMean(scores);
 }

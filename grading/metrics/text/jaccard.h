@@ -24,6 +24,13 @@ absl::StatusOr<double> WordJaccard(std::string_view a, std::string_view b);
 // (InvalidArgumentError otherwise).
 absl::StatusOr<double> MeanWordJaccard(absl::Span<const std::string_view> predictions,
                                        absl::Span<const std::string_view> answers);
+// The same over the pairs order[0], order[1], ... (indices of pairs, each
+// below their number): the mean sums in that order and an error names the
+// first failing pair's position in it. The pairs are scored in their own
+// order (texts read where they lie, not in `order`'s).
+absl::StatusOr<double> MeanWordJaccard(absl::Span<const std::string_view> predictions,
+                                       absl::Span<const std::string_view> answers,
+                                       absl::Span<const size_t> order);
 
 }  // namespace mlebench
 

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "pycompat/numpy_sum.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -40,6 +42,48 @@ TEST(MeanWordJaccardTest, NumpyMeanOfPairs) {
   EXPECT_THAT(MeanWordJaccard({"a", ""}, {"a", " "}).status().message(),
               HasSubstr("pair 1: float division by zero"));
   EXPECT_FALSE(MeanWordJaccard({"a"}, {}).ok());
+}
+
+// Above 16,384 pairs the pairs are scored on two threads: the same mean as
+// pair by pair, and the first failing pair named, even in the second half.
+TEST(MeanWordJaccardTest, LargeInputsAsPairByPair) {
+  std::vector<std::string> storage_a, storage_b;
+  for (int i = 0; i < 40000; ++i) {
+    storage_a.push_back("w" + std::to_string(i % 7) + " x" + std::to_string(i % 3));
+    storage_b.push_back(i % 5 == 0 ? std::string("W0 \xc3\xa9") : "x" + std::to_string(i % 4));
+  }
+  std::vector<std::string_view> a(storage_a.begin(), storage_a.end());
+  std::vector<std::string_view> b(storage_b.begin(), storage_b.end());
+  std::vector<double> one_by_one;
+  for (size_t i = 0; i < a.size(); ++i) one_by_one.push_back(*WordJaccard(a[i], b[i]));
+  const absl::StatusOr<double> mean = MeanWordJaccard(a, b);
+  ASSERT_TRUE(mean.ok()) << mean.status();
+  EXPECT_EQ(*mean, NumpyMean(one_by_one));
+  // In another order: the mean sums in it, an error names the position.
+  std::vector<size_t> order(a.size());
+  std::vector<double> reordered;
+  for (size_t i = 0; i < a.size(); ++i) {
+    order[i] = (i * 7919) % a.size();
+    reordered.push_back(one_by_one[order[i]]);
+  }
+  EXPECT_EQ(*MeanWordJaccard(a, b, order), NumpyMean(reordered));
+  a[order[12345]] = "";
+  b[order[12345]] = "";
+  a[order[100]] = "\xff";
+  EXPECT_THAT(MeanWordJaccard(a, b, order).status().message(),
+              HasSubstr("pair 100: text is not valid UTF-8"));
+  a[order[100]] = "x";
+  EXPECT_THAT(MeanWordJaccard(a, b, order).status().message(),
+              HasSubstr("pair 12345: float division by zero"));
+  EXPECT_FALSE(MeanWordJaccard(a, b, std::vector<size_t>{0}).ok());
+  a[order[12345]] = "y";
+  a[30001] = "";
+  b[30001] = " ";
+  a[35000] = "\xff";
+  EXPECT_THAT(MeanWordJaccard(a, b).status().message(),
+              HasSubstr("pair 30001: float division by zero"));
+  a[25000] = "\xff";
+  EXPECT_THAT(MeanWordJaccard(a, b).status().message(), HasSubstr("pair 25000: text is not valid UTF-8"));
 }
 
 }  // namespace

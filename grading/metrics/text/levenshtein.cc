@@ -7,12 +7,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/parallel.h"
+#include "base/utf8.h"
 #include "pycompat/python_str.h"
 
 namespace mlebench {
@@ -120,17 +123,19 @@ size_t SingleWordDistance(const CharT *pattern, size_t m, const CharT *text, siz
   return distance;
 }
 
-// Any length: one word of vertical deltas per 64 pattern elements.
-template <typename CharT>
-size_t BlockDistance(const CharT *pattern, size_t m, const CharT *text, size_t n) {
+// Any length: one word of vertical deltas per 64 pattern elements, in `vp`
+// and `vn` (`words` each, set here); `find(element)` gives an element's
+// masks, one per word, or nullptr.
+template <typename CharT, typename FindMasks>
+size_t BlockRun(size_t m, const CharT *text, size_t n, const FindMasks &find, uint64_t *vp,
+                uint64_t *vn) {
   const size_t words = (m + 63) / 64;
-  const MatchMasks<CharT> masks(pattern, m);
-  std::vector<uint64_t> vp(words, ~uint64_t{0});
-  std::vector<uint64_t> vn(words, 0);
+  std::fill(vp, vp + words, ~uint64_t{0});
+  std::fill(vn, vn + words, uint64_t{0});
   const uint64_t last = uint64_t{1} << ((m - 1) % 64);
   size_t distance = m;
   for (size_t j = 0; j < n; ++j) {
-    const uint64_t *eq_words = masks.Find(static_cast<uint32_t>(text[j]));
+    const uint64_t *eq_words = find(static_cast<uint32_t>(text[j]));
     // Horizontal deltas entering the word from above: the top row grows by
     // one per element (+1), nothing negative.
     uint64_t hp_carry = 1;
@@ -161,6 +166,32 @@ size_t BlockDistance(const CharT *pattern, size_t m, const CharT *text, size_t n
 }
 
 template <typename CharT>
+size_t BlockDistance(const CharT *pattern, size_t m, const CharT *text, size_t n) {
+  const size_t words = (m + 63) / 64;
+  const MatchMasks<CharT> masks(pattern, m);
+  std::vector<uint64_t> vp(words), vn(words);
+  return BlockRun(
+      m, text, n, [&](uint32_t element) { return masks.Find(element); }, vp.data(), vn.data());
+}
+
+// BlockDistance of byte texts, with the masks in a table kept by the thread
+// and zeroed again after use only where the pattern set them: a fresh
+// 256-row table per pair (4 KiB for a 100-byte InChI) was most of the cost
+// of a million pairs.
+size_t ByteBlockDistance(const unsigned char *pattern, size_t m, const unsigned char *text,
+                         size_t n) {
+  const size_t words = (m + 63) / 64;
+  thread_local std::vector<uint64_t> table, vp, vn;  // `table` all zero between calls
+  if (table.size() < 256 * words) table.assign(256 * words, 0);
+  if (vp.size() < words) vp.resize(words), vn.resize(words);
+  for (size_t i = 0; i < m; ++i) table[pattern[i] * words + i / 64] |= uint64_t{1} << (i % 64);
+  const size_t distance = BlockRun(
+      m, text, n, [&](uint32_t element) { return &table[element * words]; }, vp.data(), vn.data());
+  for (size_t i = 0; i < m; ++i) table[pattern[i] * words + i / 64] = 0;
+  return distance;
+}
+
+template <typename CharT>
 size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
   // A common prefix or suffix never changes the distance.
   while (m > 0 && n > 0 && a[0] == b[0]) {
@@ -179,14 +210,8 @@ size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
   }
   if (m == 0) return n;
   if (m <= 64) return SingleWordDistance(a, m, b, n);
+  if constexpr (std::is_same_v<CharT, unsigned char>) return ByteBlockDistance(a, m, b, n);
   return BlockDistance(a, m, b, n);
-}
-
-bool IsAscii(std::string_view text) {
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -216,17 +241,35 @@ absl::StatusOr<double> MeanLevenshteinDistance(absl::Span<const std::string_view
         absl::StrCat("have ", truths.size(), " truths but ", predictions.size(), " predictions"));
   }
   if (truths.empty()) return std::numeric_limits<double>::quiet_NaN();
-  // Each distance is at most the longer text's length, so the sum fits.
-  uint64_t sum = 0;
-  for (size_t i = 0; i < truths.size(); ++i) {
-    absl::StatusOr<size_t> distance = Utf8LevenshteinDistance(truths[i], predictions[i]);
-    if (!distance.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("row ", i, ": ", std::string(distance.status().message())));
+  // Each distance is at most the longer text's length, so the sum fits, and
+  // an integer sum does not depend on the order: two halves on two threads
+  // for large inputs. A half stops at its first failing row; the first of
+  // those is the error (the halves are in row order).
+  const size_t n = truths.size();
+  constexpr size_t kRowsForAThread = size_t{1} << 14;
+  const size_t parts = n >= kRowsForAThread ? 2 : 1;
+  std::vector<uint64_t> sums(parts, 0);
+  std::vector<size_t> first_failure(parts, n);
+  RunInParallel(parts, [&](size_t part) {
+    const size_t end = n * (part + 1) / parts;
+    for (size_t i = n * part / parts; i < end; ++i) {
+      absl::StatusOr<size_t> distance = Utf8LevenshteinDistance(truths[i], predictions[i]);
+      if (!distance.ok()) {
+        first_failure[part] = i;
+        return;
+      }
+      sums[part] += *distance;
     }
-    sum += *distance;
+  });
+  const size_t failed = *std::min_element(first_failure.begin(), first_failure.end());
+  if (failed < n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "row ", failed, ": ",
+        std::string(Utf8LevenshteinDistance(truths[failed], predictions[failed]).status().message())));
   }
-  return static_cast<double>(sum) / static_cast<double>(truths.size());
+  uint64_t sum = 0;
+  for (uint64_t part_sum : sums) sum += part_sum;
+  return static_cast<double>(sum) / static_cast<double>(n);
 }
 
 }  // namespace mlebench

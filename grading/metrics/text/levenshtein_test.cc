@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -122,6 +123,27 @@ TEST(LevenshteinTest, MeanOfDistances) {
   absl::StatusOr<double> invalid = MeanLevenshteinDistance({"a", "b"}, {"a", "\xff"});
   ASSERT_FALSE(invalid.ok());
   EXPECT_NE(std::string(invalid.status().message()).find("row 1"), std::string::npos);
+}
+
+// Above 16,384 rows the distances are summed on two threads: the same mean,
+// and the first invalid row named, even in the second half.
+TEST(LevenshteinTest, MeanOfManyDistances) {
+  std::vector<std::string> storage_a, storage_b;
+  uint64_t sum = 0;
+  for (int i = 0; i < 40000; ++i) {
+    storage_a.push_back(std::string(i % 9, 'a') + (i % 2 == 0 ? "\xc3\xa9" : "b"));
+    storage_b.push_back(std::string(i % 5, 'a'));
+  }
+  std::vector<std::string_view> a(storage_a.begin(), storage_a.end());
+  std::vector<std::string_view> b(storage_b.begin(), storage_b.end());
+  for (size_t i = 0; i < a.size(); ++i) sum += *Utf8LevenshteinDistance(a[i], b[i]);
+  EXPECT_EQ(*MeanLevenshteinDistance(a, b), static_cast<double>(sum) / a.size());
+  b[39000] = "\xff";
+  b[30000] = "\xc3";
+  absl::StatusOr<double> invalid = MeanLevenshteinDistance(a, b);
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_NE(std::string(invalid.status().message()).find("row 30000:"), std::string::npos)
+      << invalid.status();
 }
 
 }  // namespace
