@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "absl/status/status.h"
@@ -142,7 +143,7 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submis
   }
   // The targets as cells (the labels' kinds matter to accuracy_score); the
   // ids stay typed.
-  const Column answers_labels = answers_target->ToColumn();
+  Column answers_labels = answers_target->ToColumn();
   if (absl::StatusOr<TargetType> type = TypeOfTarget(answers_labels, "y_true");
       !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
     return BadAnswers(absl::StrCat(
@@ -167,6 +168,12 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submis
   }
 
   const bool same_ids = SameValuesNoneMissing(*id, *answers_id);
+  if (same_ids && answers_target->storage() == TypedColumn::Storage::kInt64 &&
+      target->storage() == TypedColumn::Storage::kInt64) {
+    // Every row pairs with itself, accuracy counts equal pairs and the
+    // target type of int64 labels does not depend on their order: no sort.
+    return AccuracyInputs{std::move(answers_labels), target->ToColumn()};
+  }
   ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, same_ids));
   if (!same_ids && !SortedIdsEqual(*id, *answers_id, orders)) {
     return InvalidSubmission(

@@ -28,9 +28,13 @@ namespace mlebench {
 // present, both tables sorted by id (pandas' sort_values), ids equal row by
 // row. The answers' target must be a label column (sklearn's binary or
 // multiclass), so that AccuracyScore's errors always blame the submission.
+// Where both id columns hold the same ids in the same rows (none missing)
+// and both targets are int64, the targets stay in file order: accuracy
+// counts equal pairs, whatever their order, and so does the target type of
+// int64 labels. AccuracyScore is the only metric these inputs are for.
 struct AccuracyInputs {
-  Column y_true;  // answers[target], in id order
-  Column y_pred;  // submission[target], in id order
+  Column y_true;  // answers[target], in id order (or file order, above)
+  Column y_pred;  // submission[target], in the same order
 };
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submission,
                                                         const TypedTable& answers,

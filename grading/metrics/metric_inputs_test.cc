@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "grading/metrics/classification/accuracy.h"
 #include "grading/outcome.h"
 #include "gtest/gtest.h"
 
@@ -58,6 +61,31 @@ TEST(PrepareForAccuracyMetricTest, AlignsBothTablesById) {
               ElementsAre(Cell{int64_t{1}}, Cell{int64_t{2}}, Cell{int64_t{3}}));
   EXPECT_THAT(inputs->y_pred.cells,
               ElementsAre(Cell{int64_t{10}}, Cell{int64_t{20}}, Cell{int64_t{30}}));
+}
+
+// Typed int64 targets whose ids pair row by row stay in file order (no
+// sort): the same accuracy as the sorted cells give.
+TEST(PrepareForAccuracyMetricTest, RowsPairedRowByRowNeedNoSort) {
+  const auto typed = [](std::vector<int64_t> y) {
+    std::vector<TypedColumn> columns;
+    columns.push_back(TypedColumn::Text("id", std::vector<std::string_view>{"b", "a", "c", "d"}));
+    columns.push_back(TypedColumn::Ints("y", std::move(y)));
+    return TypedTable(std::move(columns), nullptr);
+  };
+  absl::StatusOr<AccuracyInputs> inputs =
+      PrepareForAccuracyMetric(typed({2, 1, 3, 3}), typed({2, 1, 1, 3}), "id", "y");
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  EXPECT_THAT(inputs->y_true.cells, ElementsAre(Cell{int64_t{2}}, Cell{int64_t{1}},
+                                                Cell{int64_t{1}}, Cell{int64_t{3}}));
+  EXPECT_THAT(inputs->y_pred.cells, ElementsAre(Cell{int64_t{2}}, Cell{int64_t{1}},
+                                                Cell{int64_t{3}}, Cell{int64_t{3}}));
+  absl::StatusOr<AccuracyInputs> sorted = PrepareForAccuracyMetric(
+      Table({Strings("id", {"b", "a", "c", "d"}), Ints("y", {2, 1, 3, 3})}),
+      Table({Strings("id", {"b", "a", "c", "d"}), Ints("y", {2, 1, 1, 3})}), "id", "y");
+  ASSERT_TRUE(sorted.ok()) << sorted.status();
+  EXPECT_EQ(*AccuracyScore(inputs->y_true, inputs->y_pred),
+            *AccuracyScore(sorted->y_true, sorted->y_pred));
+  EXPECT_EQ(*AccuracyScore(inputs->y_true, inputs->y_pred), 0.75);
 }
 
 TEST(PrepareForAccuracyMetricTest, BlamesTheRightTable) {
