@@ -32,6 +32,7 @@ _ASAN_OPTIONS = ["-fsanitize=address"]
 _COPT = "//command_line_option:copt"
 _LINKOPT = "//command_line_option:linkopt"
 _SANITIZER = "//tools:sanitizer"
+_CROSSTOOL_TOP = "//command_line_option:crosstool_top"
 
 # What is left of each --//tools:sanitizer value once AddressSanitizer goes.
 _WITHOUT_ADDRESS = {
@@ -40,6 +41,16 @@ _WITHOUT_ADDRESS = {
 }
 
 def _drop_asan(settings, attr):
+    if str(settings[_CROSSTOOL_TOP]).startswith("@clang_toolchain"):
+        # The clang sanitizer configuration (tools/fuzz/fuzz.bzl: fuzzers and
+        # sanitizer_suite's tests): clang's UBSan runtime does not work in a
+        # static PIE either (a segmentation fault before main, clang 14,
+        # measured), so every sanitizer option goes.
+        return {
+            _COPT: [o for o in settings[_COPT] if not _is_clang_sanitizer_option(o)],
+            _LINKOPT: [o for o in settings[_LINKOPT] if not _is_clang_sanitizer_option(o)],
+            _SANITIZER: "none",
+        }
     if settings[_SANITIZER] not in _WITHOUT_ADDRESS:
         return {
             _COPT: settings[_COPT],
@@ -52,9 +63,12 @@ def _drop_asan(settings, attr):
         _SANITIZER: _WITHOUT_ADDRESS[settings[_SANITIZER]],
     }
 
+def _is_clang_sanitizer_option(option):
+    return option.startswith("-fsanitize") or option.startswith("-fno-sanitize")
+
 _drop_asan_transition = transition(
     implementation = _drop_asan,
-    inputs = [_COPT, _LINKOPT, _SANITIZER],
+    inputs = [_COPT, _LINKOPT, _SANITIZER, _CROSSTOOL_TOP],
     outputs = [_COPT, _LINKOPT, _SANITIZER],
 )
 
