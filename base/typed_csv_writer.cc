@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/status_macros.h"
 #include "base/table.h"
 
 namespace mlebench {
@@ -38,10 +39,9 @@ Table Slice(const std::vector<const TypedColumn*>& columns, std::span<const int6
   return Table(std::move(slice));
 }
 
-}  // namespace
-
-absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
-                               std::span<const int64_t> rows, const std::string& path) {
+// No columns, or a row out of range of them, as an error naming `path`.
+absl::Status CheckRows(const std::vector<const TypedColumn*>& columns,
+                       std::span<const int64_t> rows, const std::string& path) {
   if (columns.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("no columns to write to '", path, "'"));
   }
@@ -53,38 +53,92 @@ absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
           absl::StrCat("row ", row, " of columns with ", size, " rows, writing '", path, "'"));
     }
   }
-  // The header as WriteCsvString writes it (names may hold quoted newlines),
-  // to drop from every slice but the first.
-  const size_t header_size = WriteCsvString(Slice(columns, rows, 0, 0)).size();
+  return absl::OkStatus();
+}
 
+}  // namespace
+
+absl::StatusOr<TypedCsvRowsWriter> TypedCsvRowsWriter::Create(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
-  const std::string temp_path = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
+  std::string temp_path = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
   std::FILE* out = std::fopen(temp_path.c_str(), "wbx");
   if (out == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create '", temp_path, "': ", std::strerror(errno)));
   }
+  return TypedCsvRowsWriter(path, std::move(temp_path), out);
+}
+
+TypedCsvRowsWriter::TypedCsvRowsWriter(TypedCsvRowsWriter&& other) noexcept
+    : path_(std::move(other.path_)),
+      temp_path_(std::move(other.temp_path_)),
+      out_(std::exchange(other.out_, nullptr)),
+      header_written_(other.header_written_) {}
+
+TypedCsvRowsWriter::~TypedCsvRowsWriter() {
+  if (out_ != nullptr) {
+    std::fclose(out_);
+    std::remove(temp_path_.c_str());
+  }
+}
+
+absl::Status TypedCsvRowsWriter::Append(const std::vector<const TypedColumn*>& columns,
+                                        std::span<const int64_t> rows) {
+  if (out_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is no longer being written"));
+  }
+  RETURN_IF_ERROR(CheckRows(columns, rows, path_));
+  // The header as WriteCsvString writes it (names may hold quoted newlines),
+  // written once and dropped from every other slice.
+  const size_t header_size = WriteCsvString(Slice(columns, rows, 0, 0)).size();
   bool ok = true;
-  for (size_t begin = 0; ok && (begin == 0 || begin < rows.size()); begin += kSliceRows) {
+  size_t begin = 0;
+  do {  // once at least: the first batch writes the header even without rows
     const size_t end = std::min(rows.size(), begin + kSliceRows);
     const std::string text = WriteCsvString(Slice(columns, rows, begin, end));
-    const size_t skip = begin == 0 ? 0 : header_size;
-    ok = std::fwrite(text.data() + skip, 1, text.size() - skip, out) == text.size() - skip;
-  }
-  const int write_errno = errno;
-  if (std::fclose(out) != 0 || !ok) {
-    const int err = ok ? errno : write_errno;
-    std::remove(temp_path.c_str());
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot write '", temp_path, "': ", std::strerror(err)));
-  }
-  if (std::rename(temp_path.c_str(), path.c_str()) != 0) {
+    const size_t skip = header_written_ ? header_size : 0;
+    ok = std::fwrite(text.data() + skip, 1, text.size() - skip, out_) == text.size() - skip;
+    header_written_ = true;
+    begin = end;
+  } while (ok && begin < rows.size());
+  if (!ok) {
     const int err = errno;
-    std::remove(temp_path.c_str());
+    std::fclose(out_);
+    out_ = nullptr;
+    std::remove(temp_path_.c_str());
     return absl::InvalidArgumentError(
-        absl::StrCat("cannot replace '", path, "': ", std::strerror(err)));
+        absl::StrCat("cannot write '", temp_path_, "': ", std::strerror(err)));
   }
   return absl::OkStatus();
+}
+
+absl::Status TypedCsvRowsWriter::Finish() {
+  if (out_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is no longer being written"));
+  }
+  const int close_result = std::fclose(out_);
+  out_ = nullptr;
+  if (close_result != 0) {
+    const int err = errno;
+    std::remove(temp_path_.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot write '", temp_path_, "': ", std::strerror(err)));
+  }
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    std::remove(temp_path_.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot replace '", path_, "': ", std::strerror(err)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
+                               std::span<const int64_t> rows, const std::string& path) {
+  RETURN_IF_ERROR(CheckRows(columns, rows, path));
+  ASSIGN_OR_RETURN(TypedCsvRowsWriter writer, TypedCsvRowsWriter::Create(path));
+  RETURN_IF_ERROR(writer.Append(columns, rows));
+  return writer.Finish();
 }
 
 }  // namespace mlebench

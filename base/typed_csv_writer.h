@@ -2,11 +2,13 @@
 #define MLEBENCH_BASE_TYPED_CSV_WRITER_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "base/typed_table.h"
 
 namespace mlebench {
@@ -22,6 +24,43 @@ namespace mlebench {
 // is InvalidArgumentError; a row out of range is OutOfRangeError.
 absl::Status WriteTypedCsvRows(const std::vector<const TypedColumn*>& columns,
                                std::span<const int64_t> rows, const std::string& path);
+
+// WriteTypedCsvRows over batches that are not all at hand at once (e.g. the
+// segments of a file read a segment at a time): Append each batch's rows in
+// order, then Finish. The file is the text WriteCsvFile gives for the Table
+// of all the batches' rows, provided every batch's columns have the same
+// names and dtypes (the header is the first batch's) and each value's text
+// does not depend on the other rows (true of every column WriteCsvFile
+// writes). Text goes to a temporary file beside the path, renamed over it by
+// Finish; a writer destroyed unfinished removes it. Move-only.
+class TypedCsvRowsWriter {
+ public:
+  // Creates the temporary file.
+  static absl::StatusOr<TypedCsvRowsWriter> Create(const std::string& path);
+  TypedCsvRowsWriter(TypedCsvRowsWriter&& other) noexcept;
+  TypedCsvRowsWriter& operator=(TypedCsvRowsWriter&&) = delete;
+  TypedCsvRowsWriter(const TypedCsvRowsWriter&) = delete;
+  TypedCsvRowsWriter& operator=(const TypedCsvRowsWriter&) = delete;
+  ~TypedCsvRowsWriter();
+
+  // Writes `rows` of `columns` (and before them the header, on the first
+  // call), as WriteTypedCsvRows does; its errors, and an error for a writer
+  // that failed or finished.
+  absl::Status Append(const std::vector<const TypedColumn*>& columns,
+                      std::span<const int64_t> rows);
+  // Closes the file and renames it over the path (an empty file if nothing
+  // was appended).
+  absl::Status Finish();
+
+ private:
+  TypedCsvRowsWriter(std::string path, std::string temp_path, std::FILE* out)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), out_(out) {}
+
+  std::string path_;
+  std::string temp_path_;
+  std::FILE* out_;  // null once finished, failed or moved from
+  bool header_written_ = false;
+};
 
 }  // namespace mlebench
 

@@ -111,5 +111,42 @@ TEST(WriteTypedCsvRowsTest, RejectsBadArguments) {
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
+TEST(TypedCsvRowsWriterTest, BatchesGiveTheTextOfAllTheirRows) {
+  const size_t n = (size_t{1} << 16) * 2 + 123;
+  const Table table = MixedTable(n);
+  const TypedTable typed = TypedTable::View(table);
+  // Batches of every size: none, one row, a slice and more.
+  std::vector<std::vector<int64_t>> batches = {{}, {5}, {}, {}};
+  for (size_t i = 0; i < n; ++i) batches[2 + (i % 3 == 0)].push_back(static_cast<int64_t>(i));
+  std::vector<int64_t> all;
+  for (const auto& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
+  const fs::path path = testing::NewTempDir("typed_csv") / "out.csv";
+  absl::StatusOr<TypedCsvRowsWriter> writer = TypedCsvRowsWriter::Create(path.string());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (const auto& batch : batches) ASSERT_TRUE(writer->Append(Pointers(typed), batch).ok());
+  EXPECT_FALSE(fs::exists(path));
+  ASSERT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(*ReadFileToString(path), Expected(table, all));
+  EXPECT_EQ(std::distance(fs::directory_iterator(path.parent_path()), fs::directory_iterator()), 1);
+  EXPECT_EQ(writer->Finish().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(writer->Append(Pointers(typed), {}).code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(TypedCsvRowsWriterTest, UnfinishedOrFailedLeavesNothing) {
+  const Table table = MixedTable(3);
+  const TypedTable typed = TypedTable::View(table);
+  const fs::path dir = testing::NewTempDir("typed_csv");
+  {
+    absl::StatusOr<TypedCsvRowsWriter> writer = TypedCsvRowsWriter::Create((dir / "a.csv").string());
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE(writer->Append(Pointers(typed), std::vector<int64_t>{0, 1}).ok());
+    EXPECT_EQ(writer->Append(Pointers(typed), std::vector<int64_t>{3}).code(),
+              absl::StatusCode::kOutOfRange);
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+  EXPECT_FALSE(TypedCsvRowsWriter::Create((dir / "no_such_dir" / "b.csv").string()).ok());
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
 }  // namespace
 }  // namespace mlebench

@@ -6,8 +6,8 @@
 // cell) it needed ~56 GiB. A plain file (no quotes, lone "\r", NUL, blank
 // lines, BOM or rows wider than the header; Kaggle's timestamps and numbers
 // should be one) is streamed instead, 2**19 rows at a time (see
-// PrepareStreaming); any other file is read whole into typed columns
-// (PrepareInMemory). Both write exactly the bytes of upstream's steps on the
+// PrepareStreaming and base/csv_segments.h); any other file is read whole
+// into typed columns (PrepareInMemory). Both write exactly the bytes of upstream's steps on the
 // whole file as one DataFrame (docs/performance.md).
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/csv_segments.h"
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
@@ -50,10 +51,6 @@ constexpr double kSampleFare = 11.35;  // the mean fare of Kaggle's train.csv
 constexpr char kCoupons[] = "GCP-Coupons-Instructions.rtf";
 // Train keys compared with the test keys at a time (see TrainKeysDisjoint).
 constexpr size_t kKeyBlockRows = size_t{1} << 18;
-// Rows the streaming path parses at a time: a multiple of every chunk size
-// the CSV reader infers dtypes in (powers of two up to 2**19, one per width),
-// so that each of its chunks is one of the reader's chunks of the whole file.
-constexpr size_t kSegmentRows = size_t{1} << 19;
 // Rows formatted at a time, and rows of labels.csv per scratch bucket.
 constexpr size_t kSliceRows = size_t{1} << 16;
 constexpr size_t kBucketRows = size_t{1} << 20;
@@ -190,144 +187,6 @@ absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
 
 // ---- The streaming path ----
 
-// A file's lines, "\n" or "\r\n" dropped, through getline (the last may lack
-// one).
-class LineReader {
- public:
-  static absl::StatusOr<std::unique_ptr<LineReader>> Open(const fs::path& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-      return absl::NotFoundError(absl::StrCat("cannot open '", path.string(), "'"));
-    }
-    return std::unique_ptr<LineReader>(new LineReader(file, path));
-  }
-  ~LineReader() {
-    std::free(buffer_);
-    std::fclose(file_);
-  }
-  // The next line into `*line` (valid until the next call); false at the end.
-  absl::StatusOr<bool> Next(std::string_view* line) {
-    const ssize_t n = ::getline(&buffer_, &capacity_, file_);
-    if (n < 0) {
-      if (std::ferror(file_)) {
-        return absl::DataLossError(absl::StrCat("error reading '", path_.string(), "'"));
-      }
-      return false;
-    }
-    size_t size = static_cast<size_t>(n);
-    if (size > 0 && buffer_[size - 1] == '\n') --size;
-    // "\r\n" ends a line as "\n" does (a "\r" anywhere else is not plain).
-    if (size > 0 && buffer_[size - 1] == '\r') --size;
-    *line = std::string_view(buffer_, size);
-    return true;
-  }
-
- private:
-  LineReader(std::FILE* file, fs::path path) : file_(file), path_(std::move(path)) {}
-  std::FILE* file_;
-  fs::path path_;
-  char* buffer_ = nullptr;
-  size_t capacity_ = 0;
-};
-
-// Whether the CSV reader reads `line` (of a file that passed PlainFile's
-// other tests) as one record of at most `max_commas` + 1 fields, nothing
-// else: no quoting, no lone "\r" line end, not blank, not wider than the
-// header.
-bool IsPlainLine(std::string_view line, size_t max_commas) {
-  if (line.find_first_not_of(" \t") == std::string_view::npos) return false;
-  size_t commas = 0;
-  for (const char c : line) {
-    if (c == '"' || c == '\r' || c == '\0') return false;
-    commas += c == ',';
-  }
-  return commas <= max_commas;
-}
-
-// The header and row count of train.csv when every line is plain (so its
-// lines are its records, one for one), else nullopt.
-struct PlainFile {
-  std::string header;
-  size_t rows = 0;
-};
-// Also nullopt for a file the whole-file reader refuses for its size (more
-// than CsvReadOptions' max_bytes, or more cells than 16 a byte plus 1Mi) or
-// cannot read: the in-memory path then gives its error.
-std::optional<PlainFile> ScanPlainFile(const fs::path& path) {
-  std::error_code error;
-  const uintmax_t bytes = fs::file_size(path, error);
-  if (error || bytes > static_cast<uintmax_t>(CsvReadOptions().max_bytes)) return std::nullopt;
-  absl::StatusOr<std::unique_ptr<LineReader>> lines = LineReader::Open(path);
-  if (!lines.ok()) return std::nullopt;
-  std::string_view line;
-  absl::StatusOr<bool> more = (*lines)->Next(&line);
-  if (!more.ok() || !*more || line.substr(0, 3) == "\xEF\xBB\xBF") return std::nullopt;
-  const size_t header_commas = static_cast<size_t>(std::count(line.begin(), line.end(), ','));
-  if (!IsPlainLine(line, header_commas)) return std::nullopt;
-  PlainFile file{std::string(line), 0};
-  while (true) {
-    more = (*lines)->Next(&line);
-    if (!more.ok()) return std::nullopt;
-    if (!*more) break;
-    if (!IsPlainLine(line, header_commas)) return std::nullopt;
-    ++file.rows;
-  }
-  if ((file.rows + 1) * (header_commas + 1) > 16 * bytes + (size_t{1} << 20)) return std::nullopt;
-  return file;
-}
-
-// Each column's storage and dtype, which every segment must share.
-using ColumnKinds = std::vector<std::pair<TypedColumn::Storage, Dtype>>;
-
-ColumnKinds KindsOf(const TypedTable& table) {
-  ColumnKinds kinds;
-  for (const TypedColumn& c : table.columns()) kinds.emplace_back(c.storage(), c.dtype());
-  return kinds;
-}
-
-// Reads train.csv kSegmentRows rows at a time, each segment parsed by the
-// CSV reader with the header, and calls `visit(segment, first_row)`. Returns
-// false (the streamed result would not be the whole file's) when the file
-// cannot be read or a segment does not parse, has another row count than
-// lines, or has a column whose storage is not one typed array (kCells) or
-// differs from the first segment's: then the whole file's columns might hold other values (a column
-// of numbers in one chunk and text in another is cells of each chunk's own
-// kind). With one storage in every segment, each column of the whole file
-// has that storage and the same values, segment after segment.
-template <typename Visit>
-absl::StatusOr<bool> ForEachSegment(const fs::path& path, const PlainFile& file, ColumnKinds& kinds,
-                                    Visit visit) {
-  absl::StatusOr<std::unique_ptr<LineReader>> lines = LineReader::Open(path);
-  if (!lines.ok()) return false;
-  std::string_view line;
-  absl::StatusOr<bool> more = (*lines)->Next(&line);  // the header
-  size_t first_row = 0;
-  std::string text;
-  while (more.ok() && *more) {
-    text.assign(file.header).push_back('\n');
-    size_t rows = 0;
-    while (rows < kSegmentRows) {
-      more = (*lines)->Next(&line);
-      if (!more.ok()) return false;
-      if (!*more) break;
-      text.append(line).push_back('\n');
-      ++rows;
-    }
-    if (rows == 0) break;
-    absl::StatusOr<TypedTable> segment = ReadTypedCsvString(text, path.string());
-    if (!segment.ok() || segment->num_rows() != rows) return false;
-    const ColumnKinds segment_kinds = KindsOf(*segment);
-    for (const auto& [storage, dtype] : segment_kinds) {
-      if (storage == TypedColumn::Storage::kCells) return false;
-    }
-    if (first_row == 0) kinds = segment_kinds;
-    if (segment_kinds != kinds) return false;
-    RETURN_IF_ERROR(visit(*segment, first_row));
-    first_row += rows;
-  }
-  return first_row == file.rows;
-}
-
 // labels.csv's rows, spread over scratch files of kBucketRows rows of the
 // output each (a row's 8-byte position, then its line), then written in order.
 class LabelBuckets {
@@ -438,7 +297,7 @@ class LabelBuckets {
 absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& public_dir,
                                       const fs::path& private_dir, const fs::path& scratch) {
   const fs::path path = raw / "train.csv";
-  const std::optional<PlainFile> file = ScanPlainFile(path);
+  const std::optional<PlainCsvFile> file = ScanPlainCsvFile(path);
   // Too few rows for the split: the in-memory path gives the error.
   if (!file.has_value() || file->rows <= static_cast<size_t>(kTestRows) ||
       file->rows >= (size_t{1} << 31)) {
@@ -461,11 +320,11 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   }
 
   // The test rows.
-  ColumnKinds kinds;
+  CsvColumnKinds kinds;
   std::vector<Column> test_columns;
   ASSIGN_OR_RETURN(
       bool applies,
-      ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+      ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
         if (test_columns.empty()) {
           for (const TypedColumn& c : segment.columns()) {
             test_columns.push_back(Column{c.name(), c.dtype(), {}});
@@ -491,7 +350,7 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   std::string header;
   LabelBuckets buckets(scratch, train_rows);
   ASSIGN_OR_RETURN(
-      applies, ForEachSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+      applies, ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
         std::vector<int64_t> rows;
         for (size_t r = 0; r < segment.num_rows(); ++r) {
           if ((destination[first_row + r] & kTest) == 0) rows.push_back(static_cast<int64_t>(r));
