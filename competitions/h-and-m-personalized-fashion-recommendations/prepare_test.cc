@@ -1,9 +1,12 @@
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "base/csv.h"
 #include "base/files.h"
 #include "base/testing/test_util.h"
@@ -120,6 +123,86 @@ TEST(HAndMPrepareTest, OutputsMatchPandasByteForByte) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->public_dir), testing::ReadTree(reference / "public"));
     EXPECT_EQ(testing::ReadTree(ours->private_dir), testing::ReadTree(reference / "private"));
+  }
+}
+
+// A raw directory whose transactions_train.csv is `transactions`.
+fs::path RawWith(const std::string& transactions) {
+  const fs::path raw = testing::NewTempDir("raw");
+  EXPECT_TRUE(WriteStringToFile(raw / "transactions_train.csv", transactions).ok());
+  for (const char* name : {"sample_submission.csv", "articles.csv", "customers.csv"}) {
+    EXPECT_TRUE(WriteStringToFile(raw / name, "a\n1\n").ok());
+  }
+  fs::create_directories(raw / "images");
+  return raw;
+}
+
+// Whether two directories hold the same files with the same bytes; names the
+// files that differ (the files are too large to print).
+::testing::AssertionResult SameFiles(const fs::path& a, const fs::path& b) {
+  const std::map<std::string, std::string> files_a = testing::ReadTree(a);
+  const std::map<std::string, std::string> files_b = testing::ReadTree(b);
+  std::string differ;
+  for (const auto& [name, bytes] : files_a) {
+    if (!files_b.contains(name) || files_b.at(name) != bytes) absl::StrAppend(&differ, " ", name);
+  }
+  for (const auto& [name, bytes] : files_b) {
+    if (!files_a.contains(name)) absl::StrAppend(&differ, " ", name);
+  }
+  if (differ.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "files differ:" << differ;
+}
+
+// A plain transactions_train.csv is streamed a segment of 2**19 rows at a
+// time; one quoted field (the same value) makes the preparer read the whole
+// file instead. Both must write the same bytes over several segments, with
+// test-period rows in each (dates out of order) and customers' purchases in
+// both; and a column whose last segment differs (an article id with a
+// fraction, so every article id is a float) falls back to the whole file.
+TEST(HAndMPrepareTest, StreamedAndWholeFileReadsAgree) {
+  const size_t rows = (size_t{1} << 19) + 40'000;
+  std::string plain = "t_dat,customer_id,article_id,price,sales_channel_id\n";
+  const std::chrono::sys_days first_day = std::chrono::sys_days(
+      std::chrono::year_month_day(std::chrono::year(2020), std::chrono::month(1), std::chrono::day(1)));
+  for (size_t r = 0; r < rows; ++r) {
+    const std::chrono::year_month_day date(first_day + std::chrono::days((r * 7919) % 90));
+    absl::StrAppend(&plain,
+                    absl::StrFormat("%04d-%02u-%02u", static_cast<int>(date.year()),
+                                    static_cast<unsigned>(date.month()),
+                                    static_cast<unsigned>(date.day())),
+                    ",", absl::StrFormat("%016x", (r * 2654435761u) % 20'000), ",0",
+                    108775000 + (r * 31) % 3000, ",", 0.001 * static_cast<double>(r % 97), ",",
+                    1 + r % 2, "\n");
+  }
+  const size_t second_row = plain.find('\n') + 1;
+  const size_t id_begin = plain.find(',', second_row) + 1;
+  const size_t id_end = plain.find(',', id_begin);
+  std::string quoted = plain;
+  quoted.insert(id_end, "\"");
+  quoted.insert(id_begin, "\"");
+  // The last row's article id gets a fraction.
+  std::string fraction = plain;
+  size_t comma = fraction.rfind('\n', fraction.size() - 2) + 1;
+  for (int field = 0; field < 3; ++field) comma = fraction.find(',', comma) + 1;
+  fraction.insert(comma - 1, ".5");
+  for (const auto& [streamed, read_whole] :
+       {std::pair{plain, quoted}, std::pair{fraction, std::string()}}) {
+    absl::StatusOr<testing::PreparedDirs> a = testing::RunPreparer(kId, RawWith(streamed));
+    ASSERT_TRUE(a.ok()) << a.status();
+    const std::string answers = *ReadFileToString(a->private_dir / "answers.csv");
+    EXPECT_GT(answers.size(), 50'000u);
+    if (read_whole.empty()) {
+      // Every article id is written as a float, the first segment's too.
+      const std::string train = *ReadFileToString(a->public_dir / "transactions_train.csv");
+      const size_t first = train.find('\n') + 1;
+      const std::string first_row = train.substr(first, train.find('\n', first) - first);
+      EXPECT_THAT(first_row, ::testing::MatchesRegex("[^,]*,[^,]*,[0-9]+\\.0,.*")) << first_row;
+      continue;
+    }
+    absl::StatusOr<testing::PreparedDirs> b = testing::RunPreparer(kId, RawWith(read_whole));
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_TRUE(SameFiles(a->public_dir, b->public_dir));
+    EXPECT_TRUE(SameFiles(a->private_dir, b->private_dir));
   }
 }
 
