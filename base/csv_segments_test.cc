@@ -90,13 +90,14 @@ TEST(CsvSegmentsTest, CrLfLineEndsArePlain) {
 
 TEST(CsvSegmentsTest, OtherFilesAreNotPlain) {
   for (const std::string& text : {
-           std::string("a,b\n\"1\",2\n"),      // a quote
-           std::string("a,b\n1,2\n\n3,4\n"),   // a blank line
-           std::string("\xEF\xBB\xBF" "a,b\n1,2\n"),  // a BOM
-           std::string("a,b\n1,2\r3,4\n"),     // a lone "\r"
-           std::string("a,b\n1,2,3\n"),        // wider than the header
-           std::string("a,b\n1,\0\n", 8),      // a NUL
-           std::string(),                      // no header
+           std::string("a,b\n\"1\",2\n"),     // a quote
+           std::string("a,b\n1,2\n\n3,4\n"),  // a blank line
+           std::string("\xEF\xBB\xBF"
+                       "a,b\n1,2\n"),       // a BOM
+           std::string("a,b\n1,2\r3,4\n"),  // a lone "\r"
+           std::string("a,b\n1,2,3\n"),     // wider than the header
+           std::string("a,b\n1,\0\n", 8),   // a NUL
+           std::string(),                   // no header
        }) {
     EXPECT_FALSE(ScanPlainCsvFile(WriteCsv(text)).has_value()) << text;
   }
@@ -129,9 +130,8 @@ TEST(CsvSegmentsTest, VisitErrorsAreReturned) {
   const std::optional<PlainCsvFile> file = ScanPlainCsvFile(path);
   ASSERT_TRUE(file.has_value());
   CsvColumnKinds kinds;
-  absl::StatusOr<bool> result = ForEachCsvSegment(path, *file, kinds, [](const TypedTable&, size_t) {
-    return absl::DataLossError("stop");
-  });
+  absl::StatusOr<bool> result = ForEachCsvSegment(
+      path, *file, kinds, [](const TypedTable&, size_t) { return absl::DataLossError("stop"); });
   EXPECT_EQ(result.status(), absl::DataLossError("stop"));
 }
 

@@ -137,7 +137,8 @@ TEST(TypedCsvRowsWriterTest, UnfinishedOrFailedLeavesNothing) {
   const TypedTable typed = TypedTable::View(table);
   const fs::path dir = testing::NewTempDir("typed_csv");
   {
-    absl::StatusOr<TypedCsvRowsWriter> writer = TypedCsvRowsWriter::Create((dir / "a.csv").string());
+    absl::StatusOr<TypedCsvRowsWriter> writer =
+        TypedCsvRowsWriter::Create((dir / "a.csv").string());
     ASSERT_TRUE(writer.ok());
     ASSERT_TRUE(writer->Append(Pointers(typed), std::vector<int64_t>{0, 1}).ok());
     EXPECT_EQ(writer->Append(Pointers(typed), std::vector<int64_t>{3}).code(),

@@ -124,7 +124,8 @@ absl::StatusOr<Table> AnswersByCustomer(const Column& customers, const Column& a
   Column predictions{.name = "prediction", .dtype = Dtype::kObject, .cells = {}};
   for (size_t begin = 0; begin < rows.size();) {
     size_t end = begin + 1;
-    while (end < rows.size() && CellsEqual(customers.cells[rows[begin]], customers.cells[rows[end]])) {
+    while (end < rows.size() &&
+           CellsEqual(customers.cells[rows[begin]], customers.cells[rows[end]])) {
       ++end;
     }
     std::vector<std::string> bought;
@@ -161,14 +162,15 @@ absl::Status WriteOutputs(const fs::path& raw, const fs::path& public_dir,
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   RETURN_IF_ERROR(write_train());
   if (!fs::is_directory(raw / "images")) {
-    return absl::NotFoundError(absl::StrCat("raw data has no directory ", (raw / "images").string()));
+    return absl::NotFoundError(
+        absl::StrCat("raw data has no directory ", (raw / "images").string()));
   }
   std::error_code error;
   fs::copy(raw / "images", public_dir / "images",
            fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
   if (error) {
-    return absl::InternalError(absl::StrCat("cannot copy ", (raw / "images").string(), ": ",
-                                            error.message()));
+    return absl::InternalError(
+        absl::StrCat("cannot copy ", (raw / "images").string(), ": ", error.message()));
   }
   return absl::OkStatus();
 }
@@ -276,37 +278,38 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   const int64_t first_test_day = last_day - kTestDays;
 
   // The train rows written, the test rows' ids kept.
-  ASSIGN_OR_RETURN(
-      TypedCsvRowsWriter train,
-      TypedCsvRowsWriter::Create((public_dir / "transactions_train.csv").string()));
+  ASSIGN_OR_RETURN(TypedCsvRowsWriter train,
+                   TypedCsvRowsWriter::Create((public_dir / "transactions_train.csv").string()));
   Column test_customers, test_articles;
-  ASSIGN_OR_RETURN(
-      applies, ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t) {
-        const TypedColumn& customers = *segment.Find("customer_id");
-        const TypedColumn& articles = *segment.Find("article_id");
-        if (test_customers.name.empty()) {
-          test_customers = Column{customers.name(), customers.dtype(), {}};
-          test_articles = Column{articles.name(), articles.dtype(), {}};
-        }
-        std::vector<int64_t> train_rows;
-        const std::span<const std::string_view> dates = segment.Find("t_dat")->text();
-        for (size_t row = 0; row < dates.size(); ++row) {
-          if (*DayNumber(dates[row]) >= first_test_day) {
-            test_customers.cells.push_back(customers.CellAt(row));
-            test_articles.cells.push_back(articles.CellAt(row));
-          } else {
-            train_rows.push_back(static_cast<int64_t>(row));
-          }
-        }
-        std::vector<const TypedColumn*> columns;
-        for (const TypedColumn& column : segment.columns()) columns.push_back(&column);
-        return train.Append(columns, train_rows);
-      }));
+  ASSIGN_OR_RETURN(applies,
+                   ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t) {
+                     const TypedColumn& customers = *segment.Find("customer_id");
+                     const TypedColumn& articles = *segment.Find("article_id");
+                     if (test_customers.name.empty()) {
+                       test_customers = Column{customers.name(), customers.dtype(), {}};
+                       test_articles = Column{articles.name(), articles.dtype(), {}};
+                     }
+                     std::vector<int64_t> train_rows;
+                     const std::span<const std::string_view> dates = segment.Find("t_dat")->text();
+                     for (size_t row = 0; row < dates.size(); ++row) {
+                       if (*DayNumber(dates[row]) >= first_test_day) {
+                         test_customers.cells.push_back(customers.CellAt(row));
+                         test_articles.cells.push_back(articles.CellAt(row));
+                       } else {
+                         train_rows.push_back(static_cast<int64_t>(row));
+                       }
+                     }
+                     std::vector<const TypedColumn*> columns;
+                     for (const TypedColumn& column : segment.columns()) columns.push_back(&column);
+                     return train.Append(columns, train_rows);
+                   }));
   if (!applies) return false;
   std::vector<int64_t> test_rows(test_customers.cells.size());
   std::iota(test_rows.begin(), test_rows.end(), int64_t{0});
-  ASSIGN_OR_RETURN(const Table answers, AnswersByCustomer(test_customers, test_articles, test_rows));
-  RETURN_IF_ERROR(WriteOutputs(raw, public_dir, private_dir, answers, [&] { return train.Finish(); }));
+  ASSIGN_OR_RETURN(const Table answers,
+                   AnswersByCustomer(test_customers, test_articles, test_rows));
+  RETURN_IF_ERROR(
+      WriteOutputs(raw, public_dir, private_dir, answers, [&] { return train.Finish(); }));
   return true;
 }
 
@@ -317,8 +320,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   return PrepareInMemory(raw, public_dir, private_dir);
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{
-    .id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

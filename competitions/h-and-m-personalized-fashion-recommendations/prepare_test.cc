@@ -42,7 +42,9 @@ TEST(HAndMPrepareTest, SplitsOffTheLastWeek) {
   EXPECT_EQ(answers.ColumnNames(), (std::vector<std::string>{"customer_id", "prediction"}));
   // Synthetic dates are ISO text, so they compare as text.
   std::string last_date;
-  for (const Cell& date : raw_tx.Find("t_dat")->cells) last_date = std::max(last_date, std::get<std::string>(date));
+  for (const Cell& date : raw_tx.Find("t_dat")->cells) {
+    last_date = std::max(last_date, std::get<std::string>(date));
+  }
   size_t test_rows = 0;
   for (const Cell& date : raw_tx.Find("t_dat")->cells) {
     // Days 8 or more before the last one stay in train.
@@ -50,7 +52,9 @@ TEST(HAndMPrepareTest, SplitsOffTheLastWeek) {
   }
   ASSERT_EQ(last_date, "2020-09-22");  // day 83 from 2020-07-01
   EXPECT_EQ(train.num_rows() + test_rows, raw_tx.num_rows());
-  for (const Cell& date : train.Find("t_dat")->cells) EXPECT_LT(std::get<std::string>(date), "2020-09-15");
+  for (const Cell& date : train.Find("t_dat")->cells) {
+    EXPECT_LT(std::get<std::string>(date), "2020-09-15");
+  }
   size_t answered = 0;
   std::string previous;
   for (size_t row = 0; row < answers.num_rows(); ++row) {
@@ -60,7 +64,8 @@ TEST(HAndMPrepareTest, SplitsOffTheLastWeek) {
     const Cell& prediction = answers.Find("prediction")->cells[row];
     answered += std::holds_alternative<std::string>(prediction)
                     ? std::count(std::get<std::string>(prediction).begin(),
-                                 std::get<std::string>(prediction).end(), ' ') + 1
+                                 std::get<std::string>(prediction).end(), ' ') +
+                          1
                     : 1;
   }
   EXPECT_EQ(answered, test_rows);
@@ -119,7 +124,8 @@ TEST(HAndMPrepareTest, OutputsMatchPandasByteForByte) {
     fs::create_directories(reference / "public");
     fs::create_directories(reference / "private");
     const testing::CommandResult run = testing::RunPython(
-        kReference, {raw.string(), (reference / "public").string(), (reference / "private").string()});
+        kReference,
+        {raw.string(), (reference / "public").string(), (reference / "private").string()});
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(testing::ReadTree(ours->public_dir), testing::ReadTree(reference / "public"));
     EXPECT_EQ(testing::ReadTree(ours->private_dir), testing::ReadTree(reference / "private"));
@@ -162,17 +168,17 @@ fs::path RawWith(const std::string& transactions) {
 TEST(HAndMPrepareTest, StreamedAndWholeFileReadsAgree) {
   const size_t rows = (size_t{1} << 19) + 40'000;
   std::string plain = "t_dat,customer_id,article_id,price,sales_channel_id\n";
-  const std::chrono::sys_days first_day = std::chrono::sys_days(
-      std::chrono::year_month_day(std::chrono::year(2020), std::chrono::month(1), std::chrono::day(1)));
+  const std::chrono::sys_days first_day = std::chrono::sys_days(std::chrono::year_month_day(
+      std::chrono::year(2020), std::chrono::month(1), std::chrono::day(1)));
   for (size_t r = 0; r < rows; ++r) {
     const std::chrono::year_month_day date(first_day + std::chrono::days((r * 7919) % 90));
-    absl::StrAppend(&plain,
-                    absl::StrFormat("%04d-%02u-%02u", static_cast<int>(date.year()),
-                                    static_cast<unsigned>(date.month()),
-                                    static_cast<unsigned>(date.day())),
-                    ",", absl::StrFormat("%016x", (r * 2654435761u) % 20'000), ",0",
-                    108775000 + (r * 31) % 3000, ",", 0.001 * static_cast<double>(r % 97), ",",
-                    1 + r % 2, "\n");
+    absl::StrAppend(
+        &plain,
+        absl::StrFormat("%04d-%02u-%02u", static_cast<int>(date.year()),
+                        static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day())),
+        ",", absl::StrFormat("%016x", (r * 2654435761u) % 20'000), ",0",
+        108775000 + (r * 31) % 3000, ",", 0.001 * static_cast<double>(r % 97), ",", 1 + r % 2,
+        "\n");
   }
   const size_t second_row = plain.find('\n') + 1;
   const size_t id_begin = plain.find(',', second_row) + 1;
@@ -222,9 +228,9 @@ TEST(HAndMPrepareTest, RejectsBadRawData) {
   EXPECT_THAT(PrepareStatus(bad_columns).message(), HasSubstr("Unexpected columns"));
   for (const std::string date : {"2020-02-30", "20200101", "", "2020-1-01"}) {
     const fs::path bad_date = testing::NewTempDir("bad_date");
-    ASSERT_TRUE(WriteStringToFile(bad_date / "transactions_train.csv",
-                                  "t_dat,customer_id,article_id,price,sales_channel_id\n" + date +
-                                      ",a,1,0.5,1\n")
+    ASSERT_TRUE(WriteStringToFile(
+                    bad_date / "transactions_train.csv",
+                    "t_dat,customer_id,article_id,price,sales_channel_id\n" + date + ",a,1,0.5,1\n")
                     .ok());
     EXPECT_THAT(PrepareStatus(bad_date).message(), HasSubstr("YYYY-MM-DD")) << date;
   }

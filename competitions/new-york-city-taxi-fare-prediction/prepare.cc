@@ -350,7 +350,8 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   std::string header;
   LabelBuckets buckets(scratch, train_rows);
   ASSIGN_OR_RETURN(
-      applies, ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
+      applies,
+      ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t first_row) {
         std::vector<int64_t> rows;
         for (size_t r = 0; r < segment.num_rows(); ++r) {
           if ((destination[first_row + r] & kTest) == 0) rows.push_back(static_cast<int64_t>(r));

@@ -100,16 +100,17 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(
-      const TrainTestIndices split,
-      TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), options));
+  ASSIGN_OR_RETURN(const TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), options));
 
   // Every output's columns are found and upstream's checks run before any
   // file is written, so bad raw data leaves no partial output behind. (The
   // length checks upstream makes hold by construction of the split.) The
   // column errors are those of DropColumns and SelectColumns on the table.
   std::vector<Column> header_columns;
-  for (const TypedColumn& c : old_train.columns()) header_columns.push_back({c.name(), c.dtype(), {}});
+  for (const TypedColumn& c : old_train.columns()) {
+    header_columns.push_back({c.name(), c.dtype(), {}});
+  }
   const Table no_rows(std::move(header_columns));
   ASSIGN_OR_RETURN(const Table public_test_header, (DropColumns(no_rows, {"Cover_Type"})));
   ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(no_rows, {"Id"})));
@@ -123,17 +124,14 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   RETURN_IF_ERROR(CheckIdsDisjoint(*ids, split.train_indices, split.test_indices));
 
   const std::vector<const TypedColumn*> all = Columns(old_train, old_train.ColumnNames());
-  RETURN_IF_ERROR(
-      WriteTypedCsvRows(all, split.train_indices, (public_dir / "train.csv").string()));
-  RETURN_IF_ERROR(
-      WriteTypedCsvRows(all, split.test_indices, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteTypedCsvRows(all, split.train_indices, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteTypedCsvRows(all, split.test_indices, (private_dir / "test.csv").string()));
   RETURN_IF_ERROR(WriteTypedCsvRows(Columns(old_train, public_test_header.ColumnNames()),
                                     split.test_indices, (public_dir / "test.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
-                                               .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench

@@ -49,9 +49,8 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   TrainTestSplitOptions options;
   options.test_size = kTestRows;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(
-      const TrainTestIndices split,
-      TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), options));
+  ASSIGN_OR_RETURN(const TrainTestIndices split,
+                   TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), options));
   // `new_train.id = np.arange(len(new_train))`, then the test rows'
   // `np.arange(len(new_train), len(new_train) + len(new_test))`: each row's
   // new id by its row in train.csv. Upstream's attribute assignment only
@@ -91,19 +90,15 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "target", 0.5));
 
   const std::vector<const TypedColumn*> all = Columns(old_train, ids, no_rows.ColumnNames());
-  RETURN_IF_ERROR(
-      WriteTypedCsvRows(all, split.train_indices, (public_dir / "train.csv").string()));
-  RETURN_IF_ERROR(
-      WriteTypedCsvRows(all, split.test_indices, (private_dir / "test.csv").string()));
+  RETURN_IF_ERROR(WriteTypedCsvRows(all, split.train_indices, (public_dir / "train.csv").string()));
+  RETURN_IF_ERROR(WriteTypedCsvRows(all, split.test_indices, (private_dir / "test.csv").string()));
   RETURN_IF_ERROR(WriteTypedCsvRows(Columns(old_train, ids, public_test.ColumnNames()),
                                     split.test_indices, (public_dir / "test.csv").string()));
-  RETURN_IF_ERROR(
-      WriteCsvFile(gold_submission, (private_dir / "gold_submission.csv").string()));
+  RETURN_IF_ERROR(WriteCsvFile(gold_submission, (private_dir / "gold_submission.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 
-MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID,
-                                               .prepare = &Prepare});
+MLEBENCH_REGISTER_PREPARER(CompetitionPreparer{.id = MLEBENCH_COMPETITION_ID, .prepare = &Prepare});
 
 }  // namespace
 }  // namespace mlebench
