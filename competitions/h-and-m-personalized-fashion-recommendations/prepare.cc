@@ -281,28 +281,32 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
   ASSIGN_OR_RETURN(TypedCsvRowsWriter train,
                    TypedCsvRowsWriter::Create((public_dir / "transactions_train.csv").string()));
   Column test_customers, test_articles;
-  ASSIGN_OR_RETURN(applies,
-                   ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t) {
-                     const TypedColumn& customers = *segment.Find("customer_id");
-                     const TypedColumn& articles = *segment.Find("article_id");
-                     if (test_customers.name.empty()) {
-                       test_customers = Column{customers.name(), customers.dtype(), {}};
-                       test_articles = Column{articles.name(), articles.dtype(), {}};
-                     }
-                     std::vector<int64_t> train_rows;
-                     const std::span<const std::string_view> dates = segment.Find("t_dat")->text();
-                     for (size_t row = 0; row < dates.size(); ++row) {
-                       if (*DayNumber(dates[row]) >= first_test_day) {
-                         test_customers.cells.push_back(customers.CellAt(row));
-                         test_articles.cells.push_back(articles.CellAt(row));
-                       } else {
-                         train_rows.push_back(static_cast<int64_t>(row));
-                       }
-                     }
-                     std::vector<const TypedColumn*> columns;
-                     for (const TypedColumn& column : segment.columns()) columns.push_back(&column);
-                     return train.Append(columns, train_rows);
-                   }));
+  ASSIGN_OR_RETURN(
+      applies, ForEachCsvSegment(path, *file, kinds, [&](const TypedTable& segment, size_t) {
+        const TypedColumn& customers = *segment.Find("customer_id");
+        const TypedColumn& articles = *segment.Find("article_id");
+        if (test_customers.name.empty()) {
+          test_customers = Column{customers.name(), customers.dtype(), {}};
+          test_articles = Column{articles.name(), articles.dtype(), {}};
+        }
+        std::vector<int64_t> train_rows;
+        const std::span<const std::string_view> dates = segment.Find("t_dat")->text();
+        for (size_t row = 0; row < dates.size(); ++row) {
+          const std::optional<int64_t> day = DayNumber(dates[row]);
+          if (!day.has_value()) {  // every date parsed in the first pass
+            return absl::InternalError("transactions_train.csv changed while it was read");
+          }
+          if (*day >= first_test_day) {
+            test_customers.cells.push_back(customers.CellAt(row));
+            test_articles.cells.push_back(articles.CellAt(row));
+          } else {
+            train_rows.push_back(static_cast<int64_t>(row));
+          }
+        }
+        std::vector<const TypedColumn*> columns;
+        for (const TypedColumn& column : segment.columns()) columns.push_back(&column);
+        return train.Append(columns, train_rows);
+      }));
   if (!applies) return false;
   std::vector<int64_t> test_rows(test_customers.cells.size());
   std::iota(test_rows.begin(), test_rows.end(), int64_t{0});
