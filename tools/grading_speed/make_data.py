@@ -6,7 +6,8 @@ grader family, for tools/grading_speed_comparison.sh.
 Answers go where competitions/competitions.tsv says (DATA_DIR/<answers_path>),
 the submission to SUBMISSION_DIR/<id>.csv, both written by pandas (what an
 agent's program writes). The vision family's masks are costly for upstream
-(a 101 x 101 array per row), so it gets ROWS / 50 rows. Same seed, same files.
+(a 101 x 101 array per row), so it gets ROWS / 50 rows; every other family, detection
+included, gets ROWS. Same seed, same files.
 """
 import csv
 import os
@@ -197,3 +198,42 @@ guess = np.where(rng.random(m) < 0.5, truth, masks(m))
 put("tgs-salt-identification-challenge",
     pd.DataFrame({"id": mask_ids, "rle_mask": truth}),
     pd.DataFrame({"id": mask_ids, "rle_mask": guess}))
+
+# Detection: mean average precision of boxes at IoU > 0.5 (siim-covid19-detection, all ROWS
+# rows: upstream's calculate_map is linear in them). Half the rows are studies ("<label> 1 0
+# 0 1 1", only the label counts), half are images: "none 1 0 0 1 1" or one to three opacity
+# boxes; the submission guesses labels and moves the boxes a little, with confidences.
+m = n
+studies = m // 2
+study_labels = np.array(["negative", "typical", "indeterminate", "atypical"])
+def corner_text(boxes):
+    return " ".join(f"{v:.5f}" for v in boxes)
+truth, guess = [], []
+for k, label in enumerate(rng.integers(0, 4, studies)):
+    truth.append(f"{study_labels[label]} 1 0 0 1 1")
+    other = study_labels[rng.integers(0, 4)]
+    first = study_labels[label] if rng.random() < 0.6 else other
+    guess.append(f"{first} {rng.random():.4f} 0 0 1 1 {other} {rng.random() * 0.5:.4f} 0 0 1 1")
+for count in rng.integers(0, 4, m - studies):
+    if count == 0:
+        truth.append("none 1 0 0 1 1")
+        guess.append(f"none {rng.random():.4f} 0 0 1 1" if rng.random() < 0.7 else
+                     f"opacity {rng.random() * 0.5:.4f} 100 100 900 1200")
+        continue
+    corners = rng.uniform(100, 2500, (count, 2))
+    sizes = rng.uniform(300, 1500, (count, 2))
+    boxes = np.hstack([corners, corners + sizes])
+    truth.append(" ".join("opacity 1 " + corner_text(b) for b in boxes))
+    moved = boxes + rng.normal(0, 80, boxes.shape)
+    parts = [f"opacity {rng.random():.4f} " + corner_text(b) for b in moved]
+    if rng.random() < 0.5:
+        parts.append(f"opacity {rng.random() * 0.3:.4f} " + corner_text(boxes[0] + 700))
+    if rng.random() < 0.3:
+        parts.append(f"none {rng.random() * 0.3:.4f} 0 0 1 1")
+    guess.append(" ".join(parts))
+detection_ids = np.concatenate([np.char.add(hex_ids(studies, 12), "_study"),
+                                np.char.add(hex_ids(m - studies, 12), "_image")])
+order = rng.permutation(m)
+put("siim-covid19-detection",
+    pd.DataFrame({"id": detection_ids[order], "PredictionString": np.array(truth)[order]}),
+    pd.DataFrame({"id": detection_ids[order], "PredictionString": np.array(guess)[order]}))
