@@ -87,6 +87,17 @@ std::vector<std::u32string> PythonSplit(std::u32string_view text) {
   return words;
 }
 
+void PythonSplitAscii(std::string_view text, std::vector<std::string_view>& words) {
+  words.clear();
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && IsPythonAsciiSpace(text[i])) ++i;
+    const size_t start = i;
+    while (i < text.size() && !IsPythonAsciiSpace(text[i])) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+}
+
 std::string PythonStr(const Cell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return "nan";
   if (const auto* b = std::get_if<bool>(&cell)) return *b ? "True" : "False";

@@ -33,6 +33,18 @@ std::u32string PythonLower(std::u32string_view text);
 // U+00A0 and U+3000, but not U+200B).
 std::vector<std::u32string> PythonSplit(std::u32string_view text);
 
+// Python's str.isspace() on an ASCII character: \t \n \v \f \r, the four
+// information separators \x1c-\x1f, and the space.
+inline bool IsPythonAsciiSpace(unsigned char c) {
+  return (c >= 9 && c <= 13) || (c >= 28 && c <= 32);
+}
+
+// `text.split()` of ASCII text (IsAscii, base/utf8.h), where Python's split
+// is byte-wise: `words` (cleared first, so a caller can reuse it) views
+// `text` instead of copying each word. What PythonSplit gives for the same
+// text, without decoding it.
+void PythonSplitAscii(std::string_view text, std::vector<std::string_view>& words);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_PYCOMPAT_PYTHON_STR_H_

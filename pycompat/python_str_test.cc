@@ -1,6 +1,7 @@
 #include "pycompat/python_str.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -51,6 +52,27 @@ TEST(PythonStrTest, SplitOnPythonWhitespace) {
   EXPECT_THAT(Split(" \x1c\x1f "), ElementsAre());
   // U+00A0 and U+3000 split; U+200B (zero-width space) does not.
   EXPECT_THAT(Split("a\xc2\xa0" "b\xe3\x80\x80" "c\xe2\x80\x8b" "d"), ElementsAre("a", "b", "c\xe2\x80\x8b" "d"));
+}
+
+// The ASCII splitter against the general one, on every ASCII byte alone and
+// between words, and on texts mixing words with every kind of whitespace.
+TEST(PythonStrTest, SplitAsciiMatchesSplit) {
+  std::vector<std::string> texts = {"", " ", "a", "  a b\t\nc  ", "\x1c" "a\x1f" "b\x1b" "c\x7f"};
+  for (int c = 0; c < 128; ++c) {
+    texts.push_back(std::string(1, static_cast<char>(c)));
+    texts.push_back("x" + std::string(1, static_cast<char>(c)) + "y");
+    texts.push_back(std::string(1, static_cast<char>(c)) + "ab" + std::string(2, static_cast<char>(c)));
+  }
+  std::vector<std::string_view> words;
+  for (const std::string& text : texts) {
+    PythonSplitAscii(text, words);
+    EXPECT_THAT(std::vector<std::string>(words.begin(), words.end()),
+                ::testing::ElementsAreArray(Split(text)))
+        << "text of " << text.size() << " bytes, first " << (text.empty() ? -1 : int(text[0]));
+  }
+  words.push_back("stale");
+  PythonSplitAscii("", words);
+  EXPECT_THAT(words, ElementsAre());
 }
 
 }  // namespace

@@ -76,6 +76,17 @@ TEST(SiimCovid19GradeTest, BoxesMatchOnlyAboveHalfIou) {
   EXPECT_DOUBLE_EQ(*Grade(WithImage1("opacity 9E-1 1_0 10.0 +20 2e1 foo nan 0 0 1 1")), 1.0);
 }
 
+// str.split() separators: ASCII whitespace (tab, the information separator
+// \x1f: the byte-wise path) and Unicode whitespace (U+00A0, U+3000: the
+// decoding path) split; U+200B does not, so "20\u200b" is no float.
+TEST(SiimCovid19GradeTest, SplitsOnPythonWhitespaceAsciiOrNot) {
+  EXPECT_DOUBLE_EQ(*Grade(WithImage1("opacity\t0.9 10\x1f" "10 20  20\x0b")), 1.0);
+  EXPECT_DOUBLE_EQ(*Grade(WithImage1("opacity\xc2\xa0" "0.9 10\xe3\x80\x80" "10 20 20")), 1.0);
+  ExpectInvalid(Grade(WithImage1("opacity 0.9 10 10 20 20\xe2\x80\x8b")),
+                "convert string to float: '20\xe2\x80\x8b'");
+  ExpectInvalid(Grade(WithImage1("opacity\xc2\xa0" "0.9 10 10 20")), "not a multiple of 6");
+}
+
 TEST(SiimCovid19GradeTest, NoRowsScoresZero) {
   EXPECT_EQ(*Grade("id,PredictionString\n", "id,PredictionString\n"), 0.0);
 }

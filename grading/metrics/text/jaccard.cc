@@ -28,10 +28,6 @@ std::optional<std::set<std::u32string>> WordSet(std::string_view text) {
   return std::set<std::u32string>(words.begin(), words.end());
 }
 
-// Python's str.isspace() on an ASCII character: \t \n \v \f \r, the four
-// information separators \x1c-\x1f, and the space.
-bool IsPythonAsciiSpace(unsigned char c) { return (c >= 9 && c <= 13) || (c >= 28 && c <= 32); }
-
 // `set(text.lower().split())` of ASCII text, as its words sorted and
 // distinct in `words`, viewing `lowered` (which this fills). Both are reused
 // from row to row: allocating them per row was a fifth of a million-row
@@ -42,14 +38,7 @@ void AsciiWordSet(std::string_view text, std::string& lowered,
   for (char& c : lowered) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  words.clear();
-  const std::string_view all = lowered;
-  for (size_t pos = 0; pos < all.size();) {
-    while (pos < all.size() && IsPythonAsciiSpace(all[pos])) ++pos;
-    const size_t start = pos;
-    while (pos < all.size() && !IsPythonAsciiSpace(all[pos])) ++pos;
-    if (pos > start) words.push_back(all.substr(start, pos - start));
-  }
+  PythonSplitAscii(lowered, words);
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
 }
