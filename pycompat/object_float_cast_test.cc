@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 #include <variant>
 
 #include "gtest/gtest.h"
@@ -53,6 +56,29 @@ TEST(PythonFloatFromStringTest, InfinityAndNan) {
   for (const char* bad : {"infinit", "infinityx", "in f", "nanx", "-", ""}) {
     EXPECT_FALSE(PythonFloatFromString(bad).has_value()) << bad;
   }
+}
+
+// Text of digits, signs, points and e/E alone takes a short path; with a
+// space around it (stripped), the general one. Both must agree on every such
+// text of up to five characters.
+TEST(PythonFloatFromStringTest, ShortPathAgreesWithGeneralPath) {
+  constexpr std::string_view kAlphabet = "01.-+eE";
+  std::vector<std::string> texts = {""};
+  for (int length = 1; length <= 5; ++length) {
+    std::vector<std::string> longer;
+    for (const std::string& text : texts) {
+      if (text.size() + 1 != static_cast<size_t>(length)) continue;
+      for (char c : kAlphabet) longer.push_back(text + c);
+    }
+    texts.insert(texts.end(), longer.begin(), longer.end());
+  }
+  int parsed = 0;
+  for (const std::string& text : texts) {
+    const std::optional<double> short_path = PythonFloatFromString(text);
+    EXPECT_EQ(short_path, PythonFloatFromString(" " + text + "\t")) << "'" << text << "'";
+    if (short_path.has_value()) ++parsed;
+  }
+  EXPECT_GT(parsed, 500);  // 834: "1e-01", "+.1e1", ... not only rejections
 }
 
 TEST(PythonFloatFromStringTest, RejectsWhatPythonRejects) {
