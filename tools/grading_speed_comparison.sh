@@ -10,7 +10,8 @@
 # pinned pandas, scikit-learn, ...: tools/python/requirements.lock, made by
 # ./bazelw), with an empty stand-in for tqdm, which it imports but never calls.
 # tools/grading_speed/make_data.py writes the answers and a submission per
-# competition once (ROWS rows, default 1,000,000; the vision family ROWS/50).
+# competition once (ROWS rows, default 1,000,000; the vision family ROWS/50;
+# detection, siim-covid19-detection, ROWS).
 # Each side is timed two ways, the best of several runs counting (ours 5,
 # upstream's UPSTREAM_REPEATS, default 3: its runs take seconds each):
 #  - in process: ours, //tools/grading_speed:grading_benchmark (Google
@@ -57,6 +58,7 @@ families=(
   "text, Levenshtein:bms-molecular-translation"
   "text, word Jaccard:tweet-sentiment-extraction"
   "vision, RLE masks (rows / 50):tgs-salt-identification-challenge"
+  "detection, box mAP:siim-covid19-detection"
 )
 ids=()
 for f in "${families[@]}"; do ids+=("${f#*:}"); done
