@@ -41,6 +41,7 @@
 #include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/files.h"
+#include "base/python_float.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
@@ -75,6 +76,7 @@ constexpr char kUsage[] =
     "  mlebench summarize PATH... [--json FILE]\n"
     "  mlebench aggregate PATH... --output-dir DIR [--split S[,S...]] [--pad-missing]\n"
     "                     [--num-seeds N]\n"
+    "  mlebench thresholds LEADERBOARD -c ID\n"
     "  mlebench audit RUNS... --output-dir DIR\n"
     "                 [--references DIR | --references-by-competition DIR]\n"
     "                 [--agent LABEL] [--include-sample-runs] [--timeout-s N]\n"
@@ -85,6 +87,9 @@ constexpr char kUsage[] =
     "under RUNS (e.g. bazel-bin/competitions) and, given reference solutions, the\n"
     "similarity of each run's Python code to them (Dolos); --agent keeps one agent's\n"
     "runs (its label). See docs/agents.md, \"Auditing runs\".\n"
+    "thresholds prints competition ID's row of grading/medal_thresholds.csv from\n"
+    "upstream's leaderboard.csv for it (Kaggle's team-count brackets, as upstream's\n"
+    "rank_score), and says on stderr whether the embedded row agrees.\n"
     "aggregate computes upstream's leaderboard figures per agent and split (lite, low,\n"
     "medium, high, split75, dev, all; default low,medium,high,split75) over complete\n"
     "seeds (--pad-missing: missing reports count as failing), and writes summary.json,\n"
@@ -432,6 +437,41 @@ absl::Status SummarizeReports(const CommandLine& cl) {
   return absl::OkStatus();
 }
 
+// `thresholds LEADERBOARD -c ID`: the competition's row of the embedded
+// thresholds table, computed from upstream's leaderboard.csv (how a new
+// competition gets its row; docs/architecture.md, "Adding a competition").
+absl::Status PrintThresholdsRow(const CommandLine& cl) {
+  if (cl.positional.size() != 2 || !cl.Has("c")) {
+    return absl::InvalidArgumentError("thresholds takes one LEADERBOARD file and -c ID");
+  }
+  const std::string id = cl.Get("c");
+  // The id becomes a CSV field: no separator, quote or line break in it.
+  if (id.empty() || id.find_first_of(",\"\r\n") != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-c ", id, ": not a competition id (a CSV field of its own)"));
+  }
+  const fs::path leaderboard = UserPath(cl.positional[1]);
+  ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(leaderboard.string()));
+  std::cout << absl::StrCat(id, ",", FormatPythonFloat(t.gold), ",", FormatPythonFloat(t.silver),
+                            ",", FormatPythonFloat(t.bronze), ",", FormatPythonFloat(t.median),
+                            ",", t.is_lower_better ? "true" : "false")
+            << "\n";
+  ASSIGN_OR_RETURN(std::string embedded_path, Runfile("grading/medal_thresholds.csv"));
+  ASSIGN_OR_RETURN(auto embedded, ReadThresholdsTable(embedded_path));
+  const auto row = embedded.find(id);
+  if (row == embedded.end()) {
+    std::cerr << "mlebench: grading/medal_thresholds.csv has no row for " << id
+              << " yet: add the line above\n";
+  } else {
+    const MedalThresholds& e = row->second;
+    const bool same = e.gold == t.gold && e.silver == t.silver && e.bronze == t.bronze &&
+                      e.median == t.median && e.is_lower_better == t.is_lower_better;
+    std::cerr << "mlebench: grading/medal_thresholds.csv's row for " << id
+              << (same ? " is the same" : " differs: replace it with the line above") << "\n";
+  }
+  return absl::OkStatus();
+}
+
 absl::Status AggregateReports(const CommandLine& cl) {
   if (cl.positional.size() < 2 || !cl.Has("output-dir")) {
     return absl::InvalidArgumentError(
@@ -568,6 +608,7 @@ absl::Status Main(const std::vector<std::string>& args) {
   if (command == "summarize") return SummarizeReports(cl);
   if (command == "aggregate") return AggregateReports(cl);
   if (command == "audit") return Audit(cl);
+  if (command == "thresholds") return PrintThresholdsRow(cl);
   return absl::InvalidArgumentError(absl::StrCat("unknown command '", command, "'\n", kUsage));
 }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Integration test of the `mlebench` command-line tool: runs the real binary
-# (list, prepare, grade-sample, grade, summarize, aggregate) on the registered
+# (list, prepare, grade-sample, grade, summarize, aggregate, thresholds) on the registered
 # competitions' synthetic data in $TEST_TMPDIR and checks files, exit
 # statuses, messages and JSON (with Debian's /usr/bin/python3).
 #
@@ -12,6 +12,7 @@ set -euo pipefail
 
 readonly T="$TEST_TMPDIR"
 readonly TSV="$PWD/competitions/competitions.tsv"
+readonly THRESHOLDS_CSV="$PWD/grading/medal_thresholds.csv"
 mkdir -p "$T/elsewhere"
 source tools/testing/mlebench_cli.sh
 
@@ -361,6 +362,54 @@ ln -s "$T/bazel-bin" "$T/bazel-bin-link"
 mkdir -p "$T/lonely"
 cp "$MLEBENCH" "$T/lonely/mlebench"
 (cd "$T/lonely" && run 1 ./mlebench list && expect_stderr "cannot find competitions/competitions.tsv")
+
+# ---------------------------------------------------------------- thresholds
+# A leaderboard of 10 teams built so that Kaggle's brackets (gold at place 1,
+# silver 2, bronze 4, the median the mean of places 5 and 6) give a
+# competition's embedded row back: `thresholds` must print that row, to the
+# letter, and say it agrees; a changed gold score gives another row, said to
+# differ; an id without a row is said to need one.
+board() {  # ID OUT [GOLD]: the board for ID's embedded row (its gold replaced)
+  py "$THRESHOLDS_CSV" "$@" <<'PYTHON'
+import csv, sys
+table, cid, out, *gold = sys.argv[1:]
+row = next(r for r in csv.DictReader(open(table)) if r["competition_id"] == cid)
+g, s, b, m = (float(row[k]) for k in ("gold", "silver", "bronze", "median"))
+if gold:
+    g = float(gold[0])
+lower = row["is_lower_better"] == "true"
+worse = m + (abs(m) + 1) * (1 if lower else -1)
+with open(out, "w") as f:
+    f.write("teamId,teamName,score\n")
+    for i, v in enumerate([g, s, s, b, m, m, worse, worse, worse, worse]):
+        f.write(f"{i},team {i},{v!r}\n")
+PYTHON
+}
+for cid in "$SPACESHIP" "$SPOOKY"; do
+  board "$cid" "$T/$cid-leaderboard.csv"
+  run 0 "$MLEBENCH" thresholds "$T/$cid-leaderboard.csv" -c "$cid"
+  want="$(grep "^$cid," "$THRESHOLDS_CSV")"
+  [ "$(cat "$T/out")" = "$want" ] || fail "thresholds printed '$(cat "$T/out")', the table has '$want'"
+  expect_stderr "row for $cid is the same"
+done
+board "$SPACESHIP" "$T/better.csv" 0.9
+run 0 "$MLEBENCH" thresholds "$T/better.csv" -c "$SPACESHIP"
+grep -qx "$SPACESHIP,0.9,0.81388,0.80967,0.79565,false" "$T/out" || fail "a changed gold score was not printed"
+expect_stderr "differs: replace it"
+run 0 "$MLEBENCH" thresholds "$T/better.csv" -c my-new-competition
+grep -q "^my-new-competition,0.9," "$T/out" || fail "no row for a new id"
+expect_stderr "has no row for my-new-competition yet"
+# Bad input: a clear error and no row.
+run 1 "$MLEBENCH" thresholds "$T/better.csv" -c "a,b"
+expect_stderr "not a competition id"
+printf 'teamId,points\n1,3\n' >"$T/noscore.csv"
+run 1 "$MLEBENCH" thresholds "$T/noscore.csv" -c "$SPACESHIP"
+expect_stderr 'leaderboard must have a `score` column'
+[ ! -s "$T/out" ] || fail "a failed thresholds printed a row"
+run 1 "$MLEBENCH" thresholds "$T/absent.csv" -c "$SPACESHIP"
+[ ! -s "$T/out" ] || fail "a failed thresholds printed a row"
+run 1 "$MLEBENCH" thresholds "$T/better.csv"
+expect_stderr "thresholds takes one LEADERBOARD file and -c ID"
 
 # ---------------------------------------------------------------- summarize
 # Two seeds of bazel-testlogs as a competition test leaves them
