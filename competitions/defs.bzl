@@ -151,7 +151,8 @@ def mle_competition(
         generate_raw_test.cc), one binary compiled as one unit;
       grade, prepare, raw_generator: the binaries the pipeline runs;
       validate: what validate_submission.sh runs in the agent's sandbox;
-      raw: the synthetic raw download (visible to competitions and tools only);
+      raw: the synthetic raw download (it holds the answers: visible to this
+        package and //tools only, never to an agent);
       <id>_data, <id>_run, <id>_report: the prepared data, the agent's run and
         its graded report (visible to this package and //tools only);
       <id>: the competition test (`bazel test //competitions/<id>`);
