@@ -1,15 +1,10 @@
 // The CSV writer: pandas' to_csv(index=False) text, through Python's csv
 // module with QUOTE_MINIMAL.
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -19,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/python_float.h"
+#include "base/replacing_file.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -79,8 +75,6 @@ void AppendRow(std::string& out, size_t num_fields, const std::vector<const Cell
   out.push_back('\n');
 }
 
-std::string ErrnoText(int err) { return std::strerror(err); }
-
 }  // namespace
 
 namespace {
@@ -119,47 +113,11 @@ absl::StatusOr<std::string> WriteCsvString(const Table& table, const CsvWriteOpt
 absl::Status WriteCsvFile(const Table& table, const std::string& path,
                           const CsvWriteOptions& options) {
   ASSIGN_OR_RETURN(std::string csv_text, WriteCsvString(table, options));
-  const std::string& text = csv_text;
-  // Write a temporary file beside the target, then rename it over the target,
-  // so that readers never see a half-written file.
-  static std::atomic<uint64_t> counter{0};
-  std::string temp_path;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    temp_path = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
-    fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot create a file beside '", path, "': ", ErrnoText(errno)));
-  }
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t w = ::write(fd, text.data() + written, text.size() - written);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(temp_path.c_str());
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot write '", temp_path, "': ", ErrnoText(err)));
-    }
-    written += static_cast<size_t>(w);
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(temp_path.c_str());
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot write '", temp_path, "': ", ErrnoText(err)));
-  }
-  if (::rename(temp_path.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temp_path.c_str());
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot replace '", path, "': ", ErrnoText(err)));
-  }
-  return absl::OkStatus();
+  // Written beside the target and renamed over it: readers never see a
+  // half-written file.
+  ASSIGN_OR_RETURN(ReplacingFile file, ReplacingFile::Create(path));
+  RETURN_IF_ERROR(file.Append(csv_text));
+  return file.Commit();
 }
 
 }  // namespace mlebench

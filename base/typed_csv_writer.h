@@ -2,13 +2,13 @@
 #define MLEBENCH_BASE_TYPED_CSV_WRITER_H_
 
 #include <cstdint>
-#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/replacing_file.h"
 #include "base/typed_table.h"
 
 namespace mlebench {
@@ -37,11 +37,8 @@ class TypedCsvRowsWriter {
  public:
   // Creates the temporary file.
   static absl::StatusOr<TypedCsvRowsWriter> Create(const std::string& path);
-  TypedCsvRowsWriter(TypedCsvRowsWriter&& other) noexcept;
+  TypedCsvRowsWriter(TypedCsvRowsWriter&&) noexcept = default;
   TypedCsvRowsWriter& operator=(TypedCsvRowsWriter&&) = delete;
-  TypedCsvRowsWriter(const TypedCsvRowsWriter&) = delete;
-  TypedCsvRowsWriter& operator=(const TypedCsvRowsWriter&) = delete;
-  ~TypedCsvRowsWriter();
 
   // Writes `rows` of `columns` (and before them the header, on the first
   // call), as WriteTypedCsvRows does; its errors, and an error for a writer
@@ -53,12 +50,9 @@ class TypedCsvRowsWriter {
   absl::Status Finish();
 
  private:
-  TypedCsvRowsWriter(std::string path, std::string temp_path, std::FILE* out)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)), out_(out) {}
+  explicit TypedCsvRowsWriter(ReplacingFile file) : file_(std::move(file)) {}
 
-  std::string path_;
-  std::string temp_path_;
-  std::FILE* out_;  // null once finished, failed or moved from
+  ReplacingFile file_;
   bool header_written_ = false;
 };
 
