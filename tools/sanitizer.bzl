@@ -34,6 +34,15 @@ _LINKOPT = "//command_line_option:linkopt"
 _SANITIZER = "//tools:sanitizer"
 _CROSSTOOL_TOP = "//command_line_option:crosstool_top"
 
+# The clang toolchain (WORKSPACE: clang_toolchain) of the fuzzers and the
+# sanitized unit tests (tools/fuzz/fuzz.bzl's configuration).
+CLANG_CROSSTOOL_TOP = "@clang_toolchain//:toolchain"
+
+def without_sanitizer_options(options):
+    """OPTIONS (--copt or --linkopt values) less every -fsanitize* and -fno-sanitize* one."""
+    return [o for o in options if not o.startswith("-fsanitize") and
+                                  not o.startswith("-fno-sanitize")]
+
 # What is left of each --//tools:sanitizer value once AddressSanitizer goes.
 _WITHOUT_ADDRESS = {
     "address": "none",
@@ -41,14 +50,14 @@ _WITHOUT_ADDRESS = {
 }
 
 def _drop_asan(settings, attr):
-    if str(settings[_CROSSTOOL_TOP]).startswith("@clang_toolchain"):
+    if str(settings[_CROSSTOOL_TOP]).endswith(CLANG_CROSSTOOL_TOP):
         # The clang sanitizer configuration (tools/fuzz/fuzz.bzl: fuzzers and
         # sanitizer_suite's tests): clang's UBSan runtime does not work in a
         # static PIE either (a segmentation fault before main, clang 14,
         # measured), so every sanitizer option goes.
         return {
-            _COPT: [o for o in settings[_COPT] if not _is_clang_sanitizer_option(o)],
-            _LINKOPT: [o for o in settings[_LINKOPT] if not _is_clang_sanitizer_option(o)],
+            _COPT: without_sanitizer_options(settings[_COPT]),
+            _LINKOPT: without_sanitizer_options(settings[_LINKOPT]),
             _SANITIZER: "none",
         }
     if settings[_SANITIZER] not in _WITHOUT_ADDRESS:
@@ -62,9 +71,6 @@ def _drop_asan(settings, attr):
         _LINKOPT: [o for o in settings[_LINKOPT] if o not in _ASAN_OPTIONS],
         _SANITIZER: _WITHOUT_ADDRESS[settings[_SANITIZER]],
     }
-
-def _is_clang_sanitizer_option(option):
-    return option.startswith("-fsanitize") or option.startswith("-fno-sanitize")
 
 _drop_asan_transition = transition(
     implementation = _drop_asan,

@@ -46,9 +46,7 @@ CI's budget: `seconds` per target (default 10), or for every target at once
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//tools:build_settings.bzl", "BuildSettingInfo")
-
-# The clang toolchain's entry point (WORKSPACE: clang_toolchain).
-_CLANG_CROSSTOOL_TOP = "@clang_toolchain//:toolchain"
+load("//tools:sanitizer.bzl", "CLANG_CROSSTOOL_TOP", "without_sanitizer_options")
 
 # Every file compiled for the fuzzer: instrumented for coverage (libFuzzer's
 # -fsanitize=fuzzer-no-link), AddressSanitizer (LeakSanitizer with it) and
@@ -87,21 +85,18 @@ _STRIP = "//command_line_option:strip"
 _PCH = "//tools:precompiled_headers"
 _SANITIZER = "//tools:sanitizer"
 
-def _without_other_sanitizers(options):
-    # --config=asan or ubsan (GCC's) on the same command line: the fuzz
-    # configuration brings its own.
-    return [o for o in options if not o.startswith("-fsanitize") and
-                                  o != "-fno-sanitize-recover=all"]
 
 def _to_clang(settings, attr):
     host = settings[_HOST_CROSSTOOL_TOP]
     return {
-        _CROSSTOOL_TOP: _CLANG_CROSSTOOL_TOP,
+        _CROSSTOOL_TOP: CLANG_CROSSTOOL_TOP,
         # Tools built for the build itself (exec) stay on GCC: without this
         # Bazel would take their toolchain from --crosstool_top.
         _HOST_CROSSTOOL_TOP: host if host else settings[_CROSSTOOL_TOP],
-        _COPT: _without_other_sanitizers(settings[_COPT]) + FUZZ_COPTS,
-        _LINKOPT: _without_other_sanitizers(settings[_LINKOPT]) + FUZZ_LINKOPTS,
+        # --config=asan or ubsan (GCC's) on the same command line: this
+        # configuration brings its own.
+        _COPT: without_sanitizer_options(settings[_COPT]) + FUZZ_COPTS,
+        _LINKOPT: without_sanitizer_options(settings[_LINKOPT]) + FUZZ_LINKOPTS,
         # GNU ld (FUZZ_LINKOPTS) knows no --start-lib, which Bazel passes
         # where the toolchain found gold.
         _FEATURES: settings[_FEATURES] + ["-supports_start_end_lib"],
