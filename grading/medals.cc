@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/python_float.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -164,6 +165,12 @@ MedalResult RankScore(std::optional<double> score, const MedalThresholds& t) {
   r.bronze = !r.gold && !r.silver && reaches(t.bronze);
   r.above_median = t.is_lower_better ? s < t.median : s > t.median;
   return r;
+}
+
+std::string FormatThresholdsRow(std::string_view id, const MedalThresholds& t) {
+  return absl::StrCat(std::string(id), ",", FormatPythonFloat(t.gold), ",",
+                      FormatPythonFloat(t.silver), ",", FormatPythonFloat(t.bronze), ",",
+                      FormatPythonFloat(t.median), ",", t.is_lower_better ? "true" : "false");
 }
 
 absl::StatusOr<ChosenThresholds> ChooseThresholds(std::string_view competition_id,

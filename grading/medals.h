@@ -19,6 +19,8 @@ struct MedalThresholds {
   double bronze = 0;
   double median = 0;
   bool is_lower_better = false;
+
+  bool operator==(const MedalThresholds&) const = default;
 };
 
 // Upstream's thresholds for a leaderboard whose `score` column is `scores`
@@ -42,6 +44,10 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string&
 // competition_id, gold, silver, bronze, median, is_lower_better).
 absl::StatusOr<std::map<std::string, MedalThresholds, std::less<>>> ReadThresholdsTable(
     const std::string& path);
+
+// Competition `id`'s line of that table (no line end): the thresholds as
+// Python prints floats, is_lower_better as true/false.
+std::string FormatThresholdsRow(std::string_view id, const MedalThresholds& t);
 
 // The thresholds one grade uses and where they come from: upstream's
 // leaderboard.csv when `leaderboard_csv` is not empty (source "leaderboard"),

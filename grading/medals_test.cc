@@ -142,6 +142,22 @@ TEST(RankScore, NoScoreWinsNothing) {
   EXPECT_FALSE(r.above_median);
 }
 
+TEST(FormatThresholdsRow, GivesBackEveryLineOfTheEmbeddedTable) {
+  auto table = ReadThresholdsTable("grading/medal_thresholds.csv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  std::ifstream file("grading/medal_thresholds.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(file, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), table->size() + 1);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::string id = lines[i].substr(0, lines[i].find(','));
+    EXPECT_EQ(FormatThresholdsRow(id, table->at(id)), lines[i]);
+  }
+  MedalThresholds lower{.gold = 0.1, .silver = 0.2, .bronze = 0.3, .median = 1e-05,
+                        .is_lower_better = true};
+  EXPECT_EQ(FormatThresholdsRow("x", lower), "x,0.1,0.2,0.3,1e-05,true");
+}
+
 TEST(ReadThresholdsTable, EmbeddedTableCoversEveryCompetition) {
   auto table = ReadThresholdsTable("grading/medal_thresholds.csv");
   ASSERT_TRUE(table.ok()) << table.status();

@@ -41,7 +41,6 @@
 #include "base/baseline_libm.h"
 #include "base/command_line.h"
 #include "base/files.h"
-#include "base/python_float.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
@@ -452,10 +451,7 @@ absl::Status PrintThresholdsRow(const CommandLine& cl) {
   }
   const fs::path leaderboard = UserPath(cl.positional[1]);
   ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(leaderboard.string()));
-  std::cout << absl::StrCat(id, ",", FormatPythonFloat(t.gold), ",", FormatPythonFloat(t.silver),
-                            ",", FormatPythonFloat(t.bronze), ",", FormatPythonFloat(t.median),
-                            ",", t.is_lower_better ? "true" : "false")
-            << "\n";
+  std::cout << FormatThresholdsRow(id, t) << "\n";
   ASSIGN_OR_RETURN(std::string embedded_path, Runfile("grading/medal_thresholds.csv"));
   ASSIGN_OR_RETURN(auto embedded, ReadThresholdsTable(embedded_path));
   const auto row = embedded.find(id);
@@ -463,11 +459,9 @@ absl::Status PrintThresholdsRow(const CommandLine& cl) {
     std::cerr << "mlebench: grading/medal_thresholds.csv has no row for " << id
               << " yet: add the line above\n";
   } else {
-    const MedalThresholds& e = row->second;
-    const bool same = e.gold == t.gold && e.silver == t.silver && e.bronze == t.bronze &&
-                      e.median == t.median && e.is_lower_better == t.is_lower_better;
     std::cerr << "mlebench: grading/medal_thresholds.csv's row for " << id
-              << (same ? " is the same" : " differs: replace it with the line above") << "\n";
+              << (row->second == t ? " is the same" : " differs: replace it with the line above")
+              << "\n";
   }
   return absl::OkStatus();
 }
