@@ -18,7 +18,7 @@ processes). See docs/agents.md.
     )
 """
 
-load("//tools:build_settings.bzl", "parse_size")
+load("//bazel:build_settings.bzl", "parse_size")
 
 AgentEnvironmentInfo = provider(
     doc = "A directory of software an agent runs on, mounted read-only inside the sandbox.",

@@ -33,7 +33,7 @@
 // bwrap). --allowed_roots are the directories the agent's files may resolve
 // into (relative ones are taken from the working directory);
 // --source_tree_marker names a source file at a known place in the source
-// tree (e.g. tools/source_tree_marker.txt), whose resolved path minus that
+// tree (e.g. bazel/source_tree_marker.txt), whose resolved path minus that
 // relative path is the source tree's root, which is then allowed too.
 // --resource_limits off runs without a cgroup; otherwise --memory_bytes and
 // --pids (0: the default of DefaultResourceLimits) are kernel limits.

@@ -7,7 +7,7 @@ set it themselves when run by hand (UseBaselineLibm re-executes them); in an
 action's environment it spares them that second start.
 """
 
-load("//tools:build_settings.bzl", "BuildSettingInfo")
+load("//bazel:build_settings.bzl", "BuildSettingInfo")
 
 # The same as kBaselineLibmTunable in base/baseline_libm.h (baseline_libm_test
 # checks).

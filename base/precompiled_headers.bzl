@@ -1,4 +1,4 @@
-"""The precompiled headers of the layers below competitions/ (tools/precompiled_header.bzl).
+"""The precompiled headers of the layers below competitions/ (bazel/precompiled_header.bzl).
 
 A C++ target uses one by adding, for a library,
 
@@ -12,7 +12,7 @@ copts of its own does without (GCC does not check that the options match).
 The competitions have headers of their own (competitions/common/BUILD.bazel).
 """
 
-load("//tools:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
+load("//bazel:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
 
 # What almost every source here includes.
 STD_AND_ABSL_INCLUDES = [

@@ -12,7 +12,7 @@ package name), with its row in competitions/competitions.tsv and these sources:
                                      random cases (//tools/upstream_grade)
 
 The three test files are one test, `code_test`, compiled as one translation
-unit (//tools:unity_source.bzl); each keeps its names in the namespace
+unit (//bazel:unity_source.bzl); each keeps its names in the namespace
 `mlebench::<file stem>` (e.g. mlebench::prepare_test).
 
 Its BUILD file is one `mle_competition(...)` call naming what those sources
@@ -38,20 +38,15 @@ load(
     "SCANNED",
     "UPSTREAM_FILES",
 )
-load(
-    "//competitions:rules.bzl",
-    "agent_run",
-    "competition_test",
-    "graded_report",
-    "kaggle_content_data",
-    "kaggle_data",
-    "prepared_data",
-)
+load("//competitions:agent_run.bzl", "agent_run")
+load("//competitions:data_rules.bzl", "kaggle_content_data", "kaggle_data", "prepared_data")
+load("//competitions:rules.bzl", "competition_test", "graded_report")
 load("//agent_runner:defs.bzl", "agent_exec_properties")
-load("//testdata:defs.bzl", "synthetic_raw")
-load("//tools/fuzz:fuzz.bzl", "cc_fuzz_test")
-load("//tools:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
-load("//tools:unity_source.bzl", "unity_source")
+load("//synthetic:defs.bzl", "synthetic_raw")
+load("//bazel/fuzz:fuzz.bzl", "cc_fuzz_test")
+load("//bazel:precompiled_header.bzl", "precompiled_header_copts", "precompiled_header_deps")
+load("//bazel:unity_source.bzl", "unity_source")
+load("//bazel:layers.bzl", "layer_sources")
 
 # What every grader, preparer and generator (and their tests) depends on; a
 # competition lists only what it needs beyond these.
@@ -69,7 +64,7 @@ _PREPARER_DEPS = [
 ]
 _GENERATOR_DEPS = [
     "//base:status_macros",
-    "//testdata/common:synthetic",
+    "//synthetic:synthetic",
     "@com_google_absl//:status",
 ]
 _TEST_DEPS = [
@@ -81,7 +76,7 @@ _TEST_DEPS = [
     "//competitions/common:prepare_test_util",
     "//grading:grader",
     "//grading:grader_testing",
-    "//testdata/common:synthetic_test_util",
+    "//synthetic:synthetic_test_util",
     "@com_google_googletest//:gtest_main",
 ]
 
@@ -92,7 +87,7 @@ _TEST_DEPS = [
 CODE_TEST_COPTS = ["-O0"]
 
 # The precompiled header of each of the competition's targets
-# (//competitions/common:BUILD.bazel; tools/precompiled_header.bzl), and the
+# (//competitions/common:BUILD.bazel; bazel/precompiled_header.bzl), and the
 # copts that header was compiled with after --copt, which the target must
 # pass too: most of a competition's compile time was parsing the same
 # standard and absl headers.
@@ -122,7 +117,7 @@ def _precompiled_header_copts(target, copts):
 _LIBRARY_VISIBILITY = ["//competitions:__pkg__", "//tools:__subpackages__"]
 
 # How long each competition's grader fuzz test mutates in CI after its seeds
-# (`./bazelw test //...`; --//tools/fuzz:seconds=N overrides it): 82 of them
+# (`./bazelw test //...`; --//bazel/fuzz:seconds=N overrides it): 82 of them
 # share CI's two cores (docs/security.md, "Fuzzing the graders").
 GRADE_FUZZ_SECONDS = 2
 
@@ -158,9 +153,9 @@ def mle_competition(
       <id>: the competition test (`bazel test //competitions/<id>`);
       grade_fuzzer, grade_fuzzer_test: the grader under libFuzzer, ASan and
         UBSan against the synthetic answers, and its CI test (synthetic data
-        only; grading/grade_fuzzing.h, tools/fuzz/fuzz.bzl).
+        only; grading/grade_fuzzing.h, bazel/fuzz/fuzz.bzl).
 
-    With --repo_env=MLEBENCH_DATA_DIR=DIR (see //tools:data_repository.bzl),
+    With --repo_env=MLEBENCH_DATA_DIR=DIR (see //bazel:data_repository.bzl),
     `<id>_data` is the real data in DIR/<id>/ instead of `raw`, read in place
     (kaggle_data), or, with --repo_env=MLEBENCH_DATA_INPUTS=content, from its
     files as Bazel inputs (kaggle_content_data); with
@@ -210,7 +205,7 @@ def mle_competition(
         ("preparer", "prepare", _PREPARER_DEPS + preparer_deps, {}, "prepare",
          "//competitions/common:prepare_main"),
         ("generator", "generate_raw", _GENERATOR_DEPS + generator_deps, generator,
-         "raw_generator", "//testdata/common:generate_main"),
+         "raw_generator", "//synthetic:generate_main"),
     ]:
         library_args = dict(library_args)
         copts = library_args.pop("copts", None)
@@ -267,11 +262,7 @@ def mle_competition(
         srcs = native.glob(["upstream_grade.py"]),
         visibility = ["//tools/upstream_grade:__pkg__"],
     )
-    native.filegroup(
-        name = "sources",
-        srcs = native.glob(["*.cc", "*.h"]),
-        visibility = ["//tools:__pkg__"],
-    )
+    layer_sources()
 
     # The grader under libFuzzer (grading/grade_fuzzing.h): each input a
     # submission graded as the grade action grades it, against the synthetic

@@ -112,7 +112,7 @@ TEST(HtmlReportInChromium, LoadsCleanlyAndShowsTablesAndPlots) {
   const char* chromium_env = std::getenv("CHROMIUM");
   const std::string chromium = chromium_env != nullptr ? chromium_env : "/usr/bin/chromium";
   ASSERT_TRUE(fs::exists(chromium)) << chromium
-                                    << " is missing: Debian's chromium package (tools/debian_packages.txt; "
+                                    << " is missing: Debian's chromium package (bazel/debian_packages.txt; "
                                        "./bazelw installs it)";
   const fs::path tmp = std::getenv("TEST_TMPDIR");
   const char* outputs_env = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "gtest/gtest.h"
 #include "pycompat/pandas_json.h"

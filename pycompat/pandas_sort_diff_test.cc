@@ -26,7 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/table.h"
 #include "base/testing/test_util.h"
 #include "gtest/gtest.h"

@@ -22,7 +22,7 @@
 #      attempt fails, its submission is graded, the summary shows the isolation.
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 logs="$TEST_TMPDIR/logs"

@@ -25,7 +25,7 @@
 set -euo pipefail
 
 split="${1:?usage: determinism_test.sh SPLIT|all}"
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 logs="$TEST_TMPDIR/logs"

@@ -54,7 +54,7 @@
 #include "grading/medals.h"
 #include "grading/report.h"
 #include "grading/summary.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 #include "tools/audit.h"
 #include "tools/collect_reports.h"
 

@@ -25,7 +25,7 @@
 #      names) fails a competition with such a name, saying so.
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 source tools/testing/real_data_fixture.sh
 nested_workspace "$TEST_TMPDIR/ws"
 

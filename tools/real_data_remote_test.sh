@@ -25,7 +25,7 @@ set -euo pipefail
 
 raw_src="$PWD/competitions/spaceship-titanic/raw"
 grpc_log_uploads="$PWD/tools/testing/grpc_log_uploads.py"
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -21,7 +21,7 @@
 #   4. a competition without data fails with a clear message naming the dir.
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 source tools/testing/real_data_fixture.sh
 nested_workspace "$TEST_TMPDIR/ws"
 

@@ -10,7 +10,7 @@
 #include "grading/grader.h"
 #include "grading/medals.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -7,7 +7,7 @@
 # what changed is compiled and tested again.
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 packages=(//base/... //formats/... //pycompat/... //grading/... //agent_runner/...)

@@ -14,7 +14,7 @@
 # that the search finds the key where it is (this script's own environment).
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 
 out="$TEST_TMPDIR/out"

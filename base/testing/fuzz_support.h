@@ -1,4 +1,4 @@
-// What the parsers' fuzz targets (tools/fuzz/fuzz.bzl) share: a scratch
+// What the parsers' fuzz targets (bazel/fuzz/fuzz.bzl) share: a scratch
 // directory, a byte-exact rendering of tables to compare two readers'
 // results, and a check that fails the run loudly. Testonly.
 #ifndef MLEBENCH_BASE_TESTING_FUZZ_SUPPORT_H_

@@ -35,13 +35,13 @@
 #include "absl/strings/str_format.h"
 #include "base/files.h"
 #include "base/python_float.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "pycompat/python_json.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/jpeg_writer.h"
-#include "testdata/common/png_writer.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/jpeg_writer.h"
+#include "synthetic/png_writer.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -5,7 +5,7 @@
 #include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::generate_raw_test {
 namespace {

@@ -11,7 +11,7 @@
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::prepare_test {
 namespace {
@@ -25,7 +25,7 @@ constexpr const char* kDataCsvs[] = {
     "structures.csv", "dipole_moments.csv", "magnetic_shielding_tensors.csv",
     "mulliken_charges.csv", "potential_energy.csv", "scalar_coupling_contributions.csv"};
 
-// The synthetic raw download (testdata/champs-scalar-coupling) for `seed`.
+// The synthetic raw download (competitions/champs-scalar-coupling:raw) for `seed`.
 fs::path MakeRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);
   EXPECT_TRUE(raw.ok()) << raw.status();

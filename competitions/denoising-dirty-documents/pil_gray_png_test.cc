@@ -9,7 +9,7 @@
 #include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/png_writer.h"
+#include "synthetic/png_writer.h"
 
 namespace mlebench {
 namespace {

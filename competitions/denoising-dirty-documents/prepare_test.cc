@@ -11,8 +11,8 @@
 #include "formats/zip_archive.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/png_writer.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/png_writer.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::prepare_test {
 namespace {

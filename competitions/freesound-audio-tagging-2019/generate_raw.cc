@@ -23,13 +23,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "competitions/freesound-audio-tagging-2019/class_names.h"
 #include "formats/zip_archive.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/synthetic.h"
-#include "testdata/common/wav_writer.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/synthetic.h"
+#include "synthetic/wav_writer.h"
 
 namespace mlebench {
 namespace {

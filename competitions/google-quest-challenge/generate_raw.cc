@@ -30,11 +30,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "competitions/google-quest-challenge/classes.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

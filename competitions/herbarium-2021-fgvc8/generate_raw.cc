@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "absl/status/status.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 #include "competitions/families/fgvc/herbarium_raw.h"
 
 namespace mlebench {

@@ -24,12 +24,12 @@
 #include "absl/strings/str_format.h"
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "formats/parquet.h"
-#include "testdata/common/png_writer.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/png_writer.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

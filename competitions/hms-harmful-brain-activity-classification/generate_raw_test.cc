@@ -10,7 +10,7 @@
 #include "formats/parquet.h"
 #include "grading/metrics/regression/kl_divergence.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::generate_raw_test {
 namespace {

@@ -19,13 +19,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "grading/metrics/vision/run_length_encoding.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/jpeg_writer.h"
-#include "testdata/common/synthetic.h"
-#include "testdata/common/tiff_writer.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/jpeg_writer.h"
+#include "synthetic/synthetic.h"
+#include "synthetic/tiff_writer.h"
 
 namespace mlebench {
 namespace {

@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "grading/metrics/regression/mean_angular_error.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::generate_raw_test {
 namespace {

@@ -7,12 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::prepare_test {
 namespace {

@@ -15,11 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/zip_archive.h"
-#include "testdata/common/jpeg_writer.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/jpeg_writer.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

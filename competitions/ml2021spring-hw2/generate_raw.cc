@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/npy.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -26,11 +26,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/zip_archive.h"
-#include "testdata/common/synthetic.h"
-#include "testdata/common/wav_writer.h"
+#include "synthetic/synthetic.h"
+#include "synthetic/wav_writer.h"
 
 namespace mlebench {
 namespace {

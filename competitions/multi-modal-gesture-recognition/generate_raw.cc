@@ -29,12 +29,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/seven_zip.h"
 #include "formats/tar_archive.h"
 #include "formats/zip_archive.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

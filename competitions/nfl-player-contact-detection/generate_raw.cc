@@ -21,10 +21,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
-#include "testdata/common/mp4_writer.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/mp4_writer.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

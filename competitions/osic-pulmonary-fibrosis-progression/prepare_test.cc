@@ -13,7 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "pycompat/train_test_split.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::prepare_test {
 namespace {
@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
-// The synthetic raw download (testdata/osic-pulmonary-fibrosis-progression).
+// The synthetic raw download (competitions/osic-pulmonary-fibrosis-progression:raw).
 fs::path MakeRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);
   EXPECT_TRUE(raw.ok()) << raw.status();

@@ -6,7 +6,7 @@
 
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"

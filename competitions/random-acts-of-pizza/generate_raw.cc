@@ -24,10 +24,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "pycompat/python_json.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -21,11 +21,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/npy_writer.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/npy_writer.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"

@@ -17,9 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -11,7 +11,7 @@
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/synthetic_test_util.h"
+#include "synthetic/synthetic_test_util.h"
 
 namespace mlebench::prepare_test {
 namespace {
@@ -22,7 +22,7 @@ using ::testing::HasSubstr;
 
 constexpr char kId[] = MLEBENCH_COMPETITION_ID;
 
-// The synthetic raw download (testdata/smartphone-decimeter-2022).
+// The synthetic raw download (competitions/smartphone-decimeter-2022:raw).
 fs::path MakeRaw(uint64_t seed) {
   absl::StatusOr<fs::path> raw = testing::GenerateSynthetic(kId, seed);
   EXPECT_TRUE(raw.ok()) << raw.status();

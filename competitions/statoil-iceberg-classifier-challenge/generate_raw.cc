@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/seven_zip.h"
 #include "pycompat/python_json.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

@@ -21,12 +21,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/seven_zip.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/synthetic.h"
-#include "testdata/common/wav_writer.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/synthetic.h"
+#include "synthetic/wav_writer.h"
 
 namespace mlebench {
 namespace {

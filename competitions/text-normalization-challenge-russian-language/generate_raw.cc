@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/synthetic.h"
 #include "competitions/families/text_normalization/text_normalization_raw.h"
 
 namespace mlebench {

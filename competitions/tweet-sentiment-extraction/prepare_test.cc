@@ -6,13 +6,13 @@
 
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "pycompat/train_test_split.h"
-#include "testdata/common/csv_text.h"
+#include "synthetic/csv_text.h"
 
 namespace mlebench::prepare_test {
 namespace {

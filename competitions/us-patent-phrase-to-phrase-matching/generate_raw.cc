@@ -15,10 +15,10 @@
 
 #include "absl/status/status.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
-#include "testdata/common/csv_text.h"
-#include "testdata/common/synthetic.h"
+#include "synthetic/csv_text.h"
+#include "synthetic/synthetic.h"
 
 namespace mlebench {
 namespace {

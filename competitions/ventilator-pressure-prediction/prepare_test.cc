@@ -9,12 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testdata/common/csv_text.h"
+#include "synthetic/csv_text.h"
 
 namespace mlebench::prepare_test {
 namespace {

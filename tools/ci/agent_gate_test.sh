@@ -6,7 +6,7 @@
 # //competitions/baselines) it fails, naming the drop, and still makes the
 # report.
 set -euo pipefail
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 nested_workspace "$TEST_TMPDIR/ws"
 out="$TEST_TMPDIR/out"
 mkdir -p "$out"

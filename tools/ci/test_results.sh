@@ -9,7 +9,7 @@
 #
 #   tools/ci/test_results.sh EVENTS.json
 #
-# Needs jq (tools/debian_packages.txt). A file that cannot be read counts
+# Needs jq (bazel/debian_packages.txt). A file that cannot be read counts
 # nothing.
 set -uo pipefail
 statuses="$(jq -rs '

@@ -271,7 +271,7 @@ def main():
     lock_path, wrapper = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     for tool in (GCC, GXX, NODE):
         if not os.access(tool, os.X_OK):
-            fail("no %s: install Debian's gcc, g++ and nodejs (tools/debian_packages.txt)" % tool)
+            fail("no %s: install Debian's gcc, g++ and nodejs (bazel/debian_packages.txt)" % tool)
     registry = os.environ.get("MLEBENCH_NPM_REGISTRY", "https://registry.npmjs.org").rstrip("/")
     packages = read_lock(lock_path)
     digest = hashlib.sha256()

@@ -38,7 +38,7 @@
 # fresh nonce, so that they are new to that cache in every run.
 set -euo pipefail
 
-source tools/nested_bazel.sh
+source bazel/nested_bazel.sh
 here="$(pwd)"
 home="$(getent passwd "$(id -u)" | cut -d: -f6)"
 logs="$TEST_TMPDIR/logs"

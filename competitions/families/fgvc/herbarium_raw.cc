@@ -11,10 +11,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "pycompat/python_json.h"
-#include "testdata/common/jpeg_writer.h"
+#include "synthetic/jpeg_writer.h"
 
 namespace mlebench {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/status_macros.h"
 #include "formats/zip_archive.h"
-#include "testdata/common/csv_text.h"
+#include "synthetic/csv_text.h"
 
 namespace mlebench {
 namespace {

@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
-#include "base/rng.h"
+#include "synthetic/rng.h"
 #include "base/testing/test_util.h"
 #include "competitions/common/prepare_test_util.h"
 #include "formats/zip_archive.h"
@@ -19,7 +19,7 @@
 #include "grading/grader.h"
 #include "grading/grader_testing.h"
 #include "gtest/gtest.h"
-#include "testdata/common/csv_text.h"
+#include "synthetic/csv_text.h"
 
 namespace mlebench::testing {
 namespace {
