@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/display_text.h"
-#include "agent_runner/internal/child_process.h"
+#include "agent_runner/internal/file_ops.h"
 #include "base/status_macros.h"
 
 namespace mlebench {

@@ -21,7 +21,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "agent_runner/sandbox.h"
 
 namespace mlebench {
 namespace {

@@ -3,7 +3,7 @@
 
 // An agent's own root file system (mle_agent's `rootfs`; docs/agents.md,
 // "Agents that bring a root file system"): a directory whose usr, bin, sbin,
-// lib*, etc and opt (kRootfsSystemEntries in sandbox.h) the sandbox shows
+// lib*, etc and opt (kRootfsSystemEntries) the sandbox shows
 // instead of the host's system.
 //
 // Bazel never sees its files one by one: a Debian system is full of absolute
@@ -32,6 +32,12 @@
 #include "absl/strings/string_view.h"
 
 namespace mlebench {
+
+// The top-level entries of an agent's root file system that become the
+// sandbox's system. usr and etc must be directories; the others may be
+// missing, directories or symlinks.
+inline constexpr const char* kRootfsSystemEntries[] = {"usr",   "bin",    "sbin", "lib", "lib32",
+                                                       "lib64", "libx32", "etc",  "opt"};
 
 // What the runner found in a root file system.
 struct RootfsSummary {

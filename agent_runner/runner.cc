@@ -1,16 +1,11 @@
 #include "agent_runner/runner.h"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,9 +17,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,23 +27,19 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "agent_runner/admission.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/instructions.h"
 #include "agent_runner/processes.h"
-#include "agent_runner/rootfs.h"
-#include "agent_runner/runfiles_stage.h"
 #include "agent_runner/sandbox.h"
-#include "agent_runner/seccomp_filter.h"
 #include "agent_runner/workspace_lease.h"
 #include "agent_runner/workspace_quota.h"
 #include "agent_runner/internal/child_process.h"
+#include "agent_runner/internal/file_ops.h"
 #include "agent_runner/validation/validate_script.h"
 #include "base/json_text.h"
 #include "base/files.h"
@@ -60,7 +48,7 @@
 namespace mlebench {
 namespace {
 
-using namespace runner_internal;  // NOLINT: the runner's own child processes
+using namespace runner_internal;  // NOLINT: the runner's own child processes and files
 
 namespace fs = std::filesystem;
 
@@ -75,10 +63,6 @@ constexpr std::chrono::seconds kWorkspaceLockWait(600);
 constexpr int64_t kMaxTimeLimitS = 10'000'000;  // ~115 days
 constexpr double kMaxGraceS = 3600;
 
-
-absl::Status FsError(absl::string_view what, const fs::path& path, const std::error_code& ec) {
-  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", ec.message()));
-}
 
 absl::Status ValidateOptions(const RunOptions& options) {
   if (options.competition_id.empty()) {
@@ -218,23 +202,6 @@ absl::Status ValidateOptions(const RunOptions& options) {
 // ---------------------------------------------------------------------------
 // Workspace
 
-absl::Status CopyRegularFile(const fs::path& from, const fs::path& to, fs::perms mode) {
-  std::error_code ec;
-  fs::copy_file(from, to, ec);  // reads through symlinks, as Bazel inputs often are
-  if (ec) return FsError(absl::StrCat("cannot copy ", from.string(), " to"), to, ec);
-  fs::permissions(to, mode, ec);
-  if (ec) return FsError("cannot set permissions of", to, ec);
-  return absl::OkStatus();
-}
-
-constexpr fs::perms kReadOnlyFile =
-    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
-constexpr fs::perms kReadOnlyExecutable = fs::perms::owner_read | fs::perms::owner_exec |
-                                          fs::perms::group_read | fs::perms::group_exec |
-                                          fs::perms::others_read | fs::perms::others_exec;
-constexpr fs::perms kReadOnlyDir =
-    kReadOnlyFile | fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
-
 // Copies the files under `from` (following symlinks, which is how Bazel
 // presents inputs) into the existing directory `to`, read-only. Anything that
 // is neither a regular file nor a directory is an error: copying a FIFO would
@@ -299,14 +266,6 @@ absl::Status LinkTopLevelEntries(const fs::path& from, const fs::path& to) {
   return absl::OkStatus();
 }
 
-absl::Status WriteTextFile(const fs::path& path, absl::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 // The workspace's absolute path: the one asked for, or a fresh directory
 // under $TMPDIR (or /tmp).
 absl::StatusOr<fs::path> WorkspacePath(const std::optional<fs::path>& requested) {
@@ -345,146 +304,6 @@ int MachineCpuCount() {
 // The CPUs the agent gets: its grant, or every CPU this process may use.
 int GrantedCpuCount(const RunOptions& options) {
   return options.cpu_ids.empty() ? MachineCpuCount() : static_cast<int>(options.cpu_ids.size());
-}
-
-// The device nodes of the granted GPUs, bound at /dev/<name>: each
-// <device_dir>/nvidia<N>, and, when there is one, the driver's control
-// nodes that exist. An absent GPU node is an error.
-absl::StatusOr<std::vector<std::pair<fs::path, fs::path>>> GpuDeviceNodes(
-    const RunOptions& options) {
-  std::vector<std::pair<fs::path, fs::path>> nodes;
-  if (options.gpu_ids.empty()) return nodes;
-  for (const int id : options.gpu_ids) {
-    const std::string name = absl::StrCat("nvidia", id);
-    struct stat st;
-    if (stat((options.device_dir / name).c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "GPU ", id, " was granted but ", (options.device_dir / name).string(),
-          " is not a character device"));
-    }
-    nodes.emplace_back(options.device_dir / name, fs::path("/dev") / name);
-  }
-  for (const char* name : {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"}) {
-    struct stat st;
-    if (stat((options.device_dir / name).c_str(), &st) == 0 && S_ISCHR(st.st_mode)) {
-      nodes.emplace_back(options.device_dir / name, fs::path("/dev") / name);
-    }
-  }
-  return nodes;
-}
-
-// A directory to be bound into the sandbox (`what`: "the agent's
-// environment", "the agent's root file system"), resolved, with the allowed
-// root that holds it, once it is known not to expose what the agent must not
-// see: like a runfile, it must lie inside an allowed root (the agent's
-// configuration's outputs, external repositories, the source tree) and
-// outside every forbidden one, the more specific root deciding (the output
-// base is forbidden, external repositories inside it allowed); and it may
-// not hold a forbidden root, the output base or the competition's data. What
-// is bound of it is then checked with CheckTreeToBind.
-struct DirToBind {
-  fs::path dir;
-  fs::path floor;
-};
-
-absl::StatusOr<DirToBind> ResolveDirToBind(const RunOptions& options, const fs::path& given,
-                                           absl::string_view what) {
-  std::error_code ec;
-  const fs::path dir = fs::canonical(given, ec);
-  if (ec) return FsError(absl::StrCat("cannot find ", what), given, ec);
-  const auto refuse = [&](absl::string_view why) {
-    return absl::PermissionDeniedError(absl::StrCat(what, " ", given.string(), " (", dir.string(),
-                                                    ") ", why, "; see docs/agents.md"));
-  };
-  // The most specific allowed root it resolves into. An execroot's
-  // external/ holds symlinks into <output base>/external, where the
-  // repositories are: that directory stands for it.
-  std::vector<fs::path> floors;
-  const std::optional<fs::path> output_base = OutputBaseOfExecroot();
-  for (const fs::path& root : options.allowed_roots) {
-    floors.push_back(fs::weakly_canonical(root, ec));
-    if (output_base.has_value() && fs::absolute(root).lexically_normal().filename() == "external") {
-      floors.push_back(*output_base / "external");
-    }
-  }
-  fs::path allowed;
-  for (const fs::path& floor : floors) {
-    if (!floor.empty() && IsInside(dir, floor) &&
-        floor.string().size() > allowed.string().size()) {
-      allowed = floor;
-    }
-  }
-  if (allowed.empty()) {
-    return refuse(
-        "lies outside every allowed root (the agent's own outputs, external repositories, the "
-        "source tree)");
-  }
-  std::vector<fs::path> forbidden;
-  for (const fs::path& root : options.forbidden_roots) forbidden.push_back(fs::absolute(root));
-  if (output_base.has_value()) forbidden.push_back(*output_base);
-  // The competition's data: prepared public/ and private/ sit side by side.
-  forbidden.push_back(fs::absolute(options.public_dir).parent_path());
-  for (const fs::path& root : forbidden) {
-    const fs::path resolved = fs::weakly_canonical(root, ec);
-    if (ec) continue;
-    if (IsInside(resolved, dir)) return refuse(absl::StrCat("holds ", resolved.string()));
-    if (IsInside(dir, resolved) && resolved.string().size() >= allowed.string().size()) {
-      return refuse(absl::StrCat("lies inside ", resolved.string()));
-    }
-  }
-  return DirToBind{.dir = dir, .floor = allowed};
-}
-
-// The environment's directory, resolved, once it is known not to expose
-// what the agent must not see (ResolveDirToBind), and nothing in it or above
-// it (up to its allowed root) looks like a holder of answers, a device, or a
-// mount point (CheckTreeToBind).
-absl::StatusOr<fs::path> CheckedEnvironmentDir(const RunOptions& options) {
-  ASSIGN_OR_RETURN(DirToBind bind,
-                   ResolveDirToBind(options, options.environment_dir, "the agent's environment"));
-  if (absl::Status s = CheckTreeToBind(bind.dir, bind.floor); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("the agent's environment ",
-                                               options.environment_dir.string(), ": ",
-                                               s.message()));
-  }
-  return bind.dir;
-}
-
-// The agent's root file system, resolved and judged like the environment:
-// each of its trees the sandbox binds (the real directories among
-// kRootfsSystemEntries) by CheckTreeToBind, then the whole against its
-// manifest (CheckRootfs). `note` gets what the log says of it.
-absl::StatusOr<fs::path> CheckedRootfsDir(const RunOptions& options, std::string& note) {
-  const std::string what = "the agent's root file system";
-  ASSIGN_OR_RETURN(DirToBind bind, ResolveDirToBind(options, options.rootfs_dir, what));
-  const auto fail = [&](const absl::Status& s) {
-    return absl::Status(s.code(),
-                        absl::StrCat(what, " ", options.rootfs_dir.string(), ": ", s.message()));
-  };
-  for (const char* name : kRootfsSystemEntries) {
-    struct stat st;
-    if (lstat((bind.dir / name).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-    if (absl::Status s = CheckTreeToBind(bind.dir / name, bind.floor); !s.ok()) return fail(s);
-  }
-  std::optional<std::string> manifest;
-  if (!options.rootfs_manifest.empty()) {
-    ASSIGN_OR_RETURN(manifest, ReadFileToString(options.rootfs_manifest));
-  }
-  absl::StatusOr<RootfsSummary> summary = CheckRootfs(bind.dir, manifest);
-  if (!summary.ok()) return fail(summary.status());
-  note = absl::StrCat("run_agent: the agent runs on its own root file system ",
-                      options.rootfs_dir.string(), ": ", summary->entries, " entries",
-                      manifest.has_value() ? ", as its manifest lists them" : "");
-  if (!summary->setid_files.empty()) {
-    const size_t shown = std::min<size_t>(summary->setid_files.size(), 5);
-    absl::StrAppend(
-        &note, "; ", summary->setid_files.size(), " setuid or setgid file(s) (",
-        absl::StrJoin(summary->setid_files.begin(), summary->setid_files.begin() + shown, ", "),
-        summary->setid_files.size() > shown ? ", ..." : "",
-        "), which give nothing: no_new_privs is set before the agent starts");
-  }
-  absl::StrAppend(&note, "\n");
-  return bind.dir;
 }
 
 std::vector<std::string> AllowedHostNames(const std::vector<AllowedHost>& hosts) {
@@ -550,312 +369,46 @@ absl::Status PopulateWorkspace(const fs::path& workspace, const RunOptions& opti
                                   .competition_id = options.competition_id,
                                   .sample_submission = (data / options.sample_submission).string(),
                                   .loader = std::move(loader)}));
-    RETURN_IF_ERROR(WriteTextFile(script, text));
+    RETURN_IF_ERROR(WriteStringToFile(script, text));
     fs::permissions(script, kReadOnlyExecutable, ec);
     if (ec) return FsError("cannot set permissions of", script, ec);
     instructions += ValidateSubmissionInstructions(script.string());
   }
-  return WriteTextFile(workspace / "instructions.txt", instructions);
+  return WriteStringToFile(workspace / "instructions.txt", instructions);
 }
 
-// ---------------------------------------------------------------------------
-// Isolation
-
-// A memory file holding `contents`, at a descriptor above stderr, so that
-// the child can keep it where it is: bwrap's --args (arguments,
-// NUL-separated) and --seccomp (a classic BPF program).
-absl::StatusOr<FileDescriptor> WriteMemoryFile(const char* name, absl::string_view contents) {
-  FileDescriptor file(memfd_create(name, MFD_CLOEXEC));
-  if (file.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
-  if (file.get() <= STDERR_FILENO) {
-    file = FileDescriptor(fcntl(file.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1));
-    if (file.get() < 0) return ErrnoError("cannot move", "a memory file for bwrap", errno);
-  }
-  for (size_t written = 0; written < contents.size();) {
-    const ssize_t n = write(file.get(), contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return ErrnoError("cannot write", "a memory file for bwrap", errno);
-    written += static_cast<size_t>(n);
-  }
-  return file;
-}
-
-absl::StatusOr<FileDescriptor> WriteArgsFile(const std::vector<std::string>& args) {
-  std::string contents;
-  for (const std::string& arg : args) {
-    contents += arg;
-    contents.push_back('\0');
-  }
-  return WriteMemoryFile("bwrap-args", contents);
-}
-
-// The agents' seccomp program for bwrap's --seccomp: bwrap installs it on the
-// sandbox's init as well as on the command, so that the init - which runs
-// as the agent's own user when the runner is not root, dumpable, and so
-// within the agent's reach through /proc/1/mem - is never a process without
-// the filter.
-absl::StatusOr<FileDescriptor> WriteSeccompFile() {
-  const std::vector<struct sock_filter> program = AgentSeccompProgram();
-  return WriteMemoryFile(
-      "bwrap-seccomp",
-      absl::string_view(reinterpret_cast<const char*>(program.data()),
-                        program.size() * sizeof(struct sock_filter)));
-}
-
-// How bwrap is started: argv for `command` under `args_file` (read from its
-// start, so each run rewinds it).
-ChildSpec BwrapChild(const fs::path& bwrap, int args_file, int seccomp_file,
-                     std::vector<std::string> command) {
-  lseek(args_file, 0, SEEK_SET);
-  lseek(seccomp_file, 0, SEEK_SET);
-  ChildSpec spec;
-  spec.argv = {bwrap.string(), "--args", absl::StrCat(args_file)};
-  spec.argv.insert(spec.argv.end(), command.begin(), command.end());
-  spec.inherited_fds = {args_file, seccomp_file};
-  spec.sandboxed = true;
-  return spec;
-}
-
-constexpr int64_t kProbeTimeLimitS = 10;
-
-// Why bwrap cannot confine the agent here, or nullopt when it can: runs
-// /bin/true once, through the sandbox entry, with the run's own options
-// (`args_file`, `seccomp_file`), so that every mount and every step of the
-// entry is tried.
-absl::StatusOr<std::optional<std::string>> ProbeBwrap(const fs::path& bwrap, int args_file,
-                                                      int seccomp_file,
-                                                      const std::vector<std::string>& entry,
-                                                      const std::vector<std::string>& probe,
-                                                      const std::vector<std::string>& env,
-                                                      const fs::path& workspace) {
-  if (access(bwrap.c_str(), X_OK) != 0) {
-    return absl::StrCat("cannot execute ", bwrap.string(), ": ", std::strerror(errno));
-  }
-  FileDescriptor output(memfd_create("bwrap-probe", MFD_CLOEXEC));
-  if (output.get() < 0) return ErrnoError("cannot create", "a memory file for bwrap", errno);
-  std::vector<std::string> command = entry;
-  command.insert(command.end(), probe.begin(), probe.end());
-  ChildSpec spec = BwrapChild(bwrap, args_file, seccomp_file, std::move(command));
-  spec.env = env;
-  spec.cwd = workspace;
-  spec.output_fd = output.get();
-  spec.time_limit_s = kProbeTimeLimitS;
-  ASSIGN_OR_RETURN(ChildOutcome outcome, RunChild(spec));
-  if (WIFEXITED(outcome.wait_status) && WEXITSTATUS(outcome.wait_status) == 0) {
-    return std::nullopt;
-  }
-  char message[1024];
-  const ssize_t size = pread(output.get(), message, sizeof(message), 0);
-  const std::string said(absl::StripAsciiWhitespace(
-      absl::string_view(message, static_cast<size_t>(std::max<ssize_t>(size, 0)))));
-  std::string how;
-  if (outcome.timed_out) {
-    how = absl::StrCat("did not finish within ", kProbeTimeLimitS, " s");
-  } else if (WIFEXITED(outcome.wait_status)) {
-    how = absl::StrCat("exited with status ", WEXITSTATUS(outcome.wait_status));
-  } else {
-    how = absl::StrCat("was killed by signal ", WTERMSIG(outcome.wait_status));
-  }
-  return absl::StrCat(bwrap.string(), " --args ... ", kSandboxEntryPath, " ... ",
-                      absl::StrJoin(probe, " "), " ", how,
-                      said.empty() ? "" : absl::StrCat(": ", said));
-}
-
-// The isolation the run gets: for bwrap the file of its options and the
-// sandbox entry's command line (the agent's command follows it).
-struct Confinement {
-  Isolation isolation = Isolation::kNone;
-  fs::path bwrap;
-  FileDescriptor args_file;
-  FileDescriptor seccomp_file;
-  std::vector<std::string> entry;
-  // What the log says first (the agent's root file system), or "".
-  std::string note;
-  // Set when the sandbox entry becomes another user (the runner is root):
-  // the workspace and the output pipe are handed to it.
-  std::optional<std::pair<uid_t, gid_t>> agent_user;
-};
-
-// What the sandbox must show besides the workspace: the linked public dir.
-std::vector<fs::path> ReadOnlyDirs(const RunOptions& options) {
-  if (!options.link_public) return {};
-  std::error_code ec;
-  fs::path dir = fs::canonical(options.public_dir, ec);
-  return {ec ? fs::absolute(options.public_dir) : dir};
-}
-
-// The agent's processes, whose open files count towards its quota: every
-// process in the sandbox's pid namespace (bwrap's child is its init), or,
-// without a sandbox, in the agent's process group.
-std::vector<pid_t> AgentProcesses(pid_t child, bool sandboxed) {
-  if (!sandboxed) return ProcessesInGroup(child);
-  for (const pid_t init : ChildrenOf(child)) {
-    if (std::optional<std::string> ns = PidNamespaceOf(init)) return ProcessesInPidNamespace(*ns);
-  }
-  return {};
-}
-
-// Canonical forms of `dirs` (the staging policy compares resolved paths).
-// One that does not exist is left out: nothing can resolve into it. (A
-// remote action's input root has no external/ when no input comes from an
-// external repository.)
-absl::StatusOr<std::vector<fs::path>> CanonicalDirs(const std::vector<fs::path>& dirs,
-                                                    absl::string_view what) {
-  std::vector<fs::path> resolved;
-  for (const fs::path& dir : dirs) {
-    std::error_code ec;
-    fs::path canonical = fs::canonical(dir, ec);
-    if (ec == std::errc::no_such_file_or_directory) continue;
-    if (ec) return FsError(absl::StrCat("cannot resolve ", what), dir, ec);
-    resolved.push_back(std::move(canonical));
-  }
-  return resolved;
-}
-
-// Stages the agent and its runfiles (only files inside the allowed roots),
-// writes bwrap's options and tries them once: failing to confine the agent is
-// an error, never a run without isolation.
-absl::StatusOr<Confinement> ChooseConfinement(const RunOptions& options, const fs::path& workspace,
-                                              const fs::path& agent,
-                                              const std::vector<std::string>& env,
-                                              int64_t max_file_bytes,
-                                              const EgressProxy* proxy) {
-  Confinement confinement;
-  if (options.isolation == Isolation::kNone) return confinement;
-  std::error_code ec;
-  confinement.bwrap = fs::absolute(options.bwrap, ec);
-  if (ec) return FsError("cannot resolve", options.bwrap, ec);
-  const fs::path sandbox_entry = fs::canonical(options.sandbox_entry, ec);
-  if (ec) return FsError("cannot find the sandbox entry", options.sandbox_entry, ec);
-
-  StagingPolicy policy;
-  ASSIGN_OR_RETURN(std::vector<fs::path> allowed,
-                   CanonicalDirs(options.allowed_roots, "allowed root"));
-  policy.allowed_roots = std::move(allowed);
-  // The staging resolves them (one that does not exist yet still applies).
-  for (const fs::path& dir : options.forbidden_roots) {
-    policy.forbidden_roots.push_back(fs::absolute(dir));
-  }
-  // The output base of the build running us holds every competition's
-  // answers; inside it, only the more specific allowed roots (the agent's
-  // own outputs, external repositories) are the agent's.
-  if (std::optional<fs::path> output_base = OutputBaseOfExecroot()) {
-    policy.forbidden_roots.push_back(*output_base);
-  }
-  policy.refuse_answer_holders = true;
-  policy.max_copied_bytes = options.max_staged_bytes;
-  const fs::path staging = WorkspaceStagingDir(workspace);
-  fs::create_directory(staging, ec);
-  if (ec) return FsError("cannot create", staging, ec);
-  absl::StatusOr<StagingStats> staged_agent = StageFile(agent, staging / "agent", policy);
-  if (!staged_agent.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the agent cannot be sandboxed: ", staged_agent.status().message()));
-  }
-  fs::path runfiles = agent;
-  runfiles += ".runfiles";
-  fs::path staged_runfiles;
-  if (fs::is_directory(runfiles, ec)) {
-    staged_runfiles = staging / "runfiles";
-    absl::StatusOr<StagingStats> stats = StageRunfiles(runfiles, staged_runfiles, policy);
-    if (!stats.ok()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("the agent's runfiles cannot be sandboxed: ", stats.status().message()));
-    }
-  }
-
-  std::vector<std::pair<fs::path, fs::path>> binds;
-  if (!options.environment_dir.empty()) {
-    ASSIGN_OR_RETURN(fs::path environment, CheckedEnvironmentDir(options));
-    binds.emplace_back(std::move(environment), options.environment_mount);
-  }
-  // glibc's sysconf(_SC_NPROCESSORS_ONLN) - os.cpu_count(), and so the
-  // thread pools of many libraries - reads this file: it shows the granted
-  // CPUs only.
-  if (!options.cpu_ids.empty() && fs::exists("/sys/devices/system/cpu/online", ec)) {
-    const fs::path online = staging / "cpu-online";
-    RETURN_IF_ERROR(WriteTextFile(online, CpuListText(options.cpu_ids) + "\n"));
-    binds.emplace_back(online, "/sys/devices/system/cpu/online");
-  }
-  ASSIGN_OR_RETURN(auto device_nodes, GpuDeviceNodes(options));
-  // The proxy's socket is the sandbox's only way out of its network
-  // namespace (network allowlist).
-  if (proxy != nullptr) binds.emplace_back(proxy->socket_dir(), kSandboxProxySocketDir);
-  // validate_submission.sh's binary: a copy of ours (it lies among the
-  // competitions' outputs, where the agent's files may not come from).
-  if (!options.validator.empty()) {
-    const fs::path copy = staging / "validate";
-    RETURN_IF_ERROR(CopyRegularFile(options.validator, copy, kReadOnlyExecutable));
-    binds.emplace_back(copy, kSandboxValidatorPath);
-  }
-  fs::path rootfs;
-  if (!options.rootfs_dir.empty()) {
-    ASSIGN_OR_RETURN(rootfs, CheckedRootfsDir(options, confinement.note));
-  }
-
-  const bool host_root = geteuid() == 0;
-  ASSIGN_OR_RETURN(FileDescriptor seccomp_file, WriteSeccompFile());
-  ASSIGN_OR_RETURN(std::vector<std::string> bwrap_options,
-                   (BwrapOptions({.workspace = workspace,
-                                  .agent = agent,
-                                  .staged_agent = staging / "agent",
-                                  .staged_runfiles = staged_runfiles,
-                                  .sandbox_entry = sandbox_entry,
-                                  .rootfs = rootfs,
-                                  .share_network = options.network == Network::kUnconfined,
-                                  .host_root = host_root,
-                                  .read_only_dirs = ReadOnlyDirs(options),
-                                  .read_only_in_workspace = {"data"},
-                                  .read_only_binds = std::move(binds),
-                                  .device_nodes = std::move(device_nodes),
-                                  .shm_bytes = options.limits.has_value()
-                                                   ? options.limits->memory_bytes
-                                                   : 0,
-                                  .seccomp_fd = seccomp_file.get()})));
-  ASSIGN_OR_RETURN(FileDescriptor args_file, WriteArgsFile(bwrap_options));
-  confinement.entry = {kSandboxEntryPath,
-                       "--uid",
-                       absl::StrCat(host_root ? options.sandbox_uid : getuid()),
-                       "--gid",
-                       absl::StrCat(host_root ? options.sandbox_gid : getgid()),
-                       "--max_file_bytes",
-                       absl::StrCat(max_file_bytes)};
-  // The probe's program: /bin/true of the system the sandbox shows; on an
-  // agent's own root file system (which need not have one), the host's,
-  // through the host's loader, as the forwarder is started.
-  std::vector<std::string> probe = {"/bin/true"};
-  std::optional<HostLoader> host_loader;
-  if (!rootfs.empty()) {
-    ASSIGN_OR_RETURN(host_loader, HostLoaderInSandbox());
-    ASSIGN_OR_RETURN(fs::path host_true, HostPathInSandbox("/bin/true"));
-    probe = {host_loader->loader.string(), "--inhibit-cache", "--library-path",
-             host_loader->library_path, host_true.string()};
-  }
-  if (proxy != nullptr) {
-    confinement.entry.push_back("--proxy_socket");
-    confinement.entry.push_back(
-        (fs::path(kSandboxProxySocketDir) / kProxySocketName).string());
-    if (host_loader.has_value()) {
-      ASSIGN_OR_RETURN(fs::path socat, HostPathInSandbox(options.proxy.socat));
-      confinement.entry.insert(confinement.entry.end(),
-                               {"--socat", socat.string(), "--loader", host_loader->loader.string(),
-                                "--library_path", host_loader->library_path});
-    }
-  }
-  confinement.entry.push_back("--");
-  ASSIGN_OR_RETURN(std::optional<std::string> problem,
-                   ProbeBwrap(confinement.bwrap, args_file.get(), seccomp_file.get(),
-                              confinement.entry, probe, env, workspace));
-  if (problem.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "isolation bwrap is unavailable: ", *problem,
-        " (see docs/security.md; --//agent_runner:isolation=none runs the agent unconfined)"));
-  }
-  confinement.isolation = Isolation::kBwrap;
-  confinement.args_file = std::move(args_file);
-  confinement.seccomp_file = std::move(seccomp_file);
-  if (host_root) confinement.agent_user.emplace(options.sandbox_uid, options.sandbox_gid);
-  return confinement;
+// What the run's sandbox is made of (sandbox.h): the options' part of it,
+// resolved where the runner knows more (the output base, the staging dir).
+SandboxRequest SandboxRequestFor(const RunOptions& options, const fs::path& workspace,
+                                 const fs::path& agent, const std::vector<std::string>& env,
+                                 int64_t max_file_bytes, const std::optional<EgressProxy>& proxy) {
+  return {.bwrap = options.bwrap,
+          .sandbox_entry = options.sandbox_entry,
+          .workspace = workspace,
+          .agent = agent,
+          .env = env,
+          .staging_dir = WorkspaceStagingDir(workspace),
+          .allowed_roots = options.allowed_roots,
+          .forbidden_roots = options.forbidden_roots,
+          .output_base = OutputBaseOfExecroot(),
+          .max_staged_bytes = options.max_staged_bytes,
+          .public_dir = options.public_dir,
+          .link_public = options.link_public,
+          .environment_dir = options.environment_dir,
+          .environment_mount = options.environment_mount,
+          .rootfs_dir = options.rootfs_dir,
+          .rootfs_manifest = options.rootfs_manifest,
+          .online_cpus = options.cpu_ids.empty() ? "" : CpuListText(options.cpu_ids) + "\n",
+          .gpu_ids = options.gpu_ids,
+          .device_dir = options.device_dir,
+          .proxy_socket_dir = proxy.has_value() ? proxy->socket_dir() : fs::path(),
+          .socat = options.proxy.socat,
+          .validator = options.validator,
+          .share_network = options.network == Network::kUnconfined,
+          .shm_bytes = options.limits.has_value() ? options.limits->memory_bytes : 0,
+          .sandbox_uid = options.sandbox_uid,
+          .sandbox_gid = options.sandbox_gid,
+          .max_file_bytes = max_file_bytes};
 }
 
 // Gives the agent's writable directories to the sandbox user, so that a
@@ -1058,12 +611,16 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     }
     proxy.emplace(*std::move(started));
   }
-  ASSIGN_OR_RETURN(Confinement confinement,
-                   ChooseConfinement(options, workspace, agent, env, quota.bytes(),
-                                     proxy.has_value() ? &*proxy : nullptr));
-  if (!confinement.note.empty()) log.Note(confinement.note);
-  if (const auto& user = confinement.agent_user; user.has_value()) {
-    RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
+  // Under bwrap: everything the sandbox is made of, tried once. Failing to
+  // confine the agent is an error, never a run without isolation.
+  std::optional<Sandbox> sandbox;
+  if (options.isolation == Isolation::kBwrap) {
+    ASSIGN_OR_RETURN(sandbox, PrepareSandbox(SandboxRequestFor(options, workspace, agent, env,
+                                                               quota.bytes(), proxy)));
+    if (!sandbox->note().empty()) log.Note(sandbox->note());
+    if (const auto& user = sandbox->agent_user(); user.has_value()) {
+      RETURN_IF_ERROR(HandWorkspaceTo(workspace, user->first, user->second));
+    }
   }
   std::optional<AgentCgroup> cgroup;
   if (options.limits.has_value()) {
@@ -1085,20 +642,17 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   std::vector<std::string> command = {agent.string()};
   command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
   ChildSpec spec;
-  if (confinement.isolation == Isolation::kBwrap) {
-    std::vector<std::string> entry_and_command = confinement.entry;
-    entry_and_command.insert(entry_and_command.end(), command.begin(), command.end());
-    spec = BwrapChild(confinement.bwrap, confinement.args_file.get(),
-                      confinement.seccomp_file.get(), std::move(entry_and_command));
+  if (sandbox.has_value()) {
+    spec = sandbox->Child(command);
   } else {
     spec.argv = std::move(command);
   }
   spec.env = env;
   spec.cwd = workspace;
   spec.log = &log;
-  spec.pipe_owner = confinement.agent_user;
+  if (sandbox.has_value()) spec.pipe_owner = sandbox->agent_user();
   spec.cgroup = cgroup.has_value() ? &*cgroup : nullptr;
-  const bool sandboxed = spec.sandboxed;
+  const bool sandboxed = sandbox.has_value();
   // An agent that makes requests as fast as it can grows the proxy's log on
   // the host's disk: a quota like the workspace's.
   bool proxy_log_full = false;
@@ -1108,7 +662,9 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
       proxy_log_full = true;
       return true;
     }
-    return quota.Over(AgentProcesses(child, sandboxed));
+    // Whose open files count towards the quota: every process in the
+    // sandbox, or, without one, in the agent's process group.
+    return quota.Over(sandboxed ? SandboxedProcesses(child) : ProcessesInGroup(child));
   };
   spec.time_limit_s = options.time_limit_s;
   spec.grace_s = options.grace_s;
@@ -1137,9 +693,8 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
   record.quota_exceeded = outcome.over_quota;
   record.duration_s = outcome.duration_s;
   record.time_limit_s = options.time_limit_s;
-  record.isolation = confinement.isolation;
-  record.network =
-      confinement.isolation == Isolation::kBwrap ? options.network : Network::kUnconfined;
+  record.isolation = sandbox.has_value() ? Isolation::kBwrap : Isolation::kNone;
+  record.network = sandbox.has_value() ? options.network : Network::kUnconfined;
   for (const Secret& secret : options.secrets) record.secret_names.push_back(secret.name);
   if (proxy.has_value()) {
     record.allowed_hosts = options.allowed_hosts;
@@ -1229,7 +784,7 @@ absl::StatusOr<RunRecord> RunAgent(const RunOptions& options) {
     for (const std::string& note : kept.notes) absl::StrAppend(&manifest, note, "\n");
     // The notes name files the agent named.
     manifest = SecretRedactor(options.secrets).RedactAll(manifest);
-    RETURN_IF_ERROR(WriteTextFile(*options.artifacts_out / "KEPT.txt", manifest));
+    RETURN_IF_ERROR(WriteStringToFile(*options.artifacts_out / "KEPT.txt", manifest));
     record.kept_files = kept.files;
     record.kept_bytes = kept.bytes;
     record.kept_skipped = kept.skipped;

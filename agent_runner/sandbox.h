@@ -1,3 +1,26 @@
+// The sandbox of an agent run, set up in one place: what the agent sees and
+// how it is confined (bubblewrap's namespaces and mounts), what it is given
+// (its staged files, environment, root file system, devices, the proxy's
+// socket, the validator), the seccomp program, the sandbox entry's command
+// line, and the probe that tries all of it before the agent starts
+// (PrepareSandbox); then starting commands in it (Sandbox::Child) and
+// reaching the processes inside (SignalSandboxedProcesses,
+// SandboxedProcesses).
+//
+// The protections, in the order they are set up for the agent:
+//   1. the runner's child (internal/child_process.h), before it execs bwrap:
+//      a session of its own, default signal handling, the cgroup (cgroup.h;
+//      the runner makes it) joined, the CPU affinity, every other descriptor
+//      closed; the runner then enforces the time limit and the quota and
+//      kills whatever is left;
+//   2. bwrap (BwrapOptions): new namespaces, the mounts below,
+//      --die-with-parent, and the seccomp program on the sandbox's init and
+//      on the command;
+//   3. the sandbox entry (sandbox_entry_main.cc, inside; its own comment
+//      has its steps and their order): the sandbox user, no capability,
+//      no_new_privs, rlimits, the seccomp filter, the proxy's forwarder, then
+//      exec of the agent.
+// Failing to set any of them up is an error, never a run without it.
 #ifndef MLEBENCH_AGENT_RUNNER_SANDBOX_H_
 #define MLEBENCH_AGENT_RUNNER_SANDBOX_H_
 
@@ -5,11 +28,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent_runner/internal/child_process.h"
+#include "agent_runner/internal/file_ops.h"
+#include "agent_runner/rootfs.h"
 
 namespace mlebench {
 
@@ -27,12 +54,6 @@ inline constexpr char kSandboxValidatorPath[] = "/run/mlebench/validate";
 // entry starts through that loader. It is what the default sandbox shows at
 // /usr anyway.
 inline constexpr char kHostSystemPath[] = "/run/mlebench/host";
-
-// The top-level entries of an agent's root file system that become the
-// sandbox's system. usr and etc must be directories; the others may be
-// missing, directories or symlinks.
-inline constexpr const char* kRootfsSystemEntries[] = {"usr",   "bin",    "sbin", "lib", "lib32",
-                                                       "lib64", "libx32", "etc",  "opt"};
 
 // Confinement of an agent with bubblewrap (bwrap): what the agent sees.
 struct SandboxSpec {
@@ -152,6 +173,127 @@ absl::StatusOr<HostLoader> HostLoaderInSandbox();
 // the chance to react to SIGTERM. Best effort: processes started while it
 // runs may be missed.
 void SignalSandboxedProcesses(pid_t bwrap_pid, int signal);
+
+// The processes of the sandbox of `bwrap_pid` (bwrap's child is the init of
+// its pid namespace): every process in that namespace, init included; none
+// when it cannot be read.
+std::vector<pid_t> SandboxedProcesses(pid_t bwrap_pid);
+
+// What one agent run's sandbox is made of. Paths are as the runner has them;
+// PrepareSandbox resolves and judges them.
+struct SandboxRequest {
+  std::filesystem::path bwrap;          // the bubblewrap executable
+  std::filesystem::path sandbox_entry;  // //agent_runner:sandbox_entry
+  // Absolute and populated; the agent's working directory, read-write.
+  std::filesystem::path workspace;
+  // Absolute, not canonicalised: where the agent is run by inside, so that a
+  // launcher finds `<agent>.runfiles` beside it.
+  std::filesystem::path agent;
+  // The agent's environment variables; the probe runs with them too.
+  std::vector<std::string> env;
+  // Made here, filled with the staged agent and runfiles, the validator's
+  // copy and the CPU list; the caller removes it with the workspace
+  // (WorkspaceStagingDir).
+  std::filesystem::path staging_dir;
+  // The staging policy (runfiles_stage.h) of the agent's files and of the
+  // directories bound below: allowed and forbidden roots (RunOptions'), the
+  // output base of the build running us (OutputBaseOfExecroot; forbidden,
+  // the more specific allowed roots inside it excepted), most bytes copied.
+  std::vector<std::filesystem::path> allowed_roots;
+  std::vector<std::filesystem::path> forbidden_roots;
+  std::optional<std::filesystem::path> output_base;
+  int64_t max_staged_bytes = 0;
+  // The competition's public files: their parent (public/ and private/ sit
+  // side by side) is never bound; with `link_public` the public dir itself
+  // is bound read-only at its own path, where data/'s links lead.
+  std::filesystem::path public_dir;
+  bool link_public = false;
+  // The agent's environment, bound read-only at `environment_mount`; empty:
+  // none. Judged like a runfile (CheckTreeToBind).
+  std::filesystem::path environment_dir;
+  std::filesystem::path environment_mount;
+  // The agent's own root file system and its manifest (rootfs.h); empty:
+  // the host's system.
+  std::filesystem::path rootfs_dir;
+  std::filesystem::path rootfs_manifest;
+  // Non-empty: what /sys/devices/system/cpu/online shows inside (the
+  // granted CPUs, e.g. "0-3\n"), where the host has that file.
+  std::string online_cpus;
+  // The granted GPUs: <device_dir>/nvidia<N> for each N, plus the driver's
+  // control nodes that exist, at /dev/<name>. An absent GPU node is an error.
+  std::vector<int> gpu_ids;
+  std::filesystem::path device_dir = "/dev";
+  // Network allowlist: the egress proxy's socket directory (bound at
+  // kSandboxProxySocketDir) and its socat (started by the entry, through
+  // the host's loader on an agent's own root file system); empty: none.
+  std::filesystem::path proxy_socket_dir;
+  std::filesystem::path socat;
+  // The competition's validate binary; a copy is bound at
+  // kSandboxValidatorPath. Empty: none.
+  std::filesystem::path validator;
+  bool share_network = false;  // SandboxSpec::share_network
+  int64_t shm_bytes = 0;       // SandboxSpec::shm_bytes
+  // The host user and group the entry becomes when the runner is root.
+  uint32_t sandbox_uid = 65534;
+  uint32_t sandbox_gid = 65534;
+  // The entry's RLIMIT_FSIZE: no file the agent writes grows beyond it.
+  int64_t max_file_bytes = 0;
+};
+
+// One run's sandbox, set up and tried: bwrap's options (in a memory file,
+// --args), the seccomp program (--seccomp) and the entry's command line.
+class Sandbox {
+ public:
+  // How to run `command` (argv; its first element absolute inside) in the
+  // sandbox: bwrap --args FD, the entry and its options, `command`. The
+  // child gets a session of its own, and the deadline's SIGTERM goes to the
+  // processes inside (SignalSandboxedProcesses), never to bwrap. The caller
+  // sets env, cwd, output, limits. Rewinds the option files, so that each
+  // child reads them whole.
+  runner_internal::ChildSpec Child(const std::vector<std::string>& command) const;
+
+  // Set when the runner is root: the host user and group the entry becomes
+  // (never 0). The caller hands it the workspace's writable directories and
+  // the agent's output pipe.
+  const std::optional<std::pair<uid_t, gid_t>>& agent_user() const { return agent_user_; }
+
+  // What the log says before the agent's output (of the agent's own root
+  // file system: its entries, its setuid files), or "".
+  const std::string& note() const { return note_; }
+
+ private:
+  friend absl::StatusOr<Sandbox> PrepareSandbox(const SandboxRequest& request);
+  Sandbox() = default;
+
+  std::filesystem::path bwrap_;
+  runner_internal::FileDescriptor args_file_;
+  runner_internal::FileDescriptor seccomp_file_;
+  std::vector<std::string> entry_;  // kSandboxEntryPath, its options, "--"
+  std::optional<std::pair<uid_t, gid_t>> agent_user_;
+  std::string note_;
+};
+
+// Sets up the sandbox of one run, in this order (errors stop it, in this
+// order):
+//   1. resolves bwrap and the sandbox entry;
+//   2. stages the agent and its runfiles into `staging_dir` (only files the
+//      staging policy allows; runfiles_stage.h);
+//   3. judges the environment (ResolveDirToBind's rules: inside an allowed
+//      root, outside the forbidden ones, holding none of them nor the output
+//      base nor the competition's data; CheckTreeToBind);
+//   4. writes the CPU list, finds the GPUs' device nodes, binds the proxy's
+//      socket directory, copies the validator;
+//   5. judges the agent's root file system like the environment, each bound
+//      tree, then against its manifest (CheckRootfs);
+//   6. writes the seccomp program (seccomp_filter.h) and bwrap's options
+//      (BwrapOptions) into memory files;
+//   7. runs /bin/true through bwrap and the entry with exactly those options
+//      (on an agent's own root file system, the host's true through the
+//      host's loader): a probe that fails is FailedPrecondition, "isolation
+//      bwrap is unavailable", never a run without isolation.
+// Staging or judging errors are FailedPrecondition or PermissionDenied
+// naming what was refused; see docs/security.md.
+absl::StatusOr<Sandbox> PrepareSandbox(const SandboxRequest& request);
 
 }  // namespace mlebench
 

@@ -1,15 +1,9 @@
 #include "agent_runner/internal/child_process.h"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sched.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -21,10 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iostream>
-#include <map>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -32,37 +23,12 @@
 #include <vector>
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "agent_runner/cgroup.h"
 #include "agent_runner/processes.h"
-#include "agent_runner/runfiles_stage.h"
-#include "agent_runner/sandbox.h"
-#include "base/json_text.h"
-#include "base/status_macros.h"
 
 namespace mlebench::runner_internal {
-
-
-int OpenBeneath(int root_fd, const char* relative, uint64_t flags, Symlinks symlinks) {
-  struct open_how how;
-  std::memset(&how, 0, sizeof(how));
-  // openat2 refuses flags that O_PATH does not take, O_NOCTTY among them.
-  how.flags = flags | O_CLOEXEC | ((flags & O_PATH) != 0 ? 0 : O_NOCTTY);
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-  if (symlinks == Symlinks::kRefuse) {
-    how.flags |= O_NOFOLLOW;
-    how.resolve |= RESOLVE_NO_SYMLINKS;
-  }
-  return static_cast<int>(syscall(SYS_openat2, root_fd, relative, &how, sizeof(how)));
-}
-
-absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error) {
-  return absl::InternalError(absl::StrCat(what, " ", path.string(), ": ", std::strerror(error)));
-}
 
 void WriteExecFailure(int fd, int error) {
   char digits[16];
@@ -186,7 +152,7 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   const pid_t pid = fork();
   if (pid < 0) return ErrnoError("cannot fork to run", spec.argv[0], errno);
   if (pid == 0) {
-    if (spec.sandboxed) {
+    if (spec.own_session) {
       setsid();
     } else {
       setpgid(0, 0);
@@ -246,8 +212,8 @@ absl::StatusOr<ChildOutcome> RunChild(const ChildSpec& spec) {
   if (waited != WaitResult::kExited) {
     outcome.timed_out = waited == WaitResult::kDeadline;
     outcome.over_quota = waited == WaitResult::kOverQuota;
-    if (spec.sandboxed) {
-      SignalSandboxedProcesses(pid, SIGTERM);
+    if (spec.signal_processes) {
+      spec.signal_processes(pid, SIGTERM);
     } else {
       kill(-pid, SIGTERM);
     }

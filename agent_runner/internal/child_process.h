@@ -1,12 +1,17 @@
 // The runner's child processes: starting one with its output piped into a
 // capped log, the time limit and quota checks, and killing what is left.
-// For agent_runner/runner.cc; not for other callers.
+// For agent_runner/runner.cc and sandbox.cc (the sandbox's probe); not for
+// other callers. It knows nothing of the sandbox: what a sandboxed child
+// needs (a session of its own, how its processes are signalled) comes in
+// ChildSpec.
 #ifndef MLEBENCH_AGENT_RUNNER_INTERNAL_CHILD_PROCESS_H_
 #define MLEBENCH_AGENT_RUNNER_INTERNAL_CHILD_PROCESS_H_
 
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -18,51 +23,16 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "agent_runner/cgroup.h"
+#include "agent_runner/internal/file_ops.h"
 #include "agent_runner/secrets.h"
 
 namespace mlebench::runner_internal {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// An error naming what failed, the path and errno's text.
-absl::Status ErrnoError(absl::string_view what, const fs::path& path, int error);
-
-// Whether OpenBeneath follows symlinks that stay beneath the root.
-enum class Symlinks { kFollowBeneath, kRefuse };
-
-// Opens `relative` beneath `root_fd` with openat2: never out of the root
-// (RESOLVE_BENEATH: an absolute link or `..` out fails with EXDEV), through
-// /proc magic links or into another mount; with kRefuse, through no symlink
-// at all (RESOLVE_NO_SYMLINKS, and O_NOFOLLOW for the last component).
-// O_CLOEXEC always, O_NOCTTY unless O_PATH. Returns the descriptor, or -1
-// with errno (ENOSYS: a kernel without openat2).
-int OpenBeneath(int root_fd, const char* relative, uint64_t flags,
-                Symlinks symlinks = Symlinks::kFollowBeneath);
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
-  ~FileDescriptor() { Close(); }
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
-    if (this != &other) {
-      Close();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  int get() const { return fd_; }
-  void Close() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 // Writes "run_agent: cannot execute the agent (errno N)" using only
 // async-signal-safe calls, for the child between fork and exec.
@@ -159,11 +129,15 @@ struct ChildSpec {
   // Descriptors the child keeps (bwrap's --args and --seccomp); every other
   // descriptor above stderr is closed.
   std::vector<int> inherited_fds;
-  // argv runs bwrap with BwrapOptions: the child gets a session of its own
-  // (no controlling terminal), and the deadline's SIGTERM goes to the
-  // processes inside the sandbox rather than to bwrap, which would end the
-  // sandbox at once.
-  bool sandboxed = false;
+  // The child gets a session of its own (setsid: no controlling terminal
+  // reachable) rather than only a process group of its own (setpgid). Either
+  // way its pid is its group's id, which the final SIGKILL goes to.
+  bool own_session = false;
+  // How the SIGTERM of the deadline (or of over_quota) reaches the child's
+  // processes; unset: kill(-pid, SIGTERM), the child's process group. (bwrap
+  // would end its sandbox at once on SIGTERM: Sandbox::Child signals the
+  // processes inside instead.)
+  std::function<void(pid_t child, int signal)> signal_processes;
   // The child joins it before exec; whatever is left in it is killed at the
   // end.
   const AgentCgroup* cgroup = nullptr;
