@@ -82,6 +82,7 @@
 #include "agent_runner/workspace_lease.h"
 #include "base/command_line.h"
 #include "base/display_text.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 
 namespace mlebench {
@@ -388,11 +389,7 @@ int Main(int argc, char** argv) {
     run.gpu_ids = admission.grant().gpu_ids;
     run.admission_wait_s = admission.grant().waited_s;
     ASSIGN_OR_RETURN(RunRecord record, RunAgent(run));
-    std::ofstream out(flags->record_out, std::ios::binary | std::ios::trunc);
-    out << RunRecordToJson(record);
-    out.close();
-    if (!out) return absl::InternalError(absl::StrCat("cannot write ", flags->record_out));
-    return absl::OkStatus();
+    return WriteStringToFile(flags->record_out, RunRecordToJson(record));
   }();
   if (!status.ok()) {
     PrintError(status.message());
