@@ -273,14 +273,15 @@ class Sandbox {
   std::string note_;
 };
 
-// Sets up the sandbox of one run, in this order (errors stop it, in this
-// order):
+// Sets up the sandbox of one run, in this order (the first error stops it):
 //   1. resolves bwrap and the sandbox entry;
 //   2. stages the agent and its runfiles into `staging_dir` (only files the
 //      staging policy allows; runfiles_stage.h);
-//   3. judges the environment (ResolveDirToBind's rules: inside an allowed
-//      root, outside the forbidden ones, holding none of them nor the output
-//      base nor the competition's data; CheckTreeToBind);
+//   3. judges the environment: its resolved directory must lie inside an
+//      allowed root and outside every forbidden one and the output base (the
+//      more specific root deciding), and hold none of them nor the
+//      competition's data; nothing in or above it may look like a holder of
+//      answers, a socket, FIFO, device or mount point (CheckTreeToBind);
 //   4. writes the CPU list, finds the GPUs' device nodes, binds the proxy's
 //      socket directory, copies the validator;
 //   5. judges the agent's root file system like the environment, each bound
@@ -291,6 +292,9 @@ class Sandbox {
 //      (on an agent's own root file system, the host's true through the
 //      host's loader): a probe that fails is FailedPrecondition, "isolation
 //      bwrap is unavailable", never a run without isolation.
+// 6 before 7 is what makes the probe worth having: it reads the very memory
+// files that the agent's bwrap reads afterwards (Child rewinds them), so
+// what was tried is what runs.
 // Staging or judging errors are FailedPrecondition or PermissionDenied
 // naming what was refused; see docs/security.md.
 absl::StatusOr<Sandbox> PrepareSandbox(const SandboxRequest& request);
