@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "agent_runner/internal/file_ops.h"
 #include "agent_runner/remove_tree.h"
 #include "base/status_macros.h"
 
@@ -33,34 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Closes its descriptor on destruction.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      Reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { Reset(); }
-
-  int get() const { return fd_; }
-  bool ok() const { return fd_ >= 0; }
-  // close(2)'s result: a failed close of a written file is a failed write.
-  int Close() { return close(std::exchange(fd_, -1)); }
-
- private:
-  void Reset() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-  int fd_;
-};
+using runner_internal::FileDescriptor;
 
 struct DirCloser {
   void operator()(DIR* dir) const { closedir(dir); }
@@ -143,7 +117,7 @@ absl::StatusOr<Roots> ResolvePolicyRoots(const StagingPolicy& policy) {
 
 // A destination split into its parent (opened) and the name to create there.
 struct DestinationSlot {
-  Fd parent;
+  FileDescriptor parent;
   std::string name;
   std::string resolved;  // the parent resolved, plus name
 };
@@ -158,7 +132,7 @@ absl::StatusOr<DestinationSlot> OpenDestinationSlot(const fs::path& destination)
   }
   const std::string parent = path.has_parent_path() ? path.parent_path().string() : ".";
   // Symlinks in the parent are the caller's choice; only the name is ours.
-  Fd parent_fd(open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  FileDescriptor parent_fd(open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!parent_fd.ok()) {
     return ErrnoError(errno, absl::StrCat("cannot open the parent of ", destination.string()));
   }
@@ -331,7 +305,7 @@ class Stager {
   // directory `dir` (resolved, already judged; `st` its lstat) contains.
   absl::Status StageDirectory(const std::string& rel, const std::string& dir,
                               const struct stat& st, int out_fd) {
-    Fd in_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    FileDescriptor in_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!in_fd.ok()) {
       return ErrnoError(errno, absl::StrCat("cannot open runfiles directory ", Shown(rel), " (",
                                             dir, ")"));
@@ -399,7 +373,8 @@ class Stager {
           Shown(rel), "); files whose mode is exactly 0444 or 0555 are hard-linked instead"));
     }
     // O_NONBLOCK: should a FIFO be swapped in, opening it must not hang.
-    Fd in(open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    FileDescriptor in(
+        open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     if (!in.ok()) {
       return ErrnoError(errno, absl::StrCat("cannot open runfiles entry ", Shown(rel), " (", file,
                                             ")"));
@@ -407,8 +382,8 @@ class Stager {
     struct stat opened;
     if (fstat(in.get(), &opened) != 0) return ErrnoError(errno, absl::StrCat("fstat ", file));
     if (!S_ISREG(opened.st_mode) || !SameInode(opened, st)) return Changed(rel, file);
-    Fd out(openat(out_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                  0600));
+    FileDescriptor out(
+        openat(out_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!out.ok()) {
       if (errno == EEXIST) return AlreadyExists(rel);
       return ErrnoError(errno, absl::StrCat("cannot create the copy of ", Shown(rel)));
@@ -449,7 +424,8 @@ class Stager {
       return ErrnoError(errno, absl::StrCat("cannot create the staged directory ", rel));
     }
     ++stats_.directories;
-    Fd sub(openat(out_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    FileDescriptor sub(
+        openat(out_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!sub.ok()) {
       return ErrnoError(errno, absl::StrCat("cannot open the staged directory ", rel));
     }
@@ -590,8 +566,8 @@ absl::StatusOr<StagingStats> StageRunfiles(const fs::path& source, const fs::pat
   stats.directories = 1;
   Stager stager(roots, policy, tree, slot.resolved, stats);
   absl::Status status = [&]() -> absl::Status {
-    Fd out(openat(slot.parent.get(), slot.name.c_str(),
-                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    FileDescriptor out(openat(slot.parent.get(), slot.name.c_str(),
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!out.ok()) return ErrnoError(errno, absl::StrCat("cannot open ", destination.string()));
     stager.set_destination_fd(out.get());
     RETURN_IF_ERROR(stager.StageDirectory("", *tree, tree_st, out.get()));

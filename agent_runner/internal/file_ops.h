@@ -1,6 +1,6 @@
-// File operations the runner and the sandbox set-up share: errors that name
-// the path, descriptors that close themselves, opening beneath a directory
-// that an agent controls, and read-only copies of files.
+// File operations the runner, the sandbox set-up and the staging share:
+// errors that name the path, descriptors that close themselves, opening
+// beneath a directory that an agent controls, and read-only copies of files.
 // For agent_runner's own libraries; not for other callers.
 #ifndef MLEBENCH_AGENT_RUNNER_INTERNAL_FILE_OPS_H_
 #define MLEBENCH_AGENT_RUNNER_INTERNAL_FILE_OPS_H_
@@ -36,6 +36,7 @@ enum class Symlinks { kFollowBeneath, kRefuse };
 int OpenBeneath(int root_fd, const char* relative, uint64_t flags,
                 Symlinks symlinks = Symlinks::kFollowBeneath);
 
+// Owns a descriptor (-1: none) and closes it on destruction.
 class FileDescriptor {
  public:
   explicit FileDescriptor(int fd = -1) : fd_(fd) {}
@@ -48,10 +49,16 @@ class FileDescriptor {
     }
     return *this;
   }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+
   int get() const { return fd_; }
-  void Close() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
+  bool ok() const { return fd_ >= 0; }
+  // Closes it now. close(2)'s result (0 when there was none): a failed close
+  // of a written file is a failed write.
+  int Close() {
+    const int fd = std::exchange(fd_, -1);
+    return fd >= 0 ? close(fd) : 0;
   }
 
  private:
