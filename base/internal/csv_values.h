@@ -5,6 +5,7 @@
 #define MLEBENCH_BASE_INTERNAL_CSV_VALUES_H_
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,0 +1,46 @@
+// The CSV reader's fast path for regular files (base/csv.cc): a body with no
+// quotes, no "\r", no blank lines, every row as wide as the header and each
+// column of one kind, parsed on several threads straight into typed storage.
+// Gives what the general path gives, or nothing. Not for other callers.
+#ifndef MLEBENCH_BASE_INTERNAL_CSV_REGULAR_H_
+#define MLEBENCH_BASE_INTERNAL_CSV_REGULAR_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/typed_table.h"
+
+namespace mlebench::csv_internal {
+
+// Linux >= 5.14's madvise advice that maps the pages of a range in (all at
+// once rather than a fault per page as they are first touched); absent from
+// older headers.
+constexpr int kPopulateRead = 22;   // MADV_POPULATE_READ: a file mapping's pages
+constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE: fresh pages, zeroed, writable
+
+// Has the pages holding [begin, end) populated with `advice`, one segment's
+// share, in parallel with the others. Elsewhere, or on an older kernel, the
+// call fails and the pages fault in as usual; either way nothing changes
+// but when the work is done.
+void PopulatePages(const void* begin, const void* end, int advice);
+
+// The fast path for a regular body (the rows from byte `body` on): no quotes,
+// every row exactly names.size() fields, each value of the kind of its
+// column's first value, each inferred text column with a witness in every
+// chunk. Parses it on several threads into typed storage and moves `names`
+// into the columns; nullopt, with `names` untouched, when the body is not
+// regular (ParseCsv's general path then reads it).
+// More than `max_rows` body rows is no table either: nullopt, with the count
+// in `*too_many_rows` (left alone otherwise), before any column is allocated.
+std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
+                                                            std::vector<std::string>& names,
+                                                            const std::vector<bool>& as_string,
+                                                            char sep, size_t max_rows,
+                                                            std::optional<size_t>* too_many_rows);
+
+}  // namespace mlebench::csv_internal
+
+#endif  // MLEBENCH_BASE_INTERNAL_CSV_REGULAR_H_
