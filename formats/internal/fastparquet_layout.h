@@ -2,7 +2,7 @@
 // pandas' DataFrame.to_parquet(engine="fastparquet") calls it) that are pure
 // functions of the data: the "pandas" key-value metadata, the row-group and
 // page split, definition levels, boolean packing, and the min/max that pandas
-// computes for the statistics. For formats/parquet_writer.cc (and its tests)
+// computes for the statistics. For formats/fastparquet_writer.cc (and its tests)
 // only; written from fastparquet's observable output and reading its source,
 // not copied from it.
 #ifndef MLEBENCH_FORMATS_INTERNAL_FASTPARQUET_LAYOUT_H_
