@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "grading/grader.h"
 #include "grading/grading_limits.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 
 namespace mlebench {

@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/baseline_libm.h"
 #include "base/command_line.h"
@@ -28,6 +27,7 @@
 #include "grading/grader.h"
 #include "grading/grading_limits.h"
 #include "grading/medals.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 
 namespace mlebench {
@@ -47,15 +47,10 @@ absl::Status Run(const std::vector<std::string>& args) {
   if (!cl.Has("leaderboard") && !cl.Has("thresholds_csv")) {
     return absl::InvalidArgumentError("one of --thresholds_csv or --leaderboard is required");
   }
-  ASSIGN_OR_RETURN(ChosenThresholds chosen,
-                   ChooseThresholds(id, cl.Get("leaderboard"), cl.Get("thresholds_csv")));
-  const MedalThresholds& thresholds = chosen.thresholds;
-  ReportContext context;
-  context.thresholds_source = chosen.source;
-  context.agent = cl.Get("agent");
-  if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
-    return absl::InvalidArgumentError("--seed must be an integer");
-  }
+  ASSIGN_OR_RETURN(GradeSetup setup, SetUpGrade(id, cl.Get("leaderboard"), cl.Get("thresholds_csv"),
+                                                cl.Get("agent"), cl.Get("seed", "0")));
+  const MedalThresholds& thresholds = setup.thresholds;
+  ReportContext& context = setup.context;
   context.dataset = cl.Get("dataset", "synthetic");
   if (cl.Has("dataset_file")) {
     std::ifstream in(cl.Get("dataset_file"));

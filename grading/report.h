@@ -10,8 +10,6 @@
 #include "absl/status/statusor.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/struct.pb.h"
-#include "grading/grader.h"
-#include "grading/grading_limits.h"
 #include "grading/medals.h"
 #include "grading/report.pb.h"
 
@@ -29,51 +27,6 @@ struct ReportContext {
   // ISO 8601 time; empty in build actions (deterministic outputs).
   std::string created_at;
 };
-
-// A competition's answers, read for grading, and what they allow a
-// submission to cost (grading_limits.h).
-struct AnswersForGrading {
-  TypedTable table;
-  int64_t file_bytes = 0;
-  int64_t cells = 0;  // rows x columns, the header row included
-  int64_t columns = 0;
-  GradingLimits limits;
-};
-
-// Reads `answers_file` in the grader's answers format. Errors are internal
-// (the answers are ours), with "cannot read answers: " in front.
-absl::StatusOr<AnswersForGrading> ReadAnswersForGrading(const CompetitionGrader& grader,
-                                                        const std::string& answers_file);
-
-// Whether `submission_file` counts as a submission, as upstream's
-// `grade_csv` decides: a regular file whose extension is ".csv" (any case).
-bool SubmissionFileExists(const std::string& submission_file);
-
-// Grades one submission file the way upstream's `grade_csv` does:
-//  - the submission exists iff SubmissionFileExists;
-//  - the score is the grader's, rounded with Python's round(score, 5);
-//  - an invalid submission (including a submission CSV that cannot be read)
-//    has no score and records why;
-//  - medals come from `thresholds` via RankScore.
-// Beyond upstream, a submission larger than the answers allow
-// (answers.limits: more bytes, or more cells) is invalid, with the limit it
-// broke as the reason, and is read no further than needed to tell.
-// Errors (non-OK) are internal: a grader failing for a reason that is not
-// the submission's fault.
-absl::StatusOr<CompetitionReport> GradeSubmissionAgainst(const CompetitionGrader& grader,
-                                                         const std::string& submission_file,
-                                                         const AnswersForGrading& answers,
-                                                         const MedalThresholds& thresholds,
-                                                         const ReportContext& context);
-
-// The two steps above in one: a missing submission is reported without
-// reading the answers (as upstream does); otherwise unreadable answers are
-// an error.
-absl::StatusOr<CompetitionReport> GradeSubmissionFile(const CompetitionGrader& grader,
-                                                      const std::string& submission_file,
-                                                      const std::string& answers_file,
-                                                      const MedalThresholds& thresholds,
-                                                      const ReportContext& context);
 
 // Assembles a report from a grading outcome (score is already rounded;
 // std::nullopt for a missing or invalid submission).

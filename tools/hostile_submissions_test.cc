@@ -36,6 +36,7 @@
 #include "grading/grader.h"
 #include "grading/hostile_variants.h"
 #include "grading/medals.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 #include "gtest/gtest.h"
 #include "tools/hostile_corpus.h"

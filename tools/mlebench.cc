@@ -52,6 +52,7 @@
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 #include "grading/summary.h"
 #include "synthetic/synthetic.h"
@@ -323,17 +324,12 @@ absl::StatusOr<CompetitionReport> GradeOne(const std::string& id, const fs::path
   }
   ASSIGN_OR_RETURN(std::string embedded, Runfile("grading/medal_thresholds.csv"));
   ASSIGN_OR_RETURN(
-      ChosenThresholds chosen,
-      ChooseThresholds(id, cl.Has("leaderboard") ? UserPath(cl.Get("leaderboard")).string() : "",
-                       embedded));
-  const MedalThresholds& thresholds = chosen.thresholds;
-  ReportContext context;
-  context.thresholds_source = chosen.source;
+      GradeSetup setup,
+      SetUpGrade(id, cl.Has("leaderboard") ? UserPath(cl.Get("leaderboard")).string() : "",
+                 embedded, cl.Get("agent"), cl.Get("seed", "0")));
+  const MedalThresholds& thresholds = setup.thresholds;
+  ReportContext& context = setup.context;
   context.dataset = PreparedDataset(CompetitionDataDir(data_dir, id));
-  context.agent = cl.Get("agent");
-  if (!absl::SimpleAtoi(cl.Get("seed", "0"), &context.seed)) {
-    return absl::InvalidArgumentError("--seed must be an integer");
-  }
   context.created_at = NowIso();
   context.submission_path = submission.string();
   return GradeSubmissionFile(*grader, submission.string(), answers.string(), thresholds, context);

@@ -39,6 +39,7 @@
 #include "grading/hostile_variants.h"
 #include "grading/medals.h"
 #include "grading/public_validation.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 #include "gtest/gtest.h"
 #include "tools/hostile_corpus.h"

@@ -22,6 +22,7 @@
 #include "grading/competition_table.h"
 #include "grading/grader.h"
 #include "grading/medals.h"
+#include "grading/grade_submission.h"
 #include "grading/report.h"
 
 namespace mlebench {
