@@ -6,7 +6,7 @@
 #include "base/status_macros.h"
 #include "base/typed_table.h"
 #include "grading/grader.h"
-#include "grading/metrics/classification/roc_auc_by_id.h"
+#include "grading/metrics/roc_auc_by_id.h"
 
 namespace mlebench {
 namespace {

@@ -1,4 +1,4 @@
-#include "grading/metrics/classification/roc_auc_by_id.h"
+#include "grading/metrics/roc_auc_by_id.h"
 
 #include <string>
 

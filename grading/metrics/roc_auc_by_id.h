@@ -1,8 +1,8 @@
 // The grade.py of a dozen binary competitions: roc_auc_score of the
 // submission's probabilities in one column against the answers' labels in the
 // same column, rows paired by an id column.
-#ifndef MLEBENCH_GRADING_METRICS_CLASSIFICATION_ROC_AUC_BY_ID_H_
-#define MLEBENCH_GRADING_METRICS_CLASSIFICATION_ROC_AUC_BY_ID_H_
+#ifndef MLEBENCH_GRADING_METRICS_ROC_AUC_BY_ID_H_
+#define MLEBENCH_GRADING_METRICS_ROC_AUC_BY_ID_H_
 
 #include <string_view>
 
@@ -20,4 +20,4 @@ absl::StatusOr<double> RocAucById(const TypedTable& submission, const TypedTable
 
 }  // namespace mlebench
 
-#endif  // MLEBENCH_GRADING_METRICS_CLASSIFICATION_ROC_AUC_BY_ID_H_
+#endif  // MLEBENCH_GRADING_METRICS_ROC_AUC_BY_ID_H_
