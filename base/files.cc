@@ -1,6 +1,7 @@
 #include "base/files.h"
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <system_error>
 
@@ -17,10 +18,18 @@ absl::Status WriteStringToFile(const std::filesystem::path& path, std::string_vi
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadFileToString(const std::filesystem::path& path) {
+absl::StatusOr<std::string> ReadFileToString(const std::filesystem::path& path,
+                                             std::uintmax_t max_bytes) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     return absl::NotFoundError(absl::StrCat("'", path.string(), "' is not a regular file"));
+  }
+  if (max_bytes != std::numeric_limits<std::uintmax_t>::max()) {
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_bytes) {
+      return absl::InvalidArgumentError(absl::StrCat("'", path.string(), "' has ", size,
+                                                     " bytes, more than the limit of ", max_bytes));
+    }
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::PermissionDeniedError(absl::StrCat("cannot open '", path.string(), "'"));
