@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
 #include "base/table.h"
 #include "formats/bson.h"
 #include "formats/npy.h"
@@ -44,16 +45,6 @@ std::string Must(const absl::StatusOr<std::string>& bytes) {
     std::exit(1);
   }
   return *bytes;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::string out;
-  FILE* f = std::fopen(path.c_str(), "rb");
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
-  std::fclose(f);
-  return out;
 }
 
 void Check(const absl::Status& status) {
@@ -145,28 +136,28 @@ void ArchiveSeeds(const fs::path& formats) {
   const fs::path zip = tmp / "a.zip";
   Check(WriteZip(zip, {ZipEntry::FromBytes("train.csv", "id,y\n1,2\n"), ZipEntry::Directory("d/"),
                        ZipEntry::FromBytes("d/b.txt", std::string(300, 'b'))}));
-  Put(formats / "zip_fuzzer_corpus", "seed_0", ReadFile(zip));
+  Put(formats / "zip_fuzzer_corpus", "seed_0", Must(ReadFileToString(zip)));
   Check(WriteZip(zip, {ZipEntry::FromBytes("escape_file", "x"),
                        ZipEntry::FromBytes("escape_dir/y", "y")}));
-  Put(formats / "zip_fuzzer_corpus", "seed_1", ReadFile(zip));
+  Put(formats / "zip_fuzzer_corpus", "seed_1", Must(ReadFileToString(zip)));
 
   const fs::path seven = tmp / "a.7z";
   Check(Write7z(seven, {SevenZipEntry::FromBytes("train.csv", "id,y\n1,2\n"),
                         SevenZipEntry::Directory("d"), SevenZipEntry::FromBytes("d/e", ""),
                         SevenZipEntry::FromBytes("d/b.txt", std::string(300, 'b'))}));
-  Put(formats / "seven_zip_fuzzer_corpus", "seed_0", ReadFile(seven));
+  Put(formats / "seven_zip_fuzzer_corpus", "seed_0", Must(ReadFileToString(seven)));
   Check(Write7z(seven, {SevenZipEntry::FromBytes("escape_file", "x"),
                         SevenZipEntry::FromBytes("escape_dir/y", "y")}));
-  Put(formats / "seven_zip_fuzzer_corpus", "seed_1", ReadFile(seven));
+  Put(formats / "seven_zip_fuzzer_corpus", "seed_1", Must(ReadFileToString(seven)));
 
   const fs::path tar = tmp / "a.tar";
   for (bool gzip : {false, true}) {
     Check(WriteTar(tar, {{"train.csv", "id,y\n1,2\n", {}}, {"d/b.txt", std::string(300, 'b'), {}}},
                    gzip));
-    Put(formats / "tar_fuzzer_corpus", absl::StrCat("seed_", gzip), ReadFile(tar));
+    Put(formats / "tar_fuzzer_corpus", absl::StrCat("seed_", gzip), Must(ReadFileToString(tar)));
   }
   Check(WriteTar(tar, {{"escape_file", "x", {}}, {"escape_dir/y", "y", {}}}, false));
-  Put(formats / "tar_fuzzer_corpus", "seed_2", ReadFile(tar));
+  Put(formats / "tar_fuzzer_corpus", "seed_2", Must(ReadFileToString(tar)));
   fs::remove_all(tmp);
 }
 

@@ -10,15 +10,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "base/testing/test_util.h"
 #include "gmock/gmock.h"
 #include "grading/html_report.h"
 #include "gtest/gtest.h"
@@ -27,6 +26,8 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
+using ::mlebench::testing::ReadFileOrEmpty;
+using ::mlebench::testing::WriteFileOrFail;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -91,13 +92,6 @@ void AddSplit(AgentAggregate* agent, const std::string& name,
   any->set_standard_error(4.5);
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Runs `command` through the shell; returns its exit status and prints how long it took.
 int RunTimed(const std::string& what, const std::string& command) {
   const auto start = std::chrono::steady_clock::now();
@@ -147,10 +141,7 @@ TEST(HtmlReportInChromium, LoadsCleanlyAndShowsTablesAndPlots) {
   reports.push_back(Report("spaceship-titanic", 1, 0.8, false, "silver"));
 
   const fs::path html = outputs / "report.html";
-  {
-    std::ofstream out(html, std::ios::binary);
-    out << HtmlReport(summary, reports);
-  }
+  WriteFileOrFail(html, HtmlReport(summary, reports));
   const fs::path png = outputs / "report.png";
   // Chromium writes its profile and caches under HOME and --user-data-dir:
   // both in the test's own directory. Every console message goes to stderr
@@ -168,18 +159,18 @@ TEST(HtmlReportInChromium, LoadsCleanlyAndShowsTablesAndPlots) {
                                   url + " >'" + (tmp / "screenshot.out").string() + "' 2>'" +
                                   (tmp / "screenshot.err").string() + "'"),
             0)
-      << ReadFile(tmp / "screenshot.err");
+      << ReadFileOrEmpty(tmp / "screenshot.err");
   ASSERT_EQ(RunTimed("dump-dom", common + "--dump-dom " + url + " >'" + (tmp / "dom.html").string() +
                                 "' 2>'" + (tmp / "dom.err").string() + "'"),
             0)
-      << ReadFile(tmp / "dom.err");
+      << ReadFileOrEmpty(tmp / "dom.err");
 
   // No console message from the page (it has no script: any is an error,
   // e.g. a resource that failed to load), and no failed request. Chromium's
   // own pages log too (on a loaded machine, "Slow network is detected" with
   // source chrome://resources/...): those are not the report's.
   for (const char* log : {"screenshot.err", "dom.err"}) {
-    const std::string text = ReadFile(tmp / log);
+    const std::string text = ReadFileOrEmpty(tmp / log);
     for (absl::string_view line : absl::StrSplit(text, '\n')) {
       if (absl::StrContains(line, "source: chrome://")) continue;
       EXPECT_THAT(std::string(line), Not(HasSubstr(":CONSOLE"))) << log << ":\n" << text;
@@ -189,7 +180,7 @@ TEST(HtmlReportInChromium, LoadsCleanlyAndShowsTablesAndPlots) {
 
   // The DOM as Chromium parsed it: the tables, the plots, every marker, and
   // the agent's text as text (no element of its own).
-  const std::string dom = ReadFile(tmp / "dom.html");
+  const std::string dom = ReadFileOrEmpty(tmp / "dom.html");
   EXPECT_THAT(dom, HasSubstr("<th>Low (%)</th><th>Medium (%)</th><th>High (%)</th><th>All (%)</th>"));
   EXPECT_THAT(dom, HasSubstr("<th>Competition</th><th>Seed</th><th>Score</th>"));
   EXPECT_THAT(dom, HasSubstr("<svg class=\"medal-counts\""));

@@ -152,14 +152,6 @@ bool IsNonEmptyDir(const fs::path& p) {
   return fs::is_directory(p, ec) && !fs::is_empty(p, ec);
 }
 
-absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 // Replaces `dest` with the directory `staged` (same parent directory).
 absl::Status ReplaceDir(const fs::path& staged, const fs::path& dest) {
   std::error_code ec;
@@ -214,7 +206,7 @@ absl::Status PrepareOne(const std::string& id, const fs::path& data_dir, const C
     }
     absl::Status s = synthetic->generate(*staged_raw, static_cast<uint64_t>(seed));
     if (s.ok()) {
-      s = WriteTextFile(*staged_raw / kSyntheticRawMarker, absl::StrCat("seed ", seed, "\n"));
+      s = WriteStringToFile(*staged_raw / kSyntheticRawMarker, absl::StrCat("seed ", seed, "\n"));
     }
     if (!s.ok()) {
       fs::remove_all(*staged_raw, ec);
@@ -402,10 +394,7 @@ absl::Status GradeJsonl(const CommandLine& cl) {
   char stamp[64];
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H-%M-%S-UTC", &utc);
   const fs::path out = out_dir / (std::string(stamp) + "_grading_report.json");
-  std::ofstream file(out, std::ios::binary);
-  file << ToPythonJson(aggregated, 2) << "\n";
-  file.close();
-  if (!file) return absl::InternalError(absl::StrCat("cannot write ", out.string()));
+  RETURN_IF_ERROR(WriteStringToFile(out, ToPythonJson(aggregated, 2) + "\n"));
   AggregatedReport summary = aggregated;
   summary.clear_competition_reports();
   std::string text = ToPythonJson(summary, 4);
@@ -426,7 +415,7 @@ absl::Status SummarizeReports(const CommandLine& cl) {
   std::cout << FormatSummary(summary);
   if (cl.Has("json")) {
     const fs::path out = UserPath(cl.Get("json"));
-    RETURN_IF_ERROR(WriteTextFile(out, ToPythonJson(summary, 2) + "\n"));
+    RETURN_IF_ERROR(WriteStringToFile(out, ToPythonJson(summary, 2) + "\n"));
     std::cout << "\nSaved summary to " << out.string() << "\n";
   }
   return absl::OkStatus();
@@ -496,14 +485,14 @@ absl::Status AggregateReports(const CommandLine& cl) {
       return absl::InternalError(
           absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
     }
-    RETURN_IF_ERROR(WriteTextFile(path, ToPythonJson(file.report, 2) + "\n"));
+    RETURN_IF_ERROR(WriteStringToFile(path, ToPythonJson(file.report, 2) + "\n"));
   }
   fs::create_directories(out_dir, ec);
   RETURN_IF_ERROR(
-      WriteTextFile(out_dir / "run_group_experiments.csv", output.run_group_experiments_csv));
-  RETURN_IF_ERROR(WriteTextFile(out_dir / "summary.json", ToPythonJson(output.summary, 2) + "\n"));
-  RETURN_IF_ERROR(WriteTextFile(out_dir / "report.md", MarkdownReport(output.summary, reports)));
-  RETURN_IF_ERROR(WriteTextFile(out_dir / "report.html", HtmlReport(output.summary, reports)));
+      WriteStringToFile(out_dir / "run_group_experiments.csv", output.run_group_experiments_csv));
+  RETURN_IF_ERROR(WriteStringToFile(out_dir / "summary.json", ToPythonJson(output.summary, 2) + "\n"));
+  RETURN_IF_ERROR(WriteStringToFile(out_dir / "report.md", MarkdownReport(output.summary, reports)));
+  RETURN_IF_ERROR(WriteStringToFile(out_dir / "report.html", HtmlReport(output.summary, reports)));
   std::cout << FormatAggregate(output.summary) << "\nSaved summary to "
             << (out_dir / "summary.json").string() << " and " << output.grading_reports.size()
             << " grading reports under " << out_dir.string() << "\n";
