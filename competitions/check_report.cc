@@ -21,16 +21,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "base/command_line.h"
@@ -43,22 +42,6 @@
 
 namespace mlebench {
 namespace {
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-absl::Status WriteFile(const std::filesystem::path& path, std::string_view content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
 
 // One line on stderr; what it quotes may come from files an agent's run
 // made, so it is escaped (base/display_text.h).
@@ -93,7 +76,7 @@ struct SeedRun {
 // run record<TAB>agent log[<TAB>kept code and logs[<TAB>submission dir]]"
 // (paths relative to the working directory).
 absl::StatusOr<std::vector<SeedRun>> ReadRunsManifest(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
   std::vector<SeedRun> runs;
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
     const std::vector<std::string> fields = absl::StrSplit(line, '\t');
@@ -130,7 +113,7 @@ int Run(const std::vector<std::string>& args) {
     return 2;
   }
   if (cl->Has("data_handle")) {
-    absl::StatusOr<std::string> handle = ReadFile(cl->Get("data_handle"));
+    absl::StatusOr<std::string> handle = ReadFileToString(cl->Get("data_handle"));
     absl::Status current = handle.ok() ? CheckHandleIsCurrent(*handle, cl->Get("prepared_dir"))
                                        : handle.status();
     if (!current.ok()) {
@@ -197,7 +180,7 @@ int Run(const std::vector<std::string>& args) {
   // measured against (gate `sample`, "beaten" in the summary).
   std::optional<CompetitionReport> sample;
   if (cl->Has("sample_report")) {
-    absl::StatusOr<std::string> json = ReadFile(cl->Get("sample_report"));
+    absl::StatusOr<std::string> json = ReadFileToString(cl->Get("sample_report"));
     absl::StatusOr<CompetitionReport> report =
         json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
     if (!report.ok()) {
@@ -213,7 +196,7 @@ int Run(const std::vector<std::string>& args) {
   // <split>_reports): no seed may have a lower medal.
   std::optional<CompetitionReport> baseline;
   if (cl->Has("baseline")) {
-    absl::StatusOr<std::string> json = ReadFile(cl->Get("baseline"));
+    absl::StatusOr<std::string> json = ReadFileToString(cl->Get("baseline"));
     // A summary (the split regression tests' kind of baseline) holds no
     // competition's medal: nothing to hold this test to.
     const bool summary = json.ok() && IsAggregateSummaryJson(*json);
@@ -233,7 +216,7 @@ int Run(const std::vector<std::string>& args) {
 
   std::vector<SeedResult> results;
   for (const SeedRun& run : runs) {
-    absl::StatusOr<std::string> json = ReadFile(run.report);
+    absl::StatusOr<std::string> json = ReadFileToString(run.report);
     absl::StatusOr<CompetitionReport> graded =
         json.ok() ? ReportFromJson(*json) : absl::StatusOr<CompetitionReport>(json.status());
     if (!graded.ok()) {
@@ -242,7 +225,7 @@ int Run(const std::vector<std::string>& args) {
     }
     std::optional<std::string> record;
     if (!run.run_record.empty()) {
-      absl::StatusOr<std::string> text = ReadFile(run.run_record);
+      absl::StatusOr<std::string> text = ReadFileToString(run.run_record);
       if (!text.ok()) {
         PrintError(absl::StrCat(cl->Get("competition"), ": ", run.run_record, ": ",
                                 text.status().ToString(),
@@ -279,7 +262,7 @@ int Run(const std::vector<std::string>& args) {
       std::cout << "  " << (run_end.empty() ? "the agent's run" : run_end)
                 << "; its log: bazel-bin/" << EscapeForConsole(run.agent_log, 300)
                 << ", which ends:" << std::endl;
-      for (const std::string& line : LastLines(ReadFile(run.agent_log).value_or(""), 10)) {
+      for (const std::string& line : LastLines(ReadFileToString(run.agent_log).value_or(""), 10)) {
         std::cout << "    " << EscapeForConsole(line, 300) << std::endl;
       }
     }
@@ -291,7 +274,7 @@ int Run(const std::vector<std::string>& args) {
         per_seed_files ? CompetitionJUnitXml(results, *policy, options)
                        : CompetitionJUnitXml(results[0].report, *policy, results[0].decision,
                                              results[0].summary, options);
-    if (absl::Status s = WriteFile(xml, junit); !s.ok()) {
+    if (absl::Status s = WriteStringToFile(xml, junit); !s.ok()) {
       PrintError(s.ToString());
       return 2;
     }
@@ -303,11 +286,11 @@ int Run(const std::vector<std::string>& args) {
       const std::string base =
           per_seed_files ? absl::StrCat(report.competition_id(), ".seed-", runs[i].seed)
                          : report.competition_id();
-      absl::Status s = WriteFile(out / (base + ".report.json"), ToPythonJson(report, 2) + "\n");
+      absl::Status s = WriteStringToFile(out / (base + ".report.json"), ToPythonJson(report, 2) + "\n");
       // The same as upstream's grading report (what its aggregation and
       // leaderboard tooling read: `competition_reports` and the totals).
       if (s.ok()) {
-        s = WriteFile(out / (base + ".grading_report.json"),
+        s = WriteStringToFile(out / (base + ".grading_report.json"),
                       ToPythonJson(Aggregate({report}), 2) + "\n");
       }
       // The submission itself, so that the run can be graded again later.
@@ -327,8 +310,8 @@ int Run(const std::vector<std::string>& args) {
            {std::pair<std::string, std::string>{runs[i].run_record, ".run_record.json"},
             {runs[i].agent_log, ".agent.log"}}) {
         if (!s.ok() || path.empty()) continue;
-        absl::StatusOr<std::string> content = ReadFile(path);
-        s = content.ok() ? WriteFile(out / (base + name), *content) : content.status();
+        absl::StatusOr<std::string> content = ReadFileToString(path);
+        s = content.ok() ? WriteStringToFile(out / (base + name), *content) : content.status();
       }
       // The agent's kept code/ and logs/ (regular files only, safe names:
       // keep_tree.h), so that the test's outputs can be audited.

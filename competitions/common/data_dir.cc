@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
@@ -27,14 +28,6 @@ namespace fs = std::filesystem;
 bool IsNonEmptyDir(const fs::path& p) {
   std::error_code ec;
   return fs::is_directory(p, ec) && !fs::is_empty(p, ec);
-}
-
-absl::Status WriteTextFile(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
 }
 
 std::string Trim(std::string_view s) {
@@ -170,7 +163,7 @@ absl::Status PrepareIntoDataDir(const CompetitionDataDir& dir, const fs::path& r
   const fs::path staged = dir.competition_dir / "prepared.partial";
   fs::remove_all(staged, ec);
   absl::Status s = RunRegisteredPreparer(dir.id, raw, staged / "public", staged / "private");
-  if (s.ok()) s = WriteTextFile(staged / kDatasetMarker, absl::StrCat(std::string(dataset), "\n"));
+  if (s.ok()) s = WriteStringToFile(staged / kDatasetMarker, absl::StrCat(std::string(dataset), "\n"));
   if (s.ok()) {
     fs::remove_all(dir.prepared(), ec);
     if (!ec) fs::rename(staged, dir.prepared(), ec);

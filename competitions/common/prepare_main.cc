@@ -40,6 +40,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/baseline_libm.h"
 #include "base/command_line.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "competitions/common/data_dir.h"
 #include "competitions/common/preparer.h"
@@ -56,14 +57,6 @@ int CountFiles(const fs::path& dir) {
     if (it->is_regular_file()) ++count;
   }
   return count;
-}
-
-absl::Status WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
 }
 
 // --checksums, parsed, when given.
@@ -89,8 +82,8 @@ absl::Status RunOnDataDir(const CommandLine& cl) {
   ASSIGN_OR_RETURN(
       PreparedData prepared,
       EnsurePreparedData(dir, cl.Get("answers"), cl.Get("sample_submission"), checksums));
-  RETURN_IF_ERROR(WriteFile(cl.Get("handle_out"), prepared.handle));
-  RETURN_IF_ERROR(WriteFile(cl.Get("dataset_out"), prepared.dataset + "\n"));
+  RETURN_IF_ERROR(WriteStringToFile(cl.Get("handle_out"), prepared.handle));
+  RETURN_IF_ERROR(WriteStringToFile(cl.Get("dataset_out"), prepared.dataset + "\n"));
   std::printf("prepare: %s: %s\n", dir.id.c_str(), prepared.log.c_str());
   return absl::OkStatus();
 }
@@ -104,7 +97,7 @@ absl::Status RunOnPreparedInputs(const CommandLine& cl) {
   ASSIGN_OR_RETURN(const std::string dataset,
                    CheckPreparedInputs(id, cl.Get("prepared"), cl.Get("answers"),
                                        cl.Get("sample_submission"), checksums));
-  RETURN_IF_ERROR(WriteFile(cl.Get("dataset_out"), dataset + "\n"));
+  RETURN_IF_ERROR(WriteStringToFile(cl.Get("dataset_out"), dataset + "\n"));
   std::printf("prepare: %s: took the prepared data as is (%s)%s\n", id.c_str(), dataset.c_str(),
               checksums.has_value() ? "; checksums match upstream's" : "");
   return absl::OkStatus();
@@ -125,7 +118,7 @@ absl::Status RunOnRawInputs(const CommandLine& cl) {
   const fs::path private_dir = cl.Get("private");
   ASSIGN_OR_RETURN(const std::string dataset,
                    PrepareFromInputs(id, inputs, public_dir, private_dir, checksums));
-  RETURN_IF_ERROR(WriteFile(cl.Get("dataset_out"), dataset + "\n"));
+  RETURN_IF_ERROR(WriteStringToFile(cl.Get("dataset_out"), dataset + "\n"));
   std::printf("prepare: %s: prepared %s data from %s: %d files in %s, %d in %s%s\n", id.c_str(),
               dataset.c_str(), (cl.Has("raw") ? cl.Get("raw") : cl.Get("raw_zip")).c_str(),
               CountFiles(public_dir), public_dir.string().c_str(), CountFiles(private_dir),

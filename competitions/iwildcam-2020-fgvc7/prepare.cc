@@ -14,10 +14,8 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -46,20 +44,8 @@ namespace fs = std::filesystem;
 constexpr double kTestSize = 0.22;
 constexpr uintmax_t kMaxJsonBytes = uintmax_t{1} << 31;
 
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::error_code error;
-  const uintmax_t size = fs::file_size(path, error);
-  if (error) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
-  if (size > kMaxJsonBytes)
-    return absl::InvalidArgumentError(absl::StrCat(path.string(), " is too large"));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
 absl::StatusOr<JsonValue> ReadJson(const fs::path& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  ASSIGN_OR_RETURN(std::string text, ReadFileToString(path, kMaxJsonBytes));
   absl::StatusOr<JsonValue> value = ParseJson(text);
   if (!value.ok()) {
     return absl::InvalidArgumentError(

@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
@@ -37,32 +36,10 @@ constexpr char kLabel[] = "requester_received_pizza";
 // Kaggle's files are a few MB; anything near this is not a RAOP download.
 constexpr std::uintmax_t kMaxJsonBytes = std::uintmax_t{2} << 30;
 
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) {
-    return absl::NotFoundError(absl::StrCat("no file ", path.string()));
-  }
-  if (fs::file_size(path, error) > kMaxJsonBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(path.string(), " is larger than 2 GiB"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path.string()));
-  return bytes;
-}
-
-absl::Status WriteFile(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 // `json.load(open(raw / name))`, which upstream then indexes as a list of
 // dicts: anything else fails there (IndexError, AttributeError, ...).
 absl::StatusOr<std::vector<JsonValue>> LoadRequests(const fs::path& raw, const std::string& name) {
-  ASSIGN_OR_RETURN(std::string bytes, ReadFile(raw / name));
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / name, kMaxJsonBytes));
   absl::StatusOr<JsonValue> document = ParseJson(bytes);
   if (!document.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(name, ": ", document.status().message()));
@@ -200,8 +177,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(std::string test_json, DumpJson(new_test_without_labels, 4));
 
   // Upstream's length and column checks hold by construction here.
-  RETURN_IF_ERROR(WriteFile(public_dir / "train.json", train_json));
-  RETURN_IF_ERROR(WriteFile(public_dir / "test.json", test_json));
+  RETURN_IF_ERROR(WriteStringToFile(public_dir / "train.json", train_json));
+  RETURN_IF_ERROR(WriteStringToFile(public_dir / "test.json", test_json));
   // shutil.make_archive(public / "train", "zip", public, "train.json"): one
   // entry, named train.json, at the archive root.
   RETURN_IF_ERROR(WriteZip(public_dir / "train.zip",

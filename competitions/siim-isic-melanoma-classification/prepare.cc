@@ -7,7 +7,6 @@
 // train00..train13 (keeping their record counts in the names).
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -21,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
@@ -42,22 +42,9 @@ const std::vector<std::string> kTrainColumns = {
     "image_name", "patient_id", "sex", "age_approx", "anatom_site_general_challenge",
     "diagnosis", "benign_malignant", "target"};
 
-absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
-  std::error_code error;
-  const uintmax_t size = fs::file_size(path, error);
-  if (error) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
-  std::string bytes(size, '\0');
-  FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
-  const size_t read = std::fread(bytes.data(), 1, size, file);
-  std::fclose(file);
-  if (read != size) return absl::DataLossError(absl::StrCat("cannot read ", path.string()));
-  return bytes;
-}
-
 // The image_name values of every record in the shard.
 absl::StatusOr<std::vector<std::string>> ShardIds(const fs::path& shard) {
-  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(shard));
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(shard));
   absl::StatusOr<std::vector<std::string>> records = ReadTfRecords(bytes);
   if (!records.ok()) {
     return absl::DataLossError(

@@ -12,10 +12,8 @@
 // list is "[" + ", ".join(items) + "]".
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "competitions/common/preparer.h"
@@ -36,15 +35,6 @@ namespace mlebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path.filename().string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path.filename().string()));
-  return std::move(buffer).str();
-}
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -191,14 +181,6 @@ std::string IdKey(const Cell& id) {
   return absl::StrCat("i", std::get<int64_t>(id));
 }
 
-absl::Status WriteFile(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& scratch) {
   const fs::path extracted = scratch / "extracted";
@@ -209,7 +191,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // every sample has the same ones and keeps those in the new test).
   std::vector<std::string> test_fields;
   {
-    ASSIGN_OR_RETURN(std::string text, ReadWholeFile(extracted / "data/processed/test.json"));
+    ASSIGN_OR_RETURN(std::string text, ReadFileToString(extracted / "data/processed/test.json"));
     ASSIGN_OR_RETURN(std::vector<std::string_view> items, SplitArrayItems(text, "test.json"));
     std::set<std::string> field_set;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -223,7 +205,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
 
-  ASSIGN_OR_RETURN(std::string train_text, ReadWholeFile(extracted / "data/processed/train.json"));
+  ASSIGN_OR_RETURN(std::string train_text, ReadFileToString(extracted / "data/processed/train.json"));
   ASSIGN_OR_RETURN(std::vector<std::string_view> items, SplitArrayItems(train_text, "train.json"));
   const size_t n = items.size();
 
@@ -318,7 +300,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                           {SevenZipEntry::FromBytes("test.json", join(split.test_indices))}));
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   const std::string sample_csv = WriteCsvString(sample_submission);
-  RETURN_IF_ERROR(WriteFile(private_dir / "sample_submission.csv", sample_csv));
+  RETURN_IF_ERROR(WriteStringToFile(private_dir / "sample_submission.csv", sample_csv));
   return Write7z(public_dir / "sample_submission.csv.7z",
                  {SevenZipEntry::FromBytes("sample_submission.csv", sample_csv)});
 }
