@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -66,19 +67,7 @@ absl::Status CheckWriteName(absl::string_view name) {
 }
 
 absl::StatusOr<ReadHandle> OpenForReading(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (!fs::exists(status)) {
-    return absl::NotFoundError(absl::StrCat("7z archive '", path.string(), "' does not exist"));
-  }
-  if (!fs::is_regular_file(status)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("7z archive '", path.string(), "' is not a regular file"));
-  }
-  if (fs::file_size(path, ec) == 0 && !ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", path.string(), "' is not a 7z archive: the file is empty"));
-  }
+  RETURN_IF_ERROR(archive_internal::CheckArchiveFile("7z", path));
   ReadHandle a(archive_read_new());
   if (a == nullptr) return absl::ResourceExhaustedError("cannot allocate a libarchive reader");
   // Only 7z: a tar or zip renamed to .7z is an error, as it is for py7zr.
@@ -232,39 +221,18 @@ absl::Status Extract7z(const fs::path& archive_path, const fs::path& dest,
   });
   if (!checked.ok()) return checked;
 
-  std::error_code ec;
-  fs::create_directories(dest, ec);
-  const fs::path root = fs::canonical(dest, ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot create destination directory '", dest.string(), "': ", ec.message()));
-  }
+  ASSIGN_OR_RETURN(const fs::path root, archive_internal::CreateDestination(dest));
   int64_t total_bytes = 0;
   return ForEachEntry(archive_path, [&](archive* a, archive_entry* entry) -> absl::Status {
     const std::string name = EntryName(entry);
-    const bool is_directory = archive_entry_filetype(entry) == AE_IFDIR;
-    const fs::path target = (root / name).lexically_normal();
-    const fs::path directory = is_directory ? target : target.parent_path();
-    std::error_code ec;
-    if (!archive_internal::IsInside(directory, root) && directory.lexically_normal() != root) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("7z entry '", name, "' of '", archive_path.string(),
-                       "' would be written outside '", dest.string(), "' through a symlink"));
-    }
-    fs::create_directories(directory, ec);
-    if (ec) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot create directory '",
-                                                     directory.string(), "' for entry '", name,
-                                                     "': ", ec.message()));
-    }
-    if (is_directory) return absl::OkStatus();
-    if (fs::is_symlink(fs::symlink_status(target, ec))) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "7z entry '", name, "' would be written through the symlink '", target.string(), "'"));
-    }
+    ASSIGN_OR_RETURN(const std::optional<fs::path> target,
+                     archive_internal::PrepareEntryTarget(
+                         "7z", name, archive_entry_filetype(entry) == AE_IFDIR, archive_path,
+                         dest, root));
+    if (!target.has_value()) return absl::OkStatus();
     return archive_internal::ExtractEntryData(
         [&](char* buffer, size_t size) -> int64_t { return archive_read_data(a, buffer, size); },
-        [&] { return ErrorOf(a); }, name, archive_path, target, options.max_total_bytes,
+        [&] { return ErrorOf(a); }, name, archive_path, *target, options.max_total_bytes,
         total_bytes);
   });
 }
@@ -304,26 +272,8 @@ absl::Status Write7z(const fs::path& archive_path, std::vector<SevenZipEntry> en
           s.code(), absl::StrCat("cannot write '", archive_path.string(), "': ", s.message()));
     }
   }
-  std::error_code ec;
-  const fs::path parent =
-      archive_path.parent_path().empty() ? fs::path(".") : archive_path.parent_path();
-  if (!fs::is_directory(parent, ec)) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot write '", archive_path.string(), "': its directory does not exist"));
-  }
-  const fs::path temporary = archive_internal::TemporaryPathBeside(archive_path);
-  if (absl::Status s = WriteArchiveTo(temporary, entries); !s.ok()) {
-    fs::remove(temporary, ec);
-    return s;
-  }
-  fs::rename(temporary, archive_path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return absl::InternalError(absl::StrCat("cannot move the new archive to '",
-                                            archive_path.string(), "': ", ec.message()));
-  }
-  return absl::OkStatus();
+  return archive_internal::WriteArchiveAtomically(
+      archive_path, [&](const fs::path& temporary) { return WriteArchiveTo(temporary, entries); });
 }
 
 absl::Status SevenZipDirectory(const fs::path& src_dir, const std::string& prefix,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -60,21 +61,9 @@ absl::Status CheckEntryName(absl::string_view name) {
 bool IsDirectoryName(absl::string_view name) { return !name.empty() && name.back() == '/'; }
 
 absl::StatusOr<ZipHandle> OpenForReading(const fs::path& zip) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(zip, ec);
-  if (!fs::exists(status)) {
-    return absl::NotFoundError(absl::StrCat("zip archive '", zip.string(), "' does not exist"));
-  }
-  if (!fs::is_regular_file(status)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("zip archive '", zip.string(), "' is not a regular file"));
-  }
   // libzip opens an empty file as an empty archive; Python's zipfile (and we)
   // call it what it is.
-  if (fs::file_size(zip, ec) == 0 && !ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", zip.string(), "' is not a zip archive: the file is empty"));
-  }
+  RETURN_IF_ERROR(archive_internal::CheckArchiveFile("zip", zip));
   int error_code = 0;
   // No ZIP_CHECKCONS: like Python's zipfile, accept archives whose local and
   // central headers disagree in ways that do not matter (some zip tools write
@@ -258,37 +247,15 @@ absl::Status ExtractZip(const fs::path& zip, const fs::path& dest,
     entries.push_back({i, std::move(name)});
   }
 
-  std::error_code ec;
-  fs::create_directories(dest, ec);
-  const fs::path root = fs::canonical(dest, ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot create destination directory '", dest.string(), "': ", ec.message()));
-  }
+  ASSIGN_OR_RETURN(const fs::path root, archive_internal::CreateDestination(dest));
   int64_t total_bytes = 0;
   for (const Entry& entry : entries) {
-    const fs::path target = (root / entry.name).lexically_normal();
-    const fs::path directory = IsDirectoryName(entry.name) ? target : target.parent_path();
-    // An existing symlink in `dest` must not carry an entry elsewhere.
-    if (!archive_internal::IsInside(directory, root)) {
-      return absl::InvalidArgumentError(absl::StrCat("zip entry '", entry.name, "' of '",
-                                                     zip.string(), "' would be written outside '",
-                                                     dest.string(), "' through a symlink"));
-    }
-    fs::create_directories(directory, ec);
-    if (ec) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot create directory '",
-                                                     directory.string(), "' for entry '",
-                                                     entry.name, "': ", ec.message()));
-    }
-    if (IsDirectoryName(entry.name)) continue;
-    if (fs::is_symlink(fs::symlink_status(target, ec))) {
-      return absl::InvalidArgumentError(absl::StrCat("zip entry '", entry.name,
-                                                     "' would be written through the symlink '",
-                                                     target.string(), "'"));
-    }
-    RETURN_IF_ERROR(ExtractFile(za, entry.index, entry.name, zip, target, options.max_total_bytes,
-                                total_bytes));
+    ASSIGN_OR_RETURN(const std::optional<fs::path> target,
+                     archive_internal::PrepareEntryTarget(
+                         "zip", entry.name, IsDirectoryName(entry.name), zip, dest, root));
+    if (!target.has_value()) continue;
+    RETURN_IF_ERROR(ExtractFile(za, entry.index, entry.name, zip, *target,
+                                options.max_total_bytes, total_bytes));
   }
   return absl::OkStatus();
 }
@@ -314,25 +281,8 @@ absl::Status WriteZip(const fs::path& zip, const std::vector<ZipEntry>& entries)
     return absl::InvalidArgumentError(
         absl::StrCat("cannot write '", zip.string(), "': ", s.message()));
   }
-  std::error_code ec;
-  const fs::path parent = zip.parent_path().empty() ? fs::path(".") : zip.parent_path();
-  if (!fs::is_directory(parent, ec)) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot write '", zip.string(), "': its directory does not exist"));
-  }
-  const fs::path temporary = archive_internal::TemporaryPathBeside(zip);
-  if (absl::Status s = WriteArchiveTo(temporary, entries); !s.ok()) {
-    fs::remove(temporary, ec);
-    return s;
-  }
-  fs::rename(temporary, zip, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return absl::InternalError(
-        absl::StrCat("cannot move the new archive to '", zip.string(), "': ", ec.message()));
-  }
-  return absl::OkStatus();
+  return archive_internal::WriteArchiveAtomically(
+      zip, [&](const fs::path& temporary) { return WriteArchiveTo(temporary, entries); });
 }
 
 absl::Status ZipDirectory(const fs::path& src_dir, const fs::path& zip) {
