@@ -66,7 +66,7 @@ echo "ok: step 0: a bad gating policy fails the build with a clear message"
 # An agent whose dependencies reach the answers fails the analysis: through
 # visibility (prepared data, raw data, a grader) or, for agents declared where
 # visibility allows it (//tools), the aspect on the agent (anything under
-# //competitions or //testdata, however indirect).
+# //competitions or //synthetic, however indirect).
 for refused in "cheating:uses_prepared_data:is not visible from target" \
                "cheating:uses_raw_data:is not visible from target" \
                "cheating:uses_grader:is not visible from target" \
