@@ -20,6 +20,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_random.h"
 #include "pycompat/train_test_split.h"
@@ -45,19 +46,6 @@ std::vector<std::string> JpgNames(const fs::path& dir) {
   return names;
 }
 
-absl::Status Copy(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no image ", from.string()));
-  }
-  std::error_code error;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   const std::vector<std::string> covers = JpgNames(raw / "Cover");
@@ -77,9 +65,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (size_t i = 0; i < split->train_indices.size(); ++i) {
     const std::string& name = covers[split->train_indices[i]];
     const std::string new_name = absl::StrFormat("%05d.jpg", i + 1);
-    RETURN_IF_ERROR(Copy(raw / "Cover" / name, public_dir / "Cover" / new_name));
+    RETURN_IF_ERROR(CopyRegularFile(raw / "Cover" / name, public_dir / "Cover" / new_name));
     for (const char* algorithm : kAlgorithms) {
-      RETURN_IF_ERROR(Copy(raw / algorithm / name, public_dir / algorithm / new_name));
+      RETURN_IF_ERROR(CopyRegularFile(raw / algorithm / name, public_dir / algorithm / new_name));
     }
   }
 
@@ -100,7 +88,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
       source = raw / kAlgorithms[algorithm] / name;
       label = 1;
     }
-    RETURN_IF_ERROR(Copy(source, public_dir / "Test" / test_id));
+    RETURN_IF_ERROR(CopyRegularFile(source, public_dir / "Test" / test_id));
     ids.cells.push_back(test_id);
     labels.cells.push_back(label);
   }

@@ -14,6 +14,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
 #include "pycompat/train_test_split.h"
@@ -42,15 +43,6 @@ absl::StatusOr<std::vector<std::string>> JpgNames(const fs::path& dir) {
   if (error) return absl::InternalError(absl::StrCat("cannot list train/: ", error.message()));
   std::sort(names.begin(), names.end());
   return names;
-}
-
-absl::Status Copy(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  if (!fs::copy_file(from, to, fs::copy_options::overwrite_existing, error)) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.filename().string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status MakeDir(const fs::path& dir) {
@@ -88,7 +80,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const std::string renamed = Contains(name, "cat") ? absl::StrCat("cat.", cats++, ".jpg")
                                                       : absl::StrCat("dog.", dogs++, ".jpg");
     const fs::path target = public_dir / "train" / renamed;
-    RETURN_IF_ERROR(Copy(extracted / "train" / name, target));
+    RETURN_IF_ERROR(CopyRegularFile(extracted / "train" / name, target));
   }
 
   // Test images: 1.jpg, 2.jpg, ... in split order; the label is whether
@@ -101,7 +93,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const std::string& name = (all_images)[split.test_indices[i]];
     const int64_t id = static_cast<int64_t>(i) + 1;
     const fs::path target = public_dir / "test" / absl::StrCat(id, ".jpg");
-    RETURN_IF_ERROR(Copy(extracted / "train" / name, target));
+    RETURN_IF_ERROR(CopyRegularFile(extracted / "train" / name, target));
     answer_ids.cells.push_back(id);
     answer_labels.cells.push_back(int64_t{Contains(name, "dog") ? 1 : 0});
     sample_labels.cells.push_back(0.5);

@@ -18,6 +18,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/npy.h"
 #include "pycompat/python_json.h"
@@ -143,18 +144,6 @@ absl::StatusOr<std::string> EncodeMask(const NpyArray& mask) {
   return rle.empty() ? "-" : rle;
 }
 
-absl::Status CopyFile(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  fs::create_directories(to.parent_path(), error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.parent_path().string()));
-  if (!fs::is_regular_file(from)) return absl::NotFoundError(absl::StrCat("missing ", from.string()));
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 // How many files under `dir` (recursively) `matches` accepts by name.
 template <typename Match>
 int64_t CountFiles(const fs::path& dir, Match matches) {
@@ -212,18 +201,18 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (int64_t index : split.train_indices) {
     const std::string& id = (ids)[index];
     for (int band = kFirstBand; band <= kLastBand; ++band) {
-      RETURN_IF_ERROR(CopyFile(raw / "train" / id / BandFileName(band),
-                               public_dir / "train" / id / BandFileName(band)));
+      RETURN_IF_ERROR(CopyRegularFile(raw / "train" / id / BandFileName(band),
+                                      public_dir / "train" / id / BandFileName(band)));
     }
     for (const char* name : {"human_individual_masks.npy", "human_pixel_masks.npy"}) {
-      RETURN_IF_ERROR(CopyFile(raw / "train" / id / name, public_dir / "train" / id / name));
+      RETURN_IF_ERROR(CopyRegularFile(raw / "train" / id / name, public_dir / "train" / id / name));
     }
   }
   for (int64_t index : split.test_indices) {
     const std::string& id = (ids)[index];
     for (int band = kFirstBand; band <= kLastBand; ++band) {
-      RETURN_IF_ERROR(CopyFile(raw / "train" / id / BandFileName(band),
-                               public_dir / "test" / id / BandFileName(band)));
+      RETURN_IF_ERROR(CopyRegularFile(raw / "train" / id / BandFileName(band),
+                                      public_dir / "test" / id / BandFileName(band)));
     }
   }
 
@@ -240,7 +229,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     }
   }
   RETURN_IF_ERROR(
-      CopyFile(raw / "validation_metadata.json", public_dir / "validation_metadata.json"));
+      CopyRegularFile(raw / "validation_metadata.json", public_dir / "validation_metadata.json"));
 
   JsonValue new_train = JsonValue::Array();
   for (int64_t index : split.train_indices) new_train.items.push_back(train_metadata.items[index]);

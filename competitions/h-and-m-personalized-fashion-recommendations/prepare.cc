@@ -38,6 +38,7 @@
 #include "base/table_ops.h"
 #include "base/typed_csv_writer.h"
 #include "base/typed_table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_str.h"
@@ -137,19 +138,6 @@ absl::StatusOr<Table> AnswersByCustomer(const Column& customers, const Column& a
   return Table({std::move(ids), std::move(predictions)});
 }
 
-absl::Status CopyFile(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no file ", from.string()));
-  }
-  std::error_code error;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 // Copies Kaggle's other files, then writes answers.csv and, through
 // `write_train`, transactions_train.csv, then copies images/ (upstream's
 // order, so that a missing file fails at the same point on either path).
@@ -157,7 +145,7 @@ absl::Status WriteOutputs(const fs::path& raw, const fs::path& public_dir,
                           const fs::path& private_dir, const Table& answers,
                           const std::function<absl::Status()>& write_train) {
   for (const char* name : {"sample_submission.csv", "articles.csv", "customers.csv"}) {
-    RETURN_IF_ERROR(CopyFile(raw / name, public_dir / name));
+    RETURN_IF_ERROR(CopyRegularFile(raw / name, public_dir / name));
   }
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "answers.csv").string()));
   RETURN_IF_ERROR(write_train());

@@ -14,6 +14,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -64,20 +65,6 @@ absl::StatusOr<std::vector<ImageRef>> ImageRefs(const Table& table) {
   return refs;
 }
 
-absl::Status CopyImage(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no image ", from.string()));
-  }
-  std::error_code error;
-  fs::create_directories(to.parent_path(), error);
-  if (!error) fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(Table all_rows, ReadCsvFile((raw / "train.csv").string()));
@@ -116,13 +103,13 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   const fs::path source = raw / "train_images";
   fs::create_directories(public_dir / "train_images");
   for (const ImageRef& ref : train_refs) {
-    RETURN_IF_ERROR(CopyImage(source / ref.chain / ref.image,
-                              public_dir / "train_images" / ref.chain / ref.image));
+    RETURN_IF_ERROR(CopyRegularFile(source / ref.chain / ref.image,
+                                    public_dir / "train_images" / ref.chain / ref.image));
   }
   fs::create_directories(public_dir / "test_images");
   for (const ImageRef& ref : test_refs) {
     RETURN_IF_ERROR(
-        CopyImage(source / ref.chain / ref.image, public_dir / "test_images" / ref.image));
+        CopyRegularFile(source / ref.chain / ref.image, public_dir / "test_images" / ref.image));
   }
   return WriteCsvFile(new_test, (private_dir / "test.csv").string());
 }

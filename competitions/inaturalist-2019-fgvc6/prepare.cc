@@ -34,6 +34,7 @@
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "competitions/families/fgvc/herbarium_prepare.h"
 #include "formats/tar_archive.h"
@@ -185,11 +186,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (int64_t category : category_order) {
     for (const Item& item : train_by_category[category]) {
       ASSIGN_OR_RETURN(std::string name, MetadataFileName(*item.image));
-      RETURN_IF_ERROR(CopyMetadataImage(image_root / name, public_dir / name));
+      RETURN_IF_ERROR(CopyRegularFile(image_root / name, public_dir / name));
     }
   }
   for (const auto& [old_name, new_name] : test_copies) {
-    RETURN_IF_ERROR(CopyMetadataImage(image_root / old_name, public_dir / new_name));
+    RETURN_IF_ERROR(CopyRegularFile(image_root / old_name, public_dir / new_name));
   }
   if (CountGlobJpgs(public_dir / "train_val2019") != static_cast<int64_t>(train_count)) {
     return CheckFailed(absl::StrCat("Mismatching number of images in train_images, got ",

@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 
 namespace mlebench {
@@ -23,23 +24,13 @@ namespace fs = std::filesystem;
 // Upstream asserts that the labelled test file has Kaggle's 45 columns.
 constexpr size_t kExpandedTestColumns = 45;
 
-absl::Status CopyFile(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot copy ", from.filename().string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(Table test, ReadCsvFile((raw / "test_private_expanded.csv").string()));
   ASSIGN_OR_RETURN(Table test_without_labels, (SelectColumns(test, {"id", "comment_text"})));
 
-  RETURN_IF_ERROR(CopyFile(raw / "test_private_expanded.csv", private_dir / "test.csv"));
-  RETURN_IF_ERROR(CopyFile(raw / "train.csv", public_dir / "train.csv"));
+  RETURN_IF_ERROR(CopyRegularFile(raw / "test_private_expanded.csv", private_dir / "test.csv"));
+  RETURN_IF_ERROR(CopyRegularFile(raw / "train.csv", public_dir / "train.csv"));
   RETURN_IF_ERROR(WriteCsvFile(test_without_labels, (public_dir / "test.csv").string()));
   ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(test, {"id"})));
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "prediction", 0.0));

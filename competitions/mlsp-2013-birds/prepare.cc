@@ -27,6 +27,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
 #include "pycompat/numpy_random.h"
@@ -116,16 +117,6 @@ absl::Status CheckFileName(const std::string& name) {
     return absl::InvalidArgumentError(
         absl::StrCat("rec_id2filename.txt: '", name, "' is not a plain file name"));
   }
-  return absl::OkStatus();
-}
-
-absl::Status Copy(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no file ", from.string()));
-  }
-  std::error_code error;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot copy ", from.string()));
   return absl::OkStatus();
 }
 
@@ -277,26 +268,28 @@ absl::Status WriteLabels(const fs::path& essential, const fs::path& public_dir,
 absl::Status CopyRecordingFiles(const fs::path& essential, const fs::path& supplemental,
                                 const fs::path& public_dir, const std::vector<std::string>& filenames,
                                 const Folds& folds) {
-  RETURN_IF_ERROR(
-      Copy(essential / "species_list.txt", public_dir / "essential_data/species_list.txt"));
+  RETURN_IF_ERROR(CopyRegularFile(essential / "species_list.txt",
+                                  public_dir / "essential_data/species_list.txt"));
   for (const std::string& name : filenames) {
-    RETURN_IF_ERROR(Copy(essential / "src_wavs" / (name + ".wav"),
-                         public_dir / "essential_data/src_wavs" / (name + ".wav")));
+    RETURN_IF_ERROR(CopyRegularFile(essential / "src_wavs" / (name + ".wav"),
+                                    public_dir / "essential_data/src_wavs" / (name + ".wav")));
   }
   for (const std::string& name : filenames) {
     const std::string bmp = name + ".bmp";
-    RETURN_IF_ERROR(Copy(supplemental / "filtered_spectrograms" / bmp,
-                         public_dir / "supplemental_data/filtered_spectrograms" / bmp));
+    RETURN_IF_ERROR(CopyRegularFile(supplemental / "filtered_spectrograms" / bmp,
+                                    public_dir / "supplemental_data/filtered_spectrograms" / bmp));
     if (fs::exists(supplemental / "segmentation_examples" / bmp)) {
-      RETURN_IF_ERROR(Copy(supplemental / "segmentation_examples" / bmp,
-                           public_dir / "supplemental_data/segmentation_examples" / bmp));
+      RETURN_IF_ERROR(
+          CopyRegularFile(supplemental / "segmentation_examples" / bmp,
+                          public_dir / "supplemental_data/segmentation_examples" / bmp));
     }
     for (const char* dir : {"spectrograms", "supervised_segmentation"}) {
-      RETURN_IF_ERROR(Copy(supplemental / dir / bmp, public_dir / "supplemental_data" / dir / bmp));
+      RETURN_IF_ERROR(
+          CopyRegularFile(supplemental / dir / bmp, public_dir / "supplemental_data" / dir / bmp));
     }
   }
   for (const char* file : {"segment_clusters.bmp", "segment_mosaic.bmp"}) {
-    RETURN_IF_ERROR(Copy(supplemental / file, public_dir / "supplemental_data" / file));
+    RETURN_IF_ERROR(CopyRegularFile(supplemental / file, public_dir / "supplemental_data" / file));
   }
   for (const char* file :
        {"histogram_of_segments.txt", "segment_features.txt", "segment_rectangles.txt"}) {

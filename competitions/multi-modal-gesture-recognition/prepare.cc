@@ -30,6 +30,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/tar_archive.h"
 #include "pycompat/python_random.h"
@@ -58,18 +59,6 @@ std::vector<std::string> TestIds(const std::vector<std::string>& top_level_names
   }
   std::sort(ids.begin(), ids.end());
   return ids;
-}
-
-absl::Status CopyRawFile(const fs::path& raw, const std::string& from, const fs::path& to) {
-  std::error_code error;
-  if (!fs::is_regular_file(raw / from, error)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no ", from));
-  }
-  fs::copy_file(raw / from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(absl::StrCat("cannot copy ", from, ": ", error.message()));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -119,12 +108,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                                       Column{"Sequence", Dtype::kObject, predictions}}),
                                (public_dir / "randomPredictions.csv").string()));
 
-  RETURN_IF_ERROR(CopyRawFile(raw, "training4.tar.gz", public_dir / "test.tar.gz"));
+  RETURN_IF_ERROR(CopyRegularFile(raw / "training4.tar.gz", public_dir / "test.tar.gz"));
   for (const char* file :
        {"training1.tar.gz", "training2.tar.gz", "training3.tar.gz", "validation1.tar.gz",
         "validation2.tar.gz", "validation3.tar.gz", "devel01-40.7z",
         "valid_all_files_combined.7z", "sample_code_mmrgc.zip"}) {
-    RETURN_IF_ERROR(CopyRawFile(raw, file, public_dir / file));
+    RETURN_IF_ERROR(CopyRegularFile(raw / file, public_dir / file));
   }
   return absl::OkStatus();
 }

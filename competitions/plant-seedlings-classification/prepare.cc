@@ -18,6 +18,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -90,17 +91,6 @@ absl::Status CheckGlobCounts(const Table& train, const Table& test) {
   return absl::OkStatus();
 }
 
-absl::Status Copy(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  fs::create_directories(to.parent_path(), error);
-  if (!error) fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.filename().string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   const fs::path train_dir = raw / "train";
@@ -131,11 +121,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   fs::create_directories(public_dir / "train", error);
   for (size_t row = 0; row < train.num_rows(); ++row) {
     const std::string species = Text(train, "species", row), file = Text(train, "file", row);
-    RETURN_IF_ERROR(Copy(train_dir / species / file, public_dir / "train" / species / file));
+    RETURN_IF_ERROR(
+        CopyRegularFile(train_dir / species / file, public_dir / "train" / species / file));
   }
   for (size_t row = 0; row < test.num_rows(); ++row) {
     const std::string species = Text(test, "species", row), file = Text(test, "file", row);
-    RETURN_IF_ERROR(Copy(train_dir / species / file, public_dir / "test" / file));
+    RETURN_IF_ERROR(CopyRegularFile(train_dir / species / file, public_dir / "test" / file));
   }
   return absl::OkStatus();
 }

@@ -24,6 +24,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/tfrecord.h"
 
@@ -78,18 +79,6 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
     out.push_back(*name);
   }
   return out;
-}
-
-absl::Status CopyFile(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no file ", from.string()));
-  }
-  std::error_code error;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status MakeDirs(const fs::path& dir) {
@@ -160,9 +149,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     RETURN_IF_ERROR(MakeDirs(public_dir / "jpeg" / split));
     for (const std::string& name : *names_of_split) {
       RETURN_IF_ERROR(
-          CopyFile(raw / "train" / (name + ".dcm"), public_dir / split / (name + ".dcm")));
-      RETURN_IF_ERROR(CopyFile(raw / "jpeg" / "train" / (name + ".jpg"),
-                               public_dir / "jpeg" / split / (name + ".jpg")));
+          CopyRegularFile(raw / "train" / (name + ".dcm"), public_dir / split / (name + ".dcm")));
+      RETURN_IF_ERROR(CopyRegularFile(raw / "jpeg" / "train" / (name + ".jpg"),
+                                      public_dir / "jpeg" / split / (name + ".jpg")));
     }
   }
 
@@ -197,7 +186,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
     const bool is_test = shard == kTestShards[0] || shard == kTestShards[1];
     const std::string target = absl::StrFormat("%s%02d-%s.tfrec", is_test ? "test" : "train",
                                                is_test ? test_count++ : train_count++, record_count);
-    RETURN_IF_ERROR(CopyFile(raw / "tfrecords" / shard, tfrecords / target));
+    RETURN_IF_ERROR(CopyRegularFile(raw / "tfrecords" / shard, tfrecords / target));
   }
 
   // Upstream's remaining checks.

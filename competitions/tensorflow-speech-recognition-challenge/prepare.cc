@@ -17,6 +17,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/seven_zip.h"
 #include "pycompat/train_test_split.h"
@@ -68,16 +69,6 @@ absl::StatusOr<std::vector<AudioFile>> FindAudioFiles(const fs::path& audio_dir)
   return files;
 }
 
-absl::Status Copy(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy '", from.string(), "' to '", to.string(), "': ", ec.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status MakeDirectories(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -115,7 +106,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (int64_t index : split.train_indices) {
     const AudioFile& file = (audio_files)[index];
     RETURN_IF_ERROR(MakeDirectories(train_audio / file.label));
-    RETURN_IF_ERROR(Copy(file.path, train_audio / file.label / file.path.filename()));
+    RETURN_IF_ERROR(CopyRegularFile(file.path, train_audio / file.label / file.path.filename()));
   }
 
   // Test clips are renamed: file names repeat across label folders.
@@ -123,7 +114,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   for (size_t i = 0; i < split.test_indices.size(); ++i) {
     const AudioFile& file = (audio_files)[split.test_indices[i]];
     std::string new_name = absl::StrFormat("clip_%08d.wav", i);
-    RETURN_IF_ERROR(Copy(file.path, test_audio / new_name));
+    RETURN_IF_ERROR(CopyRegularFile(file.path, test_audio / new_name));
     fnames.emplace_back(std::move(new_name));
     labels.emplace_back(file.label);
     silence.emplace_back(std::string("silence"));

@@ -16,6 +16,7 @@
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_json.h"
 #include "pycompat/python_random.h"
@@ -67,20 +68,6 @@ bool IsContainedRelativePath(const std::string& name) {
   return true;
 }
 
-absl::Status CopyImage(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no image ", from.string()));
-  }
-  std::error_code error;
-  fs::create_directories(to.parent_path(), error);
-  if (!error) fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 // `len(list(dir.glob("**/*.jpg")))`: files (and folders) whose name ends in
 // ".jpg" at any depth.
 int64_t CountJpgs(const fs::path& dir) {
@@ -130,10 +117,6 @@ absl::StatusOr<std::string> FileName(const JsonValue& image) {
 
 absl::Status WriteSortedKeysJson(const JsonValue& value, const fs::path& path) {
   return WriteSortedJson(value, path);
-}
-
-absl::Status CopyMetadataImage(const fs::path& from, const fs::path& to) {
-  return CopyImage(from, to);
 }
 
 int64_t CountGlobJpgs(const fs::path& dir) { return CountJpgs(dir); }
@@ -243,7 +226,7 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
       train_annotations.items.push_back(*item.annotation);
       train_images.items.push_back(*item.image);
       ASSIGN_OR_RETURN(std::string file_name, FileName(*item.image));
-      RETURN_IF_ERROR(CopyImage(raw_train / file_name, public_train / file_name));
+      RETURN_IF_ERROR(CopyRegularFile(raw_train / file_name, public_train / file_name));
     }
   }
   const size_t train_count = train_images.items.size();
@@ -292,7 +275,7 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
     ASSIGN_OR_RETURN(std::string file_name, FileName(image));
     image.Set("id", JsonValue::String(new_id));
     image.Set("file_name", JsonValue::String(new_file_name));
-    RETURN_IF_ERROR(CopyImage(raw_train / file_name, public_test / new_file_name));
+    RETURN_IF_ERROR(CopyRegularFile(raw_train / file_name, public_test / new_file_name));
     ASSIGN_OR_RETURN(int64_t category, CategoryId(annotation));
     ids.push_back(new_id);
     categories.push_back(category);
@@ -409,8 +392,8 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
       image.Set("file_name", JsonValue::String(new_file_name));
       train_annotations.items.push_back(std::move(annotation));
       train_images.items.push_back(std::move(image));
-      RETURN_IF_ERROR(
-          CopyImage(raw / "train_images" / file_name, public_dir / "train_images" / new_file_name));
+      RETURN_IF_ERROR(CopyRegularFile(raw / "train_images" / file_name,
+                                      public_dir / "train_images" / new_file_name));
     }
   }
   const size_t train_count = train_images.items.size();
@@ -439,8 +422,8 @@ absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_di
     JsonValue image = *item.image;
     image.Set("image_id", JsonValue::String(new_id));
     image.Set("file_name", JsonValue::String(new_file_name));
-    RETURN_IF_ERROR(
-        CopyImage(raw / "train_images" / file_name, public_dir / "test_images" / new_file_name));
+    RETURN_IF_ERROR(CopyRegularFile(raw / "train_images" / file_name,
+                                    public_dir / "test_images" / new_file_name));
     ASSIGN_OR_RETURN(int64_t category, CategoryId(*item.annotation));
     ids.push_back(new_id);
     categories.push_back(category);

@@ -67,9 +67,6 @@ absl::Status PrepareHerbarium2022(const std::filesystem::path& raw,
 // per-category split of COCO-style metadata) shares:
 // `json.dump(value, f, indent=4, sort_keys=True)` to `path`;
 absl::Status WriteSortedKeysJson(const JsonValue& value, const std::filesystem::path& path);
-// `shutil.copyfile(from, to)` after creating to's folder (NotFound for a
-// missing `from`);
-absl::Status CopyMetadataImage(const std::filesystem::path& from, const std::filesystem::path& to);
 // `len(list(dir.glob("**/*.jpg")))`;
 int64_t CountGlobJpgs(const std::filesystem::path& dir);
 // an annotation's "category_id" as a 64-bit int (InvalidArgument otherwise);
