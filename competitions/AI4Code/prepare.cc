@@ -24,6 +24,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/python_json.h"
@@ -82,17 +83,9 @@ absl::StatusOr<Table> RowsWithIds(const Table& table, const std::set<Cell>& ids,
 
 absl::Status CopyNotebooks(const fs::path& from_dir, const fs::path& to_dir,
                            const std::vector<Cell>& ids) {
-  std::error_code error;
-  fs::create_directories(to_dir, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to_dir.string()));
-  for (const Cell& id : ids) {
-    const std::string name = PythonStr(id) + ".json";
-    fs::copy_file(from_dir / name, to_dir / name, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::NotFoundError(absl::StrCat("cannot copy train/", name, ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
+  std::vector<std::string> names;
+  for (const Cell& id : ids) names.push_back(PythonStr(id));
+  return CopyNamedFiles(from_dir, to_dir, names, ".json");
 }
 
 // `" ".join(json.load(f)["cell_type"].keys())` for one notebook file.

@@ -17,6 +17,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -56,21 +57,6 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& split, std::str
   return names;
 }
 
-absl::Status CopyImages(const fs::path& raw, const fs::path& folder,
-                        const std::vector<std::string>& names) {
-  std::error_code error;
-  fs::create_directories(folder, error);
-  for (const std::string& name : names) {
-    if (error) break;
-    fs::copy_file(raw / "train_images" / name, folder / name, error);
-  }
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot copy images to ", folder.filename().string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
@@ -97,8 +83,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   Table sample = new_test;
   RETURN_IF_ERROR(SetConstantColumn(sample, "diagnosis", Cell(int64_t{0})));
 
-  RETURN_IF_ERROR(CopyImages(raw, public_dir / "test_images", test_names));
-  RETURN_IF_ERROR(CopyImages(raw, public_dir / "train_images", train_names));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train_images", public_dir / "test_images", test_names));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train_images", public_dir / "train_images", train_names));
   for (const auto& [table, path] : {
            std::pair{&new_train, public_dir / "train.csv"},
            std::pair{&new_test, private_dir / "test.csv"},

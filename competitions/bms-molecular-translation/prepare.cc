@@ -14,6 +14,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -41,27 +42,15 @@ absl::StatusOr<fs::path> ImageSubpath(const Cell &cell, size_t row) {
   return fs::path(id->substr(0, 1)) / id->substr(1, 1) / id->substr(2, 1) / (*id + ".png");
 }
 
-// Copies the images of `table`'s rows from raw/train/ to `dest`; returns how
-// many distinct files `dest` holds afterwards (upstream counts them).
+// Copies the images of `table`'s rows from raw/train/ to `dest`.
 absl::Status CopyImages(const Table &table, const fs::path &raw_train, const fs::path &dest) {
   const Column &ids = *table.Find("image_id");
+  std::vector<std::string> subpaths;
   for (size_t row = 0; row < ids.cells.size(); ++row) {
     ASSIGN_OR_RETURN(fs::path subpath, ImageSubpath(ids.cells[row], row));
-    const fs::path src = raw_train / subpath;
-    if (!fs::is_regular_file(src)) {
-      return absl::NotFoundError(absl::StrCat("no image train/", subpath.string()));
-    }
-    std::error_code error;
-    fs::create_directories((dest / subpath).parent_path(), error);
-    if (!error) {
-      fs::copy_file(src, dest / subpath, fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy train/", subpath.string(), ": ", error.message()));
-    }
+    subpaths.push_back(subpath.string());
   }
-  return absl::OkStatus();
+  return CopyNamedFiles(raw_train, dest, subpaths);
 }
 
 // `len(list(dir.glob("**/*.png")))`: the files under `dir` named *.png.

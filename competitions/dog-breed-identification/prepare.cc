@@ -14,6 +14,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/one_hot.h"
 #include "competitions/common/preparer.h"
 #include "competitions/dog-breed-identification/classes.h"
@@ -27,28 +28,6 @@ using dog_breed_identification::Breeds;
 
 // A table and the file it is written to.
 using CsvOutput = std::pair<const Table*, fs::path>;
-
-
-// Copies raw/train/<name> to <dest>/<name> for each name.
-absl::Status CopyImages(const fs::path& raw_train, const std::vector<std::string>& names,
-                        const fs::path& dest) {
-  std::error_code error;
-  fs::create_directories(dest, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("cannot create ", dest.string(), ": ", error.message()));
-  }
-  for (const std::string& name : names) {
-    const fs::path source = raw_train / name;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("the raw download has no image train/", name));
-    }
-    if (!fs::copy_file(source, dest / name, fs::copy_options::overwrite_existing, error)) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", name, ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
-}
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
@@ -87,8 +66,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
        }) {
     RETURN_IF_ERROR(WriteCsvFile(*table, path.string()));
   }
-  RETURN_IF_ERROR(CopyImages(raw / "train", train_images, public_dir / "train"));
-  RETURN_IF_ERROR(CopyImages(raw / "train", test_images, public_dir / "test"));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", public_dir / "train", train_images));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", public_dir / "test", test_images));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());
 }
 

@@ -179,7 +179,7 @@ TEST(DogBreedPrepareTest, RunsUpstreamsChecksAndRejectsBadRawData) {
   dogs = RandomDogs(20, 5);
   const fs::path missing = MakeRaw(dogs);
   fs::remove(missing / "train" / (dogs[3].id + ".jpg"));
-  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no image train/" + dogs[3].id));
+  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no file train/" + dogs[3].id));
   // A breed that is not one of the 120.
   dogs = RandomDogs(20, 6);
   for (RawDog& dog : dogs) dog.breed = "wolf";

@@ -12,6 +12,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -55,23 +56,6 @@ absl::StatusOr<int64_t> CountTifs(const fs::path& dir) {
     count += name.size() >= 4 && name.compare(name.size() - 4, 4, ".tif") == 0;
   }
   return count;
-}
-
-// Copies raw/train/<id>.tif to `dest_dir`/<id>.tif for every id.
-absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids,
-                        const fs::path& dest_dir) {
-  for (const std::string& id : ids) {
-    const fs::path source = raw / "train" / (id + ".tif");
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("raw data has no image train/", id, ".tif"));
-    }
-    std::error_code error;
-    fs::copy_file(source, dest_dir / (id + ".tif"), fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", id, ".tif: ", error.message()));
-    }
-  }
-  return absl::OkStatus();
 }
 
 // The rows of `table` whose id is in `keep`, in the table's order (pandas'
@@ -123,13 +107,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   Table sample_submission = new_test;
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "label", int64_t{0}));
 
-  for (const char* dir : {"train", "test"}) {
-    std::error_code error;
-    fs::create_directories(public_dir / dir, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot create public/", dir));
-  }
-  RETURN_IF_ERROR(CopyImages(raw, new_train_ids, public_dir / "train"));
-  RETURN_IF_ERROR(CopyImages(raw, new_test_ids, public_dir / "test"));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", public_dir / "train", new_train_ids, ".tif"));
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", public_dir / "test", new_test_ids, ".tif"));
   RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train_labels.csv").string()));
   RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "answers.csv").string()));
   return WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string());

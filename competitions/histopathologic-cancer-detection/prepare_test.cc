@@ -179,7 +179,7 @@ TEST(HistopathologicPrepareTest, RejectsBadRawData) {
   const std::vector<RawImage> images = RandomImages(10, 7);
   const fs::path missing = MakeRaw(images, 3);
   fs::remove(missing / "train" / (images[4].id + ".tif"));
-  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no image train/" + images[4].id));
+  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no file train/" + images[4].id));
   // Ids that are not plain names never reach the file system.
   for (const std::string bad_id : {"../escape", "sub/dir", "..", ""}) {
     SCOPED_TRACE(bad_id);

@@ -18,6 +18,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -55,26 +56,6 @@ std::vector<int64_t> Unique(const std::vector<int64_t>& values) {
     if (seen.insert(v).second) unique.push_back(v);
   }
   return unique;
-}
-
-// Copies `<from>/<id>.parquet` to `<to>/<id>.parquet` for each id.
-absl::Status CopyParquetFiles(const std::vector<int64_t>& ids, const fs::path& from,
-                              const fs::path& to) {
-  std::error_code error;
-  fs::create_directories(to, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
-  for (int64_t id : ids) {
-    const std::string name = absl::StrCat(id, ".parquet");
-    if (!fs::is_regular_file(from / name)) {
-      return absl::NotFoundError(absl::StrCat("raw data lacks ", (from / name).string()));
-    }
-    fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy ", (from / name).string(), ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
 }
 
 // The number of entries under `dir`, recursively (upstream's len(rglob("*"))).
@@ -197,7 +178,9 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
            std::tuple{&unique_test_spectrograms, raw / "train_spectrograms",
                       public_dir / "test_spectrograms"},
        }) {
-    RETURN_IF_ERROR(CopyParquetFiles(*ids, from, to));
+    std::vector<std::string> names;
+    for (int64_t id : *ids) names.push_back(absl::StrCat(id));
+    RETURN_IF_ERROR(CopyNamedFiles(from, to, names, ".parquet"));
   }
 
   // Upstream's sanity checks.

@@ -170,7 +170,8 @@ TEST(HmsPrepareTest, RejectsBadRawData) {
     // Every EEG file gone: whichever is copied first is missing.
     const fs::path raw = Raw(7);
     fs::remove_all(raw / "train_eegs");
-    EXPECT_THAT(testing::RunPreparer(kId, raw).status().message(), HasSubstr("lacks"));
+    EXPECT_THAT(testing::RunPreparer(kId, raw).status().message(),
+                HasSubstr("has no file train_eegs/"));
   }
   {
     // One EEG in two spectrograms ends up on both sides: upstream's assert.

@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -52,20 +53,13 @@ absl::Status CheckFileStems(const std::vector<std::string>& ids) {
 // Copies <id>.tiff, <id>.json and <id>-anatomical-structure.json of every id.
 absl::Status CopyImageFiles(const fs::path& from, const fs::path& to,
                             const std::vector<std::string>& ids) {
-  std::error_code error;
-  fs::create_directories(to, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
+  std::vector<std::string> names;
   for (const std::string& id : ids) {
-    for (const std::string& name :
-         {id + ".tiff", id + ".json", id + "-anatomical-structure.json"}) {
-      if (!fs::is_regular_file(from / name)) {
-        return absl::NotFoundError(absl::StrCat("raw data has no train/", name));
-      }
-      fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing, error);
-      if (error) return absl::InternalError(absl::StrCat("cannot copy train/", name));
+    for (const char* suffix : {".tiff", ".json", "-anatomical-structure.json"}) {
+      names.push_back(id + suffix);
     }
   }
-  return absl::OkStatus();
+  return CopyNamedFiles(from, to, names);
 }
 
 size_t CountFiles(const fs::path& dir, std::string_view suffix) {

@@ -183,7 +183,7 @@ TEST(HubmapPrepareTest, RejectsBadRawData) {
   EXPECT_FALSE(testing::RunPreparer(kId, testing::NewTempDir("empty_raw")).ok());
   const fs::path no_files = MakeRaw(RandomImages(15, 6));
   fs::remove_all(no_files / "train");
-  EXPECT_THAT(PrepareError(no_files), HasSubstr("raw data has no train/"));
+  EXPECT_THAT(PrepareError(no_files), HasSubstr("raw data has no file train/"));
   std::vector<RawImage> bad = RandomImages(15, 7);
   bad[3].id = "../x";
   EXPECT_THAT(PrepareError(MakeRaw(bad)), HasSubstr("image file stem"));

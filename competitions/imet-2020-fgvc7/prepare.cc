@@ -16,6 +16,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -45,16 +46,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
 // upstream's check that `dest` holds one .png per row.
 absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& names,
                         const fs::path& dest, std::string_view what) {
-  std::error_code error;
-  for (const std::string& name : names) {
-    const fs::path source = raw / "train" / name;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("train/", name, " does not exist"));
-    }
-    if (!fs::copy_file(source, dest / name, fs::copy_options::overwrite_existing, error)) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", name, ": ", error.message()));
-    }
-  }
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", dest, names));
   size_t pngs = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(dest)) {
     pngs += entry.path().filename().string().ends_with(".png");  // pathlib's glob("*.png")

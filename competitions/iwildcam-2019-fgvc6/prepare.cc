@@ -19,6 +19,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
@@ -77,22 +78,18 @@ bool IsPlainName(const std::string& name) {
          name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
 }
 
-absl::Status CopyImages(const Column& ids, const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  fs::create_directories(to, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
+// The image file names "<id>.jpg" of `ids`, each a plain name (InvalidArgument
+// otherwise), so that no copy reaches outside the image folder.
+absl::StatusOr<std::vector<std::string>> ImageFileNames(const Column& ids) {
+  std::vector<std::string> names;
   for (const Cell& cell : ids.cells) {
-    const std::string name = absl::StrCat(PythonStr(cell), ".jpg");
+    std::string name = absl::StrCat(PythonStr(cell), ".jpg");
     if (!IsPlainName(name)) {
       return absl::InvalidArgumentError(absl::StrCat("train.csv: bad image id '", name, "'"));
     }
-    if (!fs::is_regular_file(from / name)) {
-      return absl::NotFoundError(absl::StrCat("train_images.zip has no ", name));
-    }
-    fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot copy ", name, ": ", error.message()));
+    names.push_back(std::move(name));
   }
-  return absl::OkStatus();
+  return names;
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -165,8 +162,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   // the folders; ours are staged in scratch).
   const fs::path staged_train = scratch / "public_train_images";
   const fs::path staged_test = scratch / "public_test_images";
-  RETURN_IF_ERROR(CopyImages(train_ids, raw_images, staged_train));
-  RETURN_IF_ERROR(CopyImages(test_ids, raw_images, staged_test));
+  ASSIGN_OR_RETURN(const std::vector<std::string> train_names, ImageFileNames(train_ids));
+  ASSIGN_OR_RETURN(const std::vector<std::string> test_names, ImageFileNames(test_ids));
+  RETURN_IF_ERROR(CopyNamedFiles(raw_images, staged_train, train_names));
+  RETURN_IF_ERROR(CopyNamedFiles(raw_images, staged_test, test_names));
   if (CountJpgs(staged_test) != IdSet(test_ids).size()) {
     return CheckFailed("Public test images should have the same number of images as the unique "
                        "ids in the test set");

@@ -28,6 +28,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/train_test_split.h"
@@ -162,18 +163,12 @@ absl::Status CopyPatientDirs(const fs::path& raw, const std::vector<std::string>
                              const fs::path& to_dir) {
   std::error_code error;
   fs::create_directories(to_dir, error);
+  if (error) {
+    return absl::InternalError(
+        absl::StrCat("cannot create ", to_dir.string(), ": ", error.message()));
+  }
   for (const std::string& patient : Unique(patients)) {
-    if (!error) {
-      fs::copy(raw / "train" / patient, to_dir / patient,
-               fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
-    }
-    if (!error && !fs::is_directory(raw / "train" / patient)) {
-      return absl::NotFoundError(absl::StrCat("no directory train/", patient));
-    }
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy train/", patient, ": ", error.message()));
-    }
+    RETURN_IF_ERROR(CopyFolderTree(raw / "train" / patient, to_dir / patient));
   }
   return absl::OkStatus();
 }

@@ -16,6 +16,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -45,19 +46,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
 // upstream's check that `dest` holds one .jpg per row.
 absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& names,
                         const fs::path& dest, std::string_view what) {
-  std::error_code error;
-  fs::create_directories(dest, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", dest.string()));
-  for (const std::string& name : names) {
-    const fs::path source = raw / "train_images" / name;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("train_images/", name, " does not exist"));
-    }
-    if (!fs::copy_file(source, dest / name, fs::copy_options::overwrite_existing, error)) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy train_images/", name, ": ", error.message()));
-    }
-  }
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train_images", dest, names));
   size_t jpgs = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(dest)) {
     jpgs += entry.path().filename().string().ends_with(".jpg");  // pathlib's glob("*.jpg")

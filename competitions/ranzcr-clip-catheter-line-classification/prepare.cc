@@ -17,6 +17,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -55,18 +56,8 @@ absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::strin
 // as upstream does, that `to_dir` holds one .jpg per row.
 absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids,
                         const fs::path& to_dir, std::string_view split) {
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", to_dir, ids, ".jpg"));
   std::error_code error;
-  fs::create_directories(to_dir, error);
-  for (const std::string& id : ids) {
-    if (!error) {
-      fs::copy_file(raw / "train" / (id + ".jpg"), to_dir / (id + ".jpg"),
-                    fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", id, ".jpg to public/",
-                                              std::string(split), "/: ", error.message()));
-    }
-  }
   size_t copied = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(to_dir, error)) {
     copied += entry.path().extension() == ".jpg";

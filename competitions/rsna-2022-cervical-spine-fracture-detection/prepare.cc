@@ -25,6 +25,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_random.h"
 
@@ -98,23 +99,6 @@ absl::StatusOr<Table> Melt(const Table& frame) {
     }
   }
   return Table({std::move(studies), std::move(types), std::move(values)});
-}
-
-absl::Status CopyFolder(const fs::path& source, const fs::path& dest) {
-  if (!fs::is_directory(source)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no study folder train_images/",
-                                            source.filename().string()));
-  }
-  std::error_code error;
-  fs::create_directories(dest, error);
-  if (!error) {
-    fs::copy(source, dest, fs::copy_options::recursive | fs::copy_options::overwrite_existing, error);
-  }
-  if (error) {
-    return absl::InternalError(absl::StrCat("cannot copy ", source.filename().string(), ": ",
-                                            error.message()));
-  }
-  return absl::OkStatus();
 }
 
 size_t CountEntries(const fs::path& dir, std::string_view extension) {
@@ -216,25 +200,17 @@ std::vector<std::string> TestStudies(const Table& answers) {
 absl::Status CopyImages(const fs::path& raw, const fs::path& public_dir,
                         const std::vector<std::string>& segmentation_ids, const Table& train,
                         const std::vector<std::string>& test_studies) {
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "segmentations", public_dir / "segmentations",
+                                 segmentation_ids, ".nii"));
   std::error_code error;
-  fs::create_directories(public_dir / "segmentations", error);
-  for (const std::string& id : segmentation_ids) {
-    fs::copy_file(raw / "segmentations" / (id + ".nii"),
-                  public_dir / "segmentations" / (id + ".nii"),
-                  fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy segmentation ", id, ": ", error.message()));
-    }
-  }
   fs::create_directories(public_dir / "train_images", error);
   for (const Cell& cell : train.Find(kStudy)->cells) {
     const std::string& id = std::get<std::string>(cell);
-    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "train_images" / id));
+    RETURN_IF_ERROR(CopyFolderTree(raw / "train_images" / id, public_dir / "train_images" / id));
   }
   fs::create_directories(public_dir / "test_images", error);
   for (const std::string& id : test_studies) {
-    RETURN_IF_ERROR(CopyFolder(raw / "train_images" / id, public_dir / "test_images" / id));
+    RETURN_IF_ERROR(CopyFolderTree(raw / "train_images" / id, public_dir / "test_images" / id));
   }
   if (CountEntries(public_dir / "segmentations", ".nii") != segmentation_ids.size()) {
     return CheckFailed("Incorrect number of segmentations copied");

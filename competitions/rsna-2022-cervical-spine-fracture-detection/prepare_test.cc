@@ -171,7 +171,7 @@ TEST(RsnaCervicalPrepareTest, RejectsBadRawData) {
   const fs::path missing = MakeRaw(30, 5);
   const std::string first = testing::ReadTree(missing / "train_images").begin()->first;
   fs::remove_all(missing / "train_images" / first.substr(0, first.find('/')));
-  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no study folder"));
+  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("raw data has no folder "));
   // A repeated study: upstream's length check.
   const fs::path repeated = MakeRaw(30, 6);
   std::string csv = *ReadFileToString(repeated / "train.csv");

@@ -23,6 +23,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
@@ -109,21 +110,13 @@ absl::Status CopyImages(const fs::path& raw, const Table& table,
   }
   const Column& patient_ids = *table.Find("patient_id");
   const Column& image_ids = *table.Find("image_id");
+  std::vector<std::string> files;  // <patient>/<image>
   for (size_t row = 0; row < table.num_rows(); ++row) {
     ASSIGN_OR_RETURN(std::string patient, PathName(patient_ids.cells[row], "patient_id"));
     ASSIGN_OR_RETURN(std::string image, PathName(image_ids.cells[row], "image_id"));
-    const std::string file = absl::StrCat(image, ".dcm");
-    const fs::path source = raw / "train_images" / patient / file;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(
-          absl::StrCat("raw data has no image train_images/", patient, "/", file));
-    }
-    fs::copy_file(source, dest / patient / file, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy train_images/", patient, "/", file, ": ", error.message()));
-    }
+    files.push_back(absl::StrCat(patient, "/", image));
   }
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train_images", dest, files, ".dcm"));
   size_t count = 0;
   for (auto it = fs::recursive_directory_iterator(dest, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {

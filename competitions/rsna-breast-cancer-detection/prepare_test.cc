@@ -158,7 +158,7 @@ TEST(RsnaBreastCancerPrepareTest, RejectsBadRawData) {
   const fs::path missing = MakeRaw(20, 3);
   const auto tree = testing::ReadTree(missing / "train_images");
   fs::remove(missing / "train_images" / tree.begin()->first);
-  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no image train_images/"));
+  EXPECT_THAT(PrepareStatus(missing).message(), HasSubstr("no file train_images/"));
   // A required column absent.
   const fs::path no_laterality = MakeRaw(10, 4);
   ASSERT_TRUE(WriteStringToFile(no_laterality / "train.csv", "patient_id,image_id,cancer\n1,2,0\n").ok());

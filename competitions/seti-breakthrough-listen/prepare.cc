@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -59,24 +60,9 @@ std::string FirstCharacter(const std::string& id) {
 // Copies raw/train/<c>/<id>.npy to `dest`/<c>/<id>.npy for every id.
 absl::Status CopySnippets(const fs::path& raw, const std::vector<std::string>& ids,
                           const fs::path& dest) {
-  for (const std::string& id : ids) {
-    const std::string subdir = FirstCharacter(id);
-    const std::string name = id + ".npy";
-    const fs::path source = raw / "train" / subdir / name;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("raw data has no file train/", subdir, "/", name));
-    }
-    std::error_code error;
-    fs::create_directories(dest / subdir, error);
-    if (!error) {
-      fs::copy_file(source, dest / subdir / name, fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy train/", subdir, "/", name, ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
+  std::vector<std::string> files;
+  for (const std::string& id : ids) files.push_back(FirstCharacter(id) + "/" + id + ".npy");
+  return CopyNamedFiles(raw / "train", dest, files);
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,

@@ -24,6 +24,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/train_test_split.h"
 
@@ -54,20 +55,6 @@ absl::StatusOr<std::string> DriveDate(const std::string& drive) {
     }
   }
   return absl::StrCat(parts[0], "-", ZeroFill(parts[1], 2), "-", ZeroFill(parts[2], 2));
-}
-
-absl::Status CopyTree(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  if (!fs::is_directory(from, error)) {
-    return absl::NotFoundError(absl::StrCat("not a directory: ", from.string()));
-  }
-  fs::create_directories(to.parent_path(), error);
-  fs::copy(from, to, fs::copy_options::recursive, error);
-  if (error) {
-    return absl::InternalError(
-        absl::StrCat("copying ", from.string(), " to ", to.string(), ": ", error.message()));
-  }
-  return absl::OkStatus();
 }
 
 // pathlib's ordering: part by part, not as one string ("a/x" < "a-b/x").
@@ -168,10 +155,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
 
   for (const std::string& id : train_ids) {
-    RETURN_IF_ERROR(CopyTree(raw / "train" / id, public_dir / "train" / id));
+    RETURN_IF_ERROR(CopyFolderTree(raw / "train" / id, public_dir / "train" / id));
   }
   for (const std::string& id : test_ids) {
-    RETURN_IF_ERROR(CopyTree(raw / "train" / id, public_dir / "test" / id));
+    RETURN_IF_ERROR(CopyFolderTree(raw / "train" / id, public_dir / "test" / id));
   }
 
   ASSIGN_OR_RETURN(std::vector<fs::path> truth_files, GroundTruthFiles(public_dir / "test"));
@@ -199,7 +186,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RETURN_IF_ERROR(WriteCsvFile(new_test, (private_dir / "test.csv").string()));
   for (const fs::path& file : truth_files) fs::remove(file, error);
 
-  RETURN_IF_ERROR(CopyTree(raw / "metadata", public_dir / "metadata"));
+  RETURN_IF_ERROR(CopyFolderTree(raw / "metadata", public_dir / "metadata"));
 
   std::set<std::string> journeys;
   for (const Cell& cell : new_test.Find("tripId")->cells) {

@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
 #include "pycompat/pandas_ops.h"
@@ -62,23 +63,6 @@ absl::StatusOr<Table> SortedById(const Table& table) {
 absl::Status WriteSortedById(const Table& table, const fs::path& path) {
   ASSIGN_OR_RETURN(Table sorted, SortedById(table));
   return WriteCsvFile(sorted, path.string());
-}
-
-absl::Status CopyImages(const fs::path& from, const fs::path& to,
-                        const std::vector<std::string>& ids) {
-  std::error_code error;
-  fs::create_directories(to, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
-  for (const std::string& id : ids) {
-    const fs::path source = from / (id + ".png");
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("competition_data.zip has no train/",
-                                              from.filename().string(), "/", id, ".png"));
-    }
-    fs::copy_file(source, to / source.filename(), fs::copy_options::overwrite_existing, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot copy ", source.string()));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -143,9 +127,10 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
 
   RETURN_IF_ERROR(WriteSortedById(new_train, public_dir / "train.csv"));
   RETURN_IF_ERROR(WriteSortedById(new_test, private_dir / "test.csv"));
-  RETURN_IF_ERROR(CopyImages(images, public_dir / "train" / "images", train_ids));
-  RETURN_IF_ERROR(CopyImages(data / "train" / "masks", public_dir / "train" / "masks", train_ids));
-  RETURN_IF_ERROR(CopyImages(images, public_dir / "test" / "images", test_ids));
+  RETURN_IF_ERROR(CopyNamedFiles(images, public_dir / "train" / "images", train_ids, ".png"));
+  RETURN_IF_ERROR(
+      CopyNamedFiles(data / "train" / "masks", public_dir / "train" / "masks", train_ids, ".png"));
+  RETURN_IF_ERROR(CopyNamedFiles(images, public_dir / "test" / "images", test_ids, ".png"));
   RETURN_IF_ERROR(WriteSortedById(sample_submission, public_dir / "sample_submission.csv"));
   return WriteSortedById(new_depths, public_dir / "depths.csv");
 }

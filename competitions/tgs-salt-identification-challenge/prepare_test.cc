@@ -194,7 +194,7 @@ TEST(TgsSaltPrepareTest, RejectsBadRawData) {
                                           images[i].image));
   }
   ASSERT_TRUE(WriteZip(missing_mask / "competition_data.zip", entries).ok());
-  EXPECT_THAT(PrepareError(missing_mask), HasSubstr("has no train/masks/"));
+  EXPECT_THAT(PrepareError(missing_mask), HasSubstr("has no file masks/"));
   // An extra image that no row names.
   const fs::path extra_image = MakeRaw(images);
   entries.push_back(

@@ -15,6 +15,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 
 namespace mlebench {
@@ -50,17 +51,6 @@ int64_t CountEntries(const fs::path& dir) {
     ++count;
   }
   return count;
-}
-
-absl::Status CopyTree(const fs::path& from, const fs::path& to) {
-  if (!fs::is_directory(from)) {
-    return absl::NotFoundError(absl::StrCat("raw data has no folder ", from.filename().string()));
-  }
-  std::error_code error;
-  fs::create_directories(to.parent_path(), error);
-  fs::copy(from, to, fs::copy_options::recursive, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot copy ", from.string()));
-  return absl::OkStatus();
 }
 
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
@@ -105,8 +95,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   }
   if (error) return absl::InternalError("cannot list train/3");
 
-  RETURN_IF_ERROR(CopyTree(raw / "train" / "1", public_dir / "train" / "1"));
-  RETURN_IF_ERROR(CopyTree(raw / "train" / "2", public_dir / "train" / "2"));
+  RETURN_IF_ERROR(CopyFolderTree(raw / "train" / "1", public_dir / "train" / "1"));
+  RETURN_IF_ERROR(CopyFolderTree(raw / "train" / "2", public_dir / "train" / "2"));
   RETURN_IF_ERROR(WriteCsvFile(inklabels, (private_dir / "inklabels_rle.csv").string()));
   RETURN_IF_ERROR(WriteCsvFile(gold, (private_dir / "gold_submission.csv").string()));
   const fs::path test_dir = public_dir / "test" / "a";

@@ -141,7 +141,8 @@ TEST(VesuviusPrepareTest, RejectsBadRawData) {
   EXPECT_FALSE(testing::RunPreparer(kId, testing::NewTempDir("empty_raw")).ok());
   fs::path raw = MakeRaw();
   fs::remove_all(raw / "train" / "2");
-  EXPECT_THAT(PrepareError(raw), HasSubstr("no folder 2"));
+  EXPECT_THAT(PrepareError(raw), ::testing::AllOf(HasSubstr("raw data has no folder "),
+                                                  ::testing::EndsWith("train/2")));
   raw = MakeRaw();
   WriteFileOrFail(raw / "train" / "3" / "ir.png", "not a png");
   EXPECT_THAT(PrepareError(raw), HasSubstr("not a PNG"));

@@ -26,6 +26,7 @@
 #include "base/status_macros.h"
 #include "base/table.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -89,20 +90,8 @@ Table FirstPerImageAndClass(const Table& rows, const std::vector<std::string>& i
 
 absl::Status CopyImages(const fs::path& raw, const std::vector<std::string>& ids,
                         const fs::path& dest, std::string_view check) {
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", dest, ids, ".dicom"));
   std::error_code error;
-  fs::create_directories(dest, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", dest.string()));
-  for (const std::string& id : ids) {
-    const std::string file = absl::StrCat(id, ".dicom");
-    const fs::path source = raw / "train" / file;
-    if (!fs::is_regular_file(source)) {
-      return absl::NotFoundError(absl::StrCat("raw data has no image train/", file));
-    }
-    fs::copy_file(source, dest / file, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", file, ": ", error.message()));
-    }
-  }
   size_t count = 0;
   for (auto it = fs::directory_iterator(dest, error); !error && it != fs::directory_iterator();
        it.increment(error)) {

@@ -180,7 +180,7 @@ TEST(VinBigDataPrepareTest, MissingImageIsAnError) {
   const fs::path raw = MakeRaw(15000, 4);
   const auto tree = testing::ReadTree(raw / "train");
   fs::remove(raw / "train" / tree.begin()->first);
-  EXPECT_THAT(PrepareStatus(raw).message(), HasSubstr("no image train/"));
+  EXPECT_THAT(PrepareStatus(raw).message(), HasSubstr("no file train/"));
 }
 
 }  // namespace

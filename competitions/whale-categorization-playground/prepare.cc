@@ -17,6 +17,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_default_rng.h"
 #include "pycompat/numpy_random.h"
@@ -104,23 +105,6 @@ bool EveryRowHasItsOwnJpeg(const std::vector<std::string>& images) {
   return jpegs.size() == images.size();
 }
 
-absl::Status CopyImages(const std::vector<std::string>& images, const fs::path& from,
-                        const fs::path& to) {
-  std::error_code error;
-  fs::create_directories(to, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot create ", to.string()));
-  for (const std::string& image : images) {
-    if (!fs::is_regular_file(from / image)) {
-      return absl::NotFoundError(absl::StrCat("raw data has no image train/", image));
-    }
-    fs::copy_file(from / image, to / image, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", image, ": ", error.message()));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::path& private_dir,
                      const fs::path& /*scratch*/) {
   ASSIGN_OR_RETURN(Table old_train, ReadCsvFile((raw / "train.csv").string()));
@@ -170,8 +154,8 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   RETURN_IF_ERROR(WriteCsvFile(answers, (private_dir / "test.csv").string()));
   RETURN_IF_ERROR(WriteCsvFile(new_train, (public_dir / "train.csv").string()));
   RETURN_IF_ERROR(WriteCsvFile(sample_submission, (public_dir / "sample_submission.csv").string()));
-  RETURN_IF_ERROR(CopyImages(test_images, raw / "train", public_dir / "test"));
-  return CopyImages(train_images, raw / "train", public_dir / "train");
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", public_dir / "test", test_images));
+  return CopyNamedFiles(raw / "train", public_dir / "train", train_images);
 }
 
 MLEBENCH_REGISTER_PREPARER(
