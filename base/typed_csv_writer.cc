@@ -19,16 +19,12 @@ namespace {
 constexpr size_t kSliceRows = size_t{1} << 16;
 
 // The Table of `columns` at rows[begin, end).
-Table Slice(const std::vector<const TypedColumn*>& columns, std::span<const int64_t> rows,
-            size_t begin, size_t end) {
+absl::StatusOr<Table> Slice(const std::vector<const TypedColumn*>& columns,
+                            std::span<const int64_t> rows, size_t begin, size_t end) {
   std::vector<Column> slice;
   slice.reserve(columns.size());
   for (const TypedColumn* c : columns) {
-    Column column{c->name(), c->dtype(), {}};
-    column.cells.reserve(end - begin);
-    for (size_t i = begin; i < end; ++i) {
-      column.cells.push_back(c->CellAt(static_cast<size_t>(rows[i])));
-    }
+    ASSIGN_OR_RETURN(Column column, TakeRows(*c, rows.subspan(begin, end - begin)));
     slice.push_back(std::move(column));
   }
   return Table(std::move(slice));
@@ -64,11 +60,13 @@ absl::Status TypedCsvRowsWriter::Append(const std::vector<const TypedColumn*>& c
   RETURN_IF_ERROR(CheckRows(columns, rows, file_.path()));
   // The header as WriteCsvString writes it (names may hold quoted newlines),
   // written once and dropped from every other slice.
-  const size_t header_size = WriteCsvString(Slice(columns, rows, 0, 0)).size();
+  ASSIGN_OR_RETURN(const Table header, Slice(columns, rows, 0, 0));
+  const size_t header_size = WriteCsvString(header).size();
   size_t begin = 0;
   do {  // once at least: the first batch writes the header even without rows
     const size_t end = std::min(rows.size(), begin + kSliceRows);
-    const std::string text = WriteCsvString(Slice(columns, rows, begin, end));
+    ASSIGN_OR_RETURN(const Table slice, Slice(columns, rows, begin, end));
+    const std::string text = WriteCsvString(slice);
     RETURN_IF_ERROR(
         file_.Append(std::string_view(text).substr(header_written_ ? header_size : 0)));
     header_written_ = true;

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace mlebench {
 
@@ -165,6 +166,30 @@ Table TypedTable::ToTable() const {
   std::vector<Column> columns;
   columns.reserve(columns_.size());
   for (const TypedColumn& c : columns_) columns.push_back(c.ToColumn());
+  return Table(std::move(columns));
+}
+
+absl::StatusOr<Column> TakeRows(const TypedColumn& column, std::span<const int64_t> rows) {
+  Column taken{column.name(), column.dtype(), {}};
+  taken.cells.reserve(rows.size());
+  const size_t size = column.size();
+  for (const int64_t row : rows) {
+    if (row < 0 || static_cast<size_t>(row) >= size) {
+      return absl::OutOfRangeError(
+          absl::StrCat("row ", row, " of column '", column.name(), "' with ", size, " rows"));
+    }
+    taken.cells.push_back(column.CellAt(static_cast<size_t>(row)));
+  }
+  return taken;
+}
+
+absl::StatusOr<Table> TakeRows(const TypedTable& table, std::span<const int64_t> rows) {
+  std::vector<Column> columns;
+  columns.reserve(table.num_columns());
+  for (const TypedColumn& column : table.columns()) {
+    ASSIGN_OR_RETURN(Column taken, TakeRows(column, rows));
+    columns.push_back(std::move(taken));
+  }
   return Table(std::move(columns));
 }
 

@@ -132,6 +132,14 @@ class TypedTable {
   std::shared_ptr<const void> owner_;
 };
 
+// `df.iloc[rows]` for typed data, the counterpart of table_ops' TakeRows:
+// the values at positions `rows`, in that order (repeats allowed), as cells
+// of the same name and dtype. A position outside [0, size) is
+// OutOfRangeError naming it and the column.
+absl::StatusOr<Column> TakeRows(const TypedColumn& column, std::span<const int64_t> rows);
+// The same for every column of `table`.
+absl::StatusOr<Table> TakeRows(const TypedTable& table, std::span<const int64_t> rows);
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_BASE_TYPED_TABLE_H_

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -99,6 +100,41 @@ TEST(TypedTableTest, EmptyTable) {
   EXPECT_EQ(empty.num_rows(), 0u);
   EXPECT_EQ(empty.num_columns(), 0u);
   EXPECT_EQ(empty.ToTable().num_columns(), 0u);
+}
+
+TEST(TakeRowsTest, TakesTheRowsInOrderWithRepeatsKeepingNameAndDtype) {
+  std::vector<TypedColumn> columns;
+  columns.push_back(TypedColumn::Ints("i", {10, 11, 12}));
+  columns.push_back(TypedColumn::Text("t", {"a", std::string_view(), "c"}));
+  const TypedTable table(std::move(columns), nullptr);
+  const std::vector<int64_t> rows = {2, 0, 2, 1};
+  const absl::StatusOr<Table> taken = TakeRows(table, rows);
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  ASSERT_EQ(taken->num_columns(), 2u);
+  const Column& ints = taken->columns()[0];
+  EXPECT_EQ(ints.name, "i");
+  EXPECT_EQ(ints.dtype, Dtype::kInt64);
+  EXPECT_EQ(ints.cells, (std::vector<Cell>{int64_t{12}, int64_t{10}, int64_t{12}, int64_t{11}}));
+  const Column& text = taken->columns()[1];
+  EXPECT_EQ(text.name, "t");
+  EXPECT_EQ(text.dtype, Dtype::kObject);
+  EXPECT_EQ(text.cells[0], Cell(std::string("c")));
+  EXPECT_EQ(text.cells[1], Cell(std::string("a")));
+  EXPECT_TRUE(IsMissing(text.cells[3]));
+  // No rows: the columns, empty.
+  const absl::StatusOr<Table> none = TakeRows(table, std::vector<int64_t>{});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->num_columns(), 2u);
+  EXPECT_EQ(none->num_rows(), 0u);
+}
+
+TEST(TakeRowsTest, PositionOutOfRangeIsAnErrorNamingItAndTheColumn) {
+  const TypedColumn column = TypedColumn::Doubles("d", {0.5, 1.5});
+  for (const int64_t row : {int64_t{2}, int64_t{-1}}) {
+    const absl::StatusOr<Column> taken = TakeRows(column, std::vector<int64_t>{0, row});
+    EXPECT_EQ(taken.status().code(), absl::StatusCode::kOutOfRange);
+    EXPECT_EQ(taken.status().message(), absl::StrCat("row ", row, " of column 'd' with 2 rows"));
+  }
 }
 
 }  // namespace

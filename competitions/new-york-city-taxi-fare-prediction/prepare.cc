@@ -86,19 +86,6 @@ bool KeysDisjoint(const TypedColumn& keys, const std::vector<int64_t>& rows,
   return true;
 }
 
-// The Table of `table`'s rows at `rows`, in that order (TakeRows').
-Table TakeTypedRows(const TypedTable& table, const std::vector<int64_t>& rows) {
-  std::vector<Column> columns;
-  columns.reserve(table.num_columns());
-  for (const TypedColumn& c : table.columns()) {
-    Column column{c.name(), c.dtype(), {}};
-    column.cells.reserve(rows.size());
-    for (const int64_t row : rows) column.cells.push_back(c.CellAt(static_cast<size_t>(row)));
-    columns.push_back(std::move(column));
-  }
-  return Table(std::move(columns));
-}
-
 // upstream's new_test, new_test_without_labels and submission_df.
 struct TestOutputs {
   Table test;
@@ -173,8 +160,8 @@ absl::Status PrepareInMemory(const fs::path& raw, const fs::path& public_dir,
   ASSIGN_OR_RETURN(
       const TrainTestIndices split,
       TrainTestSplitIndices(static_cast<int64_t>(old_train.num_rows()), SplitOptions()));
-  ASSIGN_OR_RETURN(const TestOutputs outputs,
-                   MakeTestOutputs(TakeTypedRows(old_train, split.test_indices)));
+  ASSIGN_OR_RETURN(Table new_test, TakeRows(old_train, split.test_indices));
+  ASSIGN_OR_RETURN(const TestOutputs outputs, MakeTestOutputs(std::move(new_test)));
   const bool disjoint =
       KeysDisjoint(*old_train.Find("key"), split.train_indices, *outputs.test.Find("key"));
   RETURN_IF_ERROR(CheckSplit(outputs, disjoint, old_train.num_columns(), raw));

@@ -115,11 +115,8 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   ASSIGN_OR_RETURN(const Table public_test_header, (DropColumns(no_rows, {"Cover_Type"})));
   ASSIGN_OR_RETURN(Table sample_submission, (SelectColumns(no_rows, {"Id"})));
   ASSIGN_OR_RETURN(const TypedColumn* ids, old_train.Get("Id"));
-  Column& submission_ids = sample_submission.mutable_columns()[0];
-  submission_ids.cells.reserve(split.test_indices.size());
-  for (const int64_t row : split.test_indices) {
-    submission_ids.cells.push_back(ids->CellAt(static_cast<size_t>(row)));
-  }
+  ASSIGN_OR_RETURN(Column test_ids, TakeRows(*ids, split.test_indices));
+  sample_submission.mutable_columns()[0].cells = std::move(test_ids.cells);
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "Cover_Type", int64_t{2}));
   RETURN_IF_ERROR(CheckIdsDisjoint(*ids, split.train_indices, split.test_indices));
 

@@ -81,10 +81,8 @@ absl::Status Prepare(const std::filesystem::path& raw, const std::filesystem::pa
   ASSIGN_OR_RETURN(Table gold_submission, (SelectColumns(no_rows, {"id", "target"})));
   for (Column& column : gold_submission.mutable_columns()) {
     const TypedColumn& values = column.name == "id" ? ids : *old_train.Find(column.name);
-    column.cells.reserve(split.test_indices.size());
-    for (const int64_t row : split.test_indices) {
-      column.cells.push_back(values.CellAt(static_cast<size_t>(row)));
-    }
+    ASSIGN_OR_RETURN(Column taken, TakeRows(values, split.test_indices));
+    column.cells = std::move(taken.cells);
   }
   Table sample_submission = gold_submission;
   RETURN_IF_ERROR(SetConstantColumn(sample_submission, "target", 0.5));
