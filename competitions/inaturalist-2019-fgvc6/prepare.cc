@@ -78,23 +78,12 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
                                {.max_total_bytes = int64_t{128} << 30}));
   }
 
-  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / "train2019.json"));
-  absl::StatusOr<JsonValue> parsed = ParseJson(bytes);
-  if (!parsed.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("train2019.json: ", std::string(parsed.status().message())));
-  }
-  const JsonValue& old_train = *parsed;
-  const JsonValue* annotations = old_train.is_object() ? old_train.Find("annotations") : nullptr;
-  const JsonValue* images = old_train.is_object() ? old_train.Find("images") : nullptr;
-  if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
-      !images->is_array() || old_train.Find("categories") == nullptr) {
-    return absl::InvalidArgumentError(
-        "train2019.json must be an object with 'annotations', 'images' and 'categories'");
-  }
-
-  ASSIGN_OR_RETURN(CategoryGroups groups,
-                   GroupByCategory(*annotations, *images, "id", "train2019.json"));
+  ASSIGN_OR_RETURN(const JsonValue old_train,
+                   ReadCocoMetadata(raw / "train2019.json", "train2019.json", /*latin1=*/false,
+                                    /*require_categories=*/true));
+  const JsonValue* annotations = old_train.Find("annotations");
+  ASSIGN_OR_RETURN(CategoryGroups groups, GroupByCategory(*annotations, *old_train.Find("images"),
+                                                          "id", "train2019.json"));
   const std::vector<int64_t>& category_order = groups.order;
   ASSIGN_OR_RETURN(CategorySplit split, SplitCategories(groups, 0.12));
   std::map<int64_t, std::vector<Item>>& train_by_category = split.train;

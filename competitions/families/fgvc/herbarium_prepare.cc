@@ -121,6 +121,27 @@ absl::Status WriteSortedKeysJson(const JsonValue& value, const fs::path& path) {
 
 int64_t CountGlobJpgs(const fs::path& dir) { return CountJpgs(dir); }
 
+absl::StatusOr<JsonValue> ReadCocoMetadata(const fs::path& path, std::string_view name, bool latin1,
+                                           bool require_categories) {
+  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path));
+  absl::StatusOr<JsonValue> parsed = ParseJson(latin1 ? Latin1ToUtf8(bytes) : bytes);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": ", std::string(parsed.status().message())));
+  }
+  const JsonValue* annotations = parsed->is_object() ? parsed->Find("annotations") : nullptr;
+  const JsonValue* images = parsed->is_object() ? parsed->Find("images") : nullptr;
+  if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
+      !images->is_array()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be an object with 'annotations' and 'images' lists"));
+  }
+  if (require_categories && parsed->Find("categories") == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " must have 'categories'"));
+  }
+  return parsed;
+}
+
 absl::StatusOr<int64_t> MetadataCategoryId(const JsonValue& annotation) {
   return CategoryId(annotation);
 }
@@ -189,24 +210,12 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
   const fs::path public_train = public_dir / layout.data_dir / "train";
   const fs::path public_test = public_dir / layout.data_dir / "test";
 
-  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw_train / "metadata.json"));
-  absl::StatusOr<JsonValue> parsed =
-      ParseJson(layout.latin1_metadata ? Latin1ToUtf8(bytes) : bytes);
-  if (!parsed.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "train/metadata.json: ", std::string(parsed.status().message())));
-  }
-  const JsonValue& old_train = *parsed;
-  const JsonValue* annotations = old_train.is_object() ? old_train.Find("annotations") : nullptr;
-  const JsonValue* images = old_train.is_object() ? old_train.Find("images") : nullptr;
-  if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
-      !images->is_array()) {
-    return absl::InvalidArgumentError(
-        "train/metadata.json must be an object with 'annotations' and 'images' lists");
-  }
-
-  ASSIGN_OR_RETURN(CategoryGroups groups,
-                   GroupByCategory(*annotations, *images, "id", "train/metadata.json"));
+  ASSIGN_OR_RETURN(
+      const JsonValue old_train,
+      ReadCocoMetadata(raw_train / "metadata.json", "train/metadata.json", layout.latin1_metadata));
+  const JsonValue* annotations = old_train.Find("annotations");
+  ASSIGN_OR_RETURN(CategoryGroups groups, GroupByCategory(*annotations, *old_train.Find("images"),
+                                                          "id", "train/metadata.json"));
   const std::vector<int64_t>& category_order = groups.order;
   ASSIGN_OR_RETURN(CategorySplit split, SplitCategories(groups, 0.2));
   std::map<int64_t, std::vector<Item>>& train_by_category = split.train;
@@ -326,23 +335,11 @@ absl::Status PrepareHerbarium(const HerbariumLayout& layout, const fs::path& raw
 
 absl::Status PrepareHerbarium2022(const fs::path& raw, const fs::path& public_dir,
                                   const fs::path& private_dir) {
-  ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(raw / "train_metadata.json"));
-  absl::StatusOr<JsonValue> parsed = ParseJson(bytes);
-  if (!parsed.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("train_metadata.json: ", std::string(parsed.status().message())));
-  }
-  const JsonValue& old_train = *parsed;
-  const JsonValue* annotations = old_train.is_object() ? old_train.Find("annotations") : nullptr;
-  const JsonValue* images = old_train.is_object() ? old_train.Find("images") : nullptr;
-  if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
-      !images->is_array()) {
-    return absl::InvalidArgumentError(
-        "train_metadata.json must be an object with 'annotations' and 'images' lists");
-  }
-
-  ASSIGN_OR_RETURN(CategoryGroups groups,
-                   GroupByCategory(*annotations, *images, "image_id", "train_metadata.json"));
+  ASSIGN_OR_RETURN(const JsonValue old_train,
+                   ReadCocoMetadata(raw / "train_metadata.json", "train_metadata.json"));
+  const JsonValue* annotations = old_train.Find("annotations");
+  ASSIGN_OR_RETURN(CategoryGroups groups, GroupByCategory(*annotations, *old_train.Find("images"),
+                                                          "image_id", "train_metadata.json"));
   const std::vector<int64_t>& category_order = groups.order;
 
   // Every category is split 80:20 (sklearn raises for a single image).

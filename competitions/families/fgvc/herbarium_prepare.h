@@ -67,6 +67,13 @@ absl::Status PrepareHerbarium2022(const std::filesystem::path& raw,
 // per-category split of COCO-style metadata) shares:
 // `json.dump(value, f, indent=4, sort_keys=True)` to `path`;
 absl::Status WriteSortedKeysJson(const JsonValue& value, const std::filesystem::path& path);
+// `json.load` of the COCO-style metadata file `path` (called `name` in
+// errors), decoded as latin-1 when `latin1` (else UTF-8): a JSON object with
+// "annotations" and "images" lists, and a "categories" key when
+// `require_categories`; InvalidArgument naming `name` when it is not JSON or
+// lacks them, the read's error when it cannot be read;
+absl::StatusOr<JsonValue> ReadCocoMetadata(const std::filesystem::path& path, std::string_view name,
+                                           bool latin1 = false, bool require_categories = false);
 // `len(list(dir.glob("**/*.jpg")))`;
 int64_t CountGlobJpgs(const std::filesystem::path& dir);
 // an annotation's "category_id" as a 64-bit int (InvalidArgument otherwise);
