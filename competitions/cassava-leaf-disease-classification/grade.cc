@@ -4,28 +4,16 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
-#include "base/status_macros.h"
 #include "base/typed_table.h"
+#include "competitions/common/accuracy_grade.h"
 #include "grading/grader.h"
-#include "grading/metrics/classification/accuracy.h"
-#include "grading/metrics/metric_inputs.h"
 
 namespace mlebench {
 namespace {
 
 absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& answers) {
-  ASSIGN_OR_RETURN(AccuracyInputs inputs,
-                   PrepareForAccuracyMetric(submission, answers, /*id_column=*/"image_id",
-                                            /*target_column=*/"label"));
-  // The answers' labels are checked above, so sklearn's objections are the
-  // submission's (e.g. fractional or missing classes).
-  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
-  if (!score.ok()) {
-    return InvalidSubmission(
-        absl::StrCat("accuracy_score rejects `label`: ", score.status().message()));
-  }
-  return score;
+  return GradeAccuracyById(submission, answers, /*id_column=*/"image_id",
+                           /*target_column=*/"label");
 }
 
 }  // namespace
