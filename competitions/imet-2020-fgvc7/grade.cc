@@ -7,7 +7,7 @@
 // same ids row by row; the attribute ids are split on whitespace (missing =
 // none), binarized over the answers' ids (predicted ids outside them are
 // ignored) and scored with f1_score(average="micro"). See
-// competitions/families/fgvc/label_sets_micro_f1.h, shared with the other.
+// competitions/families/fgvc/label_sets_micro_f1.h, shared with plant-pathology-2021-fgvc8.
 
 #include <string>
 

@@ -7,7 +7,7 @@
 // images row by row; the labels are split on whitespace (missing = none),
 // binarized over the answers' labels (predicted labels outside them are
 // ignored) and scored with f1_score(average="micro"). See
-// competitions/families/fgvc/label_sets_micro_f1.h, shared with the other.
+// competitions/families/fgvc/label_sets_micro_f1.h, shared with imet-2020-fgvc7.
 
 #include <string>
 
