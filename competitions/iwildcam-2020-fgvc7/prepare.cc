@@ -31,6 +31,7 @@
 #include "base/python_float.h"
 #include "base/status_macros.h"
 #include "base/table.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_random.h"
 #include "pycompat/python_json.h"
@@ -357,11 +358,7 @@ absl::Status CopyFiles(const fs::path& raw, const fs::path& public_dir, const Co
     if (error) return absl::InternalError(absl::StrCat("cannot create public/", folder));
   }
   for (const auto& [from, to] : copies) {
-    fs::copy_file(raw / from, public_dir / to, fs::copy_options::overwrite_existing, error);
-    if (error) {
-      return absl::InternalError(
-          absl::StrCat("cannot copy ", from.string(), ": ", error.message()));
-    }
+    RETURN_IF_ERROR(CopyRegularFile(raw / from, public_dir / to));
   }
   return absl::OkStatus();
 }

@@ -18,6 +18,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "formats/zip_archive.h"
 #include "pycompat/python_int.h"
@@ -129,16 +130,7 @@ absl::StatusOr<std::map<int64_t, fs::path>> GeometrySources(
 
 absl::Status CopyGeometry(const std::map<int64_t, fs::path>& sources, const fs::path& dir) {
   for (const auto& [new_id, source] : sources) {
-    const fs::path folder = dir / absl::StrCat(new_id);
-    std::error_code error;
-    fs::create_directories(folder, error);
-    if (!error) {
-      fs::copy_file(source, folder / "geometry.xyz", fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(absl::StrCat("copying the geometry of ", new_id, " to ",
-                                              dir.filename().string(), "/: ", error.message()));
-    }
+    RETURN_IF_ERROR(CopyRegularFile(source, dir / absl::StrCat(new_id) / "geometry.xyz"));
   }
   return absl::OkStatus();
 }
