@@ -102,8 +102,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const fs::path& path) {
 // train_images/ (upstream joins it into a path).
 absl::StatusOr<std::string> ImageFileName(const Cell& cell, size_t row) {
   const std::string* text = std::get_if<std::string>(&cell);
-  if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
-      text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (text == nullptr || !IsPlainFileName(*text)) {
     return absl::InvalidArgumentError(
         absl::StrCat("train.csv row ", row, ": image_id must be a plain file name"));
   }

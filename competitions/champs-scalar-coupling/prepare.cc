@@ -49,8 +49,7 @@ absl::StatusOr<std::vector<std::string>> MoleculeNames(const Table& table,
   names.reserve((*column)->cells.size());
   for (size_t row = 0; row < (*column)->cells.size(); ++row) {
     const std::string* name = std::get_if<std::string>(&(*column)->cells[row]);
-    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
-        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (name == nullptr || !IsPlainFileName(*name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           std::string(file), " row ", row, ": molecule_name must be text naming a molecule"));
     }

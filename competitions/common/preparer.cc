@@ -76,6 +76,11 @@ absl::Status CheckFailed(std::string_view message) {
   return absl::FailedPreconditionError(absl::StrCat("check failed: ", std::string(message)));
 }
 
+bool IsPlainFileName(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\\\0", 3)) == std::string_view::npos;
+}
+
 absl::StatusOr<std::vector<std::string>> IdFileNames(const Table& table, std::string_view csv_name,
                                                      std::string_view suffix) {
   ASSIGN_OR_RETURN(const Column* ids, table.Get("id"));
@@ -88,8 +93,7 @@ absl::StatusOr<std::vector<std::string>> IdFileNames(const Table& table, std::st
       continue;
     }
     const auto* text = std::get_if<std::string>(&cell);
-    if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
-        text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (text == nullptr || !IsPlainFileName(*text)) {
       return absl::InvalidArgumentError(
           absl::StrCat(std::string(csv_name), " row ", row, ": 'id' must be an integer or a file name"));
     }

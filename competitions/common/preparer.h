@@ -34,6 +34,11 @@ struct CompetitionPreparer {
 // "check failed: <message>".
 absl::Status CheckFailed(std::string_view message);
 
+// Whether `name`, joined to a folder, names an entry directly inside it: not
+// empty, not "." or "..", without '/', '\\' or NUL. Preparers check ids that
+// become file names with it, so that no copy reaches outside its folder.
+bool IsPlainFileName(std::string_view name);
+
 // The file names upstream builds as f"{id}{suffix}" from `table`'s `id` column:
 // integer ids in decimal, text ids as they are when they name a file directly
 // inside a folder. Anything else (a missing id, a float, text that would reach

@@ -29,13 +29,6 @@ namespace fs = std::filesystem;
 constexpr char kDroppedImage[] = "ce27d36c9147cc19.jpg";
 constexpr char kSampleHotelIds[] = "36363 53586 18807 64314 60181";
 
-// A value upstream joins to a path as one component: it must name an entry
-// directly inside a folder.
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." &&
-         name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
-}
-
 // One row's image: `chain` as str(chain) (the folder) and `image` (the file).
 struct ImageRef {
   std::string chain;
@@ -50,13 +43,13 @@ absl::StatusOr<std::vector<ImageRef>> ImageRefs(const Table& table) {
   for (size_t row = 0; row < table.num_rows(); ++row) {
     const std::string* image = std::get_if<std::string>(&images->cells[row]);
     std::string chain = PythonStr(chains->cells[row]);
-    if (image == nullptr || !IsPlainName(*image)) {
+    if (image == nullptr || !IsPlainFileName(*image)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'image' must be an image file name, got ",
                        image == nullptr ? std::string("a missing or non-text value")
                                         : absl::StrCat("'", *image, "'")));
     }
-    if (!IsPlainName(chain)) {
+    if (!IsPlainFileName(chain)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'chain' must name a folder, got '", chain, "'"));
     }

@@ -41,8 +41,7 @@ absl::StatusOr<std::vector<std::string>> TextCells(const Table& table, std::stri
 // Image ids name files inside a folder: no separators, not "." or "..".
 absl::Status CheckFileStems(const std::vector<std::string>& ids) {
   for (const std::string& id : ids) {
-    if (id.empty() || id == "." || id == ".." ||
-        id.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (!IsPlainFileName(id)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'id' must be an image file stem, got '", id, "'"));
     }

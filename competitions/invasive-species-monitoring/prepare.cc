@@ -43,8 +43,7 @@ absl::StatusOr<std::vector<std::string>> ImageStems(const Table& table, bool& un
   for (size_t row = 0; row < names->cells.size(); ++row) {
     const Cell& cell = names->cells[row];
     std::string stem = PythonStr(cell);
-    if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
-        stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (IsMissing(cell) || !IsPlainFileName(stem)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train_labels.csv row ", row, ": 'name' must name an image, got '", stem, "'"));
     }

@@ -72,19 +72,13 @@ size_t CountJpgs(const fs::path& dir) {
   return count;
 }
 
-// An id that upstream joins to a folder as "<id>.jpg": one plain name.
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." &&
-         name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
-}
-
 // The image file names "<id>.jpg" of `ids`, each a plain name (InvalidArgument
 // otherwise), so that no copy reaches outside the image folder.
 absl::StatusOr<std::vector<std::string>> ImageFileNames(const Column& ids) {
   std::vector<std::string> names;
   for (const Cell& cell : ids.cells) {
     std::string name = absl::StrCat(PythonStr(cell), ".jpg");
-    if (!IsPlainName(name)) {
+    if (!IsPlainFileName(name)) {
       return absl::InvalidArgumentError(absl::StrCat("train.csv: bad image id '", name, "'"));
     }
     names.push_back(std::move(name));

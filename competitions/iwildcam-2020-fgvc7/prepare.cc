@@ -219,8 +219,7 @@ absl::StatusOr<std::string> ImageFile(const JsonValue& id) {
   } else {
     return absl::InvalidArgumentError("image ids must be text or numbers");
   }
-  if (text.empty() || text == "." || text == ".." ||
-      text.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (!IsPlainFileName(text)) {
     return absl::InvalidArgumentError(
         absl::StrCat("image id '", text, "' is not a plain file name"));
   }

@@ -112,8 +112,7 @@ absl::Status FilterAndWrite(const fs::path& src, const fs::path& dst,
 // File names from rec_id2filename: plain names (upstream joins them into
 // paths).
 absl::Status CheckFileName(const std::string& name) {
-  if (name.empty() || name == "." || name == ".." ||
-      name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (!IsPlainFileName(name)) {
     return absl::InvalidArgumentError(
         absl::StrCat("rec_id2filename.txt: '", name, "' is not a plain file name"));
   }

@@ -44,8 +44,7 @@ absl::StatusOr<std::vector<std::string>> Patients(const Table& table) {
   std::vector<std::string> names;
   for (size_t row = 0; row < column->cells.size(); ++row) {
     const std::string* name = std::get_if<std::string>(&column->cells[row]);
-    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
-        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (name == nullptr || !IsPlainFileName(*name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row, ": 'Patient' must be text naming a directory"));
     }

@@ -37,8 +37,7 @@ struct ImageCopy {
 absl::StatusOr<std::string> PathPart(const Table& table, std::string_view column, size_t row) {
   ASSIGN_OR_RETURN(const Column* c, table.Get(column));
   const std::string* text = std::get_if<std::string>(&c->cells[row]);
-  if (text == nullptr || text->empty() || *text == "." || *text == ".." ||
-      text->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (text == nullptr || !IsPlainFileName(*text)) {
     return absl::InvalidArgumentError(
         absl::StrCat("train.csv row ", row, ": '", std::string(column),
                      "' must be a plain file or folder name"));

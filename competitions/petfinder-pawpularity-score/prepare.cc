@@ -18,6 +18,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_default_rng.h"
 #include "pycompat/train_test_split.h"
@@ -41,8 +42,7 @@ absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
   names.reserve(ids->cells.size());
   for (size_t row = 0; row < ids->cells.size(); ++row) {
     const std::string* id = std::get_if<std::string>(&ids->cells[row]);
-    if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
-        id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (id == nullptr || !IsPlainFileName(*id)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv row ", row, ": 'Id' must be text naming an image in train/"));
     }
@@ -55,18 +55,8 @@ absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table) {
 // .jpg files `to_dir` then holds.
 absl::StatusOr<size_t> CopyImages(const fs::path& raw, const std::vector<std::string>& ids,
                                   const fs::path& to_dir) {
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", to_dir, ids, ".jpg"));
   std::error_code error;
-  fs::create_directories(to_dir, error);
-  for (const std::string& id : ids) {
-    if (!error) {
-      fs::copy_file(raw / "train" / (id + ".jpg"), to_dir / (id + ".jpg"),
-                    fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", id, ".jpg to ",
-                                              to_dir.filename().string(), "/: ", error.message()));
-    }
-  }
   size_t count = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(to_dir, error)) {
     count += entry.path().extension() == ".jpg";

@@ -32,8 +32,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   std::vector<std::string> names;
   for (size_t row = 0; row < images->cells.size(); ++row) {
     const std::string* name = std::get_if<std::string>(&images->cells[row]);
-    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
-        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (name == nullptr || !IsPlainFileName(*name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train.csv row ", row, ": 'image' must be text naming a file in train_images/"));
     }

@@ -15,6 +15,7 @@
 #include "base/csv.h"
 #include "base/status_macros.h"
 #include "base/table_ops.h"
+#include "competitions/common/copy_files.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -37,8 +38,7 @@ absl::StatusOr<std::vector<std::string>> SegmentFileStems(const Table& table) {
   for (size_t row = 0; row < ids->cells.size(); ++row) {
     const Cell& cell = ids->cells[row];
     std::string stem = PythonStr(cell);
-    if (IsMissing(cell) || stem.empty() || stem == "." || stem == ".." ||
-        stem.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (IsMissing(cell) || !IsPlainFileName(stem)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train.csv row ", row, ": 'segment_id' must name a segment file in train/"));
     }
@@ -51,18 +51,8 @@ absl::StatusOr<std::vector<std::string>> SegmentFileStems(const Table& table) {
 // .csv files `to_dir` then holds (upstream's glob("*.csv") count).
 absl::StatusOr<size_t> CopySegments(const fs::path& raw, const std::vector<std::string>& stems,
                                     const fs::path& to_dir) {
+  RETURN_IF_ERROR(CopyNamedFiles(raw / "train", to_dir, stems, ".csv"));
   std::error_code error;
-  fs::create_directories(to_dir, error);
-  for (const std::string& stem : stems) {
-    if (!error) {
-      fs::copy_file(raw / "train" / (stem + ".csv"), to_dir / (stem + ".csv"),
-                    fs::copy_options::overwrite_existing, error);
-    }
-    if (error) {
-      return absl::InternalError(absl::StrCat("cannot copy train/", stem, ".csv to ",
-                                              to_dir.filename().string(), "/: ", error.message()));
-    }
-  }
   size_t count = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(to_dir, error)) {
     count += entry.path().extension() == ".csv";

@@ -41,8 +41,7 @@ absl::StatusOr<std::vector<std::string>> ImageIds(const Table& table, std::strin
   names.reserve(ids->cells.size());
   for (size_t row = 0; row < ids->cells.size(); ++row) {
     const std::string* id = std::get_if<std::string>(&ids->cells[row]);
-    if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
-        id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (id == nullptr || !IsPlainFileName(*id)) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(file), " row ", row, ": '",
                                                      std::string(kIdColumn),
                                                      "' must be text naming an image in train/"));

@@ -52,8 +52,7 @@ absl::StatusOr<std::vector<std::string>> StudyIds(const Table& table, std::strin
   std::vector<std::string> ids;
   for (const Cell& cell : (*column)->cells) {
     const std::string* id = std::get_if<std::string>(&cell);
-    if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
-        id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (id == nullptr || !IsPlainFileName(*id)) {
       return absl::InvalidArgumentError(absl::StrCat(std::string(file), ": ", kStudy,
                                                      " values must be study folder names"));
     }

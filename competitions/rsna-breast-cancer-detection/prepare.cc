@@ -50,8 +50,7 @@ PatientKey KeyOf(const Cell& cell) { return {cell.index(), PythonStr(cell)}; }
 // A value used as a file or folder name by upstream (str() of it).
 absl::StatusOr<std::string> PathName(const Cell& cell, std::string_view what) {
   const std::string name = PythonStr(cell);
-  if (IsMissing(cell) || name.empty() || name == "." || name == ".." ||
-      name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (IsMissing(cell) || !IsPlainFileName(name)) {
     return absl::InvalidArgumentError(
         absl::StrCat("train.csv: ", std::string(what), " '", name, "' is not a file name"));
   }

@@ -89,8 +89,7 @@ absl::Status CopyStudies(const fs::path& raw_train, const std::vector<std::strin
   if (error) return absl::InternalError(absl::StrCat("cannot create ", dest.string()));
   for (const std::string& id : study_ids) {
     const std::string folder = absl::StrReplaceAll(id, {{"_study", ""}});
-    if (folder.empty() || folder == "." || folder == ".." ||
-        folder.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (!IsPlainFileName(folder)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train_study_level.csv: id '", id, "' does not name a study folder"));
     }

@@ -70,8 +70,7 @@ absl::StatusOr<std::vector<std::string>> ImageNames(const Table& table) {
   std::vector<std::string> out;
   for (size_t row = 0; row < names->cells.size(); ++row) {
     const std::string* name = std::get_if<std::string>(&names->cells[row]);
-    if (name == nullptr || name->empty() || *name == "." || *name == ".." ||
-        name->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+    if (name == nullptr || !IsPlainFileName(*name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "train.csv: 'image_name' must name an image file, got ",
           name == nullptr ? std::string("a missing or non-text value") : absl::StrCat("'", *name, "'")));

@@ -43,8 +43,7 @@ constexpr int64_t kNoFindingClass = 14;
 // An image id used as a file name (upstream's f"{file_id}.dicom").
 absl::StatusOr<std::string> ImageId(const Cell& cell) {
   const auto* id = std::get_if<std::string>(&cell);
-  if (id == nullptr || id->empty() || *id == "." || *id == ".." ||
-      id->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) {
+  if (id == nullptr || !IsPlainFileName(*id)) {
     return absl::InvalidArgumentError(
         absl::StrCat("train.csv: image_id '", PythonStr(cell), "' is not a file name"));
   }

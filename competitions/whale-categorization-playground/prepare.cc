@@ -90,11 +90,6 @@ absl::StatusOr<std::vector<Split>> AssignSplits(const std::vector<std::string>& 
   return split;
 }
 
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." &&
-         name.find_first_of(std::string_view("/\\\0", 3)) == std::string::npos;
-}
-
 // Upstream counts `public/<dir>/*.jpg` after copying: the split's distinct
 // names ending in ".jpg" must be as many as its rows.
 bool EveryRowHasItsOwnJpeg(const std::vector<std::string>& images) {
@@ -111,7 +106,7 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   ASSIGN_OR_RETURN(std::vector<std::string> images, TextColumn(old_train, "Image"));
   ASSIGN_OR_RETURN(std::vector<std::string> whale_ids, TextColumn(old_train, "Id"));
   for (const std::string& image : images) {
-    if (!IsPlainName(image)) {
+    if (!IsPlainFileName(image)) {
       return absl::InvalidArgumentError(
           absl::StrCat("train.csv: 'Image' must be an image file name, got '", image, "'"));
     }
