@@ -344,12 +344,16 @@ absl::StatusOr<bool> PrepareStreaming(const fs::path& raw, const fs::path& publi
           if ((destination[first_row + r] & kTest) == 0) rows.push_back(static_cast<int64_t>(r));
         }
         if (disjoint) disjoint = KeysDisjoint(*segment.Find("key"), rows, test_keys);
-        if (header.empty()) header = WriteCsvString(TakeTypedRows(segment, {}));
+        if (header.empty()) {
+          ASSIGN_OR_RETURN(const Table no_rows, TakeRows(segment, std::vector<int64_t>{}));
+          header = WriteCsvString(no_rows);
+        }
         for (size_t begin = 0; begin < rows.size(); begin += kSliceRows) {
           const std::vector<int64_t> slice(
               rows.begin() + static_cast<ptrdiff_t>(begin),
               rows.begin() + static_cast<ptrdiff_t>(std::min(rows.size(), begin + kSliceRows)));
-          const std::string text = WriteCsvString(TakeTypedRows(segment, slice));
+          ASSIGN_OR_RETURN(const Table slice_rows, TakeRows(segment, slice));
+          const std::string text = WriteCsvString(slice_rows);
           // No value holds a line end (the file has no quotes), so each row
           // is one line after the header.
           size_t p = header.size();

@@ -127,17 +127,17 @@ absl::StatusOr<JsonValue> ReadCocoMetadata(const fs::path& path, std::string_vie
   absl::StatusOr<JsonValue> parsed = ParseJson(latin1 ? Latin1ToUtf8(bytes) : bytes);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(name, ": ", std::string(parsed.status().message())));
+        absl::StrCat(std::string(name), ": ", std::string(parsed.status().message())));
   }
   const JsonValue* annotations = parsed->is_object() ? parsed->Find("annotations") : nullptr;
   const JsonValue* images = parsed->is_object() ? parsed->Find("images") : nullptr;
   if (annotations == nullptr || images == nullptr || !annotations->is_array() ||
       !images->is_array()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be an object with 'annotations' and 'images' lists"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(name), " must be an object with 'annotations' and 'images' lists"));
   }
   if (require_categories && parsed->Find("categories") == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " must have 'categories'"));
+    return absl::InvalidArgumentError(absl::StrCat(std::string(name), " must have 'categories'"));
   }
   return parsed;
 }
