@@ -35,7 +35,7 @@ TEST(GradeLabelSetsMicroF1Test, UpstreamsChecksWithItsMessages) {
 
   absl::Status status = GradeLabelSetsMicroF1(answers, no_labels, "image", "labels").status();
   EXPECT_FALSE(IsInvalidSubmission(status));
-  EXPECT_THAT(status.message(),
+  EXPECT_THAT(std::string(status.message()),
               ::testing::EndsWith("Answers DataFrame must have 'image' and 'labels' columns"));
 
   status = GradeLabelSetsMicroF1(no_ids, answers, "image", "labels").status();
