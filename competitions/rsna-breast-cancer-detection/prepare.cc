@@ -24,6 +24,7 @@
 #include "base/table.h"
 #include "base/table_ops.h"
 #include "competitions/common/copy_files.h"
+#include "competitions/common/group_split.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
@@ -156,17 +157,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 42;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(patient_ids.size()), options));
-  std::vector<bool> in_test(patient_ids.size(), false);
-  for (int64_t index : split.test_indices) in_test[index] = true;
-  std::vector<std::string> train_patients, test_patients;
-  for (int64_t index : split.train_indices) train_patients.push_back(patient_names[index]);
-  for (int64_t index : split.test_indices) test_patients.push_back(patient_names[index]);
-  std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < row_patient.size(); ++row) {
-    (in_test[row_patient[row]] ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
-  }
+  ASSIGN_OR_RETURN(GroupSplit split, SplitRowsByGroup(patient_names, row_patient, options));
+  const std::vector<std::string>& train_patients = split.train_groups;
+  const std::vector<std::string>& test_patients = split.test_groups;
+  const std::vector<int64_t>& train_rows = split.train_rows;
+  const std::vector<int64_t>& test_rows = split.test_rows;
 
   ASSIGN_OR_RETURN(Table new_train, TakeRows(old_train, train_rows));
   ASSIGN_OR_RETURN(Table test_rows_table, TakeRows(old_train, test_rows));

@@ -27,6 +27,7 @@
 #include "base/table.h"
 #include "base/table_ops.h"
 #include "competitions/common/copy_files.h"
+#include "competitions/common/group_split.h"
 #include "competitions/common/preparer.h"
 #include "pycompat/python_str.h"
 #include "pycompat/train_test_split.h"
@@ -133,17 +134,11 @@ absl::Status Prepare(const fs::path& raw, const fs::path& public_dir, const fs::
   TrainTestSplitOptions options;
   options.test_size = 0.1;
   options.random_state = 0;
-  ASSIGN_OR_RETURN(TrainTestIndices split,
-                   TrainTestSplitIndices(static_cast<int64_t>(unique_ids.size()), options));
-  std::vector<bool> in_test(unique_ids.size(), false);
-  for (int64_t index : split.test_indices) in_test[index] = true;
-  std::vector<std::string> train_ids, test_ids;
-  for (int64_t index : split.train_indices) train_ids.push_back(unique_ids[index]);
-  for (int64_t index : split.test_indices) test_ids.push_back(unique_ids[index]);
-  std::vector<int64_t> train_rows, test_rows;
-  for (size_t row = 0; row < row_image.size(); ++row) {
-    (in_test[row_image[row]] ? test_rows : train_rows).push_back(static_cast<int64_t>(row));
-  }
+  ASSIGN_OR_RETURN(GroupSplit split, SplitRowsByGroup(unique_ids, row_image, options));
+  const std::vector<std::string>& train_ids = split.train_groups;
+  const std::vector<std::string>& test_ids = split.test_groups;
+  const std::vector<int64_t>& train_rows = split.train_rows;
+  const std::vector<int64_t>& test_rows = split.test_rows;
   if (static_cast<int64_t>(train_ids.size()) != kExpectedTrainSize) {
     return CheckFailed(
         absl::StrCat("Expected ", kExpectedTrainSize, " train image_ids, got ", train_ids.size()));
