@@ -218,14 +218,16 @@ def _split_summary_impl(ctx):
     reports = ctx.files.reports
     out = ctx.actions.declare_directory(ctx.label.name)
     ctx.actions.run(
-        executable = ctx.executable._mlebench,
-        arguments = ["aggregate"] + [r.path for r in reports] + [
+        executable = ctx.executable._aggregate,
+        arguments = [r.path for r in reports] + [
+            "--competitions",
+            ctx.file._competitions.path,
             "--split",
             ctx.attr.split,
             "--output-dir",
             out.path,
         ] + (["--pad-missing"] if ctx.attr.pad_missing else []),
-        inputs = reports,
+        inputs = reports + [ctx.file._competitions],
         outputs = [out],
         mnemonic = "MleAggregate",
         progress_message = "Aggregating %s (upstream's leaderboard figures)" % ctx.label,
@@ -234,8 +236,8 @@ def _split_summary_impl(ctx):
 
 split_summary = rule(
     implementation = _split_summary_impl,
-    doc = "Upstream's leaderboard figures for one split over its reports (`mlebench " +
-          "aggregate`): summary.json (per agent: submission, valid, above median, gold, " +
+    doc = "Upstream's leaderboard figures for one split over its reports (what `mlebench " +
+          "aggregate` writes, by //grading:aggregate_main): summary.json (per agent: submission, valid, above median, gold, " +
           "silver, bronze, any medal - mean, SEM with ddof=1, 95% interval over complete " +
           "seeds), upstream-compatible grading reports per seed. A cached action: an " +
           "unchanged split is not aggregated again. What it prints is the console's table.",
@@ -250,10 +252,14 @@ split_summary = rule(
             doc = "Pad incomplete seeds with failing reports (upstream's --pad-missing) " +
                   "instead of leaving them out; the summary says it did.",
         ),
-        "_mlebench": attr.label(
-            default = "//tools:mlebench",
+        "_aggregate": attr.label(
+            default = "//grading:aggregate_main",
             executable = True,
             cfg = "exec",
+        ),
+        "_competitions": attr.label(
+            default = "//competitions:competitions.tsv",
+            allow_single_file = True,
         ),
     },
 )

@@ -1,5 +1,5 @@
-#ifndef MLEBENCH_TOOLS_COLLECT_REPORTS_H_
-#define MLEBENCH_TOOLS_COLLECT_REPORTS_H_
+#ifndef MLEBENCH_GRADING_COLLECT_REPORTS_H_
+#define MLEBENCH_GRADING_COLLECT_REPORTS_H_
 
 #include <filesystem>
 #include <vector>
@@ -27,4 +27,4 @@ absl::StatusOr<std::vector<SourcedReport>> CollectReports(
 
 }  // namespace mlebench
 
-#endif  // MLEBENCH_TOOLS_COLLECT_REPORTS_H_
+#endif  // MLEBENCH_GRADING_COLLECT_REPORTS_H_

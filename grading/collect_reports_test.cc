@@ -1,4 +1,4 @@
-#include "tools/collect_reports.h"
+#include "grading/collect_reports.h"
 
 #include <filesystem>
 #include <string>
