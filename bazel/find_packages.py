@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Finds the packages of a source tree: every directory with a BUILD or
 BUILD.bazel file, below the tree's root, outside Bazel's convenience links
-(bazel-*), .git and nested repositories (a directory with its own WORKSPACE).
+(bazel-*), .git, the directories .bazelignore names and nested repositories
+(a directory with its own WORKSPACE), as Bazel itself sees the packages.
 
   find_packages.py --bzl ROOT     a Starlark file: PACKAGES (every package,
                                   "" for the root) and PACKAGES_WITH_SOURCES
@@ -24,15 +25,28 @@ BUILD_FILES = ("BUILD.bazel", "BUILD")
 SOURCE_SUFFIXES = (".cc", ".h", ".inc")
 
 
+def ignored_paths(root):
+    """The directories .bazelignore names (one path a line, # comments)."""
+    try:
+        with open(os.path.join(root, ".bazelignore"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return set()
+    return {os.path.normpath(line.strip()) for line in lines
+            if line.strip() and not line.strip().startswith("#")}
+
+
 def walk(root):
-    """Yields (package, [C++ sources of that package, relative to root])."""
+    """Returns [(package, [C++ sources of that package, relative to root])]."""
     packages = {}
+    ignored = ignored_paths(root)
     for directory, subdirs, files in os.walk(root):
         rel = os.path.relpath(directory, root)
         rel = "" if rel == "." else rel
         subdirs[:] = sorted(
             d for d in subdirs
             if d != ".git" and not d.startswith("bazel-") and
+            os.path.join(rel, d) not in ignored and
             not os.path.islink(os.path.join(directory, d)) and
             not any(os.path.exists(os.path.join(directory, d, w))
                     for w in ("WORKSPACE", "WORKSPACE.bazel")))
