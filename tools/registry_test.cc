@@ -82,7 +82,10 @@ TEST(Registry, EveryUpstreamCompetitionHasThresholds) {
   ASSERT_TRUE(table.ok()) << table.status();
   auto thresholds = ReadThresholdsTable("grading/medal_thresholds.csv");
   ASSERT_TRUE(thresholds.ok()) << thresholds.status();
-  EXPECT_EQ(table->size(), 82u);
+  // Upstream's 82 (EverySplitCompetitionIsRegistered pins them) and any
+  // competition added since (docs/architecture.md, "Adding a competition"):
+  // an exact count would fail every addition.
+  EXPECT_GE(table->size(), 82u);
   for (const auto& [id, info] : *table) {
     EXPECT_EQ(thresholds->count(id), 1u) << id;
   }
