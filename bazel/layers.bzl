@@ -71,8 +71,6 @@ LAYERS = [
     ),
 ]
 
-_BY_NAME = {layer.name: layer for layer in LAYERS}
-
 def _check_order():
     seen = {}
     for layer in LAYERS:
@@ -155,6 +153,10 @@ def _whole_subtree_uses(package, users, name):
                 return False
     return True
 
+# Each layer's visibility, derived once when this file is loaded (Bazel loads
+# a .bzl once), not again by every BUILD file that asks.
+_VISIBILITY = {layer.name: _visibility_of(layer.name) for layer in LAYERS}
+
 def layer_visibility(layer = None):
     """The visibility that lets exactly the layers that may use a layer see it.
 
@@ -173,9 +175,9 @@ def layer_visibility(layer = None):
             fail(("package //%s is in no layer of bazel/layers.bzl: add its path to " +
                   "the layer it belongs to") % package)
         layer = found.name
-    if layer not in _BY_NAME:
+    if layer not in _VISIBILITY:
         fail("bazel/layers.bzl has no layer %s" % layer)
-    return _visibility_of(layer)
+    return _VISIBILITY[layer]
 
 def test_support_visibility():
     """The visibility of a test helper that the tests of any layer may use.
@@ -208,7 +210,7 @@ def _layer_table_impl(ctx):
         ],
         # For the test that holds the derived visibility against the table.
         "packages": PACKAGES,
-        "visibility": {layer.name: _visibility_of(layer.name) for layer in LAYERS},
+        "visibility": _VISIBILITY,
     }))
     return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
 
