@@ -15,7 +15,7 @@ absl::StatusOr<double> GradeAccuracyById(const TypedTable& submission, const Typ
                                          std::string_view target_column) {
   ASSIGN_OR_RETURN(AccuracyInputs inputs,
                    PrepareForAccuracyMetric(submission, answers, id_column, target_column));
-  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
+  absl::StatusOr<double> score = AccuracyScore(inputs);
   if (!score.ok()) {
     return InvalidSubmission(absl::StrCat("accuracy_score rejects `", std::string(target_column),
                                           "`: ", score.status().message()));

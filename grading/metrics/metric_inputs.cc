@@ -141,14 +141,18 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submis
   if (answers_id == nullptr) {
     return BadAnswers(absl::StrCat("Answers must have a `", std::string(id_column), "` column"));
   }
-  // The targets as cells (the labels' kinds matter to accuracy_score); the
-  // ids stay typed.
-  Column answers_labels = answers_target->ToColumn();
-  if (absl::StatusOr<TargetType> type = TypeOfTarget(answers_labels, "y_true");
-      !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
-    return BadAnswers(absl::StrCat(
-        "answers' `", std::string(target_column), "` is not a label column: ",
-        type.ok() ? std::string(TargetTypeName(*type)) : std::string(type.status().message())));
+  // int64 labels are always binary or multiclass; other targets become
+  // cells (the labels' kinds matter to accuracy_score). The ids stay typed.
+  const bool int64_answers = answers_target->storage() == TypedColumn::Storage::kInt64;
+  Column answers_labels;
+  if (!int64_answers) {
+    answers_labels = answers_target->ToColumn();
+    if (absl::StatusOr<TargetType> type = TypeOfTarget(answers_labels, "y_true");
+        !type.ok() || (*type != TargetType::kBinary && *type != TargetType::kMulticlass)) {
+      return BadAnswers(absl::StrCat(
+          "answers' `", std::string(target_column), "` is not a label column: ",
+          type.ok() ? std::string(TargetTypeName(*type)) : std::string(type.status().message())));
+    }
   }
 
   if (submission.num_rows() != answers.num_rows()) {
@@ -168,19 +172,46 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submis
   }
 
   const bool same_ids = SameValuesNoneMissing(*id, *answers_id);
-  if (same_ids && answers_target->storage() == TypedColumn::Storage::kInt64 &&
-      target->storage() == TypedColumn::Storage::kInt64) {
-    // Every row pairs with itself, accuracy counts equal pairs and the
-    // target type of int64 labels does not depend on their order: no sort.
-    return AccuracyInputs{std::move(answers_labels), target->ToColumn()};
+  const bool int64_labels = int64_answers && target->storage() == TypedColumn::Storage::kInt64;
+  AccuracyInputs inputs;
+  if (int64_labels) {
+    inputs.int64 = AccuracyInputs::Int64Labels{answers_target->ints(), target->ints(), {}, {}};
+    // Every row pairs with itself: no sort.
+    if (same_ids) return inputs;
+  } else if (int64_answers) {
+    answers_labels = answers_target->ToColumn();
   }
   ASSIGN_OR_RETURN(IdOrders orders, SortBoth(*id, *answers_id, same_ids));
   if (!same_ids && !SortedIdsEqual(*id, *answers_id, orders)) {
     return InvalidSubmission(
         absl::StrCat("Submission and Answers `", std::string(id_column), "`'s do not match"));
   }
-  return AccuracyInputs{TakeCells(answers_labels, orders.answers),
-                        TakeCells(target->ToColumn(), orders.submission)};
+  if (int64_labels) {
+    inputs.int64->true_order = std::move(orders.answers);
+    inputs.int64->pred_order = std::move(orders.submission);
+    return inputs;
+  }
+  inputs.y_true = TakeCells(answers_labels, orders.answers);
+  inputs.y_pred = TakeCells(target->ToColumn(), orders.submission);
+  return inputs;
+}
+
+absl::StatusOr<double> AccuracyScore(const AccuracyInputs& inputs) {
+  if (!inputs.int64.has_value()) return AccuracyScore(inputs.y_true, inputs.y_pred);
+  const AccuracyInputs::Int64Labels& labels = *inputs.int64;
+  const size_t n = labels.y_true.size();
+  // np.mean of an empty boolean array.
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+  size_t matches = 0;
+  if (labels.true_order.empty()) {
+    for (size_t r = 0; r < n; ++r) matches += labels.y_true[r] == labels.y_pred[r];
+  } else {
+    for (size_t r = 0; r < n; ++r) {
+      matches += labels.y_true[labels.true_order[r]] == labels.y_pred[labels.pred_order[r]];
+    }
+  }
+  // np.mean of the boolean array: an exact count divided once by n.
+  return static_cast<double>(matches) / static_cast<double>(n);
 }
 
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,

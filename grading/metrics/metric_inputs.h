@@ -2,7 +2,9 @@
 #define MLEBENCH_GRADING_METRICS_METRIC_INPUTS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -28,13 +30,25 @@ namespace mlebench {
 // present, both tables sorted by id (pandas' sort_values), ids equal row by
 // row. The answers' target must be a label column (sklearn's binary or
 // multiclass), so that AccuracyScore's errors always blame the submission.
-// Where both id columns hold the same ids in the same rows (none missing)
-// and both targets are int64, the targets stay in file order: accuracy
-// counts equal pairs, whatever their order, and so does the target type of
-// int64 labels. AccuracyScore is the only metric these inputs are for.
+// AccuracyScore(inputs) below is the only metric these inputs are for.
+//
+// Where both targets are int64 (typed columns), no cell is made: `int64`
+// holds the two label columns as they lie in the tables (views, valid while
+// the tables live) and the orders that pair them, and y_true/y_pred stay
+// empty. int64 labels are always binary or multiclass, so accuracy_score
+// cannot fail on them. Where both id columns also hold the same ids in the
+// same rows (none missing) the orders are empty: every row pairs with
+// itself, and accuracy counts equal pairs whatever their order.
 struct AccuracyInputs {
-  Column y_true;  // answers[target], in id order (or file order, above)
-  Column y_pred;  // submission[target], in the same order
+  struct Int64Labels {
+    std::span<const int64_t> y_true;  // answers[target], file order
+    std::span<const int64_t> y_pred;  // submission[target], file order
+    std::vector<size_t> true_order;   // y_true's rows in id order; empty: file order
+    std::vector<size_t> pred_order;   // y_pred's rows in the same id order
+  };
+  Column y_true;  // answers[target] in id order, unless `int64` is set
+  Column y_pred;  // submission[target] in the same order, unless `int64` is set
+  std::optional<Int64Labels> int64;
 };
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submission,
                                                         const TypedTable& answers,
@@ -44,6 +58,11 @@ absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const Table& submission,
                                                         const Table& answers,
                                                         std::string_view id_column,
                                                         std::string_view target_column);
+
+// sklearn's accuracy_score on the aligned labels: AccuracyScore(y_true,
+// y_pred) (grading/metrics/classification/accuracy.h), with its errors, or
+// the fraction of equal int64 pairs where `inputs.int64` is set.
+absl::StatusOr<double> AccuracyScore(const AccuracyInputs& inputs);
 
 // Checks and aligns for sklearn's roc_auc_score: both columns present,
 // lengths equal, the target numeric (pd.to_numeric raising on a non-numeric

@@ -17,6 +17,7 @@ namespace mlebench {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 Column Strings(std::string name, std::vector<std::string> v) {
   Column c{std::move(name), Dtype::kObject, {}};
@@ -63,29 +64,61 @@ TEST(PrepareForAccuracyMetricTest, AlignsBothTablesById) {
               ElementsAre(Cell{int64_t{10}}, Cell{int64_t{20}}, Cell{int64_t{30}}));
 }
 
+TypedTable TypedIdsAndLabels(std::vector<std::string_view> ids, std::vector<int64_t> y) {
+  std::vector<TypedColumn> columns;
+  columns.push_back(TypedColumn::Text("id", std::move(ids)));
+  columns.push_back(TypedColumn::Ints("y", std::move(y)));
+  return TypedTable(std::move(columns), nullptr);
+}
+
 // Typed int64 targets whose ids pair row by row stay in file order (no
-// sort): the same accuracy as the sorted cells give.
+// sort, no cells): the same accuracy as the sorted cells give.
 TEST(PrepareForAccuracyMetricTest, RowsPairedRowByRowNeedNoSort) {
-  const auto typed = [](std::vector<int64_t> y) {
-    std::vector<TypedColumn> columns;
-    columns.push_back(TypedColumn::Text("id", std::vector<std::string_view>{"b", "a", "c", "d"}));
-    columns.push_back(TypedColumn::Ints("y", std::move(y)));
-    return TypedTable(std::move(columns), nullptr);
-  };
+  const TypedTable submission = TypedIdsAndLabels({"b", "a", "c", "d"}, {2, 1, 3, 3});
+  const TypedTable answers = TypedIdsAndLabels({"b", "a", "c", "d"}, {2, 1, 1, 3});
   absl::StatusOr<AccuracyInputs> inputs =
-      PrepareForAccuracyMetric(typed({2, 1, 3, 3}), typed({2, 1, 1, 3}), "id", "y");
+      PrepareForAccuracyMetric(submission, answers, "id", "y");
   ASSERT_TRUE(inputs.ok()) << inputs.status();
-  EXPECT_THAT(inputs->y_true.cells, ElementsAre(Cell{int64_t{2}}, Cell{int64_t{1}},
-                                                Cell{int64_t{1}}, Cell{int64_t{3}}));
-  EXPECT_THAT(inputs->y_pred.cells, ElementsAre(Cell{int64_t{2}}, Cell{int64_t{1}},
-                                                Cell{int64_t{3}}, Cell{int64_t{3}}));
+  ASSERT_TRUE(inputs->int64.has_value());
+  EXPECT_TRUE(inputs->y_true.cells.empty());
+  EXPECT_THAT(inputs->int64->y_true, ElementsAre(2, 1, 1, 3));
+  EXPECT_THAT(inputs->int64->y_pred, ElementsAre(2, 1, 3, 3));
+  EXPECT_TRUE(inputs->int64->true_order.empty());
   absl::StatusOr<AccuracyInputs> sorted = PrepareForAccuracyMetric(
       Table({Strings("id", {"b", "a", "c", "d"}), Ints("y", {2, 1, 3, 3})}),
       Table({Strings("id", {"b", "a", "c", "d"}), Ints("y", {2, 1, 1, 3})}), "id", "y");
   ASSERT_TRUE(sorted.ok()) << sorted.status();
-  EXPECT_EQ(*AccuracyScore(inputs->y_true, inputs->y_pred),
-            *AccuracyScore(sorted->y_true, sorted->y_pred));
-  EXPECT_EQ(*AccuracyScore(inputs->y_true, inputs->y_pred), 0.75);
+  ASSERT_FALSE(sorted->int64.has_value());
+  EXPECT_EQ(*AccuracyScore(*inputs), *AccuracyScore(*sorted));
+  EXPECT_EQ(*AccuracyScore(*inputs), 0.75);
+}
+
+// Typed int64 targets whose ids need sorting pair through the two orders;
+// the score is the cells' score, and unmatched ids are still rejected.
+TEST(PrepareForAccuracyMetricTest, Int64LabelsPairThroughTheIdOrders) {
+  const TypedTable submission = TypedIdsAndLabels({"d", "c", "b", "a"}, {7, 5, 2, 1});
+  const TypedTable answers = TypedIdsAndLabels({"b", "a", "c", "d"}, {2, 1, 5, 8});
+  absl::StatusOr<AccuracyInputs> inputs =
+      PrepareForAccuracyMetric(submission, answers, "id", "y");
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  ASSERT_TRUE(inputs->int64.has_value());
+  EXPECT_THAT(inputs->int64->true_order, ElementsAre(1, 0, 2, 3));
+  EXPECT_THAT(inputs->int64->pred_order, ElementsAre(3, 2, 1, 0));
+  absl::StatusOr<AccuracyInputs> cells = PrepareForAccuracyMetric(
+      Table({Strings("id", {"d", "c", "b", "a"}), Ints("y", {7, 5, 2, 1})}),
+      Table({Strings("id", {"b", "a", "c", "d"}), Ints("y", {2, 1, 5, 8})}), "id", "y");
+  ASSERT_TRUE(cells.ok()) << cells.status();
+  EXPECT_EQ(*AccuracyScore(*inputs), *AccuracyScore(*cells));
+  EXPECT_EQ(*AccuracyScore(*inputs), 0.75);
+
+  absl::StatusOr<AccuracyInputs> unmatched = PrepareForAccuracyMetric(
+      TypedIdsAndLabels({"d", "c", "b", "x"}, {7, 5, 2, 1}), answers, "id", "y");
+  EXPECT_THAT(unmatched.status().message(), HasSubstr("`id`'s do not match"));
+
+  absl::StatusOr<AccuracyInputs> empty = PrepareForAccuracyMetric(
+      TypedIdsAndLabels({}, {}), TypedIdsAndLabels({}, {}), "id", "y");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_TRUE(std::isnan(*AccuracyScore(*empty)));
 }
 
 TEST(PrepareForAccuracyMetricTest, BlamesTheRightTable) {

@@ -131,7 +131,7 @@ absl::StatusOr<double> GradeTextNormalization(const Table& submission, const Tab
   ColumnAsTypeStr(answers_text, kTargetColumn);
   ASSIGN_OR_RETURN(AccuracyInputs inputs, PrepareForAccuracyMetric(submission_text, answers_text,
                                                                    kIdColumn, kTargetColumn));
-  absl::StatusOr<double> score = AccuracyScore(inputs.y_true, inputs.y_pred);
+  absl::StatusOr<double> score = AccuracyScore(inputs);
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("accuracy_score rejects the submission: ", score.status().message()));
