@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -99,21 +100,9 @@ std::vector<L> SortedClasses(const std::vector<L>& labels1, const std::vector<L>
   return classes;
 }
 
-// The kappa of two label lists of equal, non-zero length.
-template <typename L>
-absl::StatusOr<double> KappaOfLabels(const std::vector<L>& labels1, const std::vector<L>& labels2) {
-  const size_t n = labels1.size();
-  const std::vector<L> classes = SortedClasses(labels1, labels2);
-  const size_t k = classes.size();
-  auto index_of = [&](const L& label) {
-    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) -
-                               classes.begin());
-  };
-
-  std::vector<int64_t> confusion(k * k, 0);
-  for (size_t i = 0; i < n; ++i) {
-    ++confusion[index_of(labels1[i]) * k + index_of(labels2[i])];
-  }
+// The kappa from the k x k confusion matrix of n > 0 label pairs (row: the
+// first list's class, column: the second's).
+double KappaOfConfusion(const std::vector<int64_t>& confusion, size_t k, size_t n) {
   std::vector<int64_t> column_sums(k, 0), row_sums(k, 0);
   for (size_t r = 0; r < k; ++r) {
     for (size_t c = 0; c < k; ++c) {
@@ -136,6 +125,62 @@ absl::StatusOr<double> KappaOfLabels(const std::vector<L>& labels1, const std::v
   return 1.0 - static_cast<double>(observed) / NumpySum(weighted_expected);
 }
 
+// The kappa of two label lists of equal, non-zero length.
+template <typename L>
+absl::StatusOr<double> KappaOfLabels(const std::vector<L>& labels1, const std::vector<L>& labels2) {
+  const size_t n = labels1.size();
+  const std::vector<L> classes = SortedClasses(labels1, labels2);
+  const size_t k = classes.size();
+  auto index_of = [&](const L& label) {
+    return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) -
+                               classes.begin());
+  };
+
+  std::vector<int64_t> confusion(k * k, 0);
+  for (size_t i = 0; i < n; ++i) {
+    ++confusion[index_of(labels1[i]) * k + index_of(labels2[i])];
+  }
+  return KappaOfConfusion(confusion, k, n);
+}
+
+// The kappa of two int64 label lists of equal, non-zero length whose values
+// lie within +-2**53 (so that as float64 they keep their values, their
+// order and their distinctness: the classes are those KappaOfLabels<double>
+// finds) and span fewer than kDenseSpan values: each value's class is
+// looked up in a table over that span instead of searched for, and no
+// float64 copy is made. nullopt for other lists.
+std::optional<double> KappaOfDenseInt64Labels(std::span<const int64_t> y1,
+                                              std::span<const int64_t> y2) {
+  constexpr int64_t kDenseSpan = int64_t{1} << 16;
+  constexpr int64_t kExact = int64_t{1} << 53;
+  int64_t lo = y1[0], hi = y1[0];
+  for (std::span<const int64_t> y : {y1, y2}) {
+    for (const int64_t v : y) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  if (lo < -kExact || hi > kExact || hi - lo >= kDenseSpan) return std::nullopt;
+  // class_of[v - lo]: v's class (its rank among the values present), -1
+  // for values absent from both lists.
+  std::vector<int32_t> class_of(static_cast<size_t>(hi - lo) + 1, -1);
+  for (std::span<const int64_t> y : {y1, y2}) {
+    for (const int64_t v : y) class_of[static_cast<size_t>(v - lo)] = 0;
+  }
+  int32_t k = 0;
+  for (int32_t& c : class_of) {
+    if (c == 0) c = k++;
+  }
+  const size_t classes = static_cast<size_t>(k);
+  std::vector<int64_t> confusion(classes * classes, 0);
+  const size_t n = y1.size();
+  for (size_t i = 0; i < n; ++i) {
+    ++confusion[static_cast<size_t>(class_of[static_cast<size_t>(y1[i] - lo)]) * classes +
+                static_cast<size_t>(class_of[static_cast<size_t>(y2[i] - lo)])];
+  }
+  return KappaOfConfusion(confusion, classes, n);
+}
+
 }  // namespace
 
 absl::StatusOr<double> QuadraticWeightedKappa(const Column& y1, const Column& y2) {
@@ -155,6 +200,7 @@ absl::StatusOr<double> QuadraticWeightedKappa(std::span<const int64_t> y1,
   const size_t n = y1.size();
   if (n != y2.size()) return InconsistentLengths(n, y2.size());
   if (n == 0) return absl::InvalidArgumentError("y_true and y_pred are empty");
+  if (std::optional<double> kappa = KappaOfDenseInt64Labels(y1, y2)) return *kappa;
   // Labels as the Column overload makes them of int64 cells: by value as
   // float64.
   std::vector<double> labels1(n), labels2(n);

@@ -42,6 +42,43 @@ TEST(QuadraticWeightedKappaTest, Int64ValuesAsInt64Columns) {
   EXPECT_FALSE(QuadraticWeightedKappa(std::vector<int64_t>{1}, std::vector<int64_t>{1, 2}).ok());
 }
 
+// Values over a span too wide for the class table, or beyond +-2**53
+// (where distinct int64 values can meet as float64, as they do in the Column
+// overload), take the searched path; values just inside take the table. All
+// agree with the Column overload bit for bit.
+TEST(QuadraticWeightedKappaTest, Int64ValuesOutsideTheDenseSpan) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  const std::vector<std::vector<int64_t>> bases = {
+      {0, 65535},                     // span 65,536: just too wide
+      {0, 65534},                     // just inside
+      {-kExact, -kExact + 3},         // at -2**53: inside
+      {kExact - 2, kExact},           // at 2**53: inside
+      {kExact, kExact + 1},           // 2**53 + 1 meets 2**53 as float64
+      {-kExact - 1, -kExact},         // the same below
+      {INT64_MIN, INT64_MAX, 0, 7},   // the whole range
+  };
+  std::mt19937_64 rng(11);
+  for (const std::vector<int64_t>& base : bases) {
+    std::vector<int64_t> y1, y2;
+    for (int i = 0; i < 2000; ++i) {
+      y1.push_back(base[rng() % base.size()]);
+      y2.push_back(rng() % 3 == 0 ? y1.back() : base[rng() % base.size()]);
+    }
+    const absl::StatusOr<double> from_values = QuadraticWeightedKappa(y1, y2);
+    const absl::StatusOr<double> from_cells = QuadraticWeightedKappa(Ints(y1), Ints(y2));
+    ASSERT_TRUE(from_values.ok()) << from_values.status();
+    ASSERT_TRUE(from_cells.ok()) << from_cells.status();
+    if (std::isnan(*from_cells)) {
+      EXPECT_TRUE(std::isnan(*from_values)) << base[0];
+    } else {
+      EXPECT_EQ(*from_values, *from_cells) << base[0];
+    }
+  }
+  // 2**53 and 2**53 + 1 are one class as float64: every pair agrees.
+  EXPECT_TRUE(std::isnan(*QuadraticWeightedKappa(std::vector<int64_t>{kExact, kExact + 1},
+                                                 std::vector<int64_t>{kExact + 1, kExact})));
+}
+
 TEST(QuadraticWeightedKappaTest, PerfectAgreementIsOne) {
   EXPECT_EQ(*QuadraticWeightedKappa(Ints({1, 2, 3, 6}), Ints({1, 2, 3, 6})), 1.0);
 }
