@@ -14,9 +14,13 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -61,6 +65,40 @@ void AddUsage(int dir_fd, dev_t device, int depth, WorkspaceUsage& usage) {
 
 }  // namespace
 
+namespace {
+
+// Whether task `tid` (a process or one of its threads: /proc/<tid> names
+// either) is a zombie or gone, waiting up to about 50 ms for it to become
+// one. An exiting task gives up its memory before its files and before it
+// becomes a zombie, and from then on its /proc entries belong to root: an
+// ordinary user's runner cannot list its descriptors for that moment. A
+// task still alive after the wait really hides its files.
+bool ZombieOrGoneSoon(pid_t tid) {
+  for (int tries = 0; tries < 50; ++tries) {
+    if (IsZombieOrGone(tid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return IsZombieOrGone(tid);
+}
+
+// The threads of process `pid` (/proc/<pid>/task), the process itself first
+// when it is among them; empty when it is gone.
+std::vector<pid_t> ThreadsOf(pid_t pid) {
+  std::vector<pid_t> threads;
+  DIR* tasks = opendir(absl::StrCat("/proc/", pid, "/task").c_str());
+  if (tasks == nullptr) return threads;
+  while (const struct dirent* entry = readdir(tasks)) {
+    int tid;
+    if (!absl::SimpleAtoi(entry->d_name, &tid) || tid <= 0) continue;
+    threads.push_back(tid);
+    if (tid == pid) std::swap(threads.front(), threads.back());
+  }
+  closedir(tasks);
+  return threads;
+}
+
+}  // namespace
+
 void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, WorkspaceUsage& usage) {
   std::set<ino_t> seen;
   const auto count = [&](const struct stat& st) {
@@ -70,39 +108,50 @@ void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, Workspa
     ++usage.inodes;
   };
   for (const pid_t pid : processes) {
-    const std::string proc = absl::StrCat("/proc/", pid);
-    DIR* fds = opendir((proc + "/fd").c_str());
-    if (fds == nullptr) {
-      // Gone, or a zombie (whose files are closed, and whose /proc/<pid>/fd
-      // its own user cannot list): nothing held.
-      if (errno != ENOENT && errno != ESRCH && !IsZombieOrGone(pid)) usage.unmeasurable = true;
-      continue;
-    }
-    while (const struct dirent* entry = readdir(fds)) {
-      if (entry->d_name[0] == '.') continue;
-      struct stat st;
-      // Follows the descriptor's magic link to the open file itself.
-      if (fstatat(dirfd(fds), entry->d_name, &st, 0) == 0) count(st);
-    }
-    closedir(fds);
-    // Mapped files whose descriptor was closed: "start-end perms offset
-    // major:minor inode path (deleted)".
-    std::ifstream maps(proc + "/maps");
-    for (std::string line; std::getline(maps, line);) {
-      if (!absl::EndsWith(line, " (deleted)")) continue;
-      unsigned long start = 0, end = 0, inode = 0;
-      unsigned major_number = 0, minor_number = 0;
-      if (std::sscanf(line.c_str(), "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &major_number,
-                      &minor_number, &inode) != 5 ||
-          inode == 0 || major_number != major(device) || minor_number != minor(device)) {
+    // Every thread's descriptor table: a thread may have one of its own
+    // (clone without CLONE_FILES, unshare(CLONE_FILES)), and the process's
+    // first thread may have exited (a zombie, whose table is gone) while the
+    // others go on holding files. The memory map is one for all threads:
+    // read once, from the first thread whose map can be read.
+    bool maps_read = false;
+    for (const pid_t tid : ThreadsOf(pid)) {
+      const std::string proc = absl::StrCat("/proc/", tid);
+      DIR* fds = opendir((proc + "/fd").c_str());
+      if (fds == nullptr) {
+        // Gone, a zombie (whose files are closed, and whose /proc/<tid>/fd
+        // its own user cannot list) or exiting: nothing held.
+        if (errno != ENOENT && errno != ESRCH && !ZombieOrGoneSoon(tid)) usage.unmeasurable = true;
         continue;
       }
-      struct stat st;
-      if (stat(absl::StrFormat("%s/map_files/%lx-%lx", proc, start, end).c_str(), &st) == 0) {
-        count(st);
-      } else if (seen.insert(static_cast<ino_t>(inode)).second) {
-        usage.bytes += static_cast<int64_t>(end - start);
-        ++usage.inodes;
+      while (const struct dirent* entry = readdir(fds)) {
+        if (entry->d_name[0] == '.') continue;
+        struct stat st;
+        // Follows the descriptor's magic link to the open file itself.
+        if (fstatat(dirfd(fds), entry->d_name, &st, 0) == 0) count(st);
+      }
+      closedir(fds);
+      if (maps_read) continue;
+      // Mapped files whose descriptor was closed: "start-end perms offset
+      // major:minor inode path (deleted)".
+      std::ifstream maps(proc + "/maps");
+      if (!maps.is_open()) continue;
+      maps_read = true;
+      for (std::string line; std::getline(maps, line);) {
+        if (!absl::EndsWith(line, " (deleted)")) continue;
+        unsigned long start = 0, end = 0, inode = 0;
+        unsigned major_number = 0, minor_number = 0;
+        if (std::sscanf(line.c_str(), "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &major_number,
+                        &minor_number, &inode) != 5 ||
+            inode == 0 || major_number != major(device) || minor_number != minor(device)) {
+          continue;
+        }
+        struct stat st;
+        if (stat(absl::StrFormat("%s/map_files/%lx-%lx", proc, start, end).c_str(), &st) == 0) {
+          count(st);
+        } else if (seen.insert(static_cast<ino_t>(inode)).second) {
+          usage.bytes += static_cast<int64_t>(end - start);
+          ++usage.inodes;
+        }
       }
     }
   }

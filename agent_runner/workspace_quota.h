@@ -38,10 +38,13 @@ inline constexpr int kMaxWorkspaceDepth = 256;
 WorkspaceUsage MeasureWorkspace(const std::filesystem::path& workspace);
 
 // Adds to `usage` the regular files on `device` that `processes` hold open
-// (/proc/<pid>/fd) or mapped (/proc/<pid>/maps) and that have no name any
-// more, each inode once: blocks as stat says, or for a mapping that cannot
-// be stat()ed, its length. A process that is gone is skipped; one whose
-// descriptors cannot be read makes `usage` unmeasurable.
+// (the descriptor table of each of their threads, /proc/<tid>/fd: a thread
+// may have a table of its own, and a process whose first thread exited
+// holds its files in the others') or mapped (/proc/<pid>/maps) and that
+// have no name any more, each inode once: blocks as stat says, or for a
+// mapping that cannot be stat()ed, its length. A thread that is gone, a
+// zombie, or exiting (it becomes a zombie within about 50 ms) is skipped;
+// one whose descriptors cannot be read makes `usage` unmeasurable.
 void AddUnlinkedFiles(const std::vector<pid_t>& processes, dev_t device, WorkspaceUsage& usage);
 
 // The agent's share of the disk in its workspace: bytes and inodes beyond

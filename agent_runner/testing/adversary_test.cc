@@ -470,8 +470,9 @@ TEST_F(AdversaryTest, InodeQuotaStopsTheAgent) {
 
 TEST_F(AdversaryTest, FilesWithoutANameCountTowardsTheQuota) {
   // What the walk cannot see: files made with O_TMPFILE, or unlinked while
-  // open, and a file mapped after its descriptor was closed and its name
-  // removed. 40 MB each, against a quota of 64 MiB.
+  // open, also by a thread whose process's first thread has exited, and a
+  // file mapped after its descriptor was closed and its name removed. 40 MB
+  // each, against a quota of 64 MiB.
   for (const auto& [name, body] : std::vector<std::pair<std::string, std::string>>{
            {"tmpfile",
             "fds = []\n"
@@ -488,6 +489,24 @@ TEST_F(AdversaryTest, FilesWithoutANameCountTowardsTheQuota) {
             "    with open(path, 'rb') as f:\n"
             "        maps.append(mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ))\n"
             "    os.unlink(path)\n"},
+           // The first thread exits (pthread_exit: the process is a zombie
+           // to /proc/<pid>, whose fd table is empty) while another goes on
+           // holding the files.
+           {"exited_leader",
+            "import ctypes, threading\n"
+            "written = threading.Event()\n"
+            "def hide():\n"
+            "    fds = []\n"
+            "    for i in range(4):\n"
+            "        fd = os.open('code', os.O_TMPFILE | os.O_WRONLY, 0o600)\n"
+            "        os.write(fd, b'x' * (40 << 20))\n"
+            "        fds.append(fd)\n"
+            "    written.set()\n"
+            "    print('hidden', flush=True)\n"
+            "    time.sleep(30)\n"
+            "threading.Thread(target=hide).start()\n"
+            "written.wait()\n"
+            "ctypes.CDLL(None).pthread_exit(None)\n"},
            // Zombies (their files are closed; their /proc/<pid>/fd cannot be
            // listed by an ordinary user) beside the hidden files.
            {"zombies",
