@@ -19,6 +19,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/parallel.h"
 #include "pycompat/internal/radix_sort.h"
 #include "base/python_float.h"
 
@@ -255,34 +256,89 @@ bool SortTiedTexts(absl::Span<const std::string_view> text, std::span<size_t> ro
 
 }  // namespace
 
+namespace {
+
+// Below this many texts DistinctTextArgsort runs on one thread: starting a
+// second costs more than it saves.
+constexpr size_t kParallelTexts = size_t{1} << 16;
+
+// Calls fn(begin, end) for [0, n) cut in two halves, on two threads when
+// `parallel` (else one after the other: the results are the same).
+template <typename Fn>
+void ForHalves(size_t n, bool parallel, const Fn& fn) {
+  if (!parallel) return fn(size_t{0}, n);
+  RunInParallel(2, [&](size_t half) { half == 0 ? fn(size_t{0}, n / 2) : fn(n / 2, n); });
+}
+
+// Sorts `items` by the key bits [low, low + width) as RadixSortBits does
+// (stable), on two threads when `parallel`: the items are split (stably) by
+// the top bit of that range into the two ends of a second buffer, and each
+// part is sorted there by the bits below it on a thread of its own, the
+// matching part of `items` its scratch. The same order either way, and
+// no more memory than one thread's sort.
+template <typename T, typename Key>
+void ParallelRadixSortBits(std::vector<T>& items, int low, int width, int max_digit_bits,
+                           Key key, bool parallel) {
+  if (!parallel || width < 2) {
+    internal::RadixSortBits(items, low, width, max_digit_bits, key);
+    return;
+  }
+  const int top = low + width - 1;
+  size_t zeros = 0;
+  for (const T& x : items) zeros += ((key(x) >> top) & 1) == 0;
+  std::vector<T> split(items.size());  // every element is written before it is read
+  size_t next_zero = 0, next_one = zeros;
+  for (const T& x : items) split[((key(x) >> top) & 1) ? next_one++ : next_zero++] = x;
+  const std::span<T> parts = split, scratch = items;
+  RunInParallel(2, [&](size_t part) {
+    const size_t begin = part == 0 ? 0 : zeros, size = part == 0 ? zeros : items.size() - zeros;
+    internal::RadixSortBits(parts.subspan(begin, size), scratch.subspan(begin, size), low,
+                            width - 1, max_digit_bits, key);
+  });
+  items.swap(split);
+}
+
+}  // namespace
+
 std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text) {
   const size_t n = text.size();
   if (n > std::numeric_limits<uint32_t>::max()) return {};
+  // Large inputs are cut in two halves for each pass over the texts (the
+  // result is one order: the texts are distinct, or there is none).
+  const bool parallel = n >= kParallelTexts;
   // Keys are the 8 bytes after the prefix all texts share (ids often start
   // alike: "id00...", "ISIC_00..."), so that they tell more texts apart.
-  size_t common = n == 0 ? 0 : text[0].size();
-  for (size_t k = 1; k < n && common > 0; ++k) {
-    const std::string_view t = text[k];
-    size_t i = 0;
-    const size_t limit = std::min(common, t.size());
-    while (i < limit && t[i] == text[0][i]) ++i;
-    common = i;
-  }
-  std::vector<uint64_t> keys;
-  keys.reserve(n);
-  uint64_t any_differs = 0;  // the key bits that are not the same everywhere
-  for (size_t k = 0; k < n; ++k) {
-    keys.push_back(PrefixKey(text[k].substr(common)));
-    any_differs |= keys[k] ^ keys[0];
-  }
+  size_t half_common[2] = {n == 0 ? 0 : text[0].size(), n == 0 ? 0 : text[0].size()};
+  ForHalves(n, parallel, [&](size_t begin, size_t end) {
+    size_t& common = half_common[begin == 0 ? 0 : 1];
+    for (size_t k = begin; k < end && common > 0; ++k) {
+      const std::string_view t = text[k];
+      size_t i = 0;
+      const size_t limit = std::min(common, t.size());
+      while (i < limit && t[i] == text[0][i]) ++i;
+      common = i;
+    }
+  });
+  const size_t common = std::min(half_common[0], half_common[1]);
+  std::vector<uint64_t> keys(n);
+  uint64_t half_differs[2] = {0, 0};  // the key bits that are not the same everywhere
+  const uint64_t first_key = n == 0 ? 0 : PrefixKey(text[0].substr(common));
+  ForHalves(n, parallel, [&](size_t begin, size_t end) {
+    uint64_t differs = 0;
+    for (size_t k = begin; k < end; ++k) {
+      keys[k] = PrefixKey(text[k].substr(common));
+      differs |= keys[k] ^ first_key;
+    }
+    half_differs[begin == 0 ? 0 : 1] = differs;
+  });
+  const uint64_t any_differs = half_differs[0] | half_differs[1];
   // Only the varying bits are sorted on (ids share many: "id0000042" varies
   // in four bits per digit); with the row index beside them in one word when
   // they fit, so that a pass moves 8 bytes an item, not 16.
   const VaryingBits varying(any_differs);
   int index_bits = 1;
   while (index_bits < 32 && (uint64_t{1} << index_bits) < n) ++index_bits;
-  std::vector<size_t> order;
-  order.reserve(n);
+  std::vector<size_t> order(n);
   // Runs of positions in `order` whose texts share their (packed) key.
   std::vector<std::pair<size_t, size_t>> ties;
   const auto note_ties = [&](auto key_at) {
@@ -296,40 +352,67 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
     }
   };
   if (varying.width() + index_bits <= 64) {
-    for (size_t k = 0; k < n; ++k) keys[k] = (varying.Pack(keys[k]) << index_bits) | k;
+    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) keys[k] = (varying.Pack(keys[k]) << index_bits) | k;
+    });
     if (n < 4096) {
       std::sort(keys.begin(), keys.end());
     } else {
-      internal::RadixSortBits(keys, index_bits, varying.width(), 8, [](uint64_t x) { return x; });
+      ParallelRadixSortBits(keys, index_bits, varying.width(), 8, [](uint64_t x) { return x; },
+                            parallel);
     }
     const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
-    for (const uint64_t x : keys) order.push_back(static_cast<size_t>(x & index_mask));
+    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) order[k] = static_cast<size_t>(keys[k] & index_mask);
+    });
     note_ties([&](size_t k) { return keys[k] >> index_bits; });
   } else {
     struct Keyed {
       uint64_t key;
       uint32_t index;
     };
-    std::vector<Keyed> keyed;
-    keyed.reserve(n);
-    for (size_t k = 0; k < n; ++k) keyed.push_back({varying.Pack(keys[k]), static_cast<uint32_t>(k)});
+    std::vector<Keyed> keyed(n);
+    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) {
+        keyed[k] = {varying.Pack(keys[k]), static_cast<uint32_t>(k)};
+      }
+    });
     if (n < 4096) {
       std::stable_sort(keyed.begin(), keyed.end(),
                        [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
     } else {
-      internal::RadixSortBits(keyed, 0, varying.width(), 11, [](const Keyed& x) { return x.key; });
+      ParallelRadixSortBits(keyed, 0, varying.width(), 11, [](const Keyed& x) { return x.key; },
+                            parallel);
     }
-    for (const Keyed& x : keyed) order.push_back(x.index);
+    for (size_t k = 0; k < n; ++k) order[k] = keyed[k].index;
     note_ties([&](size_t k) { return keyed[k].key; });
   }
   // Texts sharing a key agree on their first common + 8 bytes (where they
   // have them): ordered by the bytes after those; two equal texts are not
-  // this function's to order.
-  for (const auto& [begin, end] : ties) {
-    if (!SortTiedTexts(text, std::span<size_t>(order.data() + begin, end - begin), common + 8)) {
-      return {};
-    }
+  // this function's to order. The runs are disjoint: the two halves of
+  // their list (by rows) are sorted at once.
+  size_t tied_rows = 0;
+  for (const auto& [begin, end] : ties) tied_rows += end - begin;
+  size_t split = 0;
+  for (size_t rows = 0; split < ties.size() && rows < tied_rows / 2; ++split) {
+    rows += ties[split].second - ties[split].first;
   }
+  uint8_t distinct[2] = {1, 1};
+  const auto sort_ties = [&](size_t part) {
+    const size_t from = part == 0 ? 0 : split, to = part == 0 ? split : ties.size();
+    for (size_t t = from; t < to && distinct[part]; ++t) {
+      const auto [begin, end] = ties[t];
+      distinct[part] =
+          SortTiedTexts(text, std::span<size_t>(order.data() + begin, end - begin), common + 8);
+    }
+  };
+  if (parallel && tied_rows >= kParallelTexts) {
+    RunInParallel(2, sort_ties);
+  } else {
+    sort_ties(0);
+    sort_ties(1);
+  }
+  if (!distinct[0] || !distinct[1]) return {};
   return order;
 }
 

@@ -567,7 +567,14 @@ TEST_F(AdversaryTest, TeardownRemovesWhateverTheAgentMade) {
   absl::StatusOr<RunRecord> record = RunAgent(options);
   ASSERT_TRUE(record.ok()) << record.status();
   const std::string log = ReadFileOrEmpty(options.log_out);
-  EXPECT_THAT(log, HasSubstr("deep chain: 20000 levels"));
+  // The agent joins its chains in one burst just before it exits; a quota
+  // walk that falls inside the burst finds more than 256 levels and stops
+  // it (the walk runs on its own clock: once in 12 runs here). Either
+  // way the workspace holds chains deeper than the walk goes, and must go.
+  if (!absl::StrContains(log, "deep chain: 20000 levels")) {
+    EXPECT_TRUE(record->quota_exceeded) << log;
+    EXPECT_THAT(log, HasSubstr("could not all be measured"));
+  }
   EXPECT_TRUE(record->submission_exists) << log;
   EXPECT_FALSE(fs::exists(fs::symlink_status(*options.workspace))) << log;
   EXPECT_FALSE(fs::exists(WorkspaceLockFile(*options.workspace)));

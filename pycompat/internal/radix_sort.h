@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace mlebench::internal {
@@ -16,6 +18,31 @@ namespace mlebench::internal {
 // costlier passes); on millions of items wider digits lose. O(n) per pass,
 // where a comparison sort of millions of keys costs several times more;
 // callers sort short inputs with std::sort instead.
+//
+// This overload sorts `items` in place with `scratch` (as many items, its
+// contents overwritten) as the other buffer of the passes.
+template <typename T, typename Key>
+void RadixSortBits(std::span<T> items, std::span<T> scratch, int low, int width,
+                   int max_digit_bits, Key key) {
+  if (width <= 0 || items.empty()) return;
+  const int passes = (width + max_digit_bits - 1) / max_digit_bits;
+  const int bits = (width + passes - 1) / passes;
+  const uint64_t digit_mask = (uint64_t{1} << bits) - 1;
+  std::vector<size_t> counts((size_t{1} << bits) + 1);
+  std::span<T> from = items, to = scratch;
+  for (int shift = low; shift < low + width; shift += bits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (const T& x : from) ++counts[((key(x) >> shift) & digit_mask) + 1];
+    if (counts[((key(from[0]) >> shift) & digit_mask) + 1] == from.size()) continue;
+    for (size_t b = 0; b + 1 < counts.size(); ++b) counts[b + 1] += counts[b];
+    for (const T& x : from) to[counts[(key(x) >> shift) & digit_mask]++] = x;
+    std::swap(from, to);
+  }
+  if (from.data() != items.data()) std::copy(from.begin(), from.end(), items.begin());
+}
+
+// The same with a scratch buffer of its own, left with the sorted items
+// (the two are swapped rather than copied back).
 template <typename T, typename Key>
 void RadixSortBits(std::vector<T>& items, int low, int width, int max_digit_bits, Key key) {
   if (width <= 0 || items.empty()) return;
