@@ -386,5 +386,24 @@ TEST(SameValuesNoneMissingTest, SameStorageValuesAndRowsWithoutMissing) {
   EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::CellsView(cells), TypedColumn::CellsView(cells)));
 }
 
+// Long text columns are compared in two halves at once: a difference or a
+// missing value in either half, or at the cut, is found.
+TEST(SameValuesNoneMissingTest, LongTextColumns) {
+  constexpr size_t kRows = 100001;
+  std::vector<std::string> storage;
+  for (size_t i = 0; i < kRows; ++i) storage.push_back("id" + std::to_string(i));
+  const std::vector<std::string_view> text(storage.begin(), storage.end());
+  EXPECT_TRUE(SameValuesNoneMissing(TypedColumn::Text("a", text), TypedColumn::Text("b", text)));
+  for (size_t row : {size_t{0}, kRows / 2 - 1, kRows / 2, kRows - 1}) {
+    std::vector<std::string_view> other = text;
+    other[row] = "x";
+    EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Text("a", text), TypedColumn::Text("b", other)))
+        << row;
+    other[row] = std::string_view();
+    EXPECT_FALSE(SameValuesNoneMissing(TypedColumn::Text("a", other), TypedColumn::Text("b", other)))
+        << row;
+  }
+}
+
 }  // namespace
 }  // namespace mlebench
