@@ -292,8 +292,12 @@ void ParallelRadixSortBits(std::vector<T>& items, int low, int width, int max_di
   const std::span<T> parts = split, scratch = items;
   RunInParallel(2, [&](size_t part) {
     const size_t begin = part == 0 ? 0 : zeros, size = part == 0 ? zeros : items.size() - zeros;
-    internal::RadixSortBits(parts.subspan(begin, size), scratch.subspan(begin, size), low,
-                            width - 1, max_digit_bits, key);
+    const std::span<T> sorted = internal::RadixSortBitsWithScratch(
+        parts.subspan(begin, size), scratch.subspan(begin, size), low, width - 1, max_digit_bits,
+        key);
+    if (sorted.data() != parts.data() + begin) {
+      std::copy(sorted.begin(), sorted.end(), parts.begin() + static_cast<ptrdiff_t>(begin));
+    }
   });
   items.swap(split);
 }

@@ -19,12 +19,13 @@ namespace mlebench::internal {
 // where a comparison sort of millions of keys costs several times more;
 // callers sort short inputs with std::sort instead.
 //
-// This overload sorts `items` in place with `scratch` (as many items, its
-// contents overwritten) as the other buffer of the passes.
+// RadixSortBitsWithScratch sorts `items` with `scratch` (as many items, its contents
+// overwritten) as the other buffer of the passes, and returns the one of
+// the two that holds the sorted items.
 template <typename T, typename Key>
-void RadixSortBits(std::span<T> items, std::span<T> scratch, int low, int width,
-                   int max_digit_bits, Key key) {
-  if (width <= 0 || items.empty()) return;
+std::span<T> RadixSortBitsWithScratch(std::span<T> items, std::span<T> scratch, int low,
+                                      int width, int max_digit_bits, Key key) {
+  if (width <= 0 || items.empty()) return items;
   const int passes = (width + max_digit_bits - 1) / max_digit_bits;
   const int bits = (width + passes - 1) / passes;
   const uint64_t digit_mask = (uint64_t{1} << bits) - 1;
@@ -38,7 +39,7 @@ void RadixSortBits(std::span<T> items, std::span<T> scratch, int low, int width,
     for (const T& x : from) to[counts[(key(x) >> shift) & digit_mask]++] = x;
     std::swap(from, to);
   }
-  if (from.data() != items.data()) std::copy(from.begin(), from.end(), items.begin());
+  return from;
 }
 
 // The same with a scratch buffer of its own, left with the sorted items
@@ -46,19 +47,10 @@ void RadixSortBits(std::span<T> items, std::span<T> scratch, int low, int width,
 template <typename T, typename Key>
 void RadixSortBits(std::vector<T>& items, int low, int width, int max_digit_bits, Key key) {
   if (width <= 0 || items.empty()) return;
-  const int passes = (width + max_digit_bits - 1) / max_digit_bits;
-  const int bits = (width + passes - 1) / passes;
-  const uint64_t digit_mask = (uint64_t{1} << bits) - 1;
   std::vector<T> scratch(items.size());  // every element is written before it is read
-  std::vector<size_t> counts((size_t{1} << bits) + 1);
-  for (int shift = low; shift < low + width; shift += bits) {
-    std::fill(counts.begin(), counts.end(), 0);
-    for (const T& x : items) ++counts[((key(x) >> shift) & digit_mask) + 1];
-    if (counts[((key(items[0]) >> shift) & digit_mask) + 1] == items.size()) continue;
-    for (size_t b = 0; b + 1 < counts.size(); ++b) counts[b + 1] += counts[b];
-    for (const T& x : items) scratch[counts[(key(x) >> shift) & digit_mask]++] = x;
-    items.swap(scratch);
-  }
+  const std::span<T> sorted = RadixSortBitsWithScratch(std::span<T>(items), std::span<T>(scratch),
+                                                       low, width, max_digit_bits, key);
+  if (sorted.data() != items.data()) items.swap(scratch);
 }
 
 }  // namespace mlebench::internal
