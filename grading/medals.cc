@@ -83,7 +83,7 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboard(const std::vector<doub
   return t;
 }
 
-absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path) {
+absl::StatusOr<std::vector<double>> ReadLeaderboardScores(const std::string& path) {
   // Upstream keeps leaderboards in Git LFS: a checkout without `git lfs pull`
   // has a three-line pointer file instead.
   {
@@ -109,9 +109,29 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string&
                      NumericCell(score->cells[i], absl::StrCat(path, ": score of row ", i + 1)));
     scores.push_back(v);
   }
+  return scores;
+}
+
+absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path) {
+  ASSIGN_OR_RETURN(std::vector<double> scores, ReadLeaderboardScores(path));
   absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboard(scores);
   if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(path, ": ", t.status().message()));
   return t;
+}
+
+std::optional<size_t> FirstScoreOutOfOrder(const std::vector<double>& scores) {
+  if (scores.empty()) return std::nullopt;
+  const bool lower_is_better = scores.front() < scores.back();
+  std::optional<double> worst_so_far;
+  for (size_t i = 0; i < scores.size(); ++i) {
+    const double v = scores[i];
+    if (std::isnan(v)) continue;
+    if (worst_so_far.has_value() && (lower_is_better ? v < *worst_so_far : v > *worst_so_far)) {
+      return i + 1;
+    }
+    worst_so_far = v;
+  }
+  return std::nullopt;
 }
 
 absl::StatusOr<std::map<std::string, MedalThresholds, std::less<>>> ReadThresholdsTable(

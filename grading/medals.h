@@ -36,9 +36,22 @@ struct MedalThresholds {
 // An empty leaderboard is an error, as upstream's ValueError.
 absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboard(const std::vector<double>& scores);
 
-// Reads an upstream `leaderboard.csv` (must have a numeric `score` column)
-// and derives its thresholds.
+// The `score` column of an upstream `leaderboard.csv`, in its rows' order:
+// an error for a Git LFS pointer, a file without that column or a score
+// that is not a number.
+absl::StatusOr<std::vector<double>> ReadLeaderboardScores(const std::string& path);
+
+// Reads an upstream `leaderboard.csv` (ReadLeaderboardScores) and derives
+// its thresholds.
 absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path);
+
+// Where a leaderboard is not in leaderboard order: the first row (1-based)
+// whose score is better than the score of a row above it, better meaning
+// lower or higher as ThresholdsFromLeaderboard decides from the first and
+// last scores; NaN scores are skipped. nullopt when the rows are in order
+// (ties included). ThresholdsFromLeaderboard takes the rows as they come,
+// as upstream does, so such a file gives thresholds of the wrong rows.
+std::optional<size_t> FirstScoreOutOfOrder(const std::vector<double>& scores);
 
 // Reads the embedded thresholds table (grading/medal_thresholds.csv: columns
 // competition_id, gold, silver, bronze, median, is_lower_better).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,18 @@ TEST(ThresholdsFromLeaderboard, LowerIsBetterFromFirstAndLastScore) {
   EXPECT_FALSE(ThresholdsFromLeaderboard({0.3, 0.2, 0.1})->is_lower_better);
   // Equal first and last: upstream's `top < bottom` is false.
   EXPECT_FALSE(ThresholdsFromLeaderboard({0.5, 0.1, 0.5})->is_lower_better);
+}
+
+TEST(FirstScoreOutOfOrder, FindsTheFirstBetterScoreBelowAWorseOne) {
+  EXPECT_EQ(FirstScoreOutOfOrder({}), std::nullopt);
+  EXPECT_EQ(FirstScoreOutOfOrder({0.5}), std::nullopt);
+  EXPECT_EQ(FirstScoreOutOfOrder({0.9, 0.9, 0.8, 0.1}), std::nullopt);  // higher is better, a tie
+  EXPECT_EQ(FirstScoreOutOfOrder({0.1, 0.2, 0.2, 0.9}), std::nullopt);  // lower is better
+  EXPECT_EQ(FirstScoreOutOfOrder({0.9, 0.7, 0.8, 0.1}), std::optional<size_t>(3));
+  EXPECT_EQ(FirstScoreOutOfOrder({0.1, 0.3, 0.2, 0.9}), std::optional<size_t>(3));
+  // NaN rows are skipped, on either side of a break.
+  EXPECT_EQ(FirstScoreOutOfOrder({0.9, std::nan(""), 0.8, 0.1}), std::nullopt);
+  EXPECT_EQ(FirstScoreOutOfOrder({0.9, 0.5, std::nan(""), 0.6, 0.1}), std::optional<size_t>(4));
 }
 
 TEST(RankScore, InclusiveMedalsStrictMedian) {

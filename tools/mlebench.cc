@@ -434,6 +434,14 @@ absl::Status PrintThresholdsRow(const CommandLine& cl) {
   }
   const fs::path leaderboard = UserPath(cl.positional[1]);
   ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(leaderboard.string()));
+  ASSIGN_OR_RETURN(std::vector<double> scores, ReadLeaderboardScores(leaderboard.string()));
+  if (std::optional<size_t> row = FirstScoreOutOfOrder(scores)) {
+    std::cerr << "mlebench: warning: " << leaderboard.string() << " is not in leaderboard order: "
+              << "row " << *row << "'s score is better than a row's above it ("
+              << (t.is_lower_better ? "lower" : "higher")
+              << " is better, judged from the first and last scores); the thresholds below count "
+                 "positions in the file's order, as upstream does: sort it best first\n";
+  }
   std::cout << FormatThresholdsRow(id, t) << "\n";
   ASSIGN_OR_RETURN(std::string embedded_path, Runfile("grading/medal_thresholds.csv"));
   ASSIGN_OR_RETURN(auto embedded, ReadThresholdsTable(embedded_path));

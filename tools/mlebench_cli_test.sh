@@ -394,7 +394,14 @@ for cid in "$SPACESHIP" "$SPOOKY"; do
   want="$(grep "^$cid," "$THRESHOLDS_CSV")"
   [ "$(cat "$T/out")" = "$want" ] || fail "thresholds printed '$(cat "$T/out")', the table has '$want'"
   expect_stderr "row for $cid is the same"
+  ! grep -q "not in leaderboard order" "$T/err" || fail "a board in order was said to be out of order"
 done
+# A board out of order: thresholds of the rows as they come (as upstream), and a warning
+# naming the first row out of place.
+printf 'teamId,score\n1,0.9\n2,0.7\n3,0.8\n4,0.1\n' >"$T/unsorted.csv"
+run 0 "$MLEBENCH" thresholds "$T/unsorted.csv" -c my-new-competition
+expect_stderr "is not in leaderboard order: row 3's score is better than a row's above it"
+grep -q "^my-new-competition,0.9,0.9,0.9," "$T/out" || fail "no row for an unsorted board"
 board "$SPACESHIP" "$T/better.csv" 0.9
 run 0 "$MLEBENCH" thresholds "$T/better.csv" -c "$SPACESHIP"
 grep -qx "$SPACESHIP,0.9,0.81388,0.80967,0.79565,false" "$T/out" || fail "a changed gold score was not printed"
