@@ -31,6 +31,17 @@ void RunInParallel(size_t n, const Fn& fn) {
   for (std::future<void>& f : others) f.get();
 }
 
+// Calls fn(half, begin, end) over [0, n): when `parallel`, for its two
+// halves at once (fn(0, 0, n / 2) and fn(1, n / 2, n), through
+// RunInParallel); otherwise once, fn(0, 0, n), on the calling thread. For
+// loops over independent rows whose result, kept per `half`, does not depend
+// on where [0, n) is cut.
+template <typename Fn>
+void ForEachHalf(size_t n, bool parallel, const Fn& fn) {
+  if (!parallel) return fn(size_t{0}, size_t{0}, n);
+  RunInParallel(2, [&](size_t half) { fn(half, half == 0 ? 0 : n / 2, half == 0 ? n / 2 : n); });
+}
+
 }  // namespace mlebench
 
 #endif  // MLEBENCH_BASE_PARALLEL_H_

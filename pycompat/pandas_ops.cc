@@ -262,14 +262,6 @@ namespace {
 // second costs more than it saves.
 constexpr size_t kParallelTexts = size_t{1} << 16;
 
-// Calls fn(begin, end) for [0, n) cut in two halves, on two threads when
-// `parallel` (else one after the other: the results are the same).
-template <typename Fn>
-void ForHalves(size_t n, bool parallel, const Fn& fn) {
-  if (!parallel) return fn(size_t{0}, n);
-  RunInParallel(2, [&](size_t half) { half == 0 ? fn(size_t{0}, n / 2) : fn(n / 2, n); });
-}
-
 // Sorts `items` by the key bits [low, low + width) as RadixSortBits does
 // (stable), on two threads when `parallel`: the items are split (stably) by
 // the top bit of that range into the two ends of a second buffer, and each
@@ -313,8 +305,8 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
   // Keys are the 8 bytes after the prefix all texts share (ids often start
   // alike: "id00...", "ISIC_00..."), so that they tell more texts apart.
   size_t half_common[2] = {n == 0 ? 0 : text[0].size(), n == 0 ? 0 : text[0].size()};
-  ForHalves(n, parallel, [&](size_t begin, size_t end) {
-    size_t& common = half_common[begin == 0 ? 0 : 1];
+  ForEachHalf(n, parallel, [&](size_t half, size_t begin, size_t end) {
+    size_t& common = half_common[half];
     for (size_t k = begin; k < end && common > 0; ++k) {
       const std::string_view t = text[k];
       size_t i = 0;
@@ -327,13 +319,13 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
   std::vector<uint64_t> keys(n);
   uint64_t half_differs[2] = {0, 0};  // the key bits that are not the same everywhere
   const uint64_t first_key = n == 0 ? 0 : PrefixKey(text[0].substr(common));
-  ForHalves(n, parallel, [&](size_t begin, size_t end) {
+  ForEachHalf(n, parallel, [&](size_t half, size_t begin, size_t end) {
     uint64_t differs = 0;
     for (size_t k = begin; k < end; ++k) {
       keys[k] = PrefixKey(text[k].substr(common));
       differs |= keys[k] ^ first_key;
     }
-    half_differs[begin == 0 ? 0 : 1] = differs;
+    half_differs[half] = differs;
   });
   const uint64_t any_differs = half_differs[0] | half_differs[1];
   // Only the varying bits are sorted on (ids share many: "id0000042" varies
@@ -356,7 +348,7 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
     }
   };
   if (varying.width() + index_bits <= 64) {
-    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+    ForEachHalf(n, parallel, [&](size_t, size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) keys[k] = (varying.Pack(keys[k]) << index_bits) | k;
     });
     if (n < 4096) {
@@ -366,7 +358,7 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
                             parallel);
     }
     const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
-    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+    ForEachHalf(n, parallel, [&](size_t, size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) order[k] = static_cast<size_t>(keys[k] & index_mask);
     });
     note_ties([&](size_t k) { return keys[k] >> index_bits; });
@@ -376,7 +368,7 @@ std::vector<size_t> DistinctTextArgsort(absl::Span<const std::string_view> text)
       uint32_t index;
     };
     std::vector<Keyed> keyed(n);
-    ForHalves(n, parallel, [&](size_t begin, size_t end) {
+    ForEachHalf(n, parallel, [&](size_t, size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) {
         keyed[k] = {varying.Pack(keys[k]), static_cast<uint32_t>(k)};
       }
@@ -744,8 +736,9 @@ bool SameValuesNoneMissing(const TypedColumn& a, const TypedColumn& b) {
     case Storage::kText: {
       // Two halves at once for long columns (a text a row to compare).
       bool same[2] = {true, true};
-      ForHalves(a.size(), a.size() >= kParallelTexts, [&](size_t begin, size_t end) {
-        bool& same_here = same[begin == 0 ? 0 : 1];
+      const bool parallel = a.size() >= kParallelTexts;
+      ForEachHalf(a.size(), parallel, [&](size_t half, size_t begin, size_t end) {
+        bool& same_here = same[half];
         for (size_t i = begin; i < end && same_here; ++i) {
           const std::string_view x = a.text()[i], y = b.text()[i];
           same_here = !TypedColumn::IsMissingText(x) && !TypedColumn::IsMissingText(y) && x == y;

@@ -94,12 +94,9 @@ std::span<const std::string_view> CellTexts(const TypedColumn& column,
 bool SameTexts(std::span<const std::string_view> a, std::span<const std::string_view> b) {
   if (a.size() != b.size()) return false;
   constexpr size_t kTextsForAThread = size_t{1} << 16;
-  if (a.size() < kTextsForAThread) return std::equal(a.begin(), a.end(), b.begin());
-  const size_t half = a.size() / 2;
-  bool same[2] = {false, false};
-  RunInParallel(2, [&](size_t part) {
-    const size_t begin = part == 0 ? 0 : half, end = part == 0 ? half : a.size();
-    same[part] = std::equal(a.begin() + begin, a.begin() + end, b.begin() + begin);
+  bool same[2] = {true, true};
+  ForEachHalf(a.size(), a.size() >= kTextsForAThread, [&](size_t half, size_t begin, size_t end) {
+    same[half] = std::equal(a.begin() + begin, a.begin() + end, b.begin() + begin);
   });
   return same[0] && same[1];
 }
