@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -18,16 +19,20 @@
 namespace mlebench {
 namespace {
 
-// Calls `visit` with the pid of every process listed in /proc.
-void ForEachProcess(const std::function<void(pid_t)>& visit) {
-  DIR* proc = opendir("/proc");
-  if (proc == nullptr) return;
-  while (const struct dirent* entry = readdir(proc)) {
-    int pid;
-    if (absl::SimpleAtoi(entry->d_name, &pid) && pid > 0) visit(pid);
+// Calls `visit` with every id that directory `dir` lists (/proc: its
+// processes; /proc/<pid>/task: a process's threads).
+void ForEachIdIn(const std::string& dir, const std::function<void(pid_t)>& visit) {
+  DIR* ids = opendir(dir.c_str());
+  if (ids == nullptr) return;
+  while (const struct dirent* entry = readdir(ids)) {
+    int id;
+    if (absl::SimpleAtoi(entry->d_name, &id) && id > 0) visit(id);
   }
-  closedir(proc);
+  closedir(ids);
 }
+
+// Calls `visit` with the pid of every process listed in /proc.
+void ForEachProcess(const std::function<void(pid_t)>& visit) { ForEachIdIn("/proc", visit); }
 
 // The state, parent, process group and start time of `pid`, from
 // /proc/<pid>/stat.
@@ -103,6 +108,15 @@ std::vector<pid_t> ProcessesInGroup(pid_t group) {
     if (ids.has_value() && ids->pgrp == group) members.push_back(pid);
   });
   return members;
+}
+
+std::vector<pid_t> ThreadsOf(pid_t pid) {
+  std::vector<pid_t> threads;
+  ForEachIdIn(absl::StrCat("/proc/", pid, "/task"), [&](pid_t tid) {
+    threads.push_back(tid);
+    if (tid == pid) std::swap(threads.front(), threads.back());
+  });
+  return threads;
 }
 
 bool IsZombieOrGone(pid_t pid) {

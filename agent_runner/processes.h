@@ -28,6 +28,10 @@ std::vector<pid_t> ProcessesInPidNamespace(const std::string& pid_namespace);
 // Every process of the process group `group`.
 std::vector<pid_t> ProcessesInGroup(pid_t group);
 
+// The threads of process `pid` (/proc/<pid>/task), the process itself first
+// when it is among them; empty when it is gone.
+std::vector<pid_t> ThreadsOf(pid_t pid);
+
 // Whether `pid` has exited and waits to be reaped, or is gone.
 bool IsZombieOrGone(pid_t pid);
 

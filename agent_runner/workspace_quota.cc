@@ -15,12 +15,10 @@
 #include <set>
 #include <string>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -63,10 +61,6 @@ void AddUsage(int dir_fd, dev_t device, int depth, WorkspaceUsage& usage) {
   closedir(dir);
 }
 
-}  // namespace
-
-namespace {
-
 // Whether task `tid` (a process or one of its threads: /proc/<tid> names
 // either) is a zombie or gone, waiting up to about 50 ms for it to become
 // one. An exiting task gives up its memory before its files and before it
@@ -79,22 +73,6 @@ bool ZombieOrGoneSoon(pid_t tid) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return IsZombieOrGone(tid);
-}
-
-// The threads of process `pid` (/proc/<pid>/task), the process itself first
-// when it is among them; empty when it is gone.
-std::vector<pid_t> ThreadsOf(pid_t pid) {
-  std::vector<pid_t> threads;
-  DIR* tasks = opendir(absl::StrCat("/proc/", pid, "/task").c_str());
-  if (tasks == nullptr) return threads;
-  while (const struct dirent* entry = readdir(tasks)) {
-    int tid;
-    if (!absl::SimpleAtoi(entry->d_name, &tid) || tid <= 0) continue;
-    threads.push_back(tid);
-    if (tid == pid) std::swap(threads.front(), threads.back());
-  }
-  closedir(tasks);
-  return threads;
 }
 
 }  // namespace
