@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <utility>
 #include <variant>
 
 #include "absl/status/status.h"
@@ -36,6 +37,36 @@ absl::StatusOr<double> NumericCell(const Cell& cell, const std::string& what) {
   if (std::holds_alternative<int64_t>(cell)) return static_cast<double>(std::get<int64_t>(cell));
   if (std::holds_alternative<std::monostate>(cell)) return std::nan("");
   return absl::InvalidArgumentError(absl::StrCat(what, " is not a number"));
+}
+
+// The `score` column of an upstream `leaderboard.csv`, in its rows' order.
+absl::StatusOr<std::vector<double>> ReadLeaderboardScores(const std::string& path) {
+  // Upstream keeps leaderboards in Git LFS: a checkout without `git lfs pull`
+  // has a three-line pointer file instead.
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string first_line;
+    if (in && std::getline(in, first_line) &&
+        first_line.rfind("version https://git-lfs.github.com/spec/", 0) == 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, " is a Git LFS pointer, not the leaderboard: run `git lfs pull` in the "
+                "upstream checkout"));
+    }
+  }
+  ASSIGN_OR_RETURN(Table table, ReadCsvFile(path));
+  const Column* score = table.Find("score");
+  if (score == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": leaderboard must have a `score` column"));
+  }
+  std::vector<double> scores;
+  scores.reserve(score->cells.size());
+  for (size_t i = 0; i < score->cells.size(); ++i) {
+    ASSIGN_OR_RETURN(double v,
+                     NumericCell(score->cells[i], absl::StrCat(path, ": score of row ", i + 1)));
+    scores.push_back(v);
+  }
+  return scores;
 }
 
 }  // namespace
@@ -83,39 +114,12 @@ absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboard(const std::vector<doub
   return t;
 }
 
-absl::StatusOr<std::vector<double>> ReadLeaderboardScores(const std::string& path) {
-  // Upstream keeps leaderboards in Git LFS: a checkout without `git lfs pull`
-  // has a three-line pointer file instead.
-  {
-    std::ifstream in(path, std::ios::binary);
-    std::string first_line;
-    if (in && std::getline(in, first_line) &&
-        first_line.rfind("version https://git-lfs.github.com/spec/", 0) == 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path, " is a Git LFS pointer, not the leaderboard: run `git lfs pull` in the "
-                "upstream checkout"));
-    }
-  }
-  ASSIGN_OR_RETURN(Table table, ReadCsvFile(path));
-  const Column* score = table.Find("score");
-  if (score == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": leaderboard must have a `score` column"));
-  }
-  std::vector<double> scores;
-  scores.reserve(score->cells.size());
-  for (size_t i = 0; i < score->cells.size(); ++i) {
-    ASSIGN_OR_RETURN(double v,
-                     NumericCell(score->cells[i], absl::StrCat(path, ": score of row ", i + 1)));
-    scores.push_back(v);
-  }
-  return scores;
-}
-
-absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::vector<double> scores, ReadLeaderboardScores(path));
-  absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboard(scores);
+absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path,
+                                                              std::vector<double>* scores) {
+  ASSIGN_OR_RETURN(std::vector<double> read, ReadLeaderboardScores(path));
+  absl::StatusOr<MedalThresholds> t = ThresholdsFromLeaderboard(read);
   if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(path, ": ", t.status().message()));
+  if (scores != nullptr) *scores = std::move(read);
   return t;
 }
 

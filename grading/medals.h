@@ -36,14 +36,11 @@ struct MedalThresholds {
 // An empty leaderboard is an error, as upstream's ValueError.
 absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboard(const std::vector<double>& scores);
 
-// The `score` column of an upstream `leaderboard.csv`, in its rows' order:
-// an error for a Git LFS pointer, a file without that column or a score
-// that is not a number.
-absl::StatusOr<std::vector<double>> ReadLeaderboardScores(const std::string& path);
-
-// Reads an upstream `leaderboard.csv` (ReadLeaderboardScores) and derives
-// its thresholds.
-absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(const std::string& path);
+// Reads an upstream `leaderboard.csv` (must have a numeric `score` column;
+// a Git LFS pointer is an error that says so) and derives its thresholds.
+// `scores`, when given, receives the scores read, in the rows' order.
+absl::StatusOr<MedalThresholds> ThresholdsFromLeaderboardFile(
+    const std::string& path, std::vector<double>* scores = nullptr);
 
 // Where a leaderboard is not in leaderboard order: the first row (1-based)
 // whose score is better than the score of a row above it, better meaning

@@ -433,8 +433,8 @@ absl::Status PrintThresholdsRow(const CommandLine& cl) {
         absl::StrCat("-c ", id, ": not a competition id (a CSV field of its own)"));
   }
   const fs::path leaderboard = UserPath(cl.positional[1]);
-  ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(leaderboard.string()));
-  ASSIGN_OR_RETURN(std::vector<double> scores, ReadLeaderboardScores(leaderboard.string()));
+  std::vector<double> scores;
+  ASSIGN_OR_RETURN(MedalThresholds t, ThresholdsFromLeaderboardFile(leaderboard.string(), &scores));
   if (std::optional<size_t> row = FirstScoreOutOfOrder(scores)) {
     std::cerr << "mlebench: warning: " << leaderboard.string() << " is not in leaderboard order: "
               << "row " << *row << "'s score is better than a row's above it ("
