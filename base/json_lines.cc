@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/python_float.h"
 #include "base/status_macros.h"
 #include "base/utf8.h"
 
@@ -129,14 +130,7 @@ class LineParser {
       if (ec != std::errc() || end != last) return Error("integer out of the int64 range");
       return Cell(value);
     }
-    double value = 0;
-    const auto [end, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc::result_out_of_range) {
-      // from_chars refuses overflow and underflow; strtod rounds them as JSON readers do.
-      return Cell(std::strtod(std::string(first, last).c_str(), nullptr));
-    }
-    if (ec != std::errc() || end != last) return Error("malformed number");
-    return Cell(value);
+    return Cell(DecimalTextToDouble(std::string_view(first, static_cast<size_t>(last - first))));
   }
 
   bool SkipDigits() {

@@ -110,4 +110,17 @@ double RoundPython(double value, int ndigits) {
   return std::strtod(text.c_str(), nullptr);
 }
 
+double DecimalTextToDouble(std::string_view decimal) {
+  std::string_view body = decimal;
+  const bool negative = !body.empty() && body.front() == '-';
+  if (!body.empty() && (body.front() == '+' || body.front() == '-')) body.remove_prefix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value,
+                                            std::chars_format::general);
+  // Out of range (overflow, or underflow to zero) goes to strtod, whose
+  // rounding there is what Python's and numpy's is.
+  if (error == std::errc() && end == body.data() + body.size()) return negative ? -value : value;
+  return std::strtod(std::string(decimal).c_str(), nullptr);
+}
+
 }  // namespace mlebench

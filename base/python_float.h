@@ -2,6 +2,7 @@
 #define MLEBENCH_BASE_PYTHON_FLOAT_H_
 
 #include <string>
+#include <string_view>
 
 namespace mlebench {
 
@@ -17,6 +18,15 @@ std::string FormatPythonFloat(double value);
 // rounded half-to-even at `ndigits` decimals (correctly rounded from the
 // exact binary value), converted back to the nearest double.
 double RoundPython(double value, int ndigits);
+
+// The double nearest to `decimal` (ties to even), which the caller has
+// checked to be `[+-]digits[.digits][(e|E)[+-]digits]` with at least one
+// mantissa digit and nothing around it: what glibc's `strtod`, CPython's
+// `float()` and numpy give, +-inf past the largest double, subnormals and
+// signed zeros below the smallest. libstdc++'s `from_chars` (fast_float,
+// several times faster than `strtod` on 17-digit decimals) for values in
+// range, `strtod` for the rest.
+double DecimalTextToDouble(std::string_view decimal);
 
 }  // namespace mlebench
 

@@ -1,6 +1,11 @@
 #include "base/python_float.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
 #include <limits>
 #include <string>
 
@@ -151,6 +156,58 @@ TEST(RoundPythonTest, SignedZerosAndNonFinite) {
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(RoundPython(-std::numeric_limits<double>::infinity(), -3),
             -std::numeric_limits<double>::infinity());
+}
+
+// strtod's double, bit for bit (the sign of zero and NaN-free).
+uint64_t StrtodBits(const std::string& text) {
+  return std::bit_cast<uint64_t>(std::strtod(text.c_str(), nullptr));
+}
+
+TEST(DecimalTextToDoubleTest, AgreesWithStrtodAtTheEdges) {
+  const std::string long_digits = "0." + std::string(400, '3') + "e1";
+  const char* cases[] = {
+      "0", "-0", "+0", "0.0", "-0.0", "0e999", "-0e-999", "1", "-1", "+1.5", ".5", "5.", "-.5",
+      "1E5", "1e+5", "1e-5", "0.1", "0.30000000000000004", "9007199254740993",
+      "9007199254740992.5", "123456789012345678901234567890",
+      // Smallest normal, largest subnormal, and the famous slow cases.
+      "2.2250738585072014e-308", "2.2250738585072011e-308", "2.2250738585072012e-308",
+      "4.9406564584124654e-324", "5e-324", "2.4703282292062327e-324",
+      "2.4703282292062328e-324", "1e-320",
+      // Underflow to zero, overflow to infinity, and just inside.
+      "1e-400", "-1e-400", "1e400", "-1e309", "1.7976931348623157e308",
+      "1.7976931348623158e308", "1.7976931348623159e308", "-1.7976931348623159e308",
+      "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649"
+      "017977587207096330286416692887910946555547851940402630657488671505820681908902000708383"
+      "676273854845817711531764475730270069855571366959622842914819860834936475292719074168444"
+      "365510704342711559699508093042880177904174497791.9999999999999",
+  };
+  for (const char* text : cases) {
+    EXPECT_EQ(std::bit_cast<uint64_t>(DecimalTextToDouble(text)), StrtodBits(text)) << text;
+  }
+  EXPECT_EQ(std::bit_cast<uint64_t>(DecimalTextToDouble(long_digits)), StrtodBits(long_digits));
+}
+
+TEST(DecimalTextToDoubleTest, AgreesWithStrtodOnRandomDecimals) {
+  std::mt19937_64 random(20261207);
+  char text[64];
+  for (int k = 0; k < 200000; ++k) {
+    const uint64_t bits = random();
+    const int form = k % 4;
+    if (form == 0) {  // any finite double, shortest to 17 digits
+      const double value = std::bit_cast<double>(bits);
+      if (!std::isfinite(value)) continue;
+      std::snprintf(text, sizeof(text), "%.*g", 1 + static_cast<int>(bits % 17), value);
+    } else if (form == 1) {  // what a model writes: a probability
+      std::snprintf(text, sizeof(text), "%.*f", 1 + static_cast<int>(bits % 19),
+                    static_cast<double>(bits >> 11) / 9007199254740992.0);
+    } else {  // up to 19 random digits with a random exponent across the range
+      const int exponent = static_cast<int>(random() % 680) - 345;
+      std::snprintf(text, sizeof(text), "%s%llu.%llue%d", form == 2 ? "-" : "",
+                    static_cast<unsigned long long>(bits % 1000000000000ull),
+                    static_cast<unsigned long long>(random() % 10000000ull), exponent);
+    }
+    ASSERT_EQ(std::bit_cast<uint64_t>(DecimalTextToDouble(text)), StrtodBits(text)) << text;
+  }
 }
 
 }  // namespace

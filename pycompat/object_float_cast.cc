@@ -10,6 +10,7 @@
 #include <string>
 #include <variant>
 
+#include "base/python_float.h"
 #include "pycompat/pandas_ops.h"
 #include "pycompat/python_unicode.h"
 
@@ -82,9 +83,9 @@ std::optional<double> ParseAsciiFloat(std::string_view s) {
     if (exponent_digits == 0) return std::nullopt;
   }
   if (i != body.size()) return std::nullopt;
-  // glibc's strtod is correctly rounded, like Python's dtoa, and gives +-inf
-  // (ERANGE) on overflow, which Python also returns.
-  return std::strtod(std::string(s).c_str(), nullptr);
+  // Correctly rounded, like Python's dtoa, with +-inf on overflow, which
+  // Python also returns.
+  return DecimalTextToDouble(s);
 }
 
 }  // namespace

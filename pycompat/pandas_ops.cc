@@ -495,35 +495,44 @@ uint64_t OrderedKey(double v) {
   return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
 }
 
-// `rows` (increasing) ordered by key_of(row), equal keys in input order: what
-// std::stable_sort by key gives, by an LSD radix sort of the keys' varying
-// range. When the range and the position fit in 64 bits together, each item
-// is one word (position in the low bits); else {key, position} pairs.
-template <typename KeyOf>
-std::vector<size_t> StableOrderByKey(const std::vector<size_t>& rows, KeyOf key_of) {
-  const size_t n = rows.size();
+// The rows row_at(0), ..., row_at(n - 1) (increasing) ordered by
+// key_of(row), equal keys in input order: what std::stable_sort by key gives.
+// Keys already in order (ids a program wrote in sequence) give the rows as
+// they are; otherwise an LSD radix sort of the keys' varying range. When the
+// range and the position fit in 64 bits together, each item is one word
+// (position in the low bits); else {key, position} pairs. Keys are computed
+// again rather than kept: a key array is one more first-touched 8 bytes a
+// row.
+template <typename RowAt, typename KeyOf>
+std::vector<size_t> StableOrderByKey(size_t n, RowAt row_at, KeyOf key_of) {
   std::vector<size_t> sorted(n);
   if (n < 4096) {  // a comparison sort is as fast on short inputs
-    sorted = rows;
+    for (size_t i = 0; i < n; ++i) sorted[i] = row_at(i);
     std::stable_sort(sorted.begin(), sorted.end(),
                      [&](size_t x, size_t y) { return key_of(x) < key_of(y); });
     return sorted;
   }
-  std::vector<uint64_t> keys(n);
-  uint64_t low = ~uint64_t{0}, high = 0;
+  uint64_t low = ~uint64_t{0}, high = 0, previous = 0;
+  bool in_order = true;
   for (size_t i = 0; i < n; ++i) {
-    keys[i] = key_of(rows[i]);
-    low = std::min(low, keys[i]);
-    high = std::max(high, keys[i]);
+    const uint64_t key = key_of(row_at(i));
+    in_order &= previous <= key;
+    previous = key;
+    low = std::min(low, key);
+    high = std::max(high, key);
+  }
+  if (in_order) {
+    for (size_t i = 0; i < n; ++i) sorted[i] = row_at(i);
+    return sorted;
   }
   const int range_bits = std::bit_width(high - low);
   const int index_bits = std::bit_width(n - 1);
   if (range_bits + index_bits <= 64) {
     std::vector<uint64_t> packed(n);
-    for (size_t i = 0; i < n; ++i) packed[i] = ((keys[i] - low) << index_bits) | i;
+    for (size_t i = 0; i < n; ++i) packed[i] = ((key_of(row_at(i)) - low) << index_bits) | i;
     internal::RadixSortBits(packed, index_bits, range_bits, 8, [](uint64_t x) { return x; });
     const uint64_t index_mask = (uint64_t{1} << index_bits) - 1;
-    for (size_t i = 0; i < n; ++i) sorted[i] = rows[packed[i] & index_mask];
+    for (size_t i = 0; i < n; ++i) sorted[i] = row_at(packed[i] & index_mask);
     return sorted;
   }
   struct Item {
@@ -531,10 +540,17 @@ std::vector<size_t> StableOrderByKey(const std::vector<size_t>& rows, KeyOf key_
     uint64_t position;
   };
   std::vector<Item> items(n);
-  for (size_t i = 0; i < n; ++i) items[i] = {keys[i] - low, i};
+  for (size_t i = 0; i < n; ++i) items[i] = {key_of(row_at(i)) - low, i};
   internal::RadixSortBits(items, 0, range_bits, 11, [](const Item& x) { return x.key; });
-  for (size_t i = 0; i < n; ++i) sorted[i] = rows[items[i].position];
+  for (size_t i = 0; i < n; ++i) sorted[i] = row_at(items[i].position);
   return sorted;
+}
+
+// The same over a list of rows.
+template <typename KeyOf>
+std::vector<size_t> StableOrderByKey(const std::vector<size_t>& rows, KeyOf key_of) {
+  return StableOrderByKey(
+      rows.size(), [&](size_t i) { return rows[i]; }, key_of);
 }
 
 // numpy's argsort of an object array of strings: the integer-prefix sort
@@ -611,21 +627,22 @@ absl::StatusOr<std::vector<size_t>> SortCellsOrder(std::string_view name, Dtype 
 // order (as SortCellsOrder does for cells).
 template <typename T>
 std::vector<size_t> StableValueOrder(std::span<const T> values) {
-  std::vector<size_t> present, missing;
-  present.reserve(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(values[i])) {
-        missing.push_back(i);
-        continue;
+  const auto key_of = [&](size_t i) { return OrderedKey(values[i]); };
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::any_of(values.begin(), values.end(), [](T v) { return std::isnan(v); })) {
+      std::vector<size_t> present, missing;
+      present.reserve(values.size());
+      for (size_t i = 0; i < values.size(); ++i) {
+        (std::isnan(values[i]) ? missing : present).push_back(i);
       }
+      std::vector<size_t> sorted = StableOrderByKey(present, key_of);
+      sorted.insert(sorted.end(), missing.begin(), missing.end());
+      return sorted;
     }
-    present.push_back(i);
   }
-  std::vector<size_t> sorted =
-      StableOrderByKey(present, [&](size_t i) { return OrderedKey(values[i]); });
-  sorted.insert(sorted.end(), missing.begin(), missing.end());
-  return sorted;
+  // Nothing missing: the rows are 0, ..., n - 1.
+  return StableOrderByKey(
+      values.size(), [](size_t i) { return i; }, key_of);
 }
 
 }  // namespace

@@ -207,12 +207,13 @@ TEST(SymmetricDifferenceSizeTest, TypedPathsAgreeWithCells) {
 
 // The radix-sorted numeric orders against std::stable_sort by value, over
 // and under the size where the radix sort starts, with many ties, negative
-// values, -0.0 against 0.0, wide and narrow ranges, NaN (last), typed and
-// as cells.
+// values, -0.0 against 0.0, wide and narrow ranges, NaN (last) or none,
+// values already in order (given back as they are) or all but the last,
+// typed and as cells.
 TEST(SortValuesOrderTest, NumericOrdersAreStableSortsByValue) {
   std::mt19937_64 rng(9);
   for (size_t n : {size_t{10}, size_t{5000}, size_t{70000}}) {
-    for (int shape = 0; shape < 4; ++shape) {
+    for (int shape = 0; shape < 7; ++shape) {
       std::vector<int64_t> ints(n);
       std::vector<double> doubles(n);
       for (size_t i = 0; i < n; ++i) {
@@ -220,12 +221,21 @@ TEST(SortValuesOrderTest, NumericOrdersAreStableSortsByValue) {
           case 0: ints[i] = static_cast<int64_t>(rng() % 50) - 25; break;  // ties
           case 1: ints[i] = static_cast<int64_t>(rng()); break;            // full range
           case 2: ints[i] = static_cast<int64_t>(rng() % 1000000) * 1000003; break;
-          default: ints[i] = std::numeric_limits<int64_t>::min() + static_cast<int64_t>(rng() % 3);
+          case 3: ints[i] = std::numeric_limits<int64_t>::min() + static_cast<int64_t>(rng() % 3); break;
+          default: ints[i] = static_cast<int64_t>(rng() % 1000) - 500;
         }
         const uint64_t r = rng() % 10;
-        doubles[i] = r == 0 ? -0.0 : r == 1 ? 0.0 : r == 2 ? std::nan("") : r == 3 ? -1e300
+        doubles[i] = r == 0 ? -0.0 : r == 1 ? 0.0 : r == 2 && shape < 4 ? std::nan("") : r == 3 ? -1e300
                      : shape == 0 ? static_cast<double>(rng() % 7) - 3
                                   : std::ldexp(static_cast<double>(rng() >> 11), -50) - 4096;
+      }
+      if (shape >= 5) {  // in order (ties, -0.0 beside 0.0), or all but the last row
+        std::sort(ints.begin(), ints.end());
+        std::sort(doubles.begin(), doubles.end());
+        if (shape == 6) {
+          ints.back() = ints.front() - 1;
+          doubles.back() = -2e300;
+        }
       }
       std::vector<size_t> expected_ints(n);
       std::iota(expected_ints.begin(), expected_ints.end(), 0);

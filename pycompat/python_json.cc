@@ -206,7 +206,7 @@ class Parser {
     }
     pos_ = i;
     const std::string literal(data_.substr(start, i - start));
-    if (is_float) return JsonValue::Float(std::strtod(literal.c_str(), nullptr));
+    if (is_float) return JsonValue::Float(DecimalTextToDouble(literal));
     const bool negative = literal[0] == '-';
     const size_t digits = literal.size() - (negative ? 1 : 0);
     if (digits > kMaxIntDigits) {

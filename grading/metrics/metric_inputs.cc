@@ -125,7 +125,7 @@ std::optional<double> ParseNumericString(std::string_view text) {
     if (exponent_digits == 0) return std::nullopt;
   }
   if (i != body.size()) return std::nullopt;
-  return std::strtod(std::string(s).c_str(), nullptr);
+  return DecimalTextToDouble(s);
 }
 
 absl::StatusOr<AccuracyInputs> PrepareForAccuracyMetric(const TypedTable& submission,

@@ -78,7 +78,19 @@ absl::StatusOr<BinarizedLabels> Binarize(const MatrixView& y_true) {
     RETURN_IF_ERROR(AssertAllFinite(values, "y"));
     return absl::InvalidArgumentError("Unknown label type: continuous (non-integral) labels");
   }
-  out.classes.assign(values.begin(), values.end());
+  // np.unique: the sorted distinct labels. They are usually a few classes,
+  // gathered in one pass; only many distinct values sort the whole column.
+  constexpr size_t kFewClasses = 64;
+  bool few = true;
+  for (const double v : values) {
+    if (std::find(out.classes.begin(), out.classes.end(), v) != out.classes.end()) continue;
+    if (out.classes.size() == kFewClasses) {
+      few = false;
+      break;
+    }
+    out.classes.push_back(v);
+  }
+  if (!few) out.classes.assign(values.begin(), values.end());
   std::sort(out.classes.begin(), out.classes.end());
   out.classes.erase(std::unique(out.classes.begin(), out.classes.end()), out.classes.end());
   if (out.classes.size() == 1) {

@@ -71,6 +71,30 @@ TEST(LogLossTest, LabelsWithAProbabilityMatrix) {
             ((-std::log(0.7) + -std::log(0.6)) + -std::log(0.5)) / 3.0);
 }
 
+// Labels map to columns in sorted order whether they are a few classes or
+// more than the few gathered in one pass (past 64 the column is sorted).
+TEST(LogLossTest, ManyLabelsInAnyOrderMapToSortedColumns) {
+  for (const size_t k : {size_t{3}, size_t{64}, size_t{65}, size_t{200}}) {
+    Vec y, p;
+    double expected_sum = 0;
+    for (size_t r = 0; r < 2 * k; ++r) {
+      const size_t label = (r * 37 + 11) % k;  // every label, out of order
+      y.push_back(static_cast<double>(label) * 10 - 5);
+      for (size_t c = 0; c < k; ++c) p.push_back(c == label ? 0.5 : 0.5 / (k - 1));
+      expected_sum += -std::log(0.5);
+    }
+    EXPECT_NEAR(*LogLoss(MatrixView{y, 2 * k, 1}, MatrixView{p, 2 * k, k}),
+                expected_sum / (2 * k), 1e-12)
+        << k << " labels";
+    // The one-label message names the label, on either path.
+    const Vec same(k + 70, 3.0);
+    EXPECT_NE(ErrorOf(LogLoss(MatrixView{same, same.size(), 1},
+                              MatrixView{Vec(same.size() * 2, 0.5), same.size(), 2}))
+                  .find("only one label (3)"),
+              std::string::npos);
+  }
+}
+
 TEST(LogLossTest, IndicatorValuesAreUsedAsTheyAre) {
   // {0, 2} is still an indicator matrix to sklearn; xlogy(2, p) = 2 log p.
   const Vec y = {2, 0};
