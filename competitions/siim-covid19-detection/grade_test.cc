@@ -117,6 +117,14 @@ TEST(SiimCovid19GradeTest, RejectsUnparsablePredictionStrings) {
   ExpectInvalid(Grade(WithImage1("opacity 0.9 10 10 20 20 none")), "not a multiple of 6");
   ExpectInvalid(Grade(WithImage1("opacity high 10 10 20 20")), "convert string to float: 'high'");
   ExpectInvalid(Grade(WithImage1("opacity 0.9 10 10 20 20px")), "'20px'");
+  // Upstream parses in sorted-id order, so of two bad rows it names the one
+  // whose id sorts first, wherever it lies in the file.
+  ExpectInvalid(Grade("id,PredictionString\n"
+                      "s2_study,negative 1 0 0 1 x2\n"
+                      "s1_study,typical 1 0 0 1 1\n"
+                      "i2_image,none 1 0 0 1 1\n"
+                      "i1_image,opacity 1 10 10 20 x1\n"),
+                "id 'i1_image': it could not convert string to float: 'x1'");
   // A whole column of numbers is read as numbers, which upstream cannot strip.
   ExpectInvalid(Grade("id,PredictionString\ns1_study,1\ns2_study,2\ni1_image,3\ni2_image,4\n"),
                 "not text");
