@@ -490,10 +490,7 @@ namespace {
 // is numeric order, -0.0 keyed as 0.0 (they are equal, so they must tie).
 uint64_t OrderedKey(int64_t v) { return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63); }
 uint64_t OrderedKey(uint8_t v) { return v; }
-uint64_t OrderedKey(double v) {
-  const uint64_t bits = std::bit_cast<uint64_t>(v == 0.0 ? 0.0 : v);
-  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
-}
+uint64_t OrderedKey(double v) { return internal::OrderedDoubleKey(v); }
 
 // The rows row_at(0), ..., row_at(n - 1) (increasing) ordered by
 // key_of(row), equal keys in input order: what std::stable_sort by key gives.

@@ -2,6 +2,7 @@
 #define MLEBENCH_GRADING_METRICS_INTERNAL_RADIX_SORT_H_
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -51,6 +52,28 @@ void RadixSortBits(std::vector<T>& items, int low, int width, int max_digit_bits
   const std::span<T> sorted = RadixSortBitsWithScratch(std::span<T>(items), std::span<T>(scratch),
                                                        low, width, max_digit_bits, key);
   if (sorted.data() != items.data()) items.swap(scratch);
+}
+
+// A double's bits remapped so that unsigned order is numeric order
+// (negative values flipped, positive ones offset past them), -0.0 keyed as
+// 0.0: they are equal, so they tie (sklearn's thresholds and pandas' sorts
+// treat them as one). Not for NaN.
+inline uint64_t OrderedDoubleKey(double value) {
+  const uint64_t bits = std::bit_cast<uint64_t>(value == 0.0 ? 0.0 : value);
+  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+// Sorts `keys` ascending: RadixSortBits with 11-bit digits (the six passes
+// for all 64 bits less those whose digit every key shares, as the sign and
+// most of the exponent of scores in [0, 1]) for long inputs, std::sort for
+// short ones.
+inline void SortKeys(std::vector<uint64_t>& keys) {
+  constexpr size_t kRadixThreshold = 4096;
+  if (keys.size() < kRadixThreshold) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  RadixSortBits(keys, 0, 64, 11, [](uint64_t k) { return k; });
 }
 
 }  // namespace mlebench::internal

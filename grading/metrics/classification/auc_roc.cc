@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -72,28 +71,8 @@ absl::Status CheckTrueKind(const TrueLabels& labels) {
   return absl::OkStatus();
 }
 
-// A score's bit pattern remapped so that unsigned order is numeric order
-// (negative values flipped, positive ones offset past them); -0.0 maps like
-// 0.0 because sklearn's thresholds treat them as one. Scores are never NaN.
-uint64_t OrderedKey(double score) {
-  if (score == 0.0) score = 0.0;
-  uint64_t bits;
-  std::memcpy(&bits, &score, sizeof bits);
-  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
-}
-
-// Sorts keys ascending: RadixSortBits with 11-bit digits (the six passes
-// for all 64 bits less those whose digit every key shares, as the sign and
-// most of the exponent of scores in [0, 1]) for long inputs, std::sort for
-// short ones.
-void SortKeys(std::vector<uint64_t>& keys) {
-  constexpr size_t kRadixThreshold = 4096;
-  if (keys.size() < kRadixThreshold) {
-    std::sort(keys.begin(), keys.end());
-    return;
-  }
-  internal::RadixSortBits(keys, 0, 64, 11, [](uint64_t k) { return k; });
-}
+using internal::OrderedDoubleKey;
+using internal::SortKeys;
 
 // numpy's trapz(tpr, fpr) over ROC points fed in curve order, with numpy's
 // arithmetic: each term is (fpr[i+1] - fpr[i]) * (tpr[i+1] + tpr[i]) / 2.0,
@@ -283,7 +262,7 @@ absl::StatusOr<double> RocAucScore(absl::Span<const double> y_true,
   size_t ends[2] = {0, 0};
   for (size_t i = 0; i < y_true.size(); ++i) {
     const size_t positive = y_true[i] == labels.high;
-    lists[positive][ends[positive]++] = OrderedKey(y_score[i]);
+    lists[positive][ends[positive]++] = OrderedDoubleKey(y_score[i]);
   }
   return SklearnRocAuc(pos, neg);
 }
@@ -337,7 +316,7 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
     pos.clear();
     neg.clear();
     for (size_t r = 0; r < y_true.rows; ++r) {
-      (y_true.at(r, c) == labels.high ? pos : neg).push_back(OrderedKey(y_score.at(r, c)));
+      (y_true.at(r, c) == labels.high ? pos : neg).push_back(OrderedDoubleKey(y_score.at(r, c)));
     }
     per_column.push_back(SklearnRocAuc(pos, neg));
   }
@@ -348,7 +327,7 @@ std::vector<RocCount> RocCurveCounts(absl::Span<const double> y_true,
                                      absl::Span<const double> y_score) {
   std::vector<uint64_t> pos, neg;
   for (size_t i = 0; i < y_true.size() && i < y_score.size(); ++i) {
-    (y_true[i] == 1.0 ? pos : neg).push_back(OrderedKey(y_score[i]));
+    (y_true[i] == 1.0 ? pos : neg).push_back(OrderedDoubleKey(y_score[i]));
   }
   std::vector<RocCount> points = {RocCount{}};
   VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) {

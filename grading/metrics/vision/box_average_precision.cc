@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "pycompat/internal/radix_sort.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/python_list_sort.h"
 
@@ -68,20 +72,26 @@ absl::StatusOr<double> BinaryAveragePrecision(const std::vector<int>& y_true,
       return absl::InvalidArgumentError("average precision: scores contain NaN or infinity");
     }
   }
-  // Descending by score; the order inside ties is irrelevant, since only the
-  // cumulative counts at the end of each run of equal scores are used.
-  std::vector<size_t> order(y_score.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return y_score[a] > y_score[b]; });
+  // The cumulative counts at the end of each run of equal scores, from the
+  // highest score down (the order inside a run is irrelevant): the
+  // positives' and the negatives' score keys sorted apart, then walked
+  // together from their tops.
+  std::vector<uint64_t> positive, negative;
+  for (size_t i = 0; i < y_score.size(); ++i) {
+    (y_true[i] == 1 ? positive : negative).push_back(internal::OrderedDoubleKey(y_score[i]));
+  }
+  internal::SortKeys(positive);
+  internal::SortKeys(negative);
   std::vector<double> tps, fps;
-  double tp = 0;
-  for (size_t i = 0; i < order.size(); ++i) {
-    tp += y_true[order[i]];
-    if (i + 1 == order.size() || y_score[order[i + 1]] != y_score[order[i]]) {
-      tps.push_back(tp);
-      fps.push_back(static_cast<double>(i + 1) - tp);
-    }
+  double tp = 0, fp = 0;
+  for (size_t p = positive.size(), n = negative.size(); p > 0 || n > 0;) {
+    const uint64_t top = p == 0   ? negative[n - 1]
+                         : n == 0 ? positive[p - 1]
+                                  : std::max(positive[p - 1], negative[n - 1]);
+    for (; p > 0 && positive[p - 1] == top; --p) ++tp;
+    for (; n > 0 && negative[n - 1] == top; --n) ++fp;
+    tps.push_back(tp);
+    fps.push_back(fp);
   }
   if (tps.empty() || tps.back() == 0) {
     return absl::InvalidArgumentError("average precision: no positive label");
@@ -127,29 +137,48 @@ absl::StatusOr<double> GreedyBoxMeanAveragePrecision(
                                                    " predicted samples but ", truths.size(),
                                                    " true samples"));
   }
-  std::set<std::string> labels;  // std::string order = Python's str order on UTF-8
+  // The labels of the truths, in std::string order (Python's str order on
+  // UTF-8).
+  absl::flat_hash_set<std::string_view> distinct_labels;
   for (const auto& sample : truths) {
-    for (const LabeledBox& box : sample) labels.insert(box.label);
+    for (const LabeledBox& box : sample) distinct_labels.insert(box.label);
   }
-  // Each sample's predictions, in the order upstream's list holds them.
+  std::vector<std::string> labels(distinct_labels.begin(), distinct_labels.end());
+  std::sort(labels.begin(), labels.end());
+  // Each sample's predictions, in the order upstream's list holds them, and
+  // whether a confidence is NaN.
   std::vector<std::vector<const LabeledBox*>> sorted(predictions.size());
+  std::vector<uint8_t> any_nan(predictions.size(), 0);
   for (size_t s = 0; s < predictions.size(); ++s) {
-    for (const LabeledBox& box : predictions[s]) sorted[s].push_back(&box);
+    for (const LabeledBox& box : predictions[s]) {
+      sorted[s].push_back(&box);
+      any_nan[s] |= std::isnan(box.confidence) ? 1 : 0;
+    }
   }
   std::vector<double> aps;
-  for (const std::string& label : labels) {
+  std::vector<const CornerBox*> gt_boxes;
+  std::vector<uint8_t> matched;
+  for (size_t l = 0; l < labels.size(); ++l) {
+    const std::string& label = labels[l];
     // Upstream sorts each sample's list in place, by confidence with
     // reverse=True, again for every label: Python's list.sort, whose order
-    // for NaN confidences only CPython's algorithm reproduces.
-    for (std::vector<const LabeledBox*>& boxes : sorted) SortByConfidenceAsPython(boxes);
+    // for NaN confidences only CPython's algorithm reproduces. Without NaN
+    // the sort is a stable sort by a total order, so a list it sorted is
+    // its own sort: only lists holding NaN are sorted again (and lists
+    // shorter than two never).
+    for (size_t s = 0; s < sorted.size(); ++s) {
+      if (sorted[s].size() >= 2 && (l == 0 || any_nan[s])) SortByConfidenceAsPython(sorted[s]);
+    }
     std::vector<int> y_true;
     std::vector<double> y_score;
+    y_true.reserve(truths.size());
+    y_score.reserve(truths.size());
     for (size_t s = 0; s < truths.size(); ++s) {
-      std::vector<const CornerBox*> gt_boxes;
+      gt_boxes.clear();
       for (const LabeledBox& box : truths[s]) {
         if (box.label == label) gt_boxes.push_back(&box.box);
       }
-      std::vector<bool> matched(gt_boxes.size(), false);
+      matched.assign(gt_boxes.size(), 0);
       size_t yielded = 0;
       for (const LabeledBox* pred : sorted[s]) {
         if (pred->label != label) continue;
@@ -163,13 +192,13 @@ absl::StatusOr<double> GreedyBoxMeanAveragePrecision(
             best = static_cast<int>(g);
           }
         }
-        if (best != -1) matched[best] = true;
+        if (best != -1) matched[best] = 1;
         y_true.push_back(best != -1 ? 1 : 0);
         y_score.push_back(pred->confidence);
         ++yielded;
       }
-      for (bool m : matched) {
-        if (!m) {
+      for (const uint8_t m : matched) {
+        if (m == 0) {
           y_true.push_back(1);
           y_score.push_back(0);
           ++yielded;

