@@ -1,8 +1,5 @@
 #include "grading/metrics/vision/lyft_box3d_map.h"
 
-#define GEOS_USE_ONLY_R_API
-#include <geos_c.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -15,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "grading/metrics/vision/geos_api.h"
 #include "pycompat/numpy_sum.h"
 #include "pycompat/object_float_cast.h"
 #include "pycompat/python_list_sort.h"
@@ -29,14 +27,15 @@ constexpr size_t kTokensPerBox = 9;
 // threads); errors are kept instead of being printed.
 class GeosContext {
  public:
-  GeosContext() : handle_(GEOS_init_r()) {
-    GEOSContext_setErrorMessageHandler_r(handle_, &GeosContext::OnError, &last_error_);
-    GEOSContext_setNoticeMessageHandler_r(handle_, &GeosContext::OnNotice, nullptr);
+  explicit GeosContext(const GeosApi& api) : api_(api), handle_(api.init()) {
+    api_.set_error_message_handler(handle_, &GeosContext::OnError, &last_error_);
+    api_.set_notice_message_handler(handle_, &GeosContext::OnNotice, nullptr);
   }
-  ~GeosContext() { GEOS_finish_r(handle_); }
+  ~GeosContext() { api_.finish(handle_); }
   GeosContext(const GeosContext&) = delete;
   GeosContext& operator=(const GeosContext&) = delete;
 
+  const GeosApi& api() const { return api_; }
   GEOSContextHandle_t handle() const { return handle_; }
   const std::string& last_error() const { return last_error_; }
 
@@ -46,6 +45,7 @@ class GeosContext {
   }
   static void OnNotice(const char*, void*) {}
 
+  const GeosApi& api_;
   GEOSContextHandle_t handle_;
   std::string last_error_;
 };
@@ -53,13 +53,15 @@ class GeosContext {
 // Owns a GEOS geometry of one context.
 class GeosGeometry {
  public:
-  GeosGeometry(GEOSContextHandle_t context, GEOSGeometry* geometry)
-      : context_(context), geometry_(geometry) {}
+  GeosGeometry(const GeosContext& geos, GEOSGeometry* geometry)
+      : api_(&geos.api()), context_(geos.handle()), geometry_(geometry) {}
   ~GeosGeometry() {
-    if (geometry_ != nullptr) GEOSGeom_destroy_r(context_, geometry_);
+    if (geometry_ != nullptr) api_->destroy(context_, geometry_);
   }
   GeosGeometry(GeosGeometry&& other) noexcept
-      : context_(other.context_), geometry_(std::exchange(other.geometry_, nullptr)) {}
+      : api_(other.api_),
+        context_(other.context_),
+        geometry_(std::exchange(other.geometry_, nullptr)) {}
   GeosGeometry(const GeosGeometry&) = delete;
   GeosGeometry& operator=(const GeosGeometry&) = delete;
   GeosGeometry& operator=(GeosGeometry&&) = delete;
@@ -67,6 +69,7 @@ class GeosGeometry {
   const GEOSGeometry* get() const { return geometry_; }
 
  private:
+  const GeosApi* api_;
   GEOSContextHandle_t context_;
   GEOSGeometry* geometry_;
 };
@@ -131,16 +134,17 @@ absl::StatusOr<GroundBox> BuildBox(const LyftBox& box, bool token_is_text,
         "its ground corners fail Box3D's orthogonality check (non-finite or huge values)");
   }
 
+  const GeosApi& api = geos.api();
   GEOSContextHandle_t context = geos.handle();
-  GEOSCoordSequence* ring = GEOSCoordSeq_create_r(context, 5, 2);
+  GEOSCoordSequence* ring = api.coord_seq_create(context, 5, 2);
   if (ring == nullptr) return absl::InternalError("GEOS cannot allocate a coordinate sequence");
   const double* corners[5] = {p0, p1, p2, p3, p0};
   for (unsigned i = 0; i < 5; ++i) {
-    GEOSCoordSeq_setXY_r(context, ring, i, corners[i][0], corners[i][1]);
+    api.coord_seq_set_xy(context, ring, i, corners[i][0], corners[i][1]);
   }
-  GEOSGeometry* shell = GEOSGeom_createLinearRing_r(context, ring);  // takes `ring`
+  GEOSGeometry* shell = api.create_linear_ring(context, ring);  // takes `ring`
   GEOSGeometry* polygon =
-      shell == nullptr ? nullptr : GEOSGeom_createPolygon_r(context, shell, nullptr, 0);
+      shell == nullptr ? nullptr : api.create_polygon(context, shell, nullptr, 0);
   if (polygon == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("shapely cannot build its ground polygon: ", geos.last_error()));
@@ -152,7 +156,7 @@ absl::StatusOr<GroundBox> BuildBox(const LyftBox& box, bool token_is_text,
                    .x_max = std::max({p0[0], p1[0], p2[0], p3[0]}),
                    .y_min = std::min({p0[1], p1[1], p2[1], p3[1]}),
                    .y_max = std::max({p0[1], p1[1], p2[1], p3[1]}),
-                   .polygon = GeosGeometry(context, polygon)};
+                   .polygon = GeosGeometry(geos, polygon)};
   return ground;
 }
 
@@ -169,10 +173,11 @@ absl::StatusOr<double> Iou(const GroundBox& predicted, const GroundBox& answer,
   double area = 0.0;  // disjoint envelopes: GEOS's intersection is empty
   if (!(predicted.x_max < answer.x_min || answer.x_max < predicted.x_min ||
         predicted.y_max < answer.y_min || answer.y_max < predicted.y_min)) {
+    const GeosApi& api = geos.api();
     GEOSContextHandle_t context = geos.handle();
     GeosGeometry intersection(
-        context, GEOSIntersection_r(context, predicted.polygon.get(), answer.polygon.get()));
-    if (intersection.get() == nullptr || GEOSArea_r(context, intersection.get(), &area) == 0) {
+        geos, api.intersection(context, predicted.polygon.get(), answer.polygon.get()));
+    if (intersection.get() == nullptr || api.area(context, intersection.get(), &area) == 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("shapely cannot intersect two ground polygons: ", geos.last_error()));
     }
@@ -310,7 +315,8 @@ absl::StatusOr<std::array<double, 10>> LyftSampleAveragePrecisions(const LyftSam
     if (it != classes.end()) it->second.second.push_back(i);
   }
 
-  GeosContext geos;
+  ASSIGN_OR_RETURN(const GeosApi* geos_api, Geos());
+  GeosContext geos(*geos_api);
   // per_class[t][c]: the AP of class c at threshold t.
   std::array<std::vector<double>, kLyftIouThresholds.size()> per_class;
   for (const auto& [name, members] : classes) {
