@@ -37,7 +37,9 @@ absl::StatusOr<GeosApi> LoadGeosApi(const char* library) {
   find(api.destroy, "GEOSGeom_destroy_r");
   find(api.intersection, "GEOSIntersection_r");
   find(api.area, "GEOSArea_r");
-  if (!missing.ok()) return missing;  // the library stays loaded: dlclose is not needed to fail
+  // On failure too the library stays loaded (never dlclose'd): harmless, and
+  // Geos() loads once per process.
+  if (!missing.ok()) return missing;
   return api;
 }
 
