@@ -209,11 +209,12 @@ TEST(SymmetricDifferenceSizeTest, TypedPathsAgreeWithCells) {
 // and under the size where the radix sort starts, with many ties, negative
 // values, -0.0 against 0.0, wide and narrow ranges, NaN (last) or none,
 // values already in order (given back as they are) or all but the last,
-// typed and as cells.
+// numbered ids in some order (a permutation of a range, or a range with gaps
+// and repeats), typed and as cells.
 TEST(SortValuesOrderTest, NumericOrdersAreStableSortsByValue) {
   std::mt19937_64 rng(9);
   for (size_t n : {size_t{10}, size_t{5000}, size_t{70000}}) {
-    for (int shape = 0; shape < 7; ++shape) {
+    for (int shape = 0; shape < 9; ++shape) {
       std::vector<int64_t> ints(n);
       std::vector<double> doubles(n);
       for (size_t i = 0; i < n; ++i) {
@@ -229,7 +230,13 @@ TEST(SortValuesOrderTest, NumericOrdersAreStableSortsByValue) {
                      : shape == 0 ? static_cast<double>(rng() % 7) - 3
                                   : std::ldexp(static_cast<double>(rng() >> 11), -50) - 4096;
       }
-      if (shape >= 5) {  // in order (ties, -0.0 beside 0.0), or all but the last row
+      if (shape == 7) {  // ids 4,000,000 + 0 ... n - 1 in some order
+        std::iota(ints.begin(), ints.end(), int64_t{4000000});
+        std::shuffle(ints.begin(), ints.end(), rng);
+      } else if (shape == 8) {  // from -n / 2 on, some missing, some twice
+        for (int64_t& v : ints) v = static_cast<int64_t>(rng() % (n + n / 2)) - static_cast<int64_t>(n / 2);
+      }
+      if (shape == 5 || shape == 6) {  // in order (ties, -0.0 beside 0.0), or all but the last row
         std::sort(ints.begin(), ints.end());
         std::sort(doubles.begin(), doubles.end());
         if (shape == 6) {

@@ -142,9 +142,14 @@ enum class IntParse { kOk, kInvalid, kOverflow };
 // Overflow is reported as soon as the digits overflow, before checking what
 // follows them (this order decides how pandas falls back).
 inline IntParse ParseInt64(std::string_view s, int64_t* out) {
-  if (s.size() == 1 && IsDigit(s[0])) {  // most of a label column
-    *out = s[0] - '0';
-    return IntParse::kOk;
+  if (!s.empty() && s.size() <= 18) {  // plain digits, too few to overflow: most ids and labels
+    uint64_t value = 0;
+    size_t i = 0;
+    for (; i < s.size() && IsDigit(s[i]); ++i) value = value * 10 + static_cast<unsigned>(s[i] - '0');
+    if (i == s.size()) {
+      *out = static_cast<int64_t>(value);
+      return IntParse::kOk;
+    }
   }
   size_t i = 0;
   const size_t n = s.size();

@@ -18,12 +18,10 @@
 namespace mlebench {
 namespace {
 
-// A numeric column's values in `order`.
-std::vector<double> ValuesInOrder(const TypedColumn& values, const std::vector<size_t>& order) {
-  std::vector<double> numeric(values.size());
-  CopyNumericValues(values, numeric);
+// `values` in `order`.
+std::vector<double> InOrder(const std::vector<double>& values, const std::vector<size_t>& order) {
   std::vector<double> sorted(order.size());
-  for (size_t i = 0; i < order.size(); ++i) sorted[i] = numeric[order[i]];
+  for (size_t i = 0; i < order.size(); ++i) sorted[i] = values[order[i]];
   return sorted;
 }
 
@@ -100,14 +98,19 @@ absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
     return InvalidSubmission(absl::StrCat("cannot sort the submission by ", id, ": ",
                                           submission_order.status().message()));
   }
-  absl::StatusOr<std::vector<size_t>> answers_order =
-      SameIdsInOrder(*ids, *answer_ids) ? submission_order : SortValuesOrder(*answer_ids);
-  if (!answers_order.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot sort the answers by ", id, ": ", answers_order.status().message()));
+  // Both id columns alike sort into one order.
+  const std::vector<size_t>* answers_order = &*submission_order;
+  absl::StatusOr<std::vector<size_t>> own_answers_order;
+  if (!SameIdsInOrder(*ids, *answer_ids)) {
+    own_answers_order = SortValuesOrder(*answer_ids);
+    if (!own_answers_order.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat("cannot sort the answers by ", id, ": ",
+                                                        own_answers_order.status().message()));
+    }
+    answers_order = &*own_answers_order;
   }
-  absl::StatusOr<double> score = LogLoss(ValuesInOrder(*answer_labels, *answers_order),
-                                         ValuesInOrder(*predictions, *submission_order));
+  absl::StatusOr<double> score =
+      LogLoss(InOrder(labels, *answers_order), InOrder(probabilities, *submission_order));
   if (!score.ok()) {
     return InvalidSubmission(
         absl::StrCat("log_loss rejects the submission: ", score.status().message()));
