@@ -76,6 +76,26 @@ inline void SortKeys(std::vector<uint64_t>& keys) {
   RadixSortBits(keys, 0, 64, 11, [](uint64_t k) { return k; });
 }
 
+// Walks the positives' and the negatives' score keys (each sorted
+// ascending, as SortKeys leaves them) together from the highest score down,
+// one run of equal keys at a time: after each run, visit(tp, fp) with the
+// counts of positives and of negatives scored at or above it, the
+// cumulative counts of sklearn's _binary_clf_curve (which, being counts, do
+// not depend on the order of tied rows).
+template <typename Visit>
+void VisitScoreRuns(std::span<const uint64_t> positive, std::span<const uint64_t> negative,
+                    Visit visit) {
+  uint64_t tp = 0, fp = 0;
+  for (size_t p = positive.size(), n = negative.size(); p > 0 || n > 0;) {
+    const uint64_t top = p == 0   ? negative[n - 1]
+                         : n == 0 ? positive[p - 1]
+                                  : std::max(positive[p - 1], negative[n - 1]);
+    for (; p > 0 && positive[p - 1] == top; --p) ++tp;
+    for (; n > 0 && negative[n - 1] == top; --n) ++fp;
+    visit(tp, fp);
+  }
+}
+
 }  // namespace mlebench::internal
 
 #endif  // MLEBENCH_GRADING_METRICS_INTERNAL_RADIX_SORT_H_

@@ -73,6 +73,7 @@ absl::Status CheckTrueKind(const TrueLabels& labels) {
 
 using internal::OrderedDoubleKey;
 using internal::SortKeys;
+using internal::VisitScoreRuns;
 
 // numpy's trapz(tpr, fpr) over ROC points fed in curve order, with numpy's
 // arithmetic: each term is (fpr[i+1] - fpr[i]) * (tpr[i+1] + tpr[i]) / 2.0,
@@ -131,32 +132,24 @@ void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, 
     uint64_t fp = 0;
     uint64_t tp = 0;
   };
-  // Unvisited scores: pos[0, p) and neg[0, n). Each call moves past the
-  // highest remaining score's run and returns the cumulative counts after it.
-  size_t p = pos.size(), n = neg.size();
-  if (p == 0 && n == 0) return;
-  auto next_point = [&](Point point) {
-    const uint64_t v = p == 0   ? neg[n - 1]
-                       : n == 0 ? pos[p - 1]
-                                : std::max(pos[p - 1], neg[n - 1]);
-    for (; p > 0 && pos[p - 1] == v; --p) ++point.tp;
-    for (; n > 0 && neg[n - 1] == v; --n) ++point.fp;
-    return point;
-  };
-  Point prev;
-  Point cur = next_point(Point{});
-  visit(cur.fp, cur.tp);  // the first point is always kept
-  if (p == 0 && n == 0) return;
-  Point next = next_point(cur);
-  while (p > 0 || n > 0) {
-    prev = cur;
-    cur = next;
-    next = next_point(cur);
-    if (cur.fp - prev.fp != next.fp - cur.fp || cur.tp - prev.tp != next.tp - cur.tp) {
-      visit(cur.fp, cur.tp);
+  // The run points P0, ..., Pk arrive one at a time; Pi (0 < i < k) is kept
+  // when the step into it differs from the step out of it, so it is decided
+  // when P(i + 1) arrives.
+  Point before, current;
+  size_t seen = 0;
+  VisitScoreRuns(pos, neg, [&](uint64_t tp, uint64_t fp) {
+    const Point next{fp, tp};
+    if (seen == 0) {
+      visit(next.fp, next.tp);  // the first point is always kept
+    } else if (seen >= 2 && (current.fp - before.fp != next.fp - current.fp ||
+                             current.tp - before.tp != next.tp - current.tp)) {
+      visit(current.fp, current.tp);
     }
-  }
-  visit(next.fp, next.tp);  // the last point, (all negatives, all positives), too
+    before = current;
+    current = next;
+    ++seen;
+  });
+  if (seen >= 2) visit(current.fp, current.tp);  // the last point, (all negatives, all positives), too
 }
 
 // scikit-learn's roc_auc_score for positive scores against negative ones

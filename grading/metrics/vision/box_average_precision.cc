@@ -83,16 +83,10 @@ absl::StatusOr<double> BinaryAveragePrecision(const std::vector<int>& y_true,
   internal::SortKeys(positive);
   internal::SortKeys(negative);
   std::vector<double> tps, fps;
-  double tp = 0, fp = 0;
-  for (size_t p = positive.size(), n = negative.size(); p > 0 || n > 0;) {
-    const uint64_t top = p == 0   ? negative[n - 1]
-                         : n == 0 ? positive[p - 1]
-                                  : std::max(positive[p - 1], negative[n - 1]);
-    for (; p > 0 && positive[p - 1] == top; --p) ++tp;
-    for (; n > 0 && negative[n - 1] == top; --n) ++fp;
-    tps.push_back(tp);
-    fps.push_back(fp);
-  }
+  internal::VisitScoreRuns(positive, negative, [&](uint64_t tp, uint64_t fp) {
+    tps.push_back(static_cast<double>(tp));
+    fps.push_back(static_cast<double>(fp));
+  });
   if (tps.empty() || tps.back() == 0) {
     return absl::InvalidArgumentError("average precision: no positive label");
   }
