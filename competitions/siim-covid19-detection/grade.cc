@@ -4,7 +4,6 @@
 // boxes, then calculate_map (GreedyBoxMeanAveragePrecision at IoU > 0.5)
 // over the labels of the answers. Study rows carry one box "label 1 0 0 1 1",
 // so for them only the label matters.
-#include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,17 +95,18 @@ std::pair<size_t, absl::Status> FirstUnparsable(const TypedColumn& column,
   return {rows.size(), absl::OkStatus()};
 }
 
-// The boxes of `column`'s rows in the order `rows`, or false if one does not
-// parse.
-bool ParseRows(const TypedColumn& column, const std::vector<size_t>& rows,
+// The boxes of `column`'s rows row_at(0), ..., row_at(count - 1), or false
+// if one does not parse.
+template <typename RowAt>
+bool ParseRows(const TypedColumn& column, size_t count, RowAt row_at,
                std::vector<std::vector<LabeledBox>>& boxes) {
   std::vector<std::string> tokens;
   std::vector<std::string_view> token_views;
   boxes.clear();
-  boxes.reserve(rows.size());
-  for (const size_t row : rows) {
+  boxes.reserve(count);
+  for (size_t k = 0; k < count; ++k) {
     absl::StatusOr<std::vector<LabeledBox>> parsed =
-        ParsePredictionString(column, row, tokens, token_views);
+        ParsePredictionString(column, row_at(k), tokens, token_views);
     if (!parsed.ok()) return false;
     boxes.push_back(*std::move(parsed));
   }
@@ -143,21 +143,20 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
   // file order (the answers' too when the ids are listed alike): read in
   // sorted-id order, each row was a cache and TLB miss in ~170 MB of text,
   // a third of a million-row grade.
-  std::vector<size_t> submission_rows(orders.submission.size());
-  std::iota(submission_rows.begin(), submission_rows.end(), size_t{0});
+  const size_t count = orders.submission.size();
   std::vector<size_t> answer_rows(orders.answers.size());
-  for (size_t k = 0; k < orders.submission.size(); ++k) {
+  for (size_t k = 0; k < count; ++k) {
     answer_rows[orders.submission[k]] = orders.answers[k];
   }
   std::vector<std::vector<LabeledBox>> predicted_boxes, true_boxes;
   // Of several unparsable rows, upstream names the first in sorted order.
-  if (!ParseRows(predictions, submission_rows, predicted_boxes)) {
+  if (!ParseRows(predictions, count, [](size_t k) { return k; }, predicted_boxes)) {
     const auto [row, error] = FirstUnparsable(predictions, orders.submission);
     return InvalidSubmission(absl::StrCat("Could not parse the PredictionString of id '",
                                           PythonStr(submission_ids.CellAt(row)), "': it ",
                                           std::string(error.message())));
   }
-  if (!ParseRows(truths, answer_rows, true_boxes)) {
+  if (!ParseRows(truths, count, [&](size_t k) { return answer_rows[k]; }, true_boxes)) {
     const auto [row, error] = FirstUnparsable(truths, orders.answers);
     return MalformedAnswers(absl::StrCat("the PredictionString of id '",
                                          PythonStr(answer_ids.CellAt(row)), "' ",
