@@ -390,6 +390,7 @@ std::vector<std::string> DedupHeader(std::vector<std::string> names,
 struct HeaderColumns {
   std::vector<std::string> names;  // as pandas names the columns
   std::vector<bool> as_string;     // per column: read as str (no inference)
+  std::vector<bool> keep;          // per column: in the table (only_columns)
 };
 
 HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
@@ -399,8 +400,12 @@ HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
   header.names = DedupHeader(original_names, fields);
   const std::set<std::string> string_columns(options.string_columns.begin(),
                                              options.string_columns.end());
+  const std::set<std::string> only_columns(options.only_columns.begin(),
+                                           options.only_columns.end());
   header.as_string.resize(header.names.size());
+  header.keep.resize(header.names.size());
   for (size_t j = 0; j < header.names.size(); ++j) {
+    header.keep[j] = only_columns.empty() || only_columns.count(header.names[j]) > 0;
     // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
     header.as_string[j] = string_columns.count(header.names[j]) > 0 ||
                           string_columns.count(original_names[j]) > 0;
@@ -429,10 +434,14 @@ constexpr size_t kMaxColumns = size_t{1} << 22;
 
 namespace {
 
-// The columns of CSV text `data`, as views into `data` and `arena`.
+// The columns of CSV text `data`, as views into `data` and `arena`, those
+// of options.only_columns where it names any; *shape is set to what was
+// parsed.
 absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
                                                   std::string_view source_name,
-                                                  const CsvReadOptions& options, Arena& arena) {
+                                                  const CsvReadOptions& options, Arena& arena,
+                                                  CsvShape& shape) {
+  shape = CsvShape{};
   if (static_cast<int64_t>(data.size()) > options.max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(std::string(source_name), ": ", data.size(),
                                                    " bytes is more than the limit of ",
@@ -503,9 +512,12 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   const size_t max_body_rows = cell_cap / std::max<size_t>(header_width, 1) - 1;
 
   std::optional<size_t> too_many_rows;
+  size_t regular_rows = 0;
   if (std::optional<std::vector<TypedColumn>> regular =
-          TryParseRegularBody(data, tokenizer.position(), names, as_string, options.separator,
-                              max_body_rows, &too_many_rows)) {
+          TryParseRegularBody(data, tokenizer.position(), names, as_string, header.keep,
+                              options.separator, max_body_rows, &too_many_rows, &regular_rows)) {
+    shape = CsvShape{.rows = static_cast<int64_t>(regular_rows),
+                     .columns = static_cast<int64_t>(header_width)};
     return *std::move(regular);
   }
   if (too_many_rows.has_value()) return too_many_cells(*too_many_rows + 1, header_width);
@@ -577,8 +589,11 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   std::vector<TypedColumn> columns;
   columns.reserve(header_width);
   for (size_t j = 0; j < header_width; ++j) {
+    if (!header.keep[j]) continue;
     columns.push_back(AssembleColumn(std::move(names[j]), parts[j]));
   }
+  shape = CsvShape{.rows = static_cast<int64_t>(num_rows),
+                   .columns = static_cast<int64_t>(header_width)};
   return columns;
 }
 
@@ -606,32 +621,36 @@ struct CsvBytes {
 
 absl::StatusOr<TypedTable> ParseOwned(std::shared_ptr<CsvBytes> bytes,
                                       std::string_view source_name,
-                                      const CsvReadOptions& options) {
+                                      const CsvReadOptions& options, CsvShape* shape) {
+  CsvShape parsed;
   ASSIGN_OR_RETURN(std::vector<TypedColumn> columns,
-                   ParseCsv(bytes->view(), source_name, options, bytes->arena));
+                   ParseCsv(bytes->view(), source_name, options, bytes->arena, parsed));
+  if (shape != nullptr) *shape = parsed;
   return TypedTable(std::move(columns), std::move(bytes));
 }
 
 }  // namespace
 
 absl::StatusOr<TypedTable> ReadTypedCsvString(std::string_view data, std::string_view source_name,
-                                              const CsvReadOptions& options) {
+                                              const CsvReadOptions& options, CsvShape* shape) {
   auto bytes = std::make_shared<CsvBytes>();
   bytes->copy.reset(new char[data.size()]);
   std::memcpy(bytes->copy.get(), data.data(), data.size());
   bytes->size = data.size();
-  return ParseOwned(std::move(bytes), source_name, options);
+  return ParseOwned(std::move(bytes), source_name, options, shape);
 }
 
 absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view source_name,
                                     const CsvReadOptions& options) {
   Arena arena;
-  ASSIGN_OR_RETURN(std::vector<TypedColumn> columns, ParseCsv(data, source_name, options, arena));
+  CsvShape shape;
+  ASSIGN_OR_RETURN(std::vector<TypedColumn> columns,
+                   ParseCsv(data, source_name, options, arena, shape));
   return TypedTable(std::move(columns), nullptr).ToTable();
 }
 
 absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
-                                            const CsvReadOptions& options) {
+                                            const CsvReadOptions& options, CsvShape* shape) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -667,7 +686,7 @@ absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
       bytes->mapped = static_cast<const char*>(mapped);
       bytes->mapped_size = capacity;
       bytes->size = capacity;
-      return ParseOwned(std::move(bytes), path, options);
+      return ParseOwned(std::move(bytes), path, options, shape);
     }
   }
   bytes->copy.reset(new char[capacity]);
@@ -683,7 +702,7 @@ absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
     got += static_cast<size_t>(r);
   }
   bytes->size = got;
-  return ParseOwned(std::move(bytes), path, options);
+  return ParseOwned(std::move(bytes), path, options, shape);
 }
 
 absl::StatusOr<Table> ReadCsvFile(const std::string& path, const CsvReadOptions& options) {

@@ -82,6 +82,24 @@ struct CsvReadOptions {
   // The field delimiter, pandas' `sep` (e.g. '\t' for `sep="\t"`). One of
   // the bytes CheckCsvSeparator accepts; another is InvalidArgumentError.
   char separator = ',';
+  // Only the columns of these names, like pandas' `usecols=[names]`: the
+  // table is the one a full read gives with every other column dropped
+  // (kept columns in the file's order, names matched after duplicates are
+  // renamed), but the others' values are never parsed or stored, which
+  // spares a grader the columns of its answers it does not read. Every row
+  // is still split and its width checked, the limits above still count
+  // every column, and a read fails or succeeds exactly as a full read
+  // would. Unlike pandas, a listed name the file lacks is no error: the
+  // table lacks it, for the caller to report. Empty: every column.
+  std::vector<std::string> only_columns;
+};
+
+// The shape of what a read parsed, before CsvReadOptions::only_columns
+// dropped any column: its body rows and its columns (the header's, as a
+// full read's table has them).
+struct CsvShape {
+  int64_t rows = 0;
+  int64_t columns = 0;
 };
 
 // How to write CSV; the defaults are pandas' `to_csv` defaults.
@@ -104,11 +122,14 @@ absl::StatusOr<Table> ReadCsvString(std::string_view data, std::string_view sour
 // The same tables in typed storage (TypedTable::ToTable() is what the two
 // functions above return): numeric and bool columns as arrays, text as views
 // into the file's bytes, which the TypedTable keeps. What fast graders read.
+// With `shape`, also sets *shape on success.
 absl::StatusOr<TypedTable> ReadTypedCsvFile(const std::string& path,
-                                            const CsvReadOptions& options = {});
+                                            const CsvReadOptions& options = {},
+                                            CsvShape* shape = nullptr);
 absl::StatusOr<TypedTable> ReadTypedCsvString(std::string_view data,
                                               std::string_view source_name,
-                                              const CsvReadOptions& options = {});
+                                              const CsvReadOptions& options = {},
+                                              CsvShape* shape = nullptr);
 
 // Writes `table` as pandas' `DataFrame.to_csv(path, index=False)` does with
 // default options (and CPython >= 3.11.9's csv module): header row, ","

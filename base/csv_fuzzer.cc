@@ -6,15 +6,21 @@
 //    the string readers give;
 //  - where the input can take the regular-file fast path (no quote, no
 //    "\r"), the typed read equals the read of the same lines ended by "\r\n",
-//    which always takes the general path.
+//    which always takes the general path;
+//  - a read with CsvReadOptions::only_columns (every other column of the
+//    full read, and a name the file lacks) gives the full read's status, its
+//    table restricted to those columns, and its shape.
 // The first byte picks the options (separator, a string column, cell and
 // column limits); the rest is the file.
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "base/csv.h"
 #include "base/table.h"
@@ -27,6 +33,44 @@ namespace {
 absl::StatusOr<Table> AsTable(const absl::StatusOr<TypedTable>& typed) {
   if (!typed.ok()) return typed.status();
   return typed->ToTable();
+}
+
+// Checks that reading `data` with only every other column of `full` (its
+// read without only_columns) gives `full` restricted to them, and its shape.
+void CheckOnlyColumns(const std::string& data, const std::string& path,
+                      const CsvReadOptions& options, const absl::StatusOr<TypedTable>& full) {
+  CsvReadOptions some = options;
+  absl::StatusOr<Table> expected = Table();
+  if (full.ok()) {
+    Table table = full->ToTable();
+    std::vector<Column> kept;
+    // A name longer than any of the file's is not one of them.
+    std::string absent = "absent";
+    for (size_t j = 0; j < table.num_columns(); ++j) {
+      if (table.columns()[j].name.size() >= absent.size()) absent = table.columns()[j].name + "!";
+      if (j % 2 != 0) continue;
+      some.only_columns.push_back(table.columns()[j].name);
+      kept.push_back(table.columns()[j]);
+    }
+    some.only_columns.push_back(absent);
+    expected = Table(std::move(kept));
+  } else {
+    some.only_columns = {"a"};
+    expected = full.status();
+  }
+  CsvShape shape;
+  const absl::StatusOr<TypedTable> restricted = ReadTypedCsvString(data, path, some, &shape);
+  const std::string want = fuzz::Render(expected);
+  const std::string got = fuzz::Render(AsTable(restricted));
+  fuzz::CheckSame(want == got, "a full read restricted to some columns and their read", want,
+                  got);
+  if (full.ok()) {
+    const std::string full_shape = absl::StrCat(full->num_rows(), " x ", full->num_columns());
+    const std::string read_shape = absl::StrCat(shape.rows, " x ", shape.columns);
+    fuzz::CheckSame(full_shape == read_shape,
+                    "a full read's shape and the restricted read's CsvShape", full_shape,
+                    read_shape);
+  }
 }
 
 }  // namespace
@@ -48,7 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   // The string readers are given the file's name, so that errors agree too.
   const std::string path = fuzz::ScratchDir() / "input.csv";
   const std::string cells = fuzz::Render(ReadCsvString(data, path, options));
-  const std::string typed = fuzz::Render(AsTable(ReadTypedCsvString(data, path, options)));
+  const absl::StatusOr<TypedTable> typed_table = ReadTypedCsvString(data, path, options);
+  const std::string typed = fuzz::Render(AsTable(typed_table));
   fuzz::CheckSame(cells == typed, "ReadCsvString and ReadTypedCsvString", cells, typed);
 
   fuzz::WriteFileOrDie(path, data);
@@ -63,5 +108,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     fuzz::CheckSame(typed == general, "the regular path and the general path (\"\\r\\n\")", typed,
                     general);
   }
+  CheckOnlyColumns(data, path, options, typed_table);
   return 0;
 }

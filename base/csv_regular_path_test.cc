@@ -3,6 +3,7 @@
 // gives. A file with "\r\n" line ends reads the same to pandas but always
 // takes the general path, so each case is read both ways and compared.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "base/csv.h"
 #include "gtest/gtest.h"
@@ -76,6 +78,78 @@ std::string Difference(const absl::StatusOr<TypedTable>& a, const absl::StatusOr
     }
   }
   return "";
+}
+
+// `full` (a read without only_columns) with only the columns named in
+// `only`, in its order, as a table of cells; or its error.
+absl::StatusOr<Table> Restricted(const absl::StatusOr<TypedTable>& full,
+                                 const std::vector<std::string>& only) {
+  if (!full.ok()) return full.status();
+  std::vector<Column> kept;
+  for (const TypedColumn& column : full->columns()) {
+    if (std::find(only.begin(), only.end(), column.name()) != only.end()) {
+      kept.push_back(column.ToColumn());
+    }
+  }
+  return Table(std::move(kept));
+}
+
+// The first difference between two tables of cells (floats bit for bit), or
+// "" when they are the same.
+std::string CellsDifference(const absl::StatusOr<Table>& a, const absl::StatusOr<Table>& b) {
+  if (!a.ok() || !b.ok()) {
+    if (a.status() == b.status()) return "";
+    return absl::StrCat(a.status().ToString(), " vs ", b.status().ToString());
+  }
+  if (a->ColumnNames() != b->ColumnNames()) {
+    return absl::StrCat("columns [", absl::StrJoin(a->ColumnNames(), ","), "] vs [",
+                        absl::StrJoin(b->ColumnNames(), ","), "]");
+  }
+  for (size_t j = 0; j < a->num_columns(); ++j) {
+    const Column &x = a->columns()[j], &y = b->columns()[j];
+    if (x.dtype != y.dtype || x.cells.size() != y.cells.size()) {
+      return absl::StrCat("column ", x.name, ": dtype or size differs");
+    }
+    for (size_t row = 0; row < x.cells.size(); ++row) {
+      if (Render(x.cells[row]) != Render(y.cells[row])) {
+        return absl::StrCat("column ", x.name, " row ", row, ": ", Render(x.cells[row]), " vs ",
+                            Render(y.cells[row]));
+      }
+    }
+  }
+  return "";
+}
+
+// Reads `csv` with only some of its columns (every subset of the first
+// four names of its full read, with a name it lacks), as is and with "\r\n"
+// line ends: each must be the full read restricted to those columns, and
+// report the full read's shape.
+void ExpectOnlyColumnsRestrictTheFullRead(const std::string& csv, const CsvReadOptions& options) {
+  const std::string crlf = absl::StrReplaceAll(csv, {{"\n", "\r\n"}});
+  const absl::StatusOr<TypedTable> full = ReadTypedCsvString(csv, "test.csv", options);
+  std::vector<std::string> names;
+  if (full.ok()) names = full->ColumnNames();
+  if (names.size() > 4) names.resize(4);
+  for (unsigned subset = 0; subset < (1u << names.size()); ++subset) {
+    CsvReadOptions some = options;
+    some.only_columns = {"not in the file"};
+    for (size_t j = 0; j < names.size(); ++j) {
+      if (subset & (1u << j)) some.only_columns.push_back(names[j]);
+    }
+    for (const std::string* text : {&csv, &crlf}) {
+      CsvShape shape;
+      const absl::StatusOr<TypedTable> read = ReadTypedCsvString(*text, "test.csv", some, &shape);
+      const absl::StatusOr<Table> got =
+          read.ok() ? absl::StatusOr<Table>(read->ToTable()) : absl::StatusOr<Table>(read.status());
+      ASSERT_EQ(CellsDifference(Restricted(full, some.only_columns), got), "")
+          << "columns " << absl::StrJoin(some.only_columns, ",") << "; input:\n"
+          << csv.substr(0, 2000);
+      if (full.ok()) {
+        EXPECT_EQ(shape.rows, static_cast<int64_t>(full->num_rows()));
+        EXPECT_EQ(shape.columns, static_cast<int64_t>(full->num_columns()));
+      }
+    }
+  }
 }
 
 // Reads `csv` as is and with "\r\n" line ends; both must be equal.
@@ -156,6 +230,7 @@ TEST(CsvRegularPathTest, RandomSmallFilesReadAsTheGeneralPathReadsThem) {
     CsvReadOptions options;
     if (trial % 7 == 0) options.string_columns = {"c0"};
     ExpectSameBothWays(csv, options);
+    if (trial % 3 == 0) ExpectOnlyColumnsRestrictTheFullRead(csv, options);
     if (HasFailure()) return;
   }
 }
@@ -228,6 +303,19 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
   for (size_t c = 0; c < columns.size(); ++c) {
     SCOPED_TRACE(absl::StrCat("chunk-dependent column ", c));
     ExpectSameBothWays(with_column_1(columns[c]));
+    // Without column c1, the rest of the file is regular again.
+    for (const std::vector<std::string>& only :
+         {std::vector<std::string>{"c0", "c2"}, std::vector<std::string>{"c1", "c511"}}) {
+      const std::string csv = with_column_1(columns[c]);
+      const CsvReadOptions some{.only_columns = only};
+      CsvShape shape;
+      const absl::StatusOr<TypedTable> read = ReadTypedCsvString(csv, "test.csv", some, &shape);
+      ASSERT_TRUE(read.ok()) << read.status();
+      absl::StatusOr<Table> got = read->ToTable();
+      ASSERT_EQ(CellsDifference(Restricted(ReadTypedCsvString(csv, "test.csv"), only), got), "");
+      EXPECT_EQ(shape.rows, static_cast<int64_t>(kRows));
+      EXPECT_EQ(shape.columns, static_cast<int64_t>(kWidth));
+    }
   }
   {
     const absl::StatusOr<TypedTable> mixed = ReadTypedCsvString(with_column_1(columns[1]), "t.csv");
@@ -246,6 +334,10 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
   std::string long_row = regular;
   long_row.insert(long_row.find('\n', long_row.size() * 2 / 3), ",x");
   ExpectSameBothWays(long_row);
+  // A dropped column still counts in every row's width.
+  EXPECT_EQ(CellsDifference(ReadCsvString(long_row, "test.csv"),
+                            ReadCsvString(long_row, "test.csv", {.only_columns = {"c0"}})),
+            "");
   std::string short_row = regular;
   const size_t line_end = short_row.find('\n', short_row.size() * 2 / 3);
   const size_t last_comma = short_row.rfind(',', line_end);

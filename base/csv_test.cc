@@ -599,6 +599,51 @@ TEST(ReadCsvTest, MaxCellsIsCheckedBeforeTheCellsAreBuilt) {
   EXPECT_EQ(code(wide), absl::StatusCode::kOk);
 }
 
+TEST(ReadCsvTest, OnlyColumnsKeepsTheNamedColumnsOfTheFullRead) {
+  const auto read = [](std::string_view data, std::vector<std::string> only, CsvShape* shape) {
+    absl::StatusOr<TypedTable> t =
+        ReadTypedCsvString(data, "answers.csv", {.only_columns = std::move(only)}, shape);
+    EXPECT_TRUE(t.ok()) << t.status();
+    return t.ok() ? t->ToTable() : Table();
+  };
+  CsvShape shape;
+  // The file's order, not the list's; a name the file lacks is left out.
+  const std::string data = "id,x,label,y\na,1.5,3,q\nb,2.5,4,r\n";
+  const Table kept = read(data, {"label", "id", "absent"}, &shape);
+  EXPECT_THAT(kept.ColumnNames(), ElementsAre("id", "label"));
+  EXPECT_THAT(Cells(kept, 0), ElementsAre("s:a", "s:b"));
+  EXPECT_THAT(Cells(kept, 1), ElementsAre("i:3", "i:4"));
+  EXPECT_EQ(shape.rows, 2);
+  EXPECT_EQ(shape.columns, 4);
+  // Names are matched after duplicates are renamed.
+  EXPECT_THAT(read("a,a,b\n1,2,3\n", {"a.1"}, &shape).ColumnNames(), ElementsAre("a.1"));
+  EXPECT_EQ(shape.columns, 3);
+  // A dropped column of mixed values changes nothing in the others, on the
+  // regular path and on the general one (quotes).
+  for (const std::string& mixed : {std::string("id,v,w\n1,x,2.5\n2,3,NA\n"),
+                                   std::string("id,v,w\n1,\"x\",2.5\n2,3,NA\n")}) {
+    const Table some = read(mixed, {"id", "w"}, &shape);
+    EXPECT_THAT(Cells(some, 0), ElementsAre("i:1", "i:2"));
+    EXPECT_THAT(Cells(some, 1), ElementsAre("f:2.5", "NaN"));
+    EXPECT_EQ(shape.rows, 2);
+  }
+  // A dropped column still counts in the rows' width and in the limits.
+  EXPECT_THAT(ReadTypedCsvString("a,b\n1,2\n1,2,3,4\n", "t.csv", {.only_columns = {"a"}})
+                  .status()
+                  .message(),
+              HasSubstr("expected 2 fields, saw 4"));
+  std::string rows = "a,b,c,d\n";
+  for (int i = 0; i < 300; ++i) rows += "1,2,3,4\n";
+  const absl::StatusOr<TypedTable> capped =
+      ReadTypedCsvString(rows, "t.csv", {.max_cells = 1000, .only_columns = {"a"}});
+  EXPECT_EQ(capped.status().code(), absl::StatusCode::kResourceExhausted);
+  // An empty file has no shape.
+  shape = CsvShape{.rows = 5, .columns = 5};
+  EXPECT_EQ(read("", {"a"}, &shape).num_columns(), 0);
+  EXPECT_EQ(shape.rows, 0);
+  EXPECT_EQ(shape.columns, 0);
+}
+
 TEST(ReadCsvTest, MaxColumnsIsCheckedBeforeAnyColumnExists) {
   CsvReadOptions options;
   options.max_columns = 3;

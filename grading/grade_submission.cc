@@ -19,7 +19,8 @@ namespace mlebench {
 
 absl::StatusOr<AnswersForGrading> ReadAnswersForGrading(const CompetitionGrader& grader,
                                                         const std::string& answers_file) {
-  absl::StatusOr<TypedTable> table = ReadAnswersFile(grader, answers_file);
+  CsvShape shape;
+  absl::StatusOr<TypedTable> table = ReadAnswersFile(grader, answers_file, &shape);
   if (!table.ok()) {
     return absl::Status(table.status().code(),
                         absl::StrCat("cannot read answers: ", table.status().message()));
@@ -29,9 +30,9 @@ absl::StatusOr<AnswersForGrading> ReadAnswersForGrading(const CompetitionGrader&
   std::error_code ec;
   const uintmax_t bytes = std::filesystem::file_size(answers_file, ec);
   answers.file_bytes = ec ? 0 : static_cast<int64_t>(bytes);
-  answers.cells = static_cast<int64_t>((answers.table.num_rows() + 1) *
-                                       answers.table.num_columns());
-  answers.columns = static_cast<int64_t>(answers.table.num_columns());
+  // The whole file's shape, columns the grader does not read included.
+  answers.cells = (shape.rows + 1) * shape.columns;
+  answers.columns = shape.columns;
   answers.limits = GradingLimitsFor(answers.file_bytes, answers.cells, answers.columns);
   return answers;
 }

@@ -23,7 +23,9 @@ namespace mlebench {
 struct AnswersForGrading {
   TypedTable table;
   int64_t file_bytes = 0;
-  int64_t cells = 0;  // rows x columns, the header row included
+  // The whole file's rows x columns (the header row included) and columns,
+  // columns the grader does not read (answers_csv.only_columns) included.
+  int64_t cells = 0;
   int64_t columns = 0;
   GradingLimits limits;
 };

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "base/testing/test_util.h"
@@ -94,6 +95,30 @@ TEST(GradeSubmissionFile, InternalErrorsFailLoudly) {
       GradeSubmissionFile(kGrader, sub, WriteFile("bad_answers.csv", "other\n1\n"), kThresholds, {})
           .ok());
   EXPECT_FALSE(GradeSubmissionFile(kGrader, sub, "/nonexistent/answers.csv", kThresholds, {}).ok());
+}
+
+// A grader that reads only some of the answers' columns is given just those,
+// and the limits still count the whole file.
+TEST(ReadAnswersForGrading, OnlyTheColumnsTheGraderReadsAndLimitsOfTheWholeFile) {
+  const std::string path = WriteFile("wide_answers.csv", "id,scale,a,b,c\nx,2,1,2,3\ny,2,4,5,6\n");
+  CompetitionGrader grader = kGrader;
+  grader.answers_csv.only_columns = {"scale"};
+  absl::StatusOr<AnswersForGrading> narrow = ReadAnswersForGrading(grader, path);
+  ASSERT_TRUE(narrow.ok()) << narrow.status();
+  EXPECT_EQ(narrow->table.ColumnNames(), std::vector<std::string>{"scale"});
+  EXPECT_EQ(narrow->table.num_rows(), 2u);
+  absl::StatusOr<AnswersForGrading> full = ReadAnswersForGrading(kGrader, path);
+  ASSERT_TRUE(full.ok()) << full.status();
+  EXPECT_EQ(full->table.num_columns(), 5u);
+  EXPECT_EQ(narrow->columns, 5);
+  EXPECT_EQ(narrow->cells, 15);  // (2 rows + the header) x 5 columns
+  EXPECT_EQ(narrow->cells, full->cells);
+  EXPECT_EQ(narrow->limits.max_submission_cells, full->limits.max_submission_cells);
+  EXPECT_EQ(narrow->limits.max_submission_columns, full->limits.max_submission_columns);
+  absl::StatusOr<CompetitionReport> r = GradeSubmissionFile(
+      grader, WriteFile("narrow_sub.csv", "p\n1.0\n"), path, kThresholds, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->score().number_value(), 0.5);
 }
 
 // Upstream: a NaN score (e.g. Pearson of a constant column) is a valid

@@ -12,14 +12,20 @@ absl::StatusOr<TypedTable> Typed(absl::StatusOr<Table> table) {
 }  // namespace
 
 absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
-                                           const std::string& path) {
+                                           const std::string& path, CsvShape* shape) {
   switch (grader.answers_format) {
-    case AnswersFormat::kJsonLines:
-      return Typed(ReadJsonLinesFile(path));
+    case AnswersFormat::kJsonLines: {
+      absl::StatusOr<TypedTable> table = Typed(ReadJsonLinesFile(path));
+      if (table.ok() && shape != nullptr) {
+        *shape = CsvShape{.rows = static_cast<int64_t>(table->num_rows()),
+                          .columns = static_cast<int64_t>(table->num_columns())};
+      }
+      return table;
+    }
     case AnswersFormat::kCsv:
       break;
   }
-  return ReadTypedCsvFile(path, grader.answers_csv);
+  return ReadTypedCsvFile(path, grader.answers_csv, shape);
 }
 
 absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,

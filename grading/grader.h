@@ -58,6 +58,10 @@ struct CompetitionGrader {
   TypedGradeFn grade_typed = nullptr;
   // How to read the submission and the answers (e.g. id columns kept as text).
   CsvReadOptions submission_csv;
+  // answers_csv.only_columns lists the answers' columns the grader reads,
+  // where they hold others (upstream's prepared answers often keep every
+  // column of the original data): those are then never parsed. The grading
+  // limits still count the whole file (ReadAnswersFile's shape).
   CsvReadOptions answers_csv;
   AnswersFormat answers_format = AnswersFormat::kCsv;
   // What the public validator may require of a submission where this
@@ -71,9 +75,10 @@ struct CompetitionGrader {
 };
 
 // The grader's answers, read from a file or from in-memory text (named
-// `source_name` in errors) in its answers_format.
+// `source_name` in errors) in its answers_format. With `shape`, also sets
+// *shape to the file's rows and columns, all of them (CsvShape).
 absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
-                                           const std::string& path);
+                                           const std::string& path, CsvShape* shape = nullptr);
 absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,
                                              std::string_view data, std::string_view source_name);
 

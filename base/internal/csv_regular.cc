@@ -66,10 +66,12 @@ namespace {
 //  - kText: each chunk with a value that is neither missing nor a number nor
 //    a bool (else pandas would infer that chunk as numbers), unless the
 //    column is read as str.
+//  - kSkipped: a column the caller does not keep (CsvReadOptions::
+//    only_columns): its fields are split, never read.
 // Anything else (including any error) makes the general reader read the
 // whole file again, so regular files are only a fast path.
 
-enum class RegularKind { kText, kInt64, kFloat64, kBool };
+enum class RegularKind { kText, kInt64, kFloat64, kBool, kSkipped };
 
 // Values are at most 2**63 in magnitude below this, where no integer text
 // overflows int64.
@@ -316,6 +318,8 @@ void AllocateRegularColumn(RegularColumn& column, size_t rows) {
       return column.Allocate<std::string_view>(rows);
     case RegularKind::kBool:
       return column.Allocate<uint8_t>(rows);
+    case RegularKind::kSkipped:
+      return;
   }
 }
 
@@ -330,6 +334,7 @@ bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size
   std::vector<std::string_view> fields(width);
   RegularLineSplitter lines(d, begin, end, sep);
   for (const RegularColumn& column : columns) {
+    if (column.bytes == nullptr) continue;
     PopulatePages(column.bytes + first_row * column.value_size,
                   column.bytes + end_row * column.value_size, kPopulateWrite);
   }
@@ -374,6 +379,8 @@ bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size
           std::construct_at(column.values<uint8_t>() + row, static_cast<uint8_t>(v));
           break;
         }
+        case RegularKind::kSkipped:
+          break;
       }
     }
   }
@@ -408,6 +415,7 @@ TypedColumn RegularTypedColumn(std::string name, const RegularColumn& column, si
       return TypedColumn::Text(std::move(name), {column.values<std::string_view>(), rows},
                                column.owner);
     case RegularKind::kBool:
+    case RegularKind::kSkipped:  // never asked for
       break;
   }
   return TypedColumn::Bools(std::move(name), {column.values<uint8_t>(), rows}, column.owner);
@@ -415,11 +423,10 @@ TypedColumn RegularTypedColumn(std::string name, const RegularColumn& column, si
 
 }  // namespace
 
-std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
-                                                            std::vector<std::string>& names,
-                                                            const std::vector<bool>& as_string,
-                                                            char sep, size_t max_rows,
-                                                            std::optional<size_t>* too_many_rows) {
+std::optional<std::vector<TypedColumn>> TryParseRegularBody(
+    std::string_view data, size_t body, std::vector<std::string>& names,
+    const std::vector<bool>& as_string, const std::vector<bool>& keep, char sep, size_t max_rows,
+    std::optional<size_t>* too_many_rows, size_t* body_rows) {
   const size_t width = names.size();
   if (width == 0 || body >= data.size()) return std::nullopt;
   const char* d = data.data();
@@ -430,6 +437,11 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   if (!RegularLineSplitter(d, body, n, sep).Next(width, first.data())) return std::nullopt;
   std::vector<RegularColumn> columns(width);
   for (size_t j = 0; j < width; ++j) {
+    if (!keep[j]) {
+      columns[j].kind = RegularKind::kSkipped;
+      columns[j].needs_witness = false;
+      continue;
+    }
     const std::optional<RegularKind> kind = FirstValueKind(first[j], as_string[j]);
     if (!kind.has_value()) return std::nullopt;
     columns[j].kind = *kind;
@@ -474,8 +486,10 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view dat
   std::vector<TypedColumn> typed;
   typed.reserve(width);
   for (size_t j = 0; j < width; ++j) {
+    if (!keep[j]) continue;
     typed.push_back(RegularTypedColumn(std::move(names[j]), columns[j], total_rows));
   }
+  *body_rows = total_rows;
   return typed;
 }
 

@@ -35,11 +35,14 @@ void PopulatePages(const void* begin, const void* end, int advice);
 // regular (ParseCsv's general path then reads it).
 // More than `max_rows` body rows is no table either: nullopt, with the count
 // in `*too_many_rows` (left alone otherwise), before any column is allocated.
-std::optional<std::vector<TypedColumn>> TryParseRegularBody(std::string_view data, size_t body,
-                                                            std::vector<std::string>& names,
-                                                            const std::vector<bool>& as_string,
-                                                            char sep, size_t max_rows,
-                                                            std::optional<size_t>* too_many_rows);
+// Only the columns j with keep[j] are parsed and returned (in file order);
+// the others' fields are split and counted but not read, so they decide
+// nothing but the rows' width. `*body_rows` is set to the body's row count
+// when a table is returned.
+std::optional<std::vector<TypedColumn>> TryParseRegularBody(
+    std::string_view data, size_t body, std::vector<std::string>& names,
+    const std::vector<bool>& as_string, const std::vector<bool>& keep, char sep, size_t max_rows,
+    std::optional<size_t>* too_many_rows, size_t* body_rows);
 
 }  // namespace mlebench::csv_internal
 

@@ -95,6 +95,9 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold the rides' times, places
+    // and passenger counts.
+    .answers_csv = {.only_columns = {kKey, kTarget}},
 });
 
 }  // namespace mlebench
