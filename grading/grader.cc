@@ -9,6 +9,27 @@ absl::StatusOr<TypedTable> Typed(absl::StatusOr<Table> table) {
   if (!table.ok()) return table.status();
   return TypedTable::FromTable(*std::move(table));
 }
+
+// Whether `table` has every column `options` asks for.
+bool HasEveryColumnAskedFor(const TypedTable& table, const CsvReadOptions& options) {
+  for (const std::string& name : options.only_columns) {
+    if (table.Find(name) == nullptr) return false;
+  }
+  return true;
+}
+
+// Reads answers with the grader's answers_csv; where they lack a column it
+// lists, reads them whole again, so that the grader meets malformed answers
+// as they are (its checks, in their order, say what is wrong; a table
+// without that column could have fewer rows as well).
+template <typename Read>
+absl::StatusOr<TypedTable> ReadCsvAnswers(const CompetitionGrader& grader, Read read) {
+  absl::StatusOr<TypedTable> table = read(grader.answers_csv);
+  if (!table.ok() || HasEveryColumnAskedFor(*table, grader.answers_csv)) return table;
+  CsvReadOptions whole = grader.answers_csv;
+  whole.only_columns.clear();
+  return read(whole);
+}
 }  // namespace
 
 absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
@@ -25,7 +46,9 @@ absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
     case AnswersFormat::kCsv:
       break;
   }
-  return ReadTypedCsvFile(path, grader.answers_csv, shape);
+  return ReadCsvAnswers(grader, [&](const CsvReadOptions& options) {
+    return ReadTypedCsvFile(path, options, shape);
+  });
 }
 
 absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,
@@ -36,7 +59,9 @@ absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,
     case AnswersFormat::kCsv:
       break;
   }
-  return ReadTypedCsvString(data, source_name, grader.answers_csv);
+  return ReadCsvAnswers(grader, [&](const CsvReadOptions& options) {
+    return ReadTypedCsvString(data, source_name, options);
+  });
 }
 
 absl::StatusOr<double> GradeTables(const CompetitionGrader& grader, const TypedTable& submission,

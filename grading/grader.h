@@ -60,8 +60,9 @@ struct CompetitionGrader {
   CsvReadOptions submission_csv;
   // answers_csv.only_columns lists the answers' columns the grader reads,
   // where they hold others (upstream's prepared answers often keep every
-  // column of the original data): those are then never parsed. The grading
-  // limits still count the whole file (ReadAnswersFile's shape).
+  // column of the original data): those are then never parsed. Answers
+  // lacking a listed column are read whole (ReadAnswersFile), and the
+  // grading limits always count the whole file.
   CsvReadOptions answers_csv;
   AnswersFormat answers_format = AnswersFormat::kCsv;
   // What the public validator may require of a submission where this
@@ -75,8 +76,10 @@ struct CompetitionGrader {
 };
 
 // The grader's answers, read from a file or from in-memory text (named
-// `source_name` in errors) in its answers_format. With `shape`, also sets
-// *shape to the file's rows and columns, all of them (CsvShape).
+// `source_name` in errors) in its answers_format: of a CSV, the columns of
+// answers_csv.only_columns where it lists any and the file has them all,
+// else every column. With `shape`, also sets *shape to the file's rows and
+// columns, all of them (CsvShape).
 absl::StatusOr<TypedTable> ReadAnswersFile(const CompetitionGrader& grader,
                                            const std::string& path, CsvShape* shape = nullptr);
 absl::StatusOr<TypedTable> ReadAnswersString(const CompetitionGrader& grader,

@@ -40,5 +40,30 @@ TEST(ReadAnswersTest, FollowsTheGradersAnswersFormat) {
   EXPECT_EQ(from_csv->ColumnNames(), (std::vector<std::string>{"{\"id\":\"1\"}"}));
 }
 
+TEST(ReadAnswersTest, OnlyTheListedColumnsWhereTheAnswersHaveThemAll) {
+  CompetitionGrader grader{.id = "x", .grade = &NoGrade};
+  grader.answers_csv.only_columns = {"id", "y"};
+  const std::string path = std::string(::testing::TempDir()) + "/wide_answers.csv";
+  std::ofstream(path) << "id,note,y\n1,a,2\n3,b,4\n";
+  CsvShape shape;
+  absl::StatusOr<TypedTable> file = ReadAnswersFile(grader, path, &shape);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->ColumnNames(), (std::vector<std::string>{"id", "y"}));
+  EXPECT_EQ(shape.rows, 2);
+  EXPECT_EQ(shape.columns, 3);
+  absl::StatusOr<TypedTable> text = ReadAnswersString(grader, "id,note,y\n1,a,2\n", "a.csv");
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(text->ColumnNames(), (std::vector<std::string>{"id", "y"}));
+  // Answers without `y` are read whole: the grader's own checks see them as
+  // they are (its rows too, which a table of `id` alone would have lost).
+  for (const std::string& answers : {std::string("id,note\n1,a\n"), std::string("note\na\n")}) {
+    absl::StatusOr<TypedTable> whole = ReadAnswersString(grader, answers, "a.csv");
+    ASSERT_TRUE(whole.ok()) << whole.status();
+    EXPECT_EQ(whole->ColumnNames(), ReadAnswersString(CompetitionGrader{.id = "x"}, answers,
+                                                      "a.csv")->ColumnNames());
+    EXPECT_EQ(whole->num_rows(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace mlebench

@@ -44,7 +44,9 @@ MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
     .submission_csv = {.string_columns = {"image"}},
-    .answers_csv = {.string_columns = {"image"}},
+    // Only what Grade reads: the answers also hold the chain and timestamp.
+    .answers_csv = {.string_columns = {"image"},
+                    .only_columns = {kIdColumn, kTargetColumn}},
 });
 
 }  // namespace mlebench

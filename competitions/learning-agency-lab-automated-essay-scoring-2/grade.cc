@@ -71,6 +71,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold the essays' text.
+    .answers_csv = {.only_columns = {kId, kTarget}},
 });
 
 }  // namespace mlebench

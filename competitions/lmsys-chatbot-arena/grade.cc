@@ -109,6 +109,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold the prompts and responses.
+    .answers_csv = {.only_columns = {"id", "winner_model_a", "winner_model_b", "winner_tie"}},
 });
 
 }  // namespace mlebench

@@ -21,6 +21,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold the phrases.
+    .answers_csv = {.only_columns = {"PhraseId", "Sentiment"}},
 });
 
 }  // namespace mlebench

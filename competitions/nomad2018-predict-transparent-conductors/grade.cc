@@ -55,6 +55,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold every material feature.
+    .answers_csv = {.only_columns = {kFormation, kBandgap}},
 });
 
 }  // namespace mlebench

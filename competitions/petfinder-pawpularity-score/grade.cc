@@ -97,7 +97,9 @@ MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
     .submission_csv = {.string_columns = {std::string(kIdColumn)}},
-    .answers_csv = {.string_columns = {std::string(kIdColumn)}},
+    // Only what Grade reads: the answers also hold the photo metadata.
+    .answers_csv = {.string_columns = {std::string(kIdColumn)},
+                    .only_columns = {std::string(kIdColumn), std::string(kTargetColumn)}},
 });
 
 }  // namespace mlebench

@@ -142,6 +142,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold every descriptor and the other targets.
+    .answers_csv = {.only_columns = {"id", "EC1", "EC2"}},
 });
 
 }  // namespace mlebench

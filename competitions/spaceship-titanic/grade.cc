@@ -19,6 +19,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold every passenger feature.
+    .answers_csv = {.only_columns = {"PassengerId", "Transported"}},
 });
 
 }  // namespace mlebench

@@ -20,6 +20,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold the 31 feature columns.
+    .answers_csv = {.only_columns = {"id", "target"}},
 });
 
 }  // namespace mlebench

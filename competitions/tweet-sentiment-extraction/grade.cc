@@ -106,6 +106,8 @@ absl::StatusOr<double> Grade(const TypedTable& submission, const TypedTable& ans
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade_typed = &Grade,
+    // Only what Grade reads: the answers also hold the tweets' text and sentiment.
+    .answers_csv = {.only_columns = {std::string(kIdColumn), std::string(kTextColumn)}},
 });
 
 }  // namespace mlebench

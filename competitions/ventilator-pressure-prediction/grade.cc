@@ -91,6 +91,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold the breaths' other measurements.
+    .answers_csv = {.only_columns = {"id", "pressure", "u_out"}},
 });
 
 }  // namespace mlebench
