@@ -119,10 +119,13 @@ class RocTrapezoid {
 //    where the step (dfp, dtp) into the point differs from the step out of
 //    it (exact integer arithmetic in float64, done here in integers); then
 //    prepends (0, 0) and divides by the totals.
+// `sort_apart`: whether the two sorts may run on two threads (not where the
+// caller already runs columns on both cores).
 template <typename Visit>
-void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, Visit visit) {
+void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, Visit visit,
+                        bool sort_apart = true) {
   // The two sorts are independent; a thread pays off on long inputs only.
-  if (pos.size() + neg.size() >= (size_t{1} << 16)) {
+  if (sort_apart && pos.size() + neg.size() >= (size_t{1} << 16)) {
     RunInParallel(2, [&](size_t k) { SortKeys(k == 0 ? pos : neg); });
   } else {
     SortKeys(pos);
@@ -157,9 +160,11 @@ void VisitKeptRocPoints(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg, 
 // exact area (they can differ in the last bit, which decides round(score, 5)
 // at a tie). auc(fpr, tpr): fpr never decreases (a monotonic division of
 // increasing counts), so the direction is 1 and the area is trapz's sum.
-double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg) {
+double SklearnRocAuc(std::vector<uint64_t>& pos, std::vector<uint64_t>& neg,
+                     bool sort_apart = true) {
   RocTrapezoid area(neg.size(), pos.size());
-  VisitKeptRocPoints(pos, neg, [&](uint64_t fp, uint64_t tp) { area.AddPoint(fp, tp); });
+  VisitKeptRocPoints(
+      pos, neg, [&](uint64_t fp, uint64_t tp) { area.AddPoint(fp, tp); }, sort_apart);
   return area.Area();
 }
 
@@ -295,23 +300,33 @@ absl::StatusOr<double> MacroRocAucScore(MatrixView y_true, MatrixView y_score) {
         absl::StrCat("y_true has ", y_true.cols, " columns but y_score has ", y_score.cols));
   }
 
-  std::vector<double> per_column;
-  per_column.reserve(y_true.cols);
-  std::vector<uint64_t> pos;
-  std::vector<uint64_t> neg;
-  for (size_t c = 0; c < y_score.cols; ++c) {
-    // sklearn takes column c of y_true for each column of y_score.
-    if (c == y_true.cols) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "index ", c, " is out of bounds for axis 1 with size ", y_true.cols));
+  // sklearn takes column c of y_true for each column of y_score, in order:
+  // the first column whose check fails decides the error, then one past
+  // y_true's last. Each column's AUC depends on that column alone, so large
+  // matrices are scored two columns at a time (columns 0, 2, ... on one
+  // thread, 1, 3, ... on another) and the errors read in column order.
+  const size_t scored = std::min(y_score.cols, y_true.cols);
+  std::vector<absl::Status> checks(scored);
+  std::vector<double> per_column(scored);
+  constexpr size_t kParallelValues = size_t{1} << 16;
+  const size_t threads = scored > 1 && y_true.rows * scored >= kParallelValues ? 2 : 1;
+  RunInParallel(threads, [&](size_t thread) {
+    std::vector<uint64_t> pos, neg;
+    for (size_t c = thread; c < scored; c += threads) {
+      checks[c] = CheckIndicatorColumn(y_true, c, labels);
+      if (!checks[c].ok()) continue;
+      pos.clear();
+      neg.clear();
+      for (size_t r = 0; r < y_true.rows; ++r) {
+        (y_true.at(r, c) == labels.high ? pos : neg).push_back(OrderedDoubleKey(y_score.at(r, c)));
+      }
+      per_column[c] = SklearnRocAuc(pos, neg, /*sort_apart=*/threads == 1);
     }
-    RETURN_IF_ERROR(CheckIndicatorColumn(y_true, c, labels));
-    pos.clear();
-    neg.clear();
-    for (size_t r = 0; r < y_true.rows; ++r) {
-      (y_true.at(r, c) == labels.high ? pos : neg).push_back(OrderedDoubleKey(y_score.at(r, c)));
-    }
-    per_column.push_back(SklearnRocAuc(pos, neg));
+  });
+  for (const absl::Status& check : checks) RETURN_IF_ERROR(check);
+  if (y_score.cols > y_true.cols) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "index ", y_true.cols, " is out of bounds for axis 1 with size ", y_true.cols));
   }
   return NumpyMean(per_column);
 }

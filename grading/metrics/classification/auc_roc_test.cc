@@ -304,6 +304,42 @@ TEST(MacroRocAucScoreTest, Errors) {
   EXPECT_FALSE(MacroRocAucScore({Vec{}, 0, 2}, {Vec{}, 0, 2}).ok());
 }
 
+// Matrices of 65,536 values and more are scored two columns at a time: the
+// same floats as column by column, and the first failing column's error.
+TEST(MacroRocAucScoreTest, LargeMatricesScoreEachColumnAsAlone) {
+  constexpr size_t kRows = 40000, kCols = 5;
+  std::mt19937_64 rng(5);
+  Vec y(kRows * kCols), s(kRows * kCols);
+  for (size_t i = 0; i < y.size(); ++i) {
+    y[i] = rng() % (i % kCols + 2) == 0 ? 1.0 : 0.0;  // column c: about 1 in c + 2 positive
+    s[i] = static_cast<double>(rng() % 1000) / 1000.0;  // many ties
+  }
+  Vec per_column;
+  for (size_t c = 0; c < kCols; ++c) {
+    Vec yc(kRows), sc(kRows);
+    for (size_t r = 0; r < kRows; ++r) {
+      yc[r] = y[r * kCols + c];
+      sc[r] = s[r * kCols + c];
+    }
+    per_column.push_back(*RocAucScore(yc, sc));
+  }
+  EXPECT_EQ(*MacroRocAucScore({y, kRows, kCols}, {s, kRows, kCols}), NumpyMean(per_column));
+  // Labels {0, 2}: a column with both fails for its labels, one with only
+  // 0s for its single class; the first failing column gives the error.
+  const std::string one_class =
+      "Only one class present in y_true. ROC AUC score is not defined in that case.";
+  for (double& v : y) v *= 2.0;
+  Vec first_mixed = y, first_single = y;
+  for (size_t r = 0; r < kRows; ++r) {
+    first_mixed[r * kCols + 1] = 0.0;
+    first_single[r * kCols] = 0.0;
+  }
+  EXPECT_EQ(
+      ErrorOf(MacroRocAucScore({first_mixed, kRows, kCols}, {s, kRows, kCols})).find("y_true takes"),
+      0u);
+  EXPECT_EQ(ErrorOf(MacroRocAucScore({first_single, kRows, kCols}, {s, kRows, kCols})), one_class);
+}
+
 TEST(MacroRocAucScoreTest, SingleColumnIsBinary) {
   EXPECT_EQ(*MacroRocAucScore({Vec{0, 1}, 2, 1}, {Vec{0.2, 0.1}, 2, 1}), 0.0);
 }
