@@ -511,16 +511,14 @@ absl::StatusOr<std::vector<TypedColumn>> ParseCsv(std::string_view data,
   // Body rows within the cap (the header row takes one row's worth).
   const size_t max_body_rows = cell_cap / std::max<size_t>(header_width, 1) - 1;
 
-  std::optional<size_t> too_many_rows;
   size_t regular_rows = 0;
   if (std::optional<std::vector<TypedColumn>> regular =
           TryParseRegularBody(data, tokenizer.position(), names, as_string, header.keep,
-                              options.separator, max_body_rows, &too_many_rows, &regular_rows)) {
+                              options.separator, max_body_rows, &regular_rows)) {
     shape = CsvShape{.rows = static_cast<int64_t>(regular_rows),
                      .columns = static_cast<int64_t>(header_width)};
     return *std::move(regular);
   }
-  if (too_many_rows.has_value()) return too_many_cells(*too_many_rows + 1, header_width);
   PopulatePages(data.data(), data.data() + data.size(), kPopulateRead);
   RETURN_IF_ERROR(CheckBytes(data, source_name));
 

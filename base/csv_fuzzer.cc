@@ -4,9 +4,10 @@
 //    same status and, through TypedTable::ToTable(), the same table;
 //  - ReadCsvFile and ReadTypedCsvFile on the same bytes in a file give what
 //    the string readers give;
-//  - where the input can take the regular-file fast path (no quote, no
-//    "\r"), the typed read equals the read of the same lines ended by "\r\n",
-//    which always takes the general path;
+//  - where the input can take the regular-file fast path (no "\r"), the
+//    typed read equals the read of the same text with a blank line at its
+//    end, which pandas skips and which sends the reader down its general
+//    path; without quotes, also the read of the same lines ended by "\r\n";
 //  - a read with CsvReadOptions::only_columns (every other column of the
 //    full read, and a name the file lacks) gives the full read's status, its
 //    table restricted to those columns, and its shape.
@@ -102,6 +103,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   const std::string typed_file = fuzz::Render(AsTable(ReadTypedCsvFile(path, options)));
   fuzz::CheckSame(cells == typed_file, "ReadCsvString and ReadTypedCsvFile", cells, typed_file);
 
+  if (data.find('\r') == std::string::npos) {
+    const std::string blank =
+        fuzz::Render(AsTable(ReadTypedCsvString(data + "\n\n", path, options)));
+    fuzz::CheckSame(typed == blank, "the regular path and the general path (a blank line)", typed,
+                    blank);
+  }
   if (data.find('"') == std::string::npos && data.find('\r') == std::string::npos) {
     const std::string crlf = absl::StrReplaceAll(data, {{"\n", "\r\n"}});
     const std::string general = fuzz::Render(AsTable(ReadTypedCsvString(crlf, path, options)));

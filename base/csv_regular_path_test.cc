@@ -121,11 +121,15 @@ std::string CellsDifference(const absl::StatusOr<Table>& a, const absl::StatusOr
 }
 
 // Reads `csv` with only some of its columns (every subset of the first
-// four names of its full read, with a name it lacks), as is and with "\r\n"
-// line ends: each must be the full read restricted to those columns, and
-// report the full read's shape.
+// four names of its full read, with a name it lacks), as is, with a blank
+// line at its end and, without quotes, with "\r\n" line ends (the last two
+// take the general path): each must be the full read restricted to those
+// columns, and report the full read's shape.
 void ExpectOnlyColumnsRestrictTheFullRead(const std::string& csv, const CsvReadOptions& options) {
-  const std::string crlf = absl::StrReplaceAll(csv, {{"\n", "\r\n"}});
+  std::vector<std::string> texts = {csv, csv + "\n\n"};
+  if (csv.find('"') == std::string::npos) {
+    texts.push_back(absl::StrReplaceAll(csv, {{"\n", "\r\n"}}));
+  }
   const absl::StatusOr<TypedTable> full = ReadTypedCsvString(csv, "test.csv", options);
   std::vector<std::string> names;
   if (full.ok()) names = full->ColumnNames();
@@ -136,9 +140,9 @@ void ExpectOnlyColumnsRestrictTheFullRead(const std::string& csv, const CsvReadO
     for (size_t j = 0; j < names.size(); ++j) {
       if (subset & (1u << j)) some.only_columns.push_back(names[j]);
     }
-    for (const std::string* text : {&csv, &crlf}) {
+    for (const std::string& text : texts) {
       CsvShape shape;
-      const absl::StatusOr<TypedTable> read = ReadTypedCsvString(*text, "test.csv", some, &shape);
+      const absl::StatusOr<TypedTable> read = ReadTypedCsvString(text, "test.csv", some, &shape);
       const absl::StatusOr<Table> got =
           read.ok() ? absl::StatusOr<Table>(read->ToTable()) : absl::StatusOr<Table>(read.status());
       ASSERT_EQ(CellsDifference(Restricted(full, some.only_columns), got), "")
@@ -150,6 +154,17 @@ void ExpectOnlyColumnsRestrictTheFullRead(const std::string& csv, const CsvReadO
       }
     }
   }
+}
+
+// Reads `csv` as is and with a blank line at its end, which pandas skips
+// and which sends the reader down its general path; both must be equal.
+// (Unlike "\r\n" line ends, it changes no quoted field's value.)
+void ExpectSameWithBlankLine(const std::string& csv, const CsvReadOptions& options = {}) {
+  ASSERT_EQ(Difference(ReadTypedCsvString(csv, "test.csv", options),
+                       ReadTypedCsvString(csv + "\n\n", "test.csv", options)),
+            "")
+      << "input:\n"
+      << csv.substr(0, 2000);
 }
 
 // Reads `csv` as is and with "\r\n" line ends; both must be equal.
@@ -233,6 +248,59 @@ TEST(CsvRegularPathTest, RandomSmallFilesReadAsTheGeneralPathReadsThem) {
     if (trial % 3 == 0) ExpectOnlyColumnsRestrictTheFullRead(csv, options);
     if (HasFailure()) return;
   }
+}
+
+// Quoted fields: around a whole field without quotes or line ends inside,
+// the regular path reads them; anything else a quote does (doubled quotes,
+// text after the closing quote, a quote inside an unquoted field, a line
+// end inside quotes, no closing quote) is the general path's.
+TEST(CsvRegularPathTest, QuotedFieldsReadAsTheGeneralPathReadsThem) {
+  const std::vector<std::string> quoted = {
+      "\"a,b\"", "\"\"", "\"1.5\"", "\"NA\"", "\"x\"", "\" 7 \"", "\"True\"", "\"\xC3\xBC,\"",
+      "\"a\tb\"", "\",,,\""};
+  const std::vector<std::string> irregular = {"\"a\"\"b\"", "\"ab\"c", "ab\"c", "\"a\nb\"", "\"open",
+                                              "\"a\"\"\"", "x\"", "\"\"\"\""};
+  std::mt19937 rng(20261207);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const size_t width = std::uniform_int_distribution<size_t>(1, 4)(rng);
+    const size_t rows = std::uniform_int_distribution<size_t>(0, 10)(rng);
+    std::vector<int> styles(width);
+    for (int& st : styles) st = std::uniform_int_distribution<int>(0, 5)(rng);
+    std::string csv;
+    for (size_t j = 0; j < width; ++j) absl::StrAppend(&csv, j > 0 ? "," : "", "c", j);
+    csv += "\n";
+    for (size_t r = 0; r < rows; ++r) {
+      for (size_t j = 0; j < width; ++j) {
+        if (j > 0) csv += ",";
+        const int roll = std::uniform_int_distribution<int>(0, 99)(rng);
+        if (roll < 25) {
+          csv += Pick(rng, quoted);
+        } else if (roll < 27) {
+          csv += Pick(rng, irregular);
+        } else if (roll < 40) {
+          csv += "\"" + Token(rng, styles[j]) + "\"";
+        } else {
+          csv += Token(rng, styles[j]);
+        }
+      }
+      if (r + 1 < rows || trial % 2 == 0) csv += "\n";
+    }
+    CsvReadOptions options;
+    if (trial % 5 == 0) options.string_columns = {"c1"};
+    if (trial % 11 == 0) options.separator = ';';
+    if (options.separator != ',') absl::StrReplaceAll({{",", ";"}}, &csv);
+    ExpectSameWithBlankLine(csv, options);
+    if (trial % 3 == 0) ExpectOnlyColumnsRestrictTheFullRead(csv, options);
+    if (HasFailure()) return;
+  }
+  // Quoted values are views into the file, delimiters and all.
+  const absl::StatusOr<TypedTable> table =
+      ReadTypedCsvString("id,text\n1,\"a,b\"\n2,\"\"\n3,c\n", "test.csv");
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_EQ(table->columns()[1].storage(), TypedColumn::Storage::kText);
+  EXPECT_EQ(table->columns()[1].text()[0], "a,b");
+  EXPECT_TRUE(TypedColumn::IsMissingText(table->columns()[1].text()[1]));
+  EXPECT_EQ(table->columns()[1].text()[2], "c");
 }
 
 // Many chunks (1024 rows each at 512 columns) over several segments (files
@@ -323,6 +391,31 @@ TEST(CsvRegularPathTest, MultiChunkFilesKeepPandasPerChunkInference) {
     EXPECT_EQ(mixed->columns()[1].storage(), TypedColumn::Storage::kCells);
     EXPECT_EQ(mixed->columns()[1].CellAt(kChunk), Cell(static_cast<int64_t>(kChunk)));
   }
+  // A text column quoted throughout (commas inside), and what makes a quote
+  // the general path's, deep in the file (in a later segment).
+  const std::string quoted_text = build([](size_t r, size_t j) -> std::string {
+    return j % 4 == 2 ? absl::StrCat("\"id,", r, "\"") : std::to_string(r + j);
+  });
+  ExpectSameWithBlankLine(quoted_text);
+  {
+    const absl::StatusOr<TypedTable> read = ReadTypedCsvString(quoted_text, "test.csv");
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(read->columns()[2].text()[kRows - 1], absl::StrCat("id,", kRows - 1));
+  }
+  const size_t late = quoted_text.find("\"id,", quoted_text.size() * 3 / 4);
+  for (const std::string& change : {std::string("\"\""), std::string("x\""), std::string("\n")}) {
+    std::string changed = quoted_text;
+    changed.insert(late + 1, change);  // a doubled quote, a quote inside, a line end inside
+    ExpectSameWithBlankLine(changed);
+  }
+  std::string after_close = quoted_text;
+  after_close.insert(quoted_text.find('"', late + 1) + 1, "z");  // text after the closing quote
+  ExpectSameWithBlankLine(after_close);
+  std::string mid_field = quoted_text;
+  // An unquoted field with a quote in it (the field after the quoted one).
+  mid_field.insert(quoted_text.find('"', late + 1) + 3, "\"");
+  ExpectSameWithBlankLine(mid_field);
+
   // A blank line and an unterminated quote deep in the file.
   std::string blank = regular;
   blank.insert(blank.find('\n', blank.size() / 2) + 1, "\n");

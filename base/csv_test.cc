@@ -644,6 +644,31 @@ TEST(ReadCsvTest, OnlyColumnsKeepsTheNamedColumnsOfTheFullRead) {
   EXPECT_EQ(shape.columns, 0);
 }
 
+// The cap counts rows as pandas does: blank lines and line ends inside
+// quotes are no rows, and an error earlier in the file comes first (a fuzz
+// finding: the regular path once took every line for a row).
+TEST(ReadCsvTest, MaxCellsCountsRowsNotLines) {
+  const CsvReadOptions options{.max_cells = 30};  // 3 columns: the header and 9 rows
+  std::string blank_lines = "a,b,c\n";
+  std::string quoted_lines = "a,b,c\n";
+  for (int i = 0; i < 9; ++i) {
+    blank_lines += "1,2,3\n\n\n";
+    quoted_lines += "1,\"x\ny\nz\",3\n";
+  }
+  for (const std::string& data : {blank_lines, quoted_lines}) {
+    const absl::StatusOr<TypedTable> t = ReadTypedCsvString(data, "sub.csv", options);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_EQ(t->num_rows(), 9u);
+  }
+  EXPECT_EQ(ReadTypedCsvString(blank_lines + "1,2,3\n", "sub.csv", options).status().code(),
+            absl::StatusCode::kResourceExhausted);
+  // A row too long on line 3 is the error, not the 20 rows after it.
+  std::string long_row = "a,b,c\n1,2,3\n1,2,3,4\n";
+  for (int i = 0; i < 20; ++i) long_row += "1,2,3\n";
+  EXPECT_THAT(ReadTypedCsvString(long_row, "sub.csv", options).status().message(),
+              HasSubstr("line 3"));
+}
+
 TEST(ReadCsvTest, MaxColumnsIsCheckedBeforeAnyColumnExists) {
   CsvReadOptions options;
   options.max_columns = 3;

@@ -47,11 +47,13 @@ namespace {
 // Regular files.
 //
 // Most large CSVs (what pandas or numpy write for a submission) are regular:
-// no quotes and no "\r", no blank lines, every row exactly as wide as the
-// header, and each column holding one kind of value throughout (text,
-// integers, floats or bools). Their body is read without tokens: it is cut at line
-// ends into segments that threads scan and parse in place, every value
-// written straight into its column's final array. The result must be what
+// no "\r", no blank lines, no quotes but around a whole field that holds
+// neither a quote nor a line end (what pandas writes for text with the
+// delimiter in it), every row exactly as wide as the header, and each column
+// holding one kind of value throughout (text, integers, floats or bools).
+// Their body is read without tokens: it is cut at line ends into segments
+// that threads scan and parse in place, every value written straight into
+// its column's final array. The result must be what
 // the general reader gives, pandas' per-chunk inference included, so a
 // column's kind is taken from the first row and then checked:
 //  - kInt64: every value an int64 (pandas: every chunk int64);
@@ -105,49 +107,55 @@ bool IsTextWitness(std::string_view t) {
 }
 
 // Counts the rows of segment `seg` (every line is one, the last one also
-// without "\n") while checking its bytes: false on a quote, "\r", NUL or
-// invalid UTF-8 (which the general reader handles or reports).
-bool ScanRegularSegment(std::string_view seg, size_t* rows) {
+// without "\n") and its quote bytes while checking its bytes: false on "\r",
+// NUL or invalid UTF-8 (which the general reader handles or reports).
+bool ScanRegularSegment(std::string_view seg, size_t* rows, size_t* quote_bytes) {
   const char* d = seg.data();
-  size_t count = 0, i = 0;
+  size_t count = 0, quote_count = 0, i = 0;
   // One byte that the word-at-a-time loops below stopped at: false for a
   // byte the regular path does not take.
   const auto take_byte = [&] {
     const char c = d[i];
-    if (c == '"' || c == '\r' || c == '\0') return false;
+    if (c == '\r' || c == '\0') return false;
     if (static_cast<unsigned char>(c) >= 0x80) {
       const size_t len = Utf8SequenceLength(seg, i);
       i += len;
       return len != 0;
     }
     count += c == '\n';
+    quote_count += c == '"';
     ++i;
     return true;
   };
 #if defined(__SSE2__)
-  // 16 bytes at a time: any byte that needs a closer look (non-ASCII,
-  // quote, "\r", NUL) ends the block loop there; "\n" bytes are counted in
-  // per-lane byte counters, folded into `count` before they can wrap.
+  // 16 bytes at a time: any byte that needs a closer look (non-ASCII, "\r",
+  // NUL) ends the block loop there; "\n" and quote bytes are counted in
+  // per-lane byte counters, folded into `count` and `quote_count` before
+  // they can wrap.
   {
     const __m128i newlines = _mm_set1_epi8('\n'), quotes = _mm_set1_epi8('"'),
                   returns = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
-    __m128i lanes = zero;
+    __m128i lanes = zero, quote_lanes = zero;
     int pending = 0;
+    const auto sum_lanes = [&](__m128i v) {
+      const __m128i sums = _mm_sad_epu8(v, zero);
+      return static_cast<size_t>(_mm_cvtsi128_si64(sums)) +
+             static_cast<size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+    };
     const auto fold = [&] {
-      const __m128i sums = _mm_sad_epu8(lanes, zero);
-      count += static_cast<size_t>(_mm_cvtsi128_si64(sums)) +
-               static_cast<size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
-      lanes = zero;
+      count += sum_lanes(lanes);
+      quote_count += sum_lanes(quote_lanes);
+      lanes = quote_lanes = zero;
       pending = 0;
     };
     while (true) {
       while (i + 16 <= seg.size()) {
         const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
         const __m128i special =
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quotes), _mm_cmpeq_epi8(bytes, returns)),
-                         _mm_cmpeq_epi8(bytes, zero));
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, returns), _mm_cmpeq_epi8(bytes, zero));
         if ((_mm_movemask_epi8(special) | _mm_movemask_epi8(bytes)) != 0) break;
         lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, newlines));  // +1 per "\n"
+        quote_lanes = _mm_sub_epi8(quote_lanes, _mm_cmpeq_epi8(bytes, quotes));
         i += 16;
         if (++pending == 255) fold();
       }
@@ -166,9 +174,9 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
     if (i + 8 <= seg.size()) {
       uint64_t word;
       std::memcpy(&word, d + i, 8);
-      if (((word & kHigh) | ZeroBytes(word) | ZeroBytes(word ^ quotes) |
-           ZeroBytes(word ^ returns)) == 0) {
+      if (((word & kHigh) | ZeroBytes(word) | ZeroBytes(word ^ returns)) == 0) {
         count += CountMarkedBytes(ZeroBytes(word ^ newlines));
+        quote_count += CountMarkedBytes(ZeroBytes(word ^ quotes));
         i += 8;
         continue;
       }
@@ -177,6 +185,7 @@ bool ScanRegularSegment(std::string_view seg, size_t* rows) {
   }
   if (!seg.empty() && seg.back() != '\n') ++count;
   *rows = count;
+  *quote_bytes = quote_count;
   return true;
 }
 
@@ -205,10 +214,14 @@ struct RegularColumn {
   }
 };
 
-// Splits the lines of a regular region (no quotes, no "\r") into fields:
-// the positions of its delimiters and "\n" bytes are found 64 bytes at a
-// time as a bit mask and taken in order, so no branch depends on where a
-// field happens to end.
+// Splits the lines of a regular region (no "\r") into fields: the
+// positions of its delimiters and "\n" bytes are found 64 bytes at a time as
+// a bit mask and taken in order, so no branch depends on where a field
+// happens to end. A field that starts with a quote is quoted: its value is
+// what lies between that quote and the next one, which must end the field
+// (a doubled quote, text after the closing quote or a line end inside make
+// the line not regular). Quotes elsewhere are not seen here: the caller
+// counts the region's quotes against quoted_fields().
 class RegularLineSplitter {
  public:
   // The region d[begin, end).
@@ -216,12 +229,27 @@ class RegularLineSplitter {
       : d_(d), p_(begin), block_(begin), end_(end), sep_(sep) {}
 
   // The fields of the next line into `fields` (exactly `width`); false when
-  // the line is not regular (blank, too short or too long) or none is left.
+  // the line is not regular (blank, too short or too long, or a quoted
+  // field as above) or none is left.
   bool Next(size_t width, std::string_view* fields) {
     if (p_ >= end_) return false;
     for (size_t j = 0; j < width; ++j) {
-      const size_t e = NextBoundary();
-      fields[j] = std::string_view(d_ + p_, e - p_);
+      size_t e;
+      if (p_ < end_ && d_[p_] == '"') [[unlikely]] {
+        const void* close = std::memchr(d_ + p_ + 1, '"', end_ - p_ - 1);
+        if (close == nullptr) return false;
+        const size_t stop = static_cast<const char*>(close) - d_;
+        if (std::memchr(d_ + p_ + 1, '\n', stop - p_ - 1) != nullptr) return false;
+        if (stop + 1 < end_ && d_[stop + 1] != sep_ && d_[stop + 1] != '\n') return false;
+        ++quoted_fields_;
+        fields[j] = std::string_view(d_ + p_ + 1, stop - p_ - 1);
+        p_ = stop + 1;  // the boundary search skips the delimiters inside
+        e = NextBoundary();
+        if (e != p_) return false;  // not reached: the quote's next byte was checked above
+      } else {
+        e = NextBoundary();
+        fields[j] = std::string_view(d_ + p_, e - p_);
+      }
       p_ = e + 1;
       if (j + 1 < width) {
         if (e >= end_ || d_[e] != sep_) return false;
@@ -237,6 +265,9 @@ class RegularLineSplitter {
 
   // Where the next line starts (end of the region after the last one).
   size_t position() const { return std::min(p_, end_); }
+
+  // How many quoted fields the lines so far held (each has two quotes).
+  size_t quoted_fields() const { return quoted_fields_; }
 
  private:
   // The next delimiter or "\n" at or after p_, or end_.
@@ -286,6 +317,7 @@ class RegularLineSplitter {
   size_t end_;
   char sep_;
   uint64_t mask_ = 0;
+  size_t quoted_fields_ = 0;
 };
 
 // Where the body [body, n) of `d` is cut into segments parsed in parallel:
@@ -325,11 +357,13 @@ void AllocateRegularColumn(RegularColumn& column, size_t rows) {
 
 // Parses the rows [first_row, end_row) of the segment [begin, end) of `d`
 // into `columns`, marking in `seen` (chunk * width + column) each chunk
-// where a text column saw a witness. False if a value does not fit its
-// column's kind or the rows do not end where the segment does.
+// where a text column saw a witness, and counting its quoted fields into
+// `*quoted_fields`. False if a value does not fit its column's kind or the
+// rows do not end where the segment does.
 bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size_t first_row,
                          size_t end_row, size_t chunk_rows,
-                         const std::vector<RegularColumn>& columns, std::vector<uint8_t>& seen) {
+                         const std::vector<RegularColumn>& columns, std::vector<uint8_t>& seen,
+                         size_t* quoted_fields) {
   const size_t width = columns.size();
   std::vector<std::string_view> fields(width);
   RegularLineSplitter lines(d, begin, end, sep);
@@ -384,6 +418,7 @@ bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size
       }
     }
   }
+  *quoted_fields = lines.quoted_fields();
   return lines.position() == end;
 }
 
@@ -426,7 +461,7 @@ TypedColumn RegularTypedColumn(std::string name, const RegularColumn& column, si
 std::optional<std::vector<TypedColumn>> TryParseRegularBody(
     std::string_view data, size_t body, std::vector<std::string>& names,
     const std::vector<bool>& as_string, const std::vector<bool>& keep, char sep, size_t max_rows,
-    std::optional<size_t>* too_many_rows, size_t* body_rows) {
+    size_t* body_rows) {
   const size_t width = names.size();
   if (width == 0 || body >= data.size()) return std::nullopt;
   const char* d = data.data();
@@ -451,11 +486,12 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(
   // Count each segment's rows, then parse the segments into their rows.
   const std::vector<size_t> bounds = SegmentBounds(d, body, n);
   const size_t segments = bounds.size() - 1;
-  std::vector<size_t> rows(segments);
+  std::vector<size_t> rows(segments), quotes(segments);
   std::vector<uint8_t> scanned(segments);
   RunInParallel(segments, [&](size_t k) {
     PopulatePages(d + bounds[k], d + bounds[k + 1], kPopulateRead);
-    scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k]);
+    scanned[k] = ScanRegularSegment(data.substr(bounds[k], bounds[k + 1] - bounds[k]), &rows[k],
+                                    &quotes[k]);
   });
   std::vector<size_t> first_row(segments + 1, 0);
   for (size_t k = 0; k < segments; ++k) {
@@ -463,23 +499,24 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(
     first_row[k + 1] = first_row[k] + rows[k];
   }
   const size_t total_rows = first_row[segments];
-  if (total_rows > max_rows) {
-    *too_many_rows = total_rows;
-    return std::nullopt;
-  }
+  if (total_rows > max_rows) return std::nullopt;
   const size_t chunk_rows = ChunkRows(width);
   const size_t num_chunks = (total_rows + chunk_rows - 1) / chunk_rows;
   for (RegularColumn& column : columns) AllocateRegularColumn(column, total_rows);
 
   std::vector<uint8_t> parsed(segments);
+  std::vector<size_t> quoted_fields(segments);
   std::vector<std::vector<uint8_t>> witnessed(segments);
   RunInParallel(segments, [&](size_t k) {
     witnessed[k].assign(num_chunks * width, 0);
-    parsed[k] = ParseRegularSegment(d, bounds[k], bounds[k + 1], sep, first_row[k],
-                                    first_row[k + 1], chunk_rows, columns, witnessed[k]);
+    parsed[k] =
+        ParseRegularSegment(d, bounds[k], bounds[k + 1], sep, first_row[k], first_row[k + 1],
+                            chunk_rows, columns, witnessed[k], &quoted_fields[k]);
   });
+  // Every quote must be one of a quoted field's two: a quote anywhere else
+  // (inside an unquoted field) is the general reader's.
   for (size_t k = 0; k < segments; ++k) {
-    if (!parsed[k]) return std::nullopt;
+    if (!parsed[k] || quotes[k] != 2 * quoted_fields[k]) return std::nullopt;
   }
   if (!EveryChunkWitnessed(columns, witnessed, num_chunks)) return std::nullopt;
 
