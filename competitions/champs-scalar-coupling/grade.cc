@@ -81,6 +81,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold the molecules and atom indices.
+    .answers_csv = {.only_columns = {"id", "type", "scalar_coupling_constant"}},
     // The ids are compared as sets: a repeated row is graded.
     .sample_rows = SampleRows::kEachIdAnyTimes,
 });

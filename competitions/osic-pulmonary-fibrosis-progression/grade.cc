@@ -170,6 +170,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold each patient's other measurements.
+    .answers_csv = {.only_columns = {"Patient_Week", "FVC", "Patient"}},
     // Only the answers' scored rows are looked up in the submission, whose
     // other rows and missing values go unread.
     .sample_rows = SampleRows::kSomeIds,

@@ -139,6 +139,8 @@ absl::StatusOr<double> Grade(const Table& submission, const Table& answers) {
 MLEBENCH_REGISTER_GRADER(CompetitionGrader{
     .id = MLEBENCH_COMPETITION_ID,
     .grade = &Grade,
+    // Only what Grade reads: the answers also hold the study and prediction type.
+    .answers_csv = {.only_columns = {kIdColumn, kTargetColumn}},
 });
 
 }  // namespace mlebench
