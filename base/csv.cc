@@ -409,6 +409,9 @@ HeaderColumns MakeHeader(const std::vector<std::string_view>& fields,
     // pandas applies a dtype given for "a" to a duplicate renamed "a.1".
     header.as_string[j] = string_columns.count(header.names[j]) > 0 ||
                           string_columns.count(original_names[j]) > 0;
+    // A column that is dropped needs no inference: on the general path it
+    // is read as text, which parses nothing (the regular path skips it).
+    if (!header.keep[j]) header.as_string[j] = true;
   }
   return header;
 }

@@ -85,8 +85,9 @@ struct CsvReadOptions {
   // Only the columns of these names, like pandas' `usecols=[names]`: the
   // table is the one a full read gives with every other column dropped
   // (kept columns in the file's order, names matched after duplicates are
-  // renamed), but the others' values are never parsed or stored, which
-  // spares a grader the columns of its answers it does not read. Every row
+  // renamed), but the others' values are never parsed (and, in a regular
+  // file, never stored either), which spares a grader the columns of its
+  // answers it does not read. Every row
   // is still split and its width checked, the limits above still count
   // every column, and a read fails or succeeds exactly as a full read
   // would. Unlike pandas, a listed name the file lacks is no error: the

@@ -29,10 +29,10 @@ constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE: fresh pages, zeroed,
 void PopulatePages(const void* begin, const void* end, int advice);
 
 // The fast path for a regular body (the rows from byte `body` on): quotes
-// only around whole fields as above, every row exactly names.size() fields, each value of the kind of its
-// column's first value, each inferred text column with a witness in every
-// chunk. Parses it on several threads into typed storage and moves `names`
-// into the columns; nullopt, with `names` untouched, when the body is not
+// only around whole fields as above, every row exactly names.size() fields,
+// each value of the kind of its column's first value, each inferred text
+// column with a witness in every chunk. Parses it on several threads into
+// typed storage and moves `names` into the columns; nullopt, with `names` untouched, when the body is not
 // regular (ParseCsv's general path then reads it).
 // More than `max_rows` lines in the body is no table either: nullopt before
 // any column is allocated, and the general path, which counts rows as
