@@ -8,11 +8,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/parallel.h"
 #include "base/status_macros.h"
 #include "grading/metrics/classification/log_loss.h"
 #include "grading/metrics/sorted_id_pairing.h"
 #include "grading/outcome.h"
 #include "base/typed_table.h"
+#include "pycompat/numpy_sum.h"
 #include "pycompat/pandas_ops.h"
 
 namespace mlebench {
@@ -32,6 +34,25 @@ bool SameIdsInOrder(const TypedColumn& a, const TypedColumn& b) {
     return std::ranges::equal(a.ints(), b.ints());
   }
   return SameTextIdsInOrder(a, b);
+}
+
+// From this many rows on, two pieces of work run on two threads.
+constexpr size_t kParallelRows = 65536;
+
+// task(0) and task(1): at once when `parallel`, else one after the other.
+template <typename Task>
+void ForEachTask(bool parallel, const Task& task) {
+  if (parallel) return RunInParallel(2, task);
+  task(0);
+  task(1);
+}
+
+// One row's term of log_loss over the classes {0, 1}, given the true label
+// and the probability p of 1: its one-hot row [1 - p, p] makes every term
+// but the true class's 0, so the row's loss is minus that term, the value
+// LogLoss sums for the row.
+double BinaryRowLoss(double label, double p) {
+  return -LogLossTerm(1.0, label == 1.0 ? p : 1.0 - p);
 }
 
 }  // namespace
@@ -93,21 +114,40 @@ absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
                                           "` must be between 0 and 1 (row ", bad_row, ")."));
   }
 
-  absl::StatusOr<std::vector<size_t>> submission_order = SortValuesOrder(*ids);
+  // log_loss of both sorted by id. Long columns sort on one thread while
+  // the other does what needs no order: the other column's sort, or, when
+  // both list the same ids in the same order, every row's loss.
+  const size_t n = probabilities.size();
+  const bool parallel = n >= kParallelRows;
+  if (n == labels.size() && SameIdsInOrder(*ids, *answer_ids)) {
+    absl::StatusOr<std::vector<size_t>> order;
+    ForEachTask(parallel, [&](size_t task) {
+      if (task == 0) {
+        order = SortValuesOrder(*ids);
+        return;
+      }
+      for (size_t row = 0; row < n; ++row) {
+        probabilities[row] = BinaryRowLoss(labels[row], probabilities[row]);
+      }
+    });
+    if (!order.ok()) {
+      return InvalidSubmission(
+          absl::StrCat("cannot sort the submission by ", id, ": ", order.status().message()));
+    }
+    return NumpySum(InOrder(probabilities, *order)) / static_cast<double>(n);
+  }
+
+  absl::StatusOr<std::vector<size_t>> submission_order, answers_order;
+  ForEachTask(parallel, [&](size_t task) {
+    (task == 0 ? submission_order : answers_order) = SortValuesOrder(task == 0 ? *ids : *answer_ids);
+  });
   if (!submission_order.ok()) {
     return InvalidSubmission(absl::StrCat("cannot sort the submission by ", id, ": ",
                                           submission_order.status().message()));
   }
-  // Both id columns alike sort into one order.
-  const std::vector<size_t>* answers_order = &*submission_order;
-  absl::StatusOr<std::vector<size_t>> own_answers_order;
-  if (!SameIdsInOrder(*ids, *answer_ids)) {
-    own_answers_order = SortValuesOrder(*answer_ids);
-    if (!own_answers_order.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat("cannot sort the answers by ", id, ": ",
-                                                        own_answers_order.status().message()));
-    }
-    answers_order = &*own_answers_order;
+  if (!answers_order.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot sort the answers by ", id, ": ",
+                                                      answers_order.status().message()));
   }
   absl::StatusOr<double> score =
       LogLoss(InOrder(labels, *answers_order), InOrder(probabilities, *submission_order));
