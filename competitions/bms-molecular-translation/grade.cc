@@ -74,10 +74,9 @@ absl::StatusOr<double> Grade(const TypedTable &submission, const TypedTable &ans
         TextsAt(*answers.Find(kInchiColumn), all_rows, owned);
     const std::vector<std::string_view> predictions =
         TextsAt(*submission.Find(kInchiColumn), all_rows, owned);
-    if (AllValidUtf8(truths)) {
-      absl::StatusOr<double> score = MeanLevenshteinDistance(truths, predictions);
-      if (score.ok()) return score;
-    }
+    // Success means every text was valid UTF-8 (else the mean fails).
+    absl::StatusOr<double> score = MeanLevenshteinDistance(truths, predictions);
+    if (score.ok()) return score;
   }
   ASSIGN_OR_RETURN(SortedIdOrders orders, SortBothById(ids, answer_ids));
   RETURN_IF_ERROR(

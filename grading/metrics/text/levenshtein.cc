@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -73,6 +74,29 @@ class MatchMasks {
   std::vector<uint64_t> large_masks_;
 };
 
+// A pattern's column of vertical deltas in a single word (patterns of 1..64
+// elements), advanced by one text element's match mask at a time.
+struct SingleWordColumn {
+  uint64_t vp, vn = 0, last;
+  size_t distance;
+
+  explicit SingleWordColumn(size_t m)
+      : vp(m == 64 ? ~uint64_t{0} : (uint64_t{1} << m) - 1),
+        last(uint64_t{1} << (m - 1)),
+        distance(m) {}
+
+  void Advance(uint64_t eq) {
+    const uint64_t d0 = (((eq & vp) + vp) ^ vp) | eq | vn;
+    uint64_t hp = vn | ~(d0 | vp);
+    const uint64_t hn = d0 & vp;
+    distance += (hp & last) != 0;
+    distance -= (hn & last) != 0;
+    hp = (hp << 1) | 1;
+    vp = (hn << 1) | ~(d0 | hp);
+    vn = hp & d0;
+  }
+};
+
 // One word: patterns of 1..64 elements, masks in a stack table for the
 // elements below 256.
 template <typename CharT>
@@ -93,10 +117,7 @@ size_t SingleWordDistance(const CharT *pattern, size_t m, const CharT *text, siz
     if (k == num_large) large[num_large++] = {element, 0};
     large[k].second |= bit;
   }
-  const uint64_t last = uint64_t{1} << (m - 1);
-  uint64_t vp = m == 64 ? ~uint64_t{0} : (uint64_t{1} << m) - 1;
-  uint64_t vn = 0;
-  size_t distance = m;
+  SingleWordColumn column(m);
   for (size_t j = 0; j < n; ++j) {
     const uint32_t element = static_cast<uint32_t>(text[j]);
     uint64_t eq = 0;
@@ -110,17 +131,9 @@ size_t SingleWordDistance(const CharT *pattern, size_t m, const CharT *text, siz
         }
       }
     }
-    const uint64_t d0 = (((eq & vp) + vp) ^ vp) | eq | vn;
-    uint64_t hp = vn | ~(d0 | vp);
-    uint64_t hn = d0 & vp;
-    distance += (hp & last) != 0;
-    distance -= (hn & last) != 0;
-    hp = (hp << 1) | 1;
-    hn <<= 1;
-    vp = hn | ~(d0 | hp);
-    vn = hp & d0;
+    column.Advance(eq);
   }
-  return distance;
+  return column.distance;
 }
 
 // Any length: one word of vertical deltas per 64 pattern elements, in `vp`
@@ -174,6 +187,38 @@ size_t BlockDistance(const CharT *pattern, size_t m, const CharT *text, size_t n
       m, text, n, [&](uint32_t element) { return masks.Find(element); }, vp.data(), vn.data());
 }
 
+// BlockRun for patterns of 65..128 elements, whose two words of vertical
+// deltas stay in registers; `masks` holds each byte's two words.
+size_t TwoWordRun(size_t m, const unsigned char *text, size_t n, const uint64_t *masks) {
+  const uint64_t last = uint64_t{1} << ((m - 1) % 64);
+  uint64_t vp0 = ~uint64_t{0}, vn0 = 0, vp1 = ~uint64_t{0}, vn1 = 0;
+  size_t distance = m;
+  for (size_t j = 0; j < n; ++j) {
+    const uint64_t *eq = &masks[2 * text[j]];
+    // The first word: +1 enters from the top row, nothing negative.
+    uint64_t d0 = (((eq[0] & vp0) + vp0) ^ vp0) | eq[0] | vn0;
+    uint64_t hp = vn0 | ~(d0 | vp0);
+    uint64_t hn = d0 & vp0;
+    const uint64_t hp_carry = hp >> 63, hn_carry = hn >> 63;
+    hp = (hp << 1) | 1;
+    hn <<= 1;
+    vp0 = hn | ~(d0 | hp);
+    vn0 = hp & d0;
+    // The second word, the first one's last horizontal deltas entering it.
+    const uint64_t eq1 = eq[1] | hn_carry;
+    d0 = (((eq1 & vp1) + vp1) ^ vp1) | eq1 | vn1;
+    hp = vn1 | ~(d0 | vp1);
+    hn = d0 & vp1;
+    distance += (hp & last) != 0;
+    distance -= (hn & last) != 0;
+    hp = (hp << 1) | hp_carry;
+    hn = (hn << 1) | hn_carry;
+    vp1 = hn | ~(d0 | hp);
+    vn1 = hp & d0;
+  }
+  return distance;
+}
+
 // BlockDistance of byte texts, with the masks in a table kept by the thread
 // and zeroed again after use only where the pattern set them: a fresh
 // 256-row table per pair (4 KiB for a 100-byte InChI) was most of the cost
@@ -185,33 +230,129 @@ size_t ByteBlockDistance(const unsigned char *pattern, size_t m, const unsigned 
   if (table.size() < 256 * words) table.assign(256 * words, 0);
   if (vp.size() < words) vp.resize(words), vn.resize(words);
   for (size_t i = 0; i < m; ++i) table[pattern[i] * words + i / 64] |= uint64_t{1} << (i % 64);
-  const size_t distance = BlockRun(
-      m, text, n, [&](uint32_t element) { return &table[element * words]; }, vp.data(), vn.data());
+  const size_t distance =
+      words == 2 ? TwoWordRun(m, text, n, table.data())
+                 : BlockRun(
+                       m, text, n, [&](uint32_t element) { return &table[element * words]; },
+                       vp.data(), vn.data());
   for (size_t i = 0; i < m; ++i) table[pattern[i] * words + i / 64] = 0;
   return distance;
 }
 
+// A pair of texts reduced to what decides their distance: the pattern (the
+// shorter one, m elements) and the text (n >= m), without their common
+// prefix and suffix, which never change the distance.
 template <typename CharT>
-size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
-  // A common prefix or suffix never changes the distance.
-  while (m > 0 && n > 0 && a[0] == b[0]) {
-    ++a;
-    ++b;
-    --m;
-    --n;
+struct TrimmedPair {
+  const CharT *pattern;
+  size_t m;
+  const CharT *text;
+  size_t n;
+};
+
+template <typename CharT>
+TrimmedPair<CharT> Trim(const CharT *a, size_t m, const CharT *b, size_t n) {
+  // Whether the 8 bytes at x and at y agree (byte texts only).
+  const auto same_word = [](const CharT *x, const CharT *y) {
+    uint64_t u, v;
+    std::memcpy(&u, x, 8);
+    std::memcpy(&v, y, 8);
+    return u == v;
+  };
+  if constexpr (sizeof(CharT) == 1) {
+    while (m >= 8 && n >= 8 && same_word(a, b)) a += 8, b += 8, m -= 8, n -= 8;
   }
-  while (m > 0 && n > 0 && a[m - 1] == b[n - 1]) {
-    --m;
-    --n;
+  while (m > 0 && n > 0 && a[0] == b[0]) ++a, ++b, --m, --n;
+  if constexpr (sizeof(CharT) == 1) {
+    while (m >= 8 && n >= 8 && same_word(a + m - 8, b + n - 8)) m -= 8, n -= 8;
   }
+  while (m > 0 && n > 0 && a[m - 1] == b[n - 1]) --m, --n;
   if (m > n) {
     std::swap(a, b);
     std::swap(m, n);
   }
-  if (m == 0) return n;
-  if (m <= 64) return SingleWordDistance(a, m, b, n);
-  if constexpr (std::is_same_v<CharT, unsigned char>) return ByteBlockDistance(a, m, b, n);
-  return BlockDistance(a, m, b, n);
+  return {a, m, b, n};
+}
+
+// The distance of a trimmed byte pair (any length).
+size_t TrimmedByteDistance(const TrimmedPair<unsigned char> &p) {
+  if (p.m == 0) return p.n;
+  if (p.m <= 64) return SingleWordDistance(p.pattern, p.m, p.text, p.n);
+  return ByteBlockDistance(p.pattern, p.m, p.text, p.n);
+}
+
+template <typename CharT>
+size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
+  const TrimmedPair<CharT> p = Trim(a, m, b, n);
+  if constexpr (std::is_same_v<CharT, unsigned char>) return TrimmedByteDistance(p);
+  if (p.m == 0) return p.n;
+  if (p.m <= 64) return SingleWordDistance(p.pattern, p.m, p.text, p.n);
+  return BlockDistance(p.pattern, p.m, p.text, p.n);
+}
+
+// The distances of two byte pairs whose patterns both hold 1..64 bytes,
+// computed together: each text element's step depends on the step before
+// it, so one pair alone leaves most of the core idle, while the steps of two
+// independent pairs interleave. `masks` holds two all-zero tables of 256
+// rows and is left so.
+std::pair<size_t, size_t> TwoByteSingleWordDistances(const TrimmedPair<unsigned char> &x,
+                                                     const TrimmedPair<unsigned char> &y,
+                                                     std::array<uint64_t, 512> &masks) {
+  uint64_t *const x_masks = masks.data();
+  uint64_t *const y_masks = masks.data() + 256;
+  for (size_t i = 0; i < x.m; ++i) x_masks[x.pattern[i]] |= uint64_t{1} << i;
+  for (size_t i = 0; i < y.m; ++i) y_masks[y.pattern[i]] |= uint64_t{1} << i;
+  SingleWordColumn x_column(x.m), y_column(y.m);
+  const size_t both = std::min(x.n, y.n);
+  for (size_t j = 0; j < both; ++j) {
+    x_column.Advance(x_masks[x.text[j]]);
+    y_column.Advance(y_masks[y.text[j]]);
+  }
+  for (size_t j = both; j < x.n; ++j) x_column.Advance(x_masks[x.text[j]]);
+  for (size_t j = both; j < y.n; ++j) y_column.Advance(y_masks[y.text[j]]);
+  for (size_t i = 0; i < x.m; ++i) x_masks[x.pattern[i]] = 0;
+  for (size_t i = 0; i < y.m; ++i) y_masks[y.pattern[i]] = 0;
+  return {x_column.distance, y_column.distance};
+}
+
+// Sums the distances of rows [begin, end) into `*sum`; false at the first
+// row whose text is not valid UTF-8, with its index in `*failed`. ASCII
+// rows whose pattern fits one word (most of the work in practice: the rest
+// are equal texts or long ones) are held back until a second one comes,
+// and the two run together.
+bool SumDistances(absl::Span<const std::string_view> truths,
+                  absl::Span<const std::string_view> predictions, size_t begin, size_t end,
+                  uint64_t *sum, size_t *failed) {
+  std::array<uint64_t, 512> masks{};
+  std::optional<TrimmedPair<unsigned char>> waiting;
+  uint64_t total = 0;
+  for (size_t i = begin; i < end; ++i) {
+    const std::string_view truth = truths[i], prediction = predictions[i];
+    if (!IsAscii(truth) || !IsAscii(prediction)) {
+      const absl::StatusOr<size_t> distance = Utf8LevenshteinDistance(truth, prediction);
+      if (!distance.ok()) {
+        *failed = i;
+        return false;
+      }
+      total += *distance;
+      continue;
+    }
+    const TrimmedPair<unsigned char> pair =
+        Trim(reinterpret_cast<const unsigned char *>(truth.data()), truth.size(),
+             reinterpret_cast<const unsigned char *>(prediction.data()), prediction.size());
+    if (pair.m == 0 || pair.m > 64) {
+      total += TrimmedByteDistance(pair);
+    } else if (!waiting.has_value()) {
+      waiting = pair;
+    } else {
+      const auto [first, second] = TwoByteSingleWordDistances(*waiting, pair, masks);
+      total += first + second;
+      waiting.reset();
+    }
+  }
+  if (waiting.has_value()) total += TrimmedByteDistance(*waiting);
+  *sum = total;
+  return true;
 }
 
 }  // namespace
@@ -251,15 +392,8 @@ absl::StatusOr<double> MeanLevenshteinDistance(absl::Span<const std::string_view
   std::vector<uint64_t> sums(parts, 0);
   std::vector<size_t> first_failure(parts, n);
   RunInParallel(parts, [&](size_t part) {
-    const size_t end = n * (part + 1) / parts;
-    for (size_t i = n * part / parts; i < end; ++i) {
-      absl::StatusOr<size_t> distance = Utf8LevenshteinDistance(truths[i], predictions[i]);
-      if (!distance.ok()) {
-        first_failure[part] = i;
-        return;
-      }
-      sums[part] += *distance;
-    }
+    SumDistances(truths, predictions, n * part / parts, n * (part + 1) / parts, &sums[part],
+                 &first_failure[part]);
   });
   const size_t failed = *std::min_element(first_failure.begin(), first_failure.end());
   if (failed < n) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "pycompat/python_str.h"
 #include "gtest/gtest.h"
 
@@ -144,6 +145,55 @@ TEST(LevenshteinTest, MeanOfManyDistances) {
   ASSERT_FALSE(invalid.ok());
   EXPECT_NE(std::string(invalid.status().message()).find("row 30000:"), std::string::npos)
       << invalid.status();
+}
+
+// The mean over many rows, as the grader computes it (ASCII rows two at a
+// time, others one at a time, two threads from 16,384 rows), against the
+// naive distance of each row: short and long texts either side of one
+// word, empty ones, rows that are not ASCII between ASCII ones, odd counts.
+TEST(LevenshteinTest, MeanMatchesTheNaiveDistanceRowByRow) {
+  std::mt19937_64 rng(11);
+  const std::vector<std::u32string> alphabets = {U"ab", U"CHNOS0123456789/-,()", U"ab\u00e9"};
+  const auto random_text = [&](const std::u32string &alphabet, size_t length) {
+    std::u32string text;
+    for (size_t i = 0; i < length; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    return text;
+  };
+  for (const size_t rows : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{1001},
+                            size_t{20001}}) {
+    std::vector<std::string> truths, predictions;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < rows; ++i) {
+      // Mostly ASCII (two of three alphabets), every eighth row maybe not.
+      const std::u32string &alphabet = alphabets[i % 8 == 0 ? rng() % 3 : rng() % 2];
+      const size_t shared = rng() % 3 == 0 ? 0 : rng() % 40;  // a common prefix
+      const std::u32string prefix = random_text(alphabet, shared);
+      const std::u32string a = prefix + random_text(alphabet, rng() % 100);
+      const std::u32string b = prefix + random_text(alphabet, rng() % 100);
+      if (rows <= 1001) sum += NaiveDistance(a, b);
+      truths.push_back(EncodeUtf8(a));
+      predictions.push_back(EncodeUtf8(b));
+    }
+    std::vector<std::string_view> t(truths.begin(), truths.end());
+    std::vector<std::string_view> p(predictions.begin(), predictions.end());
+    if (rows > 1001) {  // the naive programme is slow: row by row instead
+      for (size_t i = 0; i < rows; ++i) sum += *Utf8LevenshteinDistance(t[i], p[i]);
+    }
+    EXPECT_EQ(*MeanLevenshteinDistance(t, p), static_cast<double>(sum) / rows) << rows << " rows";
+    // An invalid row is named whether it would have been first or second of
+    // two ASCII rows.
+    if (rows >= 7) {
+      for (const size_t bad : {size_t{4}, size_t{5}, rows - 1}) {
+        std::vector<std::string_view> broken = p;
+        broken[bad] = "\xff";
+        const absl::StatusOr<double> invalid = MeanLevenshteinDistance(t, broken);
+        ASSERT_FALSE(invalid.ok());
+        EXPECT_NE(std::string(invalid.status().message()).find(absl::StrCat("row ", bad, ":")),
+                  std::string::npos)
+            << invalid.status();
+      }
+    }
+  }
 }
 
 }  // namespace
