@@ -1,6 +1,8 @@
 #include "grading/metrics/text/jaccard.h"
 
 #include <cmath>
+#include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,56 @@ TEST(WordJaccardTest, SetsOfLowerCasedWords) {
   EXPECT_EQ(*WordJaccard("good", " "), 0.0);
   // Unicode lower-casing.
   EXPECT_EQ(*WordJaccard("CAF\xc3\x89", "caf\xc3\xa9"), 1.0);
+}
+
+// ASCII texts against a plain oracle (lower-case, split on Python's ASCII
+// whitespace, std::set of strings): words sharing their first eight bytes,
+// of eight bytes exactly, differing in case or only in length, and words at
+// the very end of a text.
+TEST(WordJaccardTest, AsciiWordSetsAgainstStringSets) {
+  const std::vector<std::string> vocabulary = {
+      "a",         "A",         "ab",         "abcdefg",    "abcdefgh",  "ABCDEFGH", "abcdefghi",
+      "abcdefghj", "abcdefgh1", "abcdefghij", "abcdefghiJ", "x.y!",      "12345678", "123456789",
+      "abcdefgh\x01", "longer-than-sixteen-bytes", "longer-than-sixteen-bytez"};
+  const std::vector<std::string> spaces = {" ", "  ", "\t", "\n", "\x1c", "\x1f", "\r\n"};
+  const auto oracle = [](const std::string& text) {
+    std::set<std::string> words;
+    std::string word;
+    for (const char c : text + " ") {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if ((u >= 9 && u <= 13) || (u >= 28 && u <= 32)) {
+        if (!word.empty()) words.insert(word);
+        word.clear();
+      } else {
+        word.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+      }
+    }
+    return words;
+  };
+  std::mt19937_64 rng(3);
+  const auto random_text = [&] {
+    std::string text = rng() % 3 == 0 ? spaces[rng() % spaces.size()] : "";
+    for (int w = static_cast<int>(rng() % 7); w > 0; --w) {
+      text += vocabulary[rng() % vocabulary.size()];
+      if (w > 1 || rng() % 2 == 0) text += spaces[rng() % spaces.size()];
+    }
+    return text;
+  };
+  for (int round = 0; round < 5000; ++round) {
+    const std::string a = random_text(), b = random_text();
+    const std::set<std::string> words_a = oracle(a), words_b = oracle(b);
+    size_t common = 0;
+    for (const std::string& word : words_a) common += words_b.count(word);
+    const size_t total = words_a.size() + words_b.size() - common;
+    const absl::StatusOr<double> score = WordJaccard(a, b);
+    if (total == 0) {
+      EXPECT_FALSE(score.ok());
+      continue;
+    }
+    ASSERT_TRUE(score.ok()) << score.status();
+    EXPECT_EQ(*score, static_cast<double>(common) / static_cast<double>(total))
+        << "'" << a << "' vs '" << b << "'";
+  }
 }
 
 TEST(WordJaccardTest, BothEmptyIsDivisionByZero) {
