@@ -29,6 +29,25 @@ std::string MakeCsv(int64_t rows) {
   return csv;
 }
 
+// The two most common submission shapes: an integer id with a class (ints)
+// or with a probability (a float as Python writes it, 16-17 digits).
+std::string MakeIdCsv(int64_t rows, bool probabilities) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> prob(0, 1);
+  std::string csv = probabilities ? "id,probability\n" : "id,label\n";
+  char buf[64];
+  for (int64_t i = 0; i < rows; ++i) {
+    const long long id = static_cast<long long>(rng() % 10'000'000);
+    if (probabilities) {
+      std::snprintf(buf, sizeof(buf), "%lld,%.17g\n", id, prob(rng));
+    } else {
+      std::snprintf(buf, sizeof(buf), "%lld,%d\n", id, static_cast<int>(rng() % 7) + 1);
+    }
+    csv += buf;
+  }
+  return csv;
+}
+
 // 1e4, 1e5 and 1e6 rows, in milliseconds.
 void Sizes(benchmark::internal::Benchmark* b) {
   b->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
@@ -57,6 +76,20 @@ BENCHMARK_CAPTURE(BM_Read, ReadCsvString,
 BENCHMARK_CAPTURE(BM_Read, ReadTypedCsvString,
                   [](const std::string& csv) { return ReadTypedCsvString(csv, "bench.csv"); })
     ->Apply(Sizes);
+// Integer ids with integer classes, and with probabilities, typed.
+void BM_ReadTypedIds(benchmark::State& state, bool probabilities) {
+  const std::string csv = MakeIdCsv(state.range(0), probabilities);
+  for (auto _ : state) {
+    auto table = ReadTypedCsvString(csv, "bench.csv");
+    if (!table.ok()) state.SkipWithError("read failed");
+    benchmark::DoNotOptimize(table);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(csv.size()));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK_CAPTURE(BM_ReadTypedIds, IdsAndClasses, false)->Apply(Sizes);
+BENCHMARK_CAPTURE(BM_ReadTypedIds, IdsAndProbabilities, true)->Apply(Sizes);
 // The same rows with "\r\n" line ends, which the general (one-thread,
 // chunk by chunk) path reads: what the regular path saves.
 BENCHMARK_CAPTURE(BM_Read, ReadTypedCsvStringGeneralPath,
