@@ -250,6 +250,41 @@ TEST(CsvRegularPathTest, RandomSmallFilesReadAsTheGeneralPathReadsThem) {
   }
 }
 
+// Integers of 1 to 8 plain digits are read as one word (which may reach past
+// the field, into the next ones or up to the end of the file): every length,
+// leading zeros, a non-digit at each position of the word, and the last
+// value of a file with and without its final line end.
+TEST(CsvRegularPathTest, ShortIntegersReadAsWords) {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 400; ++trial) {
+    std::string csv = "id,label\n";
+    std::vector<int64_t> expected;
+    const size_t rows = std::uniform_int_distribution<size_t>(1, 40)(rng);
+    bool all_digits = true;
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t length = std::uniform_int_distribution<size_t>(1, 12)(rng);
+      std::string digits;
+      for (size_t k = 0; k < length; ++k) digits += static_cast<char>('0' + rng() % 10);
+      if (trial % 4 == 0 && r == rows / 2) {
+        // One value that is not plain digits, somewhere in its first 8 bytes.
+        const char others[] = {'a', '-', ' ', '.', '/', ':', '\x7f', '+'};
+        digits[rng() % std::min<size_t>(length, 8)] = others[rng() % 8];
+        all_digits = false;
+      }
+      expected.push_back(all_digits ? std::stoll(digits) : 0);
+      absl::StrAppend(&csv, digits, ",", rng() % 3, r + 1 < rows || trial % 2 ? "\n" : "");
+    }
+    ExpectSameBothWays(csv);
+    ExpectSameWithBlankLine(csv);
+    if (HasFailure()) return;
+    if (!all_digits) continue;
+    const absl::StatusOr<TypedTable> table = ReadTypedCsvString(csv, "test.csv");
+    ASSERT_TRUE(table.ok()) << table.status();
+    ASSERT_EQ(table->columns()[0].storage(), TypedColumn::Storage::kInt64);
+    for (size_t r = 0; r < rows; ++r) ASSERT_EQ(table->columns()[0].ints()[r], expected[r]) << csv;
+  }
+}
+
 // Quoted fields: around a whole field without quotes or line ends inside,
 // the regular path reads them; anything else a quote does (doubled quotes,
 // text after the closing quote, a quote inside an unquoted field, a line

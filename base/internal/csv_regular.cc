@@ -356,12 +356,13 @@ void AllocateRegularColumn(RegularColumn& column, size_t rows) {
 }
 
 // Parses the rows [first_row, end_row) of the segment [begin, end) of `d`
-// into `columns`, marking in `seen` (chunk * width + column) each chunk
-// where a text column saw a witness, and counting its quoted fields into
+// (n bytes in all: a value may be read as a word past its field's end) into
+// `columns`, marking in `seen` (chunk * width + column) each chunk where a
+// text column saw a witness, and counting its quoted fields into
 // `*quoted_fields`. False if a value does not fit its column's kind or the
 // rows do not end where the segment does.
-bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size_t first_row,
-                         size_t end_row, size_t chunk_rows,
+bool ParseRegularSegment(const char* d, size_t n, size_t begin, size_t end, char sep,
+                         size_t first_row, size_t end_row, size_t chunk_rows,
                          const std::vector<RegularColumn>& columns, std::vector<uint8_t>& seen,
                          size_t* quoted_fields) {
   const size_t width = columns.size();
@@ -397,7 +398,10 @@ bool ParseRegularSegment(const char* d, size_t begin, size_t end, char sep, size
           break;
         case RegularKind::kInt64: {
           int64_t v;
-          if (ParseInt64(t, &v) != IntParse::kOk) return false;
+          if (!ParseShortDigits(t.data(), t.size(), static_cast<size_t>(d + n - t.data()), &v) &&
+              ParseInt64(t, &v) != IntParse::kOk) {
+            return false;
+          }
           std::construct_at(column.values<int64_t>() + row, v);
           break;
         }
@@ -510,7 +514,7 @@ std::optional<std::vector<TypedColumn>> TryParseRegularBody(
   RunInParallel(segments, [&](size_t k) {
     witnessed[k].assign(num_chunks * width, 0);
     parsed[k] =
-        ParseRegularSegment(d, bounds[k], bounds[k + 1], sep, first_row[k], first_row[k + 1],
+        ParseRegularSegment(d, n, bounds[k], bounds[k + 1], sep, first_row[k], first_row[k + 1],
                             chunk_rows, columns, witnessed[k], &quoted_fields[k]);
   });
   // Every quote must be one of a quoted field's two: a quote anywhere else

@@ -170,6 +170,26 @@ inline IntParse ParseInt64(std::string_view s, int64_t* out) {
   return IntParse::kOk;
 }
 
+// ParseInt64 of a field of 1 to 8 plain digits (most ids and labels),
+// read as one word: the `readable` bytes from `p` on may be read, at least
+// 8 of them. False, storing nothing, for anything else (the caller then
+// calls ParseInt64), and on big-endian machines.
+inline bool ParseShortDigits(const char* p, size_t size, size_t readable, int64_t* out) {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  if (size == 0 || size > 8 || readable < 8) return false;
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  if (size < 8) {
+    // The field's bytes to the top (the last digit in the highest byte),
+    // "0"s below them: leading zeros, which EightDigitsValue takes as such.
+    const int pad = 8 * static_cast<int>(8 - size);
+    word = (word << pad) | (0x3030303030303030ull >> (64 - pad));
+  }
+  if (!AreEightDigits(word)) return false;
+  *out = static_cast<int64_t>(EightDigitsValue(word));
+  return true;
+}
+
 // pandas' str_to_uint64: like ParseInt64, but any value starting with "-"
 // only marks `*negative` (its digits are not even checked).
 inline IntParse ParseUint64(std::string_view s, uint64_t* out, bool* negative) {
