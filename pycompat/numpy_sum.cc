@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <vector>
+
+#include "base/parallel.h"
 
 namespace mlebench {
 namespace {
@@ -39,6 +42,32 @@ double NumpySum(absl::Span<const double> values) {
     const size_t len = std::min(kNumpyReduceBlock, values.size() - start);
     total += PairwiseSum(values.data() + start, len);
   }
+  return total;
+}
+
+double NumpySumInOrder(absl::Span<const double> values, absl::Span<const size_t> order) {
+  const size_t blocks = (order.size() + kNumpyReduceBlock - 1) / kNumpyReduceBlock;
+  std::vector<double> block_sums(blocks);
+  const auto sum_blocks = [&](size_t first, size_t end) {
+    std::vector<double> buffer(kNumpyReduceBlock);
+    for (size_t b = first; b < end; ++b) {
+      const size_t start = b * kNumpyReduceBlock;
+      const size_t len = std::min(kNumpyReduceBlock, order.size() - start);
+      for (size_t i = 0; i < len; ++i) buffer[i] = values[order[start + i]];
+      block_sums[b] = PairwiseSum(buffer.data(), len);
+    }
+  };
+  // From this many blocks on (131,072 values), two threads.
+  constexpr size_t kBlocksForAThread = 16;
+  if (blocks >= kBlocksForAThread) {
+    RunInParallel(2, [&](size_t half) {
+      half == 0 ? sum_blocks(0, blocks / 2) : sum_blocks(blocks / 2, blocks);
+    });
+  } else {
+    sum_blocks(0, blocks);
+  }
+  double total = 0.0;
+  for (const double block_sum : block_sums) total += block_sum;
   return total;
 }
 

@@ -21,6 +21,13 @@ inline constexpr size_t kNumpyReduceBlock = 8192;
 // losses identical to sklearn's, not just close. An empty span sums to 0.0.
 double NumpySum(absl::Span<const double> values);
 
+// NumpySum of values[order[0]], values[order[1]], ... (every index below
+// values.size()): NumpySum of the gathered array, without gathering it
+// whole. Each block is gathered into a buffer and summed, the blocks of a
+// long input on two threads (random reads are latency-bound), and the block
+// sums are added in order as NumpySum adds them.
+double NumpySumInOrder(absl::Span<const double> values, absl::Span<const size_t> order);
+
 // numpy's `np.mean` (what sklearn's unweighted averages call): NumpySum / n.
 // NaN for an empty span, as numpy returns (with a warning).
 double NumpyMean(absl::Span<const double> values);

@@ -1,6 +1,8 @@
 #include "pycompat/numpy_sum.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -66,6 +68,31 @@ TEST(NumpyStreamSumTest, EqualsNumpySumOfTheSameValues) {
       stream.Add(x);
     }
     EXPECT_EQ(stream.Sum(), NumpySum(v)) << n << " values";
+  }
+}
+
+// The same as NumpySum of the gathered values, for short inputs, inputs of
+// whole and partial blocks, and long ones (summed on two threads); orders
+// that permute the values, and ones that repeat or skip some.
+TEST(NumpySumInOrderTest, EqualsNumpySumOfTheGatheredValues) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> value(-1e6, 1e6);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{129}, kNumpyReduceBlock,
+                   kNumpyReduceBlock + 1, 3 * kNumpyReduceBlock + 17, 16 * kNumpyReduceBlock,
+                   40 * kNumpyReduceBlock + 5}) {
+    std::vector<double> values(n + 3);
+    for (double& x : values) x = value(rng);
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::shuffle(order.begin(), order.end(), rng);
+    const auto gathered_sum = [&] {
+      std::vector<double> gathered;
+      for (const size_t i : order) gathered.push_back(values[i]);
+      return NumpySum(gathered);
+    };
+    EXPECT_EQ(NumpySumInOrder(values, order), gathered_sum()) << n << " values";
+    for (size_t& i : order) i = rng() % values.size();  // repeats, and some never taken
+    EXPECT_EQ(NumpySumInOrder(values, order), gathered_sum()) << n << " values, repeats";
   }
 }
 

@@ -501,9 +501,7 @@ std::optional<std::vector<double>> OneHotRowLosses(const PairedOneHotTables& pai
 // np.mean of the losses taken in `order` (block by block, NumpySum's
 // blocks), as LogLoss sums rows in id order.
 double MeanInOrder(const std::vector<double>& losses, const std::vector<size_t>& order) {
-  NumpyStreamSum total;
-  for (size_t i : order) total.Add(losses[i]);
-  return total.Sum() / static_cast<double>(order.size());
+  return NumpySumInOrder(losses, order) / static_cast<double>(order.size());
 }
 
 // The row-major matrices of paired tables, with the answers' 0/1 and the

@@ -134,7 +134,7 @@ absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
       return InvalidSubmission(
           absl::StrCat("cannot sort the submission by ", id, ": ", order.status().message()));
     }
-    return NumpySum(InOrder(probabilities, *order)) / static_cast<double>(n);
+    return NumpySumInOrder(probabilities, *order) / static_cast<double>(n);
   }
 
   absl::StatusOr<std::vector<size_t>> submission_order, answers_order;
