@@ -186,19 +186,23 @@ struct IndicatorLabels {
 
 absl::StatusOr<IndicatorLabels> ClassifyIndicator(MatrixView y_true) {
   IndicatorLabels labels;
-  for (double v : y_true.values) labels.integral = labels.integral && IsNumpyIntegral(v);
-  if (!labels.integral) {
-    RETURN_IF_ERROR(AssertAllFinite(y_true.values, "y_true"));
-  }
+  // One pass: whether every value is integral, and up to three distinct
+  // values (NaN, equal to nothing, is a new one each time).
   double seen[2] = {0.0, 0.0};
   for (double v : y_true.values) {
-    if (labels.distinct > 0 && v == seen[0]) continue;
-    if (labels.distinct > 1 && v == seen[1]) continue;
+    labels.integral = labels.integral && IsNumpyIntegral(v);
+    if (labels.distinct == 3 || (labels.distinct > 0 && v == seen[0]) ||
+        (labels.distinct > 1 && v == seen[1])) {
+      continue;
+    }
     if (labels.distinct == 2) {
       labels.distinct = 3;
-      break;
+    } else {
+      seen[labels.distinct++] = v;
     }
-    seen[labels.distinct++] = v;
+  }
+  if (!labels.integral) {
+    RETURN_IF_ERROR(AssertAllFinite(y_true.values, "y_true"));
   }
   labels.low = labels.distinct == 2 ? std::min(seen[0], seen[1]) : seen[0];
   labels.high = labels.distinct == 2 ? std::max(seen[0], seen[1]) : seen[0];
