@@ -139,7 +139,11 @@ absl::StatusOr<double> GradeBinaryLogLossById(const TypedTable& submission,
 
   absl::StatusOr<std::vector<size_t>> submission_order, answers_order;
   ForEachTask(parallel, [&](size_t task) {
-    (task == 0 ? submission_order : answers_order) = SortValuesOrder(task == 0 ? *ids : *answer_ids);
+    if (task == 0) {
+      submission_order = SortValuesOrder(*ids);
+    } else {
+      answers_order = SortValuesOrder(*answer_ids);
+    }
   });
   if (!submission_order.ok()) {
     return InvalidSubmission(absl::StrCat("cannot sort the submission by ", id, ": ",
