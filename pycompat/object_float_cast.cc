@@ -67,15 +67,24 @@ std::optional<double> ParseAsciiFloat(std::string_view s) {
                     : std::numeric_limits<double>::quiet_NaN();
   }
   // digits* ('.' digits*)? with at least one digit, then (e|E) sign? digits+.
+  // The digits, read as an integer while 19 fit, give Clinger's fast path.
   size_t i = 0;
-  size_t digits = 0;
-  while (i < body.size() && IsDigit(body[i])) ++i, ++digits;
+  size_t digits = 0, fraction_digits = 0;
+  uint64_t w = 0;
+  while (i < body.size() && IsDigit(body[i])) {
+    if (digits < 19) w = w * 10 + static_cast<unsigned>(body[i] - '0');
+    ++i, ++digits;
+  }
   if (i < body.size() && body[i] == '.') {
     ++i;
-    while (i < body.size() && IsDigit(body[i])) ++i, ++digits;
+    while (i < body.size() && IsDigit(body[i])) {
+      if (digits < 19) w = w * 10 + static_cast<unsigned>(body[i] - '0');
+      ++i, ++digits, ++fraction_digits;
+    }
   }
   if (digits == 0) return std::nullopt;
-  if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+  const bool has_exponent = i < body.size() && (body[i] == 'e' || body[i] == 'E');
+  if (has_exponent) {
     ++i;
     if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
     size_t exponent_digits = 0;
@@ -83,6 +92,17 @@ std::optional<double> ParseAsciiFloat(std::string_view s) {
     if (exponent_digits == 0) return std::nullopt;
   }
   if (i != body.size()) return std::nullopt;
+  // Most numbers written by programs: no exponent, every digit in w, which is
+  // at most 2**53, and at most 22 after the point. w and 10**k are then exact
+  // doubles, and their one correctly rounded quotient is the correctly
+  // rounded value.
+  if (!has_exponent && digits <= 19 && w <= (uint64_t{1} << 53) && fraction_digits <= 22) {
+    static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double value = static_cast<double>(w) / kPowersOfTen[fraction_digits];
+    return negative ? -value : value;
+  }
   // Correctly rounded, like Python's dtoa, with +-inf on overflow, which
   // Python also returns.
   return DecimalTextToDouble(s);

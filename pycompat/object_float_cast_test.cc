@@ -2,13 +2,16 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 #include <variant>
 
+#include "base/python_float.h"
 #include "gtest/gtest.h"
 
 namespace mlebench {
@@ -79,6 +82,40 @@ TEST(PythonFloatFromStringTest, ShortPathAgreesWithGeneralPath) {
     if (short_path.has_value()) ++parsed;
   }
   EXPECT_GT(parsed, 500);  // 834: "1e-01", "+.1e1", ... not only rejections
+}
+
+// Plain decimals (no exponent, digits as an integer up to 2**53, up to 22
+// after the point) are divided by a power of ten; each must be the
+// correctly rounded value DecimalTextToDouble gives: random ones of every
+// length, and the edges of that path (2**53 and one past it, 22 and 23
+// fraction digits, signs, zeros).
+TEST(PythonFloatFromStringTest, PlainDecimalsAreCorrectlyRounded) {
+  std::vector<std::string> texts = {"9007199254740992",       "9007199254740993",
+                                    "900719925474099.2",      "900719925474099.3",
+                                    "0.9007199254740993",     "0.0000000000000000000001",
+                                    "0.00000000000000000000001", "-0.0", "+0", "000.000", "5.",
+                                    ".5", "-.25", "2074.77461", "0.1", "1234567890123456789",
+                                    // Leading zeros are digits too: 19 of them, then more.
+                                    "0000000000000000000.1", "00000000000000000000001",
+                                    "0000000000000000000000.25"};
+  std::mt19937_64 rng(9);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = rng() % 4 == 0 ? "-" : rng() % 8 == 0 ? "+" : "";
+    const size_t int_digits = rng() % 12, fraction_digits = rng() % 24;
+    for (size_t k = 0; k < int_digits; ++k) text += static_cast<char>('0' + rng() % 10);
+    if (fraction_digits > 0 || int_digits == 0) text += ".";
+    for (size_t k = 0; k < fraction_digits || (int_digits == 0 && k == 0); ++k) {
+      text += static_cast<char>('0' + rng() % 10);
+    }
+    texts.push_back(text);
+  }
+  for (const std::string& text : texts) {
+    const std::optional<double> value = PythonFloatFromString(text);
+    ASSERT_TRUE(value.has_value()) << text;
+    const double expected = DecimalTextToDouble(text);
+    EXPECT_EQ(std::memcmp(&*value, &expected, sizeof(double)), 0)
+        << text << ": " << *value << " vs " << expected;
+  }
 }
 
 TEST(PythonFloatFromStringTest, RejectsWhatPythonRejects) {
