@@ -51,34 +51,31 @@ struct AsciiWord {
 };
 
 // `set(text.lower().split())` of ASCII text, as its distinct words sorted
-// in `words`, viewing `lowered` (which this fills). Both are reused from
-// row to row: allocating them per row was a fifth of a million-row grade.
-void AsciiWordSet(std::string_view text, std::string& lowered, std::vector<AsciiWord>& words) {
+// in `words`, viewing `lowered` (which this fills; `views` is scratch for
+// the split). All are reused from row to row: allocating them per row was a
+// fifth of a million-row grade.
+void AsciiWordSet(std::string_view text, std::string& lowered,
+                  std::vector<std::string_view>& views, std::vector<AsciiWord>& words) {
   lowered.assign(text);
   for (char& c : lowered) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
+  PythonSplitAscii(lowered, views);
   words.clear();
-  const char* const begin = lowered.data();
-  const size_t n = lowered.size();
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && IsPythonAsciiSpace(static_cast<unsigned char>(begin[i]))) ++i;
-    const size_t start = i;
-    while (i < n && !IsPythonAsciiSpace(static_cast<unsigned char>(begin[i]))) ++i;
-    if (i == start) break;
-    const size_t size = i - start;
+  const char* const end = lowered.data() + lowered.size();
+  for (const std::string_view view : views) {
     uint64_t head = 0;
-    if (start + 8 <= n) {
-      std::memcpy(&head, begin + start, 8);
-      if (size < 8) {  // keep the word's bytes only
-        head &= std::endian::native == std::endian::little ? (uint64_t{1} << (8 * size)) - 1
-                                                            : ~(~uint64_t{0} >> (8 * size));
+    if (view.data() + 8 <= end) {
+      std::memcpy(&head, view.data(), 8);
+      if (view.size() < 8) {  // keep the word's bytes only
+        head &= std::endian::native == std::endian::little
+                    ? (uint64_t{1} << (8 * view.size())) - 1
+                    : ~(~uint64_t{0} >> (8 * view.size()));
       }
     } else {
-      std::memcpy(&head, begin + start, std::min<size_t>(size, 8));
+      std::memcpy(&head, view.data(), std::min<size_t>(view.size(), 8));
     }
-    words.push_back({head, size, begin + start});
+    words.push_back({head, view.size(), view.data()});
   }
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
@@ -87,6 +84,7 @@ void AsciiWordSet(std::string_view text, std::string& lowered, std::vector<Ascii
 // What CountWords reuses from one pair to the next.
 struct WordScratch {
   std::string lowered_a, lowered_b;
+  std::vector<std::string_view> views;
   std::vector<AsciiWord> words_a, words_b;
 };
 
@@ -100,8 +98,8 @@ std::optional<WordCounts> CountWords(std::string_view a, std::string_view b,
                                      WordScratch& scratch) {
   // ASCII text: Python's lower() and split() are byte-wise there.
   if (IsAscii(a) && IsAscii(b)) {
-    AsciiWordSet(a, scratch.lowered_a, scratch.words_a);
-    AsciiWordSet(b, scratch.lowered_b, scratch.words_b);
+    AsciiWordSet(a, scratch.lowered_a, scratch.views, scratch.words_a);
+    AsciiWordSet(b, scratch.lowered_b, scratch.views, scratch.words_b);
     const std::vector<AsciiWord>& words_a = scratch.words_a;
     const std::vector<AsciiWord>& words_b = scratch.words_b;
     size_t common = 0;

@@ -274,20 +274,20 @@ TrimmedPair<CharT> Trim(const CharT *a, size_t m, const CharT *b, size_t n) {
   return {a, m, b, n};
 }
 
-// The distance of a trimmed byte pair (any length).
-size_t TrimmedByteDistance(const TrimmedPair<unsigned char> &p) {
+// The distance of a trimmed pair (any length).
+template <typename CharT>
+size_t TrimmedDistance(const TrimmedPair<CharT> &p) {
   if (p.m == 0) return p.n;
   if (p.m <= 64) return SingleWordDistance(p.pattern, p.m, p.text, p.n);
-  return ByteBlockDistance(p.pattern, p.m, p.text, p.n);
+  if constexpr (std::is_same_v<CharT, unsigned char>) {
+    return ByteBlockDistance(p.pattern, p.m, p.text, p.n);
+  }
+  return BlockDistance(p.pattern, p.m, p.text, p.n);
 }
 
 template <typename CharT>
 size_t Distance(const CharT *a, size_t m, const CharT *b, size_t n) {
-  const TrimmedPair<CharT> p = Trim(a, m, b, n);
-  if constexpr (std::is_same_v<CharT, unsigned char>) return TrimmedByteDistance(p);
-  if (p.m == 0) return p.n;
-  if (p.m <= 64) return SingleWordDistance(p.pattern, p.m, p.text, p.n);
-  return BlockDistance(p.pattern, p.m, p.text, p.n);
+  return TrimmedDistance(Trim(a, m, b, n));
 }
 
 // The distances of two byte pairs whose patterns both hold 1..64 bytes,
@@ -341,7 +341,7 @@ bool SumDistances(absl::Span<const std::string_view> truths,
         Trim(reinterpret_cast<const unsigned char *>(truth.data()), truth.size(),
              reinterpret_cast<const unsigned char *>(prediction.data()), prediction.size());
     if (pair.m == 0 || pair.m > 64) {
-      total += TrimmedByteDistance(pair);
+      total += TrimmedDistance(pair);
     } else if (!waiting.has_value()) {
       waiting = pair;
     } else {
@@ -350,7 +350,7 @@ bool SumDistances(absl::Span<const std::string_view> truths,
       waiting.reset();
     }
   }
-  if (waiting.has_value()) total += TrimmedByteDistance(*waiting);
+  if (waiting.has_value()) total += TrimmedDistance(*waiting);
   *sum = total;
   return true;
 }
